@@ -1,0 +1,146 @@
+package org.sparkbeton.format;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import org.sparkbeton.format.io.BetonSource;
+
+/**
+ * The allocation table (spec §1.8), sorted by pointer so that a payload's size is found by binary
+ * search on its exact pointer, as FFCV's memory managers do. Entries are kept in three parallel
+ * primitive arrays: 1.28 million entries load in a few tens of milliseconds.
+ *
+ * <p>FFCV files may hold zero-length allocations that share a pointer with the next allocation
+ * (spec §1.7 point 6). Where pointers repeat, {@link #sizeAt} answers with the largest size, which
+ * is the one a reader of that pointer needs; our writer never produces repeated pointers.
+ */
+public final class AllocationTable {
+  private static final int CHUNK_ENTRIES = 1 << 20;
+
+  private final long[] ptrs;
+  private final long[] sizes;
+  private final long[] samples;
+  private final boolean hasDuplicatePointers;
+
+  AllocationTable(long[] ptrs, long[] sizes, long[] samples) {
+    this.ptrs = ptrs;
+    this.sizes = sizes;
+    this.samples = samples;
+    if (!isSorted(ptrs)) {
+      ParallelSort.byFirst(ptrs, sizes, samples);
+    }
+    boolean dup = false;
+    for (int i = 1; i < ptrs.length && !dup; i++) {
+      dup = ptrs[i] == ptrs[i - 1];
+    }
+    this.hasDuplicatePointers = dup;
+  }
+
+  /**
+   * Reads and checks the table that runs from {@code start} to the end of the file: every entry must
+   * lie inside the data region {@code [dataStart, start)} and name a sample below {@code numSamples}.
+   */
+  static AllocationTable read(BetonSource source, long start, long dataStart, long numSamples) throws IOException {
+    String file = source.name();
+    long bytes = source.length() - start;
+    if (bytes % BetonFormat.ALLOCATION_ENTRY_SIZE != 0) {
+      throw new BetonFormatException(file, "allocation table", start,
+          bytes + " bytes to end of file is not a multiple of " + BetonFormat.ALLOCATION_ENTRY_SIZE);
+    }
+    long count = bytes / BetonFormat.ALLOCATION_ENTRY_SIZE;
+    if (count > Integer.MAX_VALUE - 8) {
+      throw new BetonFormatException(file, "allocation table", start, count + " entries is more than a reader can hold");
+    }
+    int n = (int) count;
+    long[] ptrs = new long[n];
+    long[] sizes = new long[n];
+    long[] samples = new long[n];
+    for (int from = 0; from < n; from += CHUNK_ENTRIES) {
+      int m = Math.min(CHUNK_ENTRIES, n - from);
+      ByteBuffer b = source.read(start + (long) from * BetonFormat.ALLOCATION_ENTRY_SIZE, m * BetonFormat.ALLOCATION_ENTRY_SIZE);
+      for (int i = 0; i < m; i++) {
+        int at = i * BetonFormat.ALLOCATION_ENTRY_SIZE;
+        long sample = b.getLong(at);
+        long ptr = b.getLong(at + 8);
+        long size = b.getLong(at + 16);
+        long entryOffset = start + (long) (from + i) * BetonFormat.ALLOCATION_ENTRY_SIZE;
+        if (sample < 0 || sample >= numSamples) {
+          throw new BetonFormatException(file, "allocation table entry " + (from + i), entryOffset,
+              "sample id " + Long.toUnsignedString(sample) + " is not below the sample count " + numSamples);
+        }
+        if (ptr < dataStart || size < 0 || ptr > start || size > start - ptr) {
+          throw new BetonFormatException(file, "allocation table entry " + (from + i), entryOffset + 8,
+              "allocation [" + Long.toUnsignedString(ptr) + ", +" + Long.toUnsignedString(size)
+                  + ") is outside the data region [" + dataStart + ", " + start + ")");
+        }
+        samples[from + i] = sample;
+        ptrs[from + i] = ptr;
+        sizes[from + i] = size;
+      }
+    }
+    return new AllocationTable(ptrs, sizes, samples);
+  }
+
+  public int size() {
+    return ptrs.length;
+  }
+
+  /** Pointer of the i-th entry in pointer order. */
+  public long ptr(int i) {
+    return ptrs[i];
+  }
+
+  public long size(int i) {
+    return sizes[i];
+  }
+
+  public long sample(int i) {
+    return samples[i];
+  }
+
+  /** Index (in pointer order) of an entry starting exactly at {@code ptr}, or -1. */
+  public int indexOf(long ptr) {
+    int lo = 0;
+    int hi = ptrs.length - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      long p = ptrs[mid];
+      if (p < ptr) {
+        lo = mid + 1;
+      } else if (p > ptr) {
+        hi = mid - 1;
+      } else {
+        if (hasDuplicatePointers) {
+          int best = mid;
+          for (int j = mid; j >= 0 && ptrs[j] == ptr; j--) {
+            best = sizes[j] > sizes[best] ? j : best;
+          }
+          for (int j = mid; j < ptrs.length && ptrs[j] == ptr; j++) {
+            best = sizes[j] > sizes[best] ? j : best;
+          }
+          return best;
+        }
+        return mid;
+      }
+    }
+    return -1;
+  }
+
+  /** Size of the allocation starting exactly at {@code ptr}, or -1 when no entry starts there. */
+  public long sizeAt(long ptr) {
+    int i = indexOf(ptr);
+    return i < 0 ? -1 : sizes[i];
+  }
+
+  public boolean hasDuplicatePointers() {
+    return hasDuplicatePointers;
+  }
+
+  private static boolean isSorted(long[] a) {
+    for (int i = 1; i < a.length; i++) {
+      if (a[i] < a[i - 1]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

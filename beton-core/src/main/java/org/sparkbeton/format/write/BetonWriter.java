@@ -1,0 +1,322 @@
+package org.sparkbeton.format.write;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.FieldCodec;
+import org.sparkbeton.format.FieldDescriptor;
+import org.sparkbeton.format.Header;
+import org.sparkbeton.format.RecordLayout;
+
+/**
+ * Streaming {@code .beton} writer: it does not need the sample count up front, which a Spark task
+ * never knows.
+ *
+ * <p><b>Design.</b> Workers ({@link SampleWriter}, one per thread) fill private pages and record
+ * every pointer <em>relative to the data region</em>; metadata records and allocation entries stay
+ * in memory (a record is 13–40 bytes, an entry 24). When {@link #finish()} knows N, the data region
+ * starts at {@code D0 = roundup(M0 + R*N, page)} exactly as in FFCV, every pointer column is rebased
+ * by D0 (each codec declares its pointer offsets), and the file is completed. Two targets:
+ * <ul>
+ *   <li>a local {@link Path}: pages go straight to their final place, after a metadata area reserved
+ *       for {@code expectedSamples} (default: what fits before the first page boundary, ~349k records of
+ *       24 bytes with 8 MiB pages). If more samples arrive, finish moves the pages up by whole pages
+ *       (one copy of the data); a larger reservation only leaves unused zero rows before D0, which
+ *       the format allows.</li>
+ *   <li>an {@link OutputStream} (HDFS, S3A: append-only): pages are spooled to a local temporary
+ *       file and the finished file is streamed once, front to back.</li>
+ * </ul>
+ * With one worker and the same inputs the output is byte-for-byte FFCV's (orphan bytes included).
+ * {@link #close()} without {@link #finish()} aborts: the partial output is deleted.
+ */
+public final class BetonWriter implements Closeable {
+  private final List<BetonField> fields;
+  private final RecordLayout layout;
+  private final long pageSize;
+  private final long metadataStart;
+  private final Target target;
+  private final MetadataRows rows;
+  private final AtomicLong nextPage = new AtomicLong();
+  private final AtomicLong nextAppend = new AtomicLong();
+  private final List<SampleWriter> workers = new ArrayList<>();
+  private SampleWriter defaultWorker;
+  private volatile boolean explicitIndices;
+  private volatile Throwable failure;
+  private boolean finished;
+  private boolean closed;
+
+  private BetonWriter(Builder b, TargetFactory targets) throws IOException {
+    this.fields = List.copyOf(b.fields);
+    List<FieldCodec> codecs = new ArrayList<>();
+    fields.forEach(f -> codecs.add(f.codec()));
+    this.layout = RecordLayout.of(codecs);
+    this.pageSize = b.pageSize;
+    this.metadataStart = BetonFormat.metadataStart(fields.size());
+    // Room for the expected records (at least one) before the first page boundary: only zeros that
+    // the gap up to D0 holds anyway.
+    long expectedEnd = metadataStart + Math.max(1, b.expectedSamples) * layout.recordSize();
+    this.target = targets.create(BetonFormat.alignUp(expectedEnd, pageSize));
+    this.rows = new MetadataRows(layout.recordSize());
+  }
+
+  public static Builder builder(List<BetonField> fields) {
+    return new Builder(fields);
+  }
+
+  /** Options; {@link #open(Path)} or {@link #open(OutputStream, Path)} create the writer. */
+  public static final class Builder {
+    private final List<BetonField> fields;
+    private long pageSize = BetonFormat.DEFAULT_PAGE_SIZE;
+    private long expectedSamples;
+
+    private Builder(List<BetonField> fields) {
+      if (fields.isEmpty()) {
+        throw new IllegalArgumentException("A .beton file needs at least one field");
+      }
+      if (fields.size() > 0xFFFF) {
+        throw new IllegalArgumentException("A .beton file holds at most 65535 fields, got " + fields.size());
+      }
+      FieldDescriptor.validateNames(fields.stream().map(BetonField::name).toList());
+      fields.forEach(FieldDescriptor::of); // checks argument sizes now rather than at finish
+      this.fields = fields;
+    }
+
+    /** Page size: a power of two in [2 MiB, 1 GiB]; default 8 MiB as in FFCV. */
+    public Builder pageSize(long pageSize) {
+      this.pageSize = BetonFormat.checkWritePageSize(pageSize);
+      return this;
+    }
+
+    /** Hint for local files: reserve metadata room for this many samples so finish never moves pages. */
+    public Builder expectedSamples(long expectedSamples) {
+      if (expectedSamples < 0) {
+        throw new IllegalArgumentException("expectedSamples must be >= 0, got " + expectedSamples);
+      }
+      this.expectedSamples = expectedSamples;
+      return this;
+    }
+
+    /** Writes a local file in place (created or truncated). */
+    public BetonWriter open(Path path) throws IOException {
+      FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+          StandardOpenOption.READ, StandardOpenOption.TRUNCATE_EXISTING);
+      try {
+        return new BetonWriter(this, reserved -> new InPlaceTarget(path, channel, pageSize, reserved));
+      } catch (RuntimeException | IOException e) {
+        channel.close();
+        throw e;
+      }
+    }
+
+    /** Writes to an append-only stream, spooling pages in a temporary file under {@code spoolDir}. */
+    public BetonWriter open(OutputStream out, Path spoolDir) throws IOException {
+      Path spool = Files.createTempFile(spoolDir, "beton-pages-", ".spool");
+      return new BetonWriter(this, reserved -> new StreamTarget(out, spool, pageSize));
+    }
+  }
+
+  public List<BetonField> fields() {
+    return fields;
+  }
+
+  public RecordLayout layout() {
+    return layout;
+  }
+
+  public long pageSize() {
+    return pageSize;
+  }
+
+  /** A worker for the calling thread. Close it before {@link #finish()}. */
+  public synchronized SampleWriter newWorker() {
+    checkOpen();
+    SampleWriter w = new SampleWriter(this, fields, layout, pageSize);
+    workers.add(w);
+    return w;
+  }
+
+  /** Appends through a shared default worker (synchronised): the simple single-threaded API. */
+  public synchronized long append(Object... values) {
+    return defaultWorker().append(values);
+  }
+
+  /** Writes sample {@code index} through the shared default worker. */
+  public synchronized void write(long index, Object... values) {
+    defaultWorker().write(index, values);
+  }
+
+  private SampleWriter defaultWorker() {
+    if (defaultWorker == null) {
+      defaultWorker = newWorker();
+    }
+    return defaultWorker;
+  }
+
+  /** Samples written so far. */
+  public long samplesWritten() {
+    return explicitIndices ? rows.numSamples() : nextAppend.get();
+  }
+
+  /**
+   * Completes the file: closes the default worker, checks that every sample in {@code [0, N)} was
+   * written, rebases pointers, writes metadata, allocation table and header.
+   */
+  public synchronized WriteResult finish() throws IOException {
+    checkOpen();
+    if (defaultWorker != null) {
+      defaultWorker.close();
+    }
+    long open = workers.stream().filter(w -> !w.isClosed()).count();
+    if (open > 0) {
+      throw new IllegalStateException(open + " SampleWriter(s) are still open; close each before finish()");
+    }
+    long n = rows.numSamples();
+    long missing = rows.firstMissing();
+    if (missing >= 0) {
+      throw new IllegalStateException("Sample " + missing + " of 0.." + (n - 1) + " was never written");
+    }
+    long pages = nextPage.get();
+    long metadataEnd = metadataStart + n * layout.recordSize();
+    long dataStart = pages == 0 ? metadataEnd : target.dataStart(BetonFormat.alignUp(metadataEnd, pageSize), pages);
+    long allocTablePtr = pages == 0 ? metadataEnd : dataStart + pages * pageSize;
+    rebaseRecords(n, dataStart);
+    ByteBuffer allocTable = allocationTable(dataStart);
+    Header header = new Header(BetonFormat.VERSION, fields.size(), pageSize, n, allocTablePtr);
+    target.complete(head(header), rows, n, layout.recordSize(), dataStart, pages, allocTable);
+    finished = true;
+    closed = true;
+    return new WriteResult(n, pages, pageSize, dataStart, allocTablePtr, allocTable.capacity() / 24,
+        allocTablePtr + allocTable.capacity());
+  }
+
+  private ByteBuffer head(Header header) {
+    ByteBuffer b = ByteBuffer.allocate((int) metadataStart).order(ByteOrder.LITTLE_ENDIAN);
+    b.put(header.toBytes());
+    for (BetonField f : fields) {
+      FieldDescriptor.of(f).writeTo(b);
+    }
+    return b.flip();
+  }
+
+  private void rebaseRecords(long n, long dataStart) {
+    for (int f = 0; f < fields.size(); f++) {
+      int[] pointers = fields.get(f).codec().pointerOffsets();
+      for (int p : pointers) {
+        int at = layout.offset(f) + p;
+        for (long s = 0; s < n; s++) {
+          ByteBuffer row = rows.row(s);
+          row.putLong(at, row.getLong(at) + dataStart);
+        }
+      }
+    }
+  }
+
+  private ByteBuffer allocationTable(long dataStart) {
+    long entries = 0;
+    for (SampleWriter w : workers) {
+      entries += w.entryPtrs.size();
+    }
+    if (entries * BetonFormat.ALLOCATION_ENTRY_SIZE > Integer.MAX_VALUE) {
+      throw new IllegalStateException("More allocations (" + entries + ") than one file's table can hold here");
+    }
+    ByteBuffer table = ByteBuffer.allocate((int) entries * BetonFormat.ALLOCATION_ENTRY_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    for (SampleWriter w : workers) {
+      for (int i = 0; i < w.entryPtrs.size(); i++) {
+        table.putLong(w.entrySamples.get(i)).putLong(w.entryPtrs.get(i) + dataStart).putLong(w.entrySizes.get(i));
+      }
+    }
+    return table.flip();
+  }
+
+  /** Aborts an unfinished file (deleting its output); a finished writer is already closed. */
+  @Override
+  public synchronized void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (SampleWriter w : workers) {
+      if (!w.isClosed()) {
+        w.abandon();
+      }
+    }
+    target.abort();
+  }
+
+  // --- called by workers ---
+
+  void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException(finished ? "The writer is finished" : "The writer was closed");
+    }
+    if (failure != null) {
+      throw new IllegalStateException("The writer failed earlier and cannot continue: " + failure.getMessage(), failure);
+    }
+  }
+
+  void fail(Throwable t) {
+    if (failure == null) {
+      failure = t;
+    }
+  }
+
+  long nextAppendIndex() {
+    if (explicitIndices) {
+      throw new IllegalStateException("append() cannot be mixed with write(index, ...) in one file");
+    }
+    return nextAppend.getAndIncrement();
+  }
+
+  void useExplicitIndices() {
+    if (nextAppend.get() > 0) {
+      throw new IllegalStateException("write(index, ...) cannot be mixed with append() in one file");
+    }
+    explicitIndices = true;
+  }
+
+  boolean isWritten(long index) {
+    return rows.isWritten(index);
+  }
+
+  void putRecord(long index, byte[] record) {
+    rows.put(index, record);
+  }
+
+  long bookPage() {
+    return nextPage.getAndIncrement();
+  }
+
+  void writePage(long pageIndex, ByteBuffer page) throws IOException {
+    target.writePage(pageIndex, page);
+  }
+
+  String target() {
+    return target.toString();
+  }
+
+  private interface TargetFactory {
+    Target create(long reservedDataStart) throws IOException;
+  }
+
+  /** Where the bytes end up. */
+  interface Target extends PageSink {
+    /** The data start to use, given the minimal one and the number of pages; may move pages. */
+    long dataStart(long minimal, long pages) throws IOException;
+
+    void complete(ByteBuffer head, MetadataRows rows, long n, int recordSize, long dataStart, long pages,
+        ByteBuffer allocTable) throws IOException;
+
+    void abort() throws IOException;
+  }
+}
