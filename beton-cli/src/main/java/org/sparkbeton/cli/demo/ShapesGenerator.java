@@ -104,7 +104,7 @@ public final class ShapesGenerator {
           g.fill(new Rectangle2D.Double(cx - r, cy - r + k * s / 4, s, s / 8));
         }
       }
-      default -> g.fill(polygon(cx, cy, r, 4, Math.PI / 4)); // diamond
+      default -> g.fill(rhombus(cx, cy, r)); // diamond: elongated, so rotation never makes it a square
     }
   }
 
@@ -114,6 +114,15 @@ public final class ShapesGenerator {
       double a = phase - Math.PI / 2 + 2 * Math.PI * k / corners;
       p.addPoint((int) Math.round(cx + r * Math.cos(a)), (int) Math.round(cy + r * Math.sin(a)));
     }
+    return p;
+  }
+
+  private static Polygon rhombus(double cx, double cy, double r) {
+    Polygon p = new Polygon();
+    p.addPoint((int) Math.round(cx), (int) Math.round(cy - r));
+    p.addPoint((int) Math.round(cx + r * 0.5), (int) Math.round(cy));
+    p.addPoint((int) Math.round(cx), (int) Math.round(cy + r));
+    p.addPoint((int) Math.round(cx - r * 0.5), (int) Math.round(cy));
     return p;
   }
 
