@@ -100,13 +100,16 @@ public final class JavaJpegCodec implements JpegCodec {
           "Java JPEG decode failed: destination too small: need %d bytes at offset %d, capacity %d", need, dstOffset,
           dst.capacity()));
     }
-    // the source pixels behind the scaled box
+    // the source pixels behind the scaled box: DCT scaling is emulated as a window of an area downscale of
+    // the whole image to libjpeg's scaled size, so a region decode equals the crop of a full decode
+    int sw = JpegGeometry.scaledDim(iw, scaleNum);
+    int sh = JpegGeometry.scaledDim(ih, scaleNum);
     int sx0 = JpegGeometry.scaledOrigin(x, scaleNum);
     int sy0 = JpegGeometry.scaledOrigin(y, scaleNum);
-    int rx0 = (int) ((long) sx0 * 8 / scaleNum);
-    int ry0 = (int) ((long) sy0 * 8 / scaleNum);
-    int rx1 = (int) Math.min(iw, ((long) (sx0 + ow) * 8 + scaleNum - 1) / scaleNum);
-    int ry1 = (int) Math.min(ih, ((long) (sy0 + oh) * 8 + scaleNum - 1) / scaleNum);
+    int rx0 = scaleNum == 8 ? x : Resizer.areaSourceStart(sx0, iw, sw);
+    int ry0 = scaleNum == 8 ? y : Resizer.areaSourceStart(sy0, ih, sh);
+    int rx1 = scaleNum == 8 ? x + ow : Resizer.areaSourceEnd(sx0 + ow, iw, sw);
+    int ry1 = scaleNum == 8 ? y + oh : Resizer.areaSourceEnd(sy0 + oh, ih, sh);
     if ((long) (rx1 - rx0) * (ry1 - ry0) > MAX_PIXELS) {
       throw new JpegException(String.format("Java JPEG decode failed: image too large (%dx%d region)", rx1 - rx0,
           ry1 - ry0));
@@ -124,7 +127,7 @@ public final class JavaJpegCodec implements JpegCodec {
         scratch = ByteBuffer.allocate(n);
       }
       Rasters.toRgb(img, scratch, 0);
-      resizer.resize(scratch, 0, img.getWidth() * 3, 0, 0, img.getWidth(), img.getHeight(), dst, dstOffset, ow, oh);
+      resizer.areaWindow(scratch, 0, img.getWidth() * 3, rx0, ry0, iw, ih, sw, sh, sx0, sy0, ow, oh, dst, dstOffset);
     }
     return size;
   }

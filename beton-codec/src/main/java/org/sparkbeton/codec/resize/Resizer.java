@@ -56,10 +56,54 @@ public final class Resizer {
       throw new IllegalArgumentException(String.format(
           "Area resize only shrinks: box %dx%d is smaller than the output %dx%d", w, h, outW, outH));
     }
-    double sx = (double) w / outW;
-    double sy = (double) h / outH;
-    buildAreaTable(w, outW, sx);
-    int rowLen = w * 3;
+    areaCore(src, srcOffset + y * srcStride + x * 3, srcStride, w, h, (double) w / outW, (double) h / outH, 0, 0,
+        dst, dstOffset, outW, outH);
+  }
+
+  /**
+   * A window of an area downscale: the output pixels {@code [outX, outX+outW) x [outY, outY+outH)} of
+   * resizing a {@code fullW x fullH} image to {@code fullOutW x fullOutH}, computed from a buffer that holds
+   * only the source pixels from {@code (srcX, srcY)} on, which must cover {@link #areaSourceStart} to
+   * {@link #areaSourceEnd} of the window. The result equals the same box cut from the full resize exactly.
+   */
+  public void areaWindow(ByteBuffer src, int srcOffset, int srcStride, int srcX, int srcY, int fullW, int fullH,
+      int fullOutW, int fullOutH, int outX, int outY, int outW, int outH, ByteBuffer dst, int dstOffset) {
+    if (fullOutW > fullW || fullOutH > fullH || outX < 0 || outY < 0 || outX + outW > fullOutW
+        || outY + outH > fullOutH) {
+      throw new IllegalArgumentException(String.format(
+          "Bad area window %d,%d %dx%d of %dx%d -> %dx%d", outX, outY, outW, outH, fullW, fullH, fullOutW, fullOutH));
+    }
+    int x0 = areaSourceStart(outX, fullW, fullOutW);
+    int y0 = areaSourceStart(outY, fullH, fullOutH);
+    int x1 = areaSourceEnd(outX + outW, fullW, fullOutW);
+    int y1 = areaSourceEnd(outY + outH, fullH, fullOutH);
+    if (srcX > x0 || srcY > y0) {
+      throw new IllegalArgumentException(String.format(
+          "Source buffer starts at %d,%d but the window needs pixels from %d,%d", srcX, srcY, x0, y0));
+    }
+    check(src, srcOffset, srcStride, x0 - srcX, y0 - srcY, x1 - x0, y1 - y0, dst, dstOffset, outW, outH);
+    // global column i lives at buffer column i - srcX
+    areaCore(src, srcOffset - srcY * srcStride - srcX * 3, srcStride, fullW, fullH, (double) fullW / fullOutW,
+        (double) fullH / fullOutH, outX, outY, dst, dstOffset, outW, outH);
+  }
+
+  /** First source column/row an area window starting at output index {@code out} reads. */
+  public static int areaSourceStart(int out, int full, int fullOut) {
+    return (int) (out * ((double) full / fullOut));
+  }
+
+  /** One past the last source column/row an area window ending at output index {@code outEnd} reads. */
+  public static int areaSourceEnd(int outEnd, int full, int fullOut) {
+    return Math.min(full, (int) Math.ceil(outEnd * ((double) full / fullOut) - 1e-9));
+  }
+
+  /** {@code base} is the byte offset of global source pixel (0, 0), possibly outside the buffer. */
+  private void areaCore(ByteBuffer src, int base, int srcStride, int w, int h, double sx, double sy, int outX,
+      int outY, ByteBuffer dst, int dstOffset, int outW, int outH) {
+    buildAreaTable(w, outX, outW, sx);
+    int c0 = xIdx[xStart[0]];
+    int c1 = xIdx[xStart[outW] - 1] + 3;
+    int rowLen = c1 - c0;
     row0 = grow(row0, rowLen);
     acc = grow(acc, outW * 3);
     byte[] row = row0;
@@ -68,7 +112,7 @@ public final class Resizer {
     int[] idx = xIdx;
     float[] wts = xWeight;
     int out = dstOffset;
-    for (int oy = 0; oy < outH; oy++) {
+    for (int oy = outY; oy < outY + outH; oy++) {
       double f0 = oy * sy;
       double f1 = (oy + 1) * sy;
       int r0 = (int) f0;
@@ -80,13 +124,13 @@ public final class Resizer {
           continue;
         }
         float wy = (float) (cover / sy);
-        src.get(srcOffset + (y + r) * srcStride + x * 3, row, 0, rowLen);
+        src.get(base + r * srcStride + c0, row, 0, rowLen);
         for (int ox = 0; ox < outW; ox++) {
           float cr = 0;
           float cg = 0;
           float cb = 0;
           for (int k = starts[ox]; k < starts[ox + 1]; k++) {
-            int p = idx[k];
+            int p = idx[k] - c0;
             float wx = wts[k];
             cr += wx * (row[p] & 0xFF);
             cg += wx * (row[p + 1] & 0xFF);
@@ -179,15 +223,15 @@ public final class Resizer {
     }
   }
 
-  private void buildAreaTable(int w, int outW, double sx) {
+  private void buildAreaTable(int w, int outX, int outW, double sx) {
     int max = outW * ((int) Math.ceil(sx) + 2);
     xIdx = grow(xIdx, max);
     xWeight = grow(xWeight, max);
     xStart = grow(xStart, outW + 1);
     int k = 0;
     for (int ox = 0; ox < outW; ox++) {
-      double f0 = ox * sx;
-      double f1 = (ox + 1) * sx;
+      double f0 = (outX + ox) * sx;
+      double f1 = (outX + ox + 1) * sx;
       int i0 = (int) f0;
       int i1 = Math.min(w, (int) Math.ceil(f1 - 1e-9));
       xStart[ox] = k;
