@@ -140,8 +140,9 @@ public final class JavaJpegCodec implements JpegCodec {
       param.setSourceRegion(region);
       BufferedImage img = reader.read(0, param);
       for (String w : warnings) {
-        if (w.contains("Premature end")) {
-          throw new JpegException("Java JPEG decode failed: truncated JPEG data (" + w + ")");
+        // the JDK's libjpeg reports a stream cut short this way; native libjpeg-turbo says JWRN_JPEG_EOF
+        if (w.startsWith("Truncated File") || w.contains("Premature end of JPEG file")) {
+          throw new JpegException("Java JPEG decode failed: Premature end of JPEG file (" + w + ")");
         }
       }
       return img;
