@@ -17,6 +17,8 @@ class CrossPathToleranceTest {
   /** Full decode, Java (ImageIO accurate IDCT) vs native fast IDCT. */
   static final int FULL_MAX = 8;
   static final double FULL_MEAN = 1.5;
+  /** A box at 8/8: the IDCT difference plus libjpeg-turbo's crop-edge upsampling (see NativeJpegCodecTest). */
+  static final int REGION_MAX = 16;
   /** DCT-scaled decode: libjpeg's reduced IDCT vs the Java path's area-averaging emulation. */
   static final int SCALED_MAX = 40;
   static final double SCALED_MEAN = 8.0;
@@ -77,7 +79,7 @@ class CrossPathToleranceTest {
         assertThat(java.decodeRegion(ByteBuffer.wrap(jpeg), x, y, w, h, m, Idct.FAST, db, 0)).isEqualTo(box);
         double[] d = TestImages.diff(TestImages.bytes(da, 0, n), TestImages.bytes(db, 0, n));
         String what = String.format("%s %d,%d %dx%d at %d/8", files[i % 3], x, y, w, h, m);
-        int maxTol = m == 8 ? FULL_MAX : SCALED_MAX;
+        int maxTol = m == 8 ? REGION_MAX : SCALED_MAX;
         double meanTol = m == 8 ? FULL_MEAN : SCALED_MEAN;
         assertThat(d[0]).as(what + " max").isLessThanOrEqualTo(maxTol);
         assertThat(d[1]).as(what + " mean").isLessThanOrEqualTo(meanTol);
