@@ -1,8 +1,15 @@
 package org.sparkbeton.spark;
 
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SQLContext;
+import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.sources.BaseRelation;
+import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
@@ -13,6 +20,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.sparkbeton.spark.read.BetonSchema;
 import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
+import scala.collection.JavaConverters;
 
 /**
  * The one {@code beton} data source: {@code spark.read.format("beton").load(path)}, where path is a
@@ -20,8 +28,10 @@ import org.sparkbeton.spark.read.ReadConf;
  * once, in this module, under the short name {@code beton}; the writer (issue 4) joins through the same
  * {@link BetonTable}.
  */
-public final class BetonDataSource implements TableProvider, DataSourceRegister {
+public final class BetonDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider {
   public static final String SHORT_NAME = "beton";
+  /** Internal option: marks the V2 write that {@link #createRelation} runs once the SaveMode is settled. */
+  static final String V2_WRITE = "__beton_v2_write";
 
   @Override
   public String shortName() {
@@ -33,10 +43,75 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister 
     return BetonTable.load(options, hadoopConf(options), readConf(options)).schema();
   }
 
+  /**
+   * True so that {@code DataFrameWriter} hands the DataFrame's schema to {@link #getTable} instead of
+   * inferring one from a path that a write may be about to create. Reads still infer the schema from
+   * the files; a schema given to {@code spark.read.schema(...)} is not used.
+   */
+  @Override
+  public boolean supportsExternalMetadata() {
+    return true;
+  }
+
   @Override
   public Table getTable(StructType schema, Transform[] partitioning, Map<String, String> properties) {
     CaseInsensitiveStringMap options = new CaseInsensitiveStringMap(properties);
-    return BetonTable.load(options, hadoopConf(options), readConf(options));
+    if (options.containsKey(V2_WRITE)) {
+      Map<String, String> writeOptions = new HashMap<>(properties);
+      writeOptions.keySet().removeIf(k -> k.equalsIgnoreCase(V2_WRITE) || k.equalsIgnoreCase("path"));
+      return BetonTable.forWrite(new BetonTable.WriteTarget(options.get("path"), schema, writeOptions),
+          hadoopConf(options));
+    }
+    try {
+      return BetonTable.load(options, hadoopConf(options), readConf(options));
+    } catch (RuntimeException e) {
+      // Reads never get here for a missing or broken dataset: inferSchema fails first with this message.
+      // A write to a new path does, and needs a table only to learn it takes the V1 route.
+      return BetonTable.placeholder(hadoopConf(options));
+    }
+  }
+
+  /**
+   * {@code df.write.format("beton").mode(m).save(path)} for every SaveMode. Spark 3.5 refuses
+   * ErrorIfExists and Ignore for a V2 table, so {@code save()} comes here (the table does not claim
+   * batch writes); the mode is settled against the path, then the write runs as a real DSv2 batch
+   * write (commit coordinator, attempt-unique shards, manifest published last by the driver) in
+   * Append or Overwrite.
+   */
+  @Override
+  public BaseRelation createRelation(SQLContext sqlContext, SaveMode mode,
+      scala.collection.immutable.Map<String, String> parameters, Dataset<Row> data) {
+    Map<String, String> options = new HashMap<>(JavaConverters.mapAsJavaMapConverter(parameters).asJava());
+    String path = options.remove("path");
+    if (path == null || path.isEmpty()) {
+      throw new IllegalArgumentException("df.write.format(\"beton\") needs a path: .save(\"/data/my-dataset\")");
+    }
+    boolean exists;
+    try {
+      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
+      org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf(options));
+      exists = fs.exists(p);
+      if (exists && fs.getFileStatus(p).isFile()) {
+        throw new IllegalArgumentException("Cannot write a beton dataset to " + path
+            + ": it is a file; a dataset is a directory of shards and a manifest");
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot check " + path, e);
+    }
+    BaseRelation relation = new BaseRelation() {
+      @Override public SQLContext sqlContext() { return sqlContext; }
+      @Override public StructType schema() { return data.schema(); }
+    };
+    if (exists && mode == SaveMode.ErrorIfExists) {
+      throw new IllegalArgumentException("Path " + path + " already exists. Set mode \"overwrite\" to replace the"
+          + " dataset, or \"append\" to add shards to it.");
+    }
+    if (exists && mode == SaveMode.Ignore) {
+      return relation;
+    }
+    data.write().format(BetonDataSource.class.getName()).options(options).option(V2_WRITE, "true")
+        .mode(mode == SaveMode.Overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
+    return relation;
   }
 
   /** The session's Hadoop configuration plus every option, as Spark's file sources do. */

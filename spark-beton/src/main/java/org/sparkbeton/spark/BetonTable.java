@@ -4,6 +4,10 @@ import java.util.EnumSet;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.sparkbeton.spark.write.BetonWriteBuilder;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.types.StructType;
@@ -23,17 +27,34 @@ import org.sparkbeton.spark.read.ReadConf;
  * ({@link SupportsRead}); the writer (issue 4) adds {@code SupportsWrite} here, so one registration
  * serves both directions.
  */
-public final class BetonTable implements SupportsRead {
+public final class BetonTable implements SupportsRead, SupportsWrite {
   private static final Logger LOG = LoggerFactory.getLogger(BetonTable.class);
 
   private final DatasetInputs inputs;
   private final BetonSchema schema;
   private final Configuration hadoopConf;
+  /** Set for the write that {@link BetonDataSource#createRelation} runs; null for reads. */
+  private final WriteTarget write;
 
-  private BetonTable(DatasetInputs inputs, BetonSchema schema, Configuration hadoopConf) {
+  /** Where a write goes: the dataset directory, its DataFrame schema and the options. */
+  record WriteTarget(String path, StructType schema, java.util.Map<String, String> options) {
+  }
+
+  private BetonTable(DatasetInputs inputs, BetonSchema schema, Configuration hadoopConf, WriteTarget write) {
     this.inputs = inputs;
     this.schema = schema;
     this.hadoopConf = hadoopConf;
+    this.write = write;
+  }
+
+  /** The table of a write: the directory need not exist yet. */
+  static BetonTable forWrite(WriteTarget target, Configuration hadoopConf) {
+    return new BetonTable(null, null, hadoopConf, target);
+  }
+
+  /** No dataset (yet) at a path being written: supports nothing, so Spark takes the V1 save route. */
+  static BetonTable placeholder(Configuration hadoopConf) {
+    return new BetonTable(null, null, hadoopConf, null);
   }
 
   static BetonTable load(CaseInsensitiveStringMap options, Configuration hadoopConf, ReadConf conf) {
@@ -57,22 +78,38 @@ public final class BetonTable implements SupportsRead {
             + " payloads it may point to are not interpreted", f.name(), path, conf.customFields().get(f.name()).size());
       }
     }
-    return new BetonTable(inputs, BetonSchema.of(inputs.fields(), conf.imageMode()), hadoopConf);
+    return new BetonTable(inputs, BetonSchema.of(inputs.fields(), conf.imageMode()), hadoopConf, null);
   }
 
   @Override
   public String name() {
-    return "beton:" + inputs.root();
+    return "beton:" + (write != null ? write.path() : inputs != null ? inputs.root() : "(no dataset yet)");
   }
 
   @Override
   public StructType schema() {
-    return schema.sparkSchema();
+    return write != null ? write.schema() : schema != null ? schema.sparkSchema() : new StructType();
+  }
+
+  /**
+   * Reads always; batch writes only for the write {@link BetonDataSource#createRelation} runs, so that
+   * {@code DataFrameWriter.save()} takes the V1 route for every SaveMode (Spark 3.5 refuses
+   * ErrorIfExists and Ignore for a V2 table) and the mode is applied before the V2 write starts.
+   */
+  @Override
+  public Set<TableCapability> capabilities() {
+    if (write != null) {
+      return EnumSet.of(TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
+    }
+    return inputs != null ? EnumSet.of(TableCapability.BATCH_READ) : EnumSet.noneOf(TableCapability.class);
   }
 
   @Override
-  public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ);
+  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    if (write == null) {
+      throw new IllegalStateException("beton tables are written through df.write.format(\"beton\").save(path)");
+    }
+    return new BetonWriteBuilder(write.path(), info, write.options(), hadoopConf);
   }
 
   @Override

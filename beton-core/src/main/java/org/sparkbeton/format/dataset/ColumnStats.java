@@ -6,7 +6,7 @@ package org.sparkbeton.format.dataset;
  * over the non-NaN values, with {@code hasNan} telling whether any value was NaN. Both bounds are
  * null when there is no non-NaN value (an empty shard, or all NaN).
  */
-public record ColumnStats(Number min, Number max, boolean hasNan) {
+public record ColumnStats(Number min, Number max, boolean hasNan) implements java.io.Serializable {
   public ColumnStats {
     if ((min == null) != (max == null)) {
       throw new IllegalArgumentException("min and max must both be present or both absent");

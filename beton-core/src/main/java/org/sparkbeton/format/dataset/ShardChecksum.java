@@ -7,7 +7,7 @@ import java.util.Objects;
  * Checksum of a whole shard file: {@code sha256} (64 hex digits) or {@code crc32c} (8 hex digits,
  * big-endian value), lower-case hex.
  */
-public record ShardChecksum(String algorithm, String value) {
+public record ShardChecksum(String algorithm, String value) implements java.io.Serializable {
   public static final String SHA256 = "sha256";
   public static final String CRC32C = "crc32c";
 

@@ -8,7 +8,7 @@ import java.util.Objects;
  * directory, holding {@code samples} samples in {@code bytes} bytes, with its checksum and the
  * min/max of Int and Float fields by field name (fields without statistics are simply absent).
  */
-public record ShardEntry(String path, long samples, long bytes, ShardChecksum checksum, Map<String, ColumnStats> stats) {
+public record ShardEntry(String path, long samples, long bytes, ShardChecksum checksum, Map<String, ColumnStats> stats) implements java.io.Serializable {
   public ShardEntry {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(checksum, "checksum");

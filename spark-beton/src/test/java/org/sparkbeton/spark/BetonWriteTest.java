@@ -1,0 +1,207 @@
+package org.sparkbeton.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.jpeg.ChromaSubsampling;
+import org.sparkbeton.codec.jpeg.JpegCodec;
+import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.format.verify.BetonVerifier;
+
+/** {@code df.write.format("beton")}: every SaveMode, type mappings, images, and what readers see. */
+class BetonWriteTest {
+  @TempDir static Path tmp;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkTests.session("BetonWriteTest");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
+
+  static Dataset<Row> labels(long from, long to, int partitions) {
+    return spark.range(from, to, 1, partitions).selectExpr("id", "cast(id % 10 as int) as label",
+        "cast(id as double) / 4 as weight");
+  }
+
+  static DatasetManifest manifest(Path dir) throws Exception {
+    return DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME)));
+  }
+
+  /** The manifest's shards exist, verify, and hold as many samples as it says; no other part files. */
+  static void assertConsistent(Path dir, long expectedSamples) throws Exception {
+    DatasetManifest m = manifest(dir);
+    assertThat(m.totalSamples()).isEqualTo(expectedSamples);
+    List<String> listed = new ArrayList<>();
+    for (ShardEntry s : m.shards()) {
+      listed.add(s.path());
+      try (BetonReader r = BetonReader.open(dir.resolve(s.path()))) {
+        assertThat(r.numSamples()).isEqualTo(s.samples());
+        assertThat(BetonVerifier.verify(r).problems()).isEmpty();
+      }
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".beton")).sorted().toList())
+          .containsExactlyInAnyOrderElementsOf(listed);
+    }
+  }
+
+  @Test
+  void everySaveMode() throws Exception {
+    Path dir = tmp.resolve("modes");
+    String path = dir.toString();
+    labels(0, 100, 3).write().format("beton").save(path); // default: ErrorIfExists on a new path
+    assertConsistent(dir, 100);
+
+    assertThatThrownBy(() -> labels(0, 5, 1).write().format("beton").save(path))
+        .hasMessageContaining("already exists");
+    assertConsistent(dir, 100);
+
+    labels(0, 5, 1).write().format("beton").mode(SaveMode.Ignore).save(path);
+    assertConsistent(dir, 100);
+
+    labels(100, 150, 2).write().format("beton").mode(SaveMode.Append).save(path);
+    assertConsistent(dir, 150);
+    assertThat(spark.read().format("beton").load(path).selectExpr("sum(id)").first().getLong(0))
+        .isEqualTo(149L * 150 / 2);
+
+    List<String> before = manifest(dir).shards().stream().map(ShardEntry::path).toList();
+    labels(1000, 1010, 2).write().format("beton").mode(SaveMode.Overwrite).save(path);
+    assertConsistent(dir, 10);
+    assertThat(manifest(dir).shards()).extracting(ShardEntry::path).doesNotContainAnyElementsOf(before);
+    assertThat(spark.read().format("beton").load(path).selectExpr("min(id)").first().getLong(0)).isEqualTo(1000L);
+
+    Path fresh = tmp.resolve("ignored-new");
+    labels(0, 7, 1).write().format("beton").mode(SaveMode.Ignore).save(fresh.toString());
+    assertConsistent(fresh, 7);
+  }
+
+  @Test
+  void appendWithOtherColumnsIsRefused() {
+    String path = tmp.resolve("append-mismatch").toString();
+    labels(0, 10, 1).write().format("beton").save(path);
+    assertThatThrownBy(() -> spark.range(3).write().format("beton").mode(SaveMode.Append).save(path))
+        .hasStackTraceContaining("Cannot append to").hasStackTraceContaining("differ from the DataFrame's");
+  }
+
+  @Test
+  void roundTripOfScalarsBytesArraysAndJson() throws Exception {
+    StructType schema = new StructType().add("i", DataTypes.IntegerType).add("b", DataTypes.BooleanType)
+        .add("f", DataTypes.FloatType).add("blob", DataTypes.BinaryType)
+        .add("emb", DataTypes.createArrayType(DataTypes.FloatType))
+        .add("meta", new StructType().add("k", DataTypes.StringType).add("n", DataTypes.LongType))
+        .add("s", DataTypes.StringType);
+    List<Row> rows = List.of(
+        RowFactory.create(1, true, 0.5f, new byte[] {1, 2}, new float[] {1f, 2f, 3f}, RowFactory.create("a", 7L), "x"),
+        RowFactory.create(-2, false, -1.25f, new byte[0], new float[] {4f, 5f, 6f}, RowFactory.create("é", -1L), "y\"z"));
+    List<Row> javaRows = new ArrayList<>();
+    for (Row r : rows) {
+      float[] e = (float[]) r.get(4);
+      javaRows.add(RowFactory.create(r.get(0), r.get(1), r.get(2), r.get(3),
+          List.of(e[0], e[1], e[2]), r.get(5), r.get(6)));
+    }
+    Dataset<Row> df = spark.createDataFrame(
+        javaRows.stream().map(r -> RowFactory.create(r.get(0), r.get(1), r.get(2), r.get(3),
+            scala.collection.JavaConverters.asScalaBuffer((List<?>) r.get(4)).toSeq(), r.get(5), r.get(6))).toList(), schema);
+    String path = tmp.resolve("roundtrip").toString();
+    df.coalesce(1).write().format("beton").option("arrayShapes", "emb:3").save(path);
+    List<Row> back = spark.read().format("beton").load(path).orderBy("i").collectAsList();
+    assertThat(back).hasSize(2);
+    Row neg = back.get(0);
+    assertThat(neg.<Long>getAs("i")).isEqualTo(-2L);
+    assertThat(neg.<Long>getAs("b")).isEqualTo(0L);
+    assertThat(neg.<Double>getAs("f")).isEqualTo(-1.25);
+    assertThat((byte[]) neg.getAs("blob")).isEmpty();
+    assertThat(neg.<scala.collection.Seq<Float>>getAs("emb").apply(2)).isEqualTo(6f);
+    assertThat(neg.<String>getAs("meta")).isEqualTo("{\"k\": \"\\u00e9\", \"n\": -1}");
+    // strings are stored as JSON string literals (FFCV's JSONField.unpack returns the str)
+    assertThat(neg.<String>getAs("s")).isEqualTo("\"y\\\"z\"");
+    Row pos = back.get(1);
+    assertThat(pos.<Long>getAs("i")).isEqualTo(1L);
+    assertThat((byte[]) pos.getAs("blob")).containsExactly(1, 2);
+  }
+
+  @Test
+  void imageColumnsAreResizedAndStoredAsFfcvImages() throws Exception {
+    List<Row> rows = new ArrayList<>();
+    try (JpegCodec codec = JpegCodecs.fastest()) {
+      for (int i = 0; i < 12; i++) {
+        int w = 300 + 10 * i;
+        int h = 200;
+        byte[] rgb = new byte[w * h * 3];
+        for (int p = 0; p < rgb.length; p++) {
+          rgb[p] = (byte) (p * 7 + i);
+        }
+        rows.add(RowFactory.create(codec.encode(ByteBuffer.wrap(rgb), 0, w, h, 90, ChromaSubsampling.S420), i % 3));
+      }
+    }
+    StructType schema = new StructType().add("image", DataTypes.BinaryType).add("label", DataTypes.IntegerType);
+    Path dir = tmp.resolve("images");
+    spark.createDataFrame(rows, schema).repartition(3).write().format("beton").option("imageColumns", "image")
+        .option("writeMode", "jpg").option("maxResolution", "128").option("pageSize", "2M").save(dir.toString());
+    assertConsistent(dir, 12);
+    DatasetManifest m = manifest(dir);
+    assertThat(m.recipe()).containsEntry("write_mode", "jpg").containsEntry("max_resolution", "128");
+    for (ShardEntry s : m.shards()) {
+      try (BetonReader r = BetonReader.open(dir.resolve(s.path()))) {
+        for (long k = 0; k < r.numSamples(); k++) {
+          RgbImage img = (RgbImage) r.value(k, 0);
+          assertThat(img.mode()).isEqualTo(ImageMode.JPG);
+          assertThat(img.width()).isEqualTo(128);
+          assertThat(img.height()).isBetween(62, 85); // (int) (200 * 128 / w) for w in 300..410
+        }
+      }
+    }
+    List<Row> back = spark.read().format("beton").load(dir.toString()).select("image_width", "label").collectAsList();
+    assertThat(back).hasSize(12).allSatisfy(r -> assertThat(r.getInt(0)).isEqualTo(128));
+  }
+
+  @Test
+  void badImagesFailNamingTheColumnOrAreSkipped() throws Exception {
+    StructType schema = new StructType().add("image", DataTypes.BinaryType).add("label", DataTypes.IntegerType);
+    List<Row> rows = List.of(RowFactory.create("not an image".getBytes(StandardCharsets.US_ASCII), 1));
+    Dataset<Row> df = spark.createDataFrame(rows, schema).coalesce(1);
+    String path = tmp.resolve("bad-images").toString();
+    assertThatThrownBy(() -> df.write().format("beton").option("imageColumns", "image").save(path))
+        .hasStackTraceContaining("Column 'image' row 0 of this partition")
+        .hasStackTraceContaining("badImagePolicy=skip");
+    String skipped = tmp.resolve("bad-images-skipped").toString();
+    df.write().format("beton").option("imageColumns", "image").option("badImagePolicy", "skip").save(skipped);
+    assertThat(manifest(Path.of(skipped)).totalSamples()).isZero();
+  }
+
+  @Test
+  void badOptionsFailBeforeAnyTaskRuns() {
+    String path = tmp.resolve("bad-options").toString();
+    assertThatThrownBy(() -> labels(0, 3, 1).write().format("beton").option("writeMode", "gif").save(path))
+        .hasStackTraceContaining("Option writeMode must be raw, jpg, smart or proportion, got 'gif'");
+    assertThat(tmp.resolve("bad-options").resolve(DatasetManifest.FILE_NAME)).doesNotExist();
+  }
+}
