@@ -1,0 +1,58 @@
+package org.sparkbeton.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dump.SampleJson;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "dump", mixinStandardHelpOptions = true,
+    description = {"Print one JSON line per sample, values encoded like the 'samples' rows of the golden"
+        + " expected.json files (Int: number; Float: {\"f64_bits\"}; Bytes: {\"hex\"}; JSON: {\"text\"};"
+        + " arrays: {\"sha256\", \"values\"?}; images: {\"mode\", \"width\", \"height\", \"payload_sha256\","
+        + " \"rgb_sha256\"}).",
+        "JPEG images carry no rgb_sha256 (that needs the codec module)."})
+final class DumpCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file.")
+  Path file;
+
+  @Option(names = "--from", paramLabel = "I", defaultValue = "0", description = "First sample (default 0).")
+  long from;
+
+  @Option(names = "--count", paramLabel = "N", description = "Number of samples (default: to the end).")
+  Long count;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (from < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--from must be >= 0, got " + from);
+    }
+    if (count != null && count < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--count must be >= 0, got " + count);
+    }
+    try (BetonReader reader = Inputs.open(file)) {
+      long n = reader.numSamples();
+      if (from > n) {
+        throw new CliException("--from " + from + " is past the last sample: " + file + " has " + n + " samples");
+      }
+      long end = count == null ? n : Math.min(n, from + count);
+      SampleJson json = new SampleJson(reader, null);
+      PrintWriter out = spec.commandLine().getOut();
+      for (long s = from; s < end; s++) {
+        out.println(json.row(s));
+        if ((s & 1023) == 1023 && out.checkError()) {
+          return BetonCli.OK; // stdout closed (e.g. piped into head): stop quietly
+        }
+      }
+      out.flush();
+    }
+    return BetonCli.OK;
+  }
+}

@@ -1,0 +1,142 @@
+package org.sparkbeton.cli;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.sparkbeton.format.AllocationTable;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImageField;
+
+/**
+ * Computes an {@link InspectReport} from an open reader. Reads the metadata records (one pass) and the
+ * allocation table; no payload is read, so it runs at metadata speed on any file size.
+ */
+public final class Inspect {
+  private Inspect() {}
+
+  public static InspectReport of(BetonReader reader) {
+    List<BetonField> fields = reader.fields();
+    int n = fields.size();
+    AllocationTable table = reader.allocations();
+    long[] allocs = new long[n];
+    long[] bytes = new long[n];
+    long[] dangling = new long[n];
+    List<ImageAccumulator> images = new ArrayList<>();
+    ImageAccumulator[] imageOf = new ImageAccumulator[n];
+    for (int f = 0; f < n; f++) {
+      if (fields.get(f).typeId() == FieldTypes.RGB_IMAGE) {
+        imageOf[f] = new ImageAccumulator(fields.get(f).name());
+        images.add(imageOf[f]);
+      }
+    }
+    for (long s = 0; s < reader.numSamples(); s++) {
+      ByteBuffer chunk = reader.recordChunk(s);
+      int base = reader.recordOffset(s);
+      for (int f = 0; f < n; f++) {
+        int at = base + reader.layout().offset(f);
+        for (int p : fields.get(f).codec().pointerOffsets()) {
+          long size = table.sizeAt(chunk.getLong(at + p));
+          if (size < 0) {
+            dangling[f]++;
+          } else {
+            allocs[f]++;
+            bytes[f] += size;
+          }
+        }
+        if (imageOf[f] != null) {
+          imageOf[f].add(chunk, at);
+        }
+      }
+    }
+
+    List<InspectReport.FieldStats> fieldStats = new ArrayList<>();
+    for (int f = 0; f < n; f++) {
+      BetonField field = fields.get(f);
+      fieldStats.add(new InspectReport.FieldStats(f, field.name(), field.typeId(), FieldTypes.name(field.typeId()),
+          field.codec().describe(), reader.layout().offset(f), field.codec().metadataSize(), allocs[f], bytes[f],
+          dangling[f]));
+    }
+
+    long allocTablePtr = reader.header().allocTablePtr();
+    long metadataEnd = reader.metadataEnd();
+    long pageSize = reader.pageSize();
+    boolean hasPages = allocTablePtr > metadataEnd;
+    long dataStart = hasPages ? BetonFormat.alignUp(metadataEnd, pageSize) : metadataEnd;
+    long pages = hasPages && allocTablePtr > dataStart ? (allocTablePtr - dataStart) / pageSize : 0;
+    long allocated = 0;
+    long covered = 0;
+    long coveredUpTo = Long.MIN_VALUE;
+    long pagesUsed = 0;
+    long lastPage = -1;
+    int shift = reader.header().pageShift();
+    for (int i = 0; i < table.size(); i++) {
+      long ptr = table.ptr(i);
+      long end = ptr + table.size(i);
+      allocated += table.size(i);
+      // entries are sorted by pointer: count each covered byte once even if allocations overlap
+      long from = Math.max(ptr, coveredUpTo);
+      if (end > from) {
+        covered += end - from;
+        coveredUpTo = end;
+      }
+      long page = ptr >>> shift;
+      if (table.size(i) > 0 && page != lastPage) {
+        pagesUsed++;
+        lastPage = page;
+      }
+    }
+    long dataBytes = Math.max(0, allocTablePtr - dataStart);
+    return new InspectReport(reader.file(), reader.source().length(), reader.header().version(), reader.numSamples(),
+        pageSize, reader.layout().recordSize(), reader.metadataStart(), metadataEnd, dataStart, pages, pagesUsed,
+        allocTablePtr, table.size(), allocated, Math.max(0, dataBytes - covered), fieldStats,
+        images.stream().map(ImageAccumulator::stats).toList());
+  }
+
+  private static final class ImageAccumulator {
+    private final String field;
+    private long jpg;
+    private long raw;
+    private int minW = Integer.MAX_VALUE;
+    private int maxW;
+    private int minH = Integer.MAX_VALUE;
+    private int maxH;
+    private final Map<Long, long[]> sizes = new HashMap<>();
+
+    ImageAccumulator(String field) {
+      this.field = field;
+    }
+
+    void add(ByteBuffer record, int at) {
+      int code = Byte.toUnsignedInt(record.get(at + RgbImageField.MODE));
+      ImageMode mode = ImageMode.ofCode(code);
+      if (mode == ImageMode.JPG) {
+        jpg++;
+      } else if (mode == ImageMode.RAW) {
+        raw++;
+      }
+      int w = Short.toUnsignedInt(record.getShort(at + RgbImageField.WIDTH));
+      int h = Short.toUnsignedInt(record.getShort(at + RgbImageField.HEIGHT));
+      minW = Math.min(minW, w);
+      maxW = Math.max(maxW, w);
+      minH = Math.min(minH, h);
+      maxH = Math.max(maxH, h);
+      sizes.computeIfAbsent(((long) w << 32) | h, k -> new long[1])[0]++;
+    }
+
+    InspectReport.ImageStats stats() {
+      List<InspectReport.SizeCount> list = new ArrayList<>();
+      sizes.forEach((k, c) -> list.add(new InspectReport.SizeCount((int) (k >>> 32), (int) (long) k, c[0])));
+      list.sort(Comparator.comparingLong(InspectReport.SizeCount::count).reversed()
+          .thenComparingInt(InspectReport.SizeCount::width).thenComparingInt(InspectReport.SizeCount::height));
+      boolean any = jpg + raw > 0 || !sizes.isEmpty();
+      return new InspectReport.ImageStats(field, jpg, raw, any ? minW : 0, maxW, any ? minH : 0, maxH, list);
+    }
+  }
+}
