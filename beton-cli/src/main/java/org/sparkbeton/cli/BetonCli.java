@@ -33,7 +33,7 @@ public final class BetonCli implements Runnable {
   static final int PROBLEMS = 1;
   static final int USAGE = 2;
 
-  @Option(names = "--debug", scope = ScopeType.INHERITED,
+  @Option(names = "--debug", scope = ScopeType.INHERIT,
       description = "Print stack traces of errors (for bug reports).")
   boolean debug;
 

@@ -1,0 +1,67 @@
+package org.sparkbeton.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.verify.BetonVerifier;
+import org.sparkbeton.format.verify.VerifyReport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "verify", mixinStandardHelpOptions = true,
+    description = {"Check every structural rule a reader relies on: header, descriptors, region bounds, whole"
+        + " pages after the metadata, no allocation crossing a page, every metadata pointer equal to an allocation"
+        + " entry of its sample exactly (with the size the field implies), every entry referenced once, JPEG frame"
+        + " (SOF) sizes equal to the image metadata, every value decodable.",
+        "Exit code 0 when every file is sound, 1 when any has problems, 2 when a file cannot be read at all."})
+final class VerifyCommand implements Callable<Integer> {
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "The .beton files.")
+  List<Path> files;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    for (Path file : files) {
+      Inputs.requireReadableFile(file);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    boolean allOk = true;
+    for (Path file : files) {
+      allOk &= verify(file, out);
+      out.flush();
+    }
+    return allOk ? BetonCli.OK : BetonCli.PROBLEMS;
+  }
+
+  private static boolean verify(Path file, PrintWriter out) throws Exception {
+    VerifyReport report;
+    try (BetonReader reader = Inputs.open(file)) {
+      report = BetonVerifier.verify(reader);
+    } catch (BetonFormatException e) {
+      // the file cannot even be opened: that is a verification finding, not a usage error
+      out.println(file + ": FAILED, 1 problem");
+      out.println("  - " + e.getMessage());
+      return false;
+    }
+    if (report.ok()) {
+      out.printf("%s: OK (%d samples, %d allocations, %d pages)%n", file, report.samples(), report.allocations(),
+          report.pages());
+      return true;
+    }
+    out.printf("%s: FAILED, %d problem%s (%d samples, %d allocations, %d pages)%n", file, report.problemCount(),
+        report.problemCount() == 1 ? "" : "s", report.samples(), report.allocations(), report.pages());
+    for (String p : report.problems()) {
+      out.println("  - " + p);
+    }
+    if (report.problemCount() > report.problems().size()) {
+      out.printf("  ... and %d more%n", report.problemCount() - report.problems().size());
+    }
+    return false;
+  }
+}
