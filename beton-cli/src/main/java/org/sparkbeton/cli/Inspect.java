@@ -75,28 +75,41 @@ public final class Inspect {
     long coveredUpTo = Long.MIN_VALUE;
     long pagesUsed = 0;
     long lastPage = -1;
+    long tails = 0;
     int shift = reader.header().pageShift();
     for (int i = 0; i < table.size(); i++) {
       long ptr = table.ptr(i);
       long end = ptr + table.size(i);
       allocated += table.size(i);
+      long page = ptr >>> shift;
+      if (table.size(i) > 0 && page != lastPage) {
+        if (lastPage >= 0) {
+          tails += pageEnd(lastPage, shift) - Math.min(coveredUpTo, pageEnd(lastPage, shift));
+        }
+        pagesUsed++;
+        lastPage = page;
+      }
       // entries are sorted by pointer: count each covered byte once even if allocations overlap
       long from = Math.max(ptr, coveredUpTo);
       if (end > from) {
         covered += end - from;
         coveredUpTo = end;
       }
-      long page = ptr >>> shift;
-      if (table.size(i) > 0 && page != lastPage) {
-        pagesUsed++;
-        lastPage = page;
-      }
     }
+    if (lastPage >= 0) {
+      tails += Math.max(0, pageEnd(lastPage, shift) - coveredUpTo);
+    }
+    tails += Math.max(0, pages - pagesUsed) * pageSize;
     long dataBytes = Math.max(0, allocTablePtr - dataStart);
+    long unused = Math.max(0, dataBytes - covered);
     return new InspectReport(reader.file(), reader.source().length(), reader.header().version(), reader.numSamples(),
         pageSize, reader.layout().recordSize(), reader.metadataStart(), metadataEnd, dataStart, pages, pagesUsed,
-        allocTablePtr, table.size(), allocated, Math.max(0, dataBytes - covered), fieldStats,
+        allocTablePtr, table.size(), allocated, unused, Math.min(tails, unused), unused - Math.min(tails, unused), fieldStats,
         images.stream().map(ImageAccumulator::stats).toList());
+  }
+
+  private static long pageEnd(long page, int shift) {
+    return (page + 1) << shift;
   }
 
   private static final class ImageAccumulator {
@@ -108,6 +121,8 @@ public final class Inspect {
     private int minH = Integer.MAX_VALUE;
     private int maxH;
     private final Map<Long, long[]> sizes = new HashMap<>();
+    /** Index k counts longest sides in (2^(k-1), 2^k]. */
+    private final long[] sides = new long[18];
 
     ImageAccumulator(String field) {
       this.field = field;
@@ -128,6 +143,8 @@ public final class Inspect {
       minH = Math.min(minH, h);
       maxH = Math.max(maxH, h);
       sizes.computeIfAbsent(((long) w << 32) | h, k -> new long[1])[0]++;
+      int side = Math.max(w, h);
+      sides[side <= 1 ? 0 : 32 - Integer.numberOfLeadingZeros(side - 1)]++;
     }
 
     InspectReport.ImageStats stats() {
@@ -135,8 +152,14 @@ public final class Inspect {
       sizes.forEach((k, c) -> list.add(new InspectReport.SizeCount((int) (k >>> 32), (int) (long) k, c[0])));
       list.sort(Comparator.comparingLong(InspectReport.SizeCount::count).reversed()
           .thenComparingInt(InspectReport.SizeCount::width).thenComparingInt(InspectReport.SizeCount::height));
-      boolean any = jpg + raw > 0 || !sizes.isEmpty();
-      return new InspectReport.ImageStats(field, jpg, raw, any ? minW : 0, maxW, any ? minH : 0, maxH, list);
+      List<InspectReport.SideBucket> buckets = new ArrayList<>();
+      for (int k = 0; k < sides.length; k++) {
+        if (sides[k] > 0) {
+          buckets.add(new InspectReport.SideBucket(1 << k, sides[k]));
+        }
+      }
+      boolean any = !sizes.isEmpty();
+      return new InspectReport.ImageStats(field, jpg, raw, any ? minW : 0, maxW, any ? minH : 0, maxH, buckets, list);
     }
   }
 }

@@ -57,7 +57,8 @@ final class InspectCommand implements Callable<Integer> {
     long dataBytes = r.allocTablePtr() - r.dataStart();
     line(b, "payload", r.allocatedBytes() + " bytes (" + ByteSizes.human(r.allocatedBytes()) + ")"
         + (dataBytes > 0 ? String.format(Locale.ROOT, ", %.1f%% of the data region", 100.0 * r.allocatedBytes() / dataBytes) : ""));
-    line(b, "unused", r.unusedBytes() + " bytes in the data region (page tails and orphans)");
+    line(b, "unused", r.unusedBytes() + " bytes: " + r.pageTailBytes() + " in page tails (zeros and orphans of moved"
+        + " samples), " + r.gapBytes() + " between allocations");
     b.append('\n');
 
     List<String[]> rows = new ArrayList<>();
@@ -74,7 +75,13 @@ final class InspectCommand implements Callable<Integer> {
       line(b, "  mode", "jpg " + img.jpg() + ", raw " + img.raw());
       line(b, "  width", img.minWidth() + " .. " + img.maxWidth());
       line(b, "  height", img.minHeight() + " .. " + img.maxHeight());
-      line(b, "  sizes", img.sizes().size() + " distinct (W x H: count)");
+      line(b, "  longest side", "");
+      List<String[]> sideRows = new ArrayList<>();
+      for (InspectReport.SideBucket s : img.longestSide()) {
+        sideRows.add(new String[] {"   ", s.label(), Long.toString(s.count())});
+      }
+      table(b, sideRows, new boolean[] {false, true, true});
+      line(b, "  sizes", img.sizes().size() + " distinct, most common first (W x H, count)");
       int shown = Math.min(listedSizes, img.sizes().size());
       List<String[]> sizeRows = new ArrayList<>();
       for (int i = 0; i < shown; i++) {
@@ -138,6 +145,8 @@ final class InspectCommand implements Callable<Integer> {
         .append(", \"allocations\": ").append(r.allocations())
         .append(", \"allocated_bytes\": ").append(r.allocatedBytes())
         .append(", \"unused_bytes\": ").append(r.unusedBytes())
+        .append(", \"page_tail_bytes\": ").append(r.pageTailBytes())
+        .append(", \"gap_bytes\": ").append(r.gapBytes())
         .append(", \"fields\": [");
     for (int i = 0; i < r.fields().size(); i++) {
       InspectReport.FieldStats f = r.fields().get(i);
@@ -158,7 +167,12 @@ final class InspectCommand implements Callable<Integer> {
           .append(", \"modes\": {\"jpg\": ").append(img.jpg()).append(", \"raw\": ").append(img.raw()).append('}')
           .append(", \"width\": [").append(img.minWidth()).append(", ").append(img.maxWidth()).append(']')
           .append(", \"height\": [").append(img.minHeight()).append(", ").append(img.maxHeight()).append(']')
-          .append(", \"sizes\": {");
+          .append(", \"longest_side\": {");
+      for (int j = 0; j < img.longestSide().size(); j++) {
+        InspectReport.SideBucket s = img.longestSide().get(j);
+        b.append(j > 0 ? ", " : "").append(JsonText.quote(s.label())).append(": ").append(s.count());
+      }
+      b.append("}, \"sizes\": {");
       for (int j = 0; j < img.sizes().size(); j++) {
         InspectReport.SizeCount s = img.sizes().get(j);
         b.append(j > 0 ? ", " : "").append(JsonText.quote(s.label())).append(": ").append(s.count());

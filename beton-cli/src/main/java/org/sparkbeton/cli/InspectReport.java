@@ -25,8 +25,15 @@ public record InspectReport(
     long allocations,
     /** Sum of the sizes in the allocation table. */
     long allocatedBytes,
-    /** Data-region bytes no allocation covers: page tails and orphans of moved samples. */
+    /** Data-region bytes no allocation covers: {@link #pageTailBytes} plus {@link #gapBytes}. */
     long unusedBytes,
+    /**
+     * Bytes after the last allocation of each page, whole empty pages included: the zero tail, and the
+     * orphaned first attempt of a sample the writer moved to the next page (spec §1.7).
+     */
+    long pageTailBytes,
+    /** Uncovered bytes between two allocations of a page (none in files written by FFCV or by us). */
+    long gapBytes,
     List<FieldStats> fields,
     List<ImageStats> images) {
 
@@ -36,7 +43,14 @@ public record InspectReport(
 
   /** Mode and size histograms of one image field; sizes sorted by count, then size. */
   public record ImageStats(String field, long jpg, long raw, int minWidth, int maxWidth, int minHeight, int maxHeight,
-      List<SizeCount> sizes) {}
+      List<SideBucket> longestSide, List<SizeCount> sizes) {}
+
+  /** Images whose longest side is in {@code (upTo/2, upTo]} ({@code [0, 1]} for the first bucket). */
+  public record SideBucket(int upTo, long count) {
+    public String label() {
+      return upTo <= 1 ? "<= 1" : (upTo / 2 + 1) + ".." + upTo;
+    }
+  }
 
   public record SizeCount(int width, int height, long count) {
     public String label() {

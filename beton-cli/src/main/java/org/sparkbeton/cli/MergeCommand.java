@@ -42,8 +42,8 @@ final class MergeCommand implements Callable<Integer> {
         readers.add(Inputs.open(in));
       }
       WriteResult r = Outputs.writeAtomically(out, tmp -> Merge.run(readers, tmp));
-      spec.commandLine().getOut().printf("%s: %d samples from %d files, %d pages of %s, %d allocations, %d bytes%n",
-          out, r.numSamples(), readers.size(), r.numPages(), ByteSizes.human(r.pageSize()), r.allocationCount(),
+      spec.commandLine().getOut().printf("%s: %d samples from %d files, %s of %s, %d allocations, %d bytes%n",
+          out, r.numSamples(), readers.size(), Words.plural(r.numPages(), "page"), ByteSizes.human(r.pageSize()), r.allocationCount(),
           Files.size(out));
       spec.commandLine().getOut().flush();
     } finally {

@@ -13,9 +13,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "rewrite", mixinStandardHelpOptions = true,
-    description = {"Read IN with our reader and write OUT with our writer, payloads passed through unchanged:"
-        + " compacts orphan bytes and changes the page size.",
-        "With --threads 1 a single-worker FFCV file is reproduced byte for byte."})
+    description = {"Read IN with our reader and write OUT with our writer, payloads passed through unchanged"
+        + " (nothing is re-encoded). Packs the half-empty pages of multi-worker files, drops bytes no allocation"
+        + " references, and changes the page size.",
+        "With --threads 1 and the same page size, a single-worker FFCV file is reproduced byte for byte"
+        + " (including FFCV's orphans of samples moved to a new page, which our writer leaves the same way)."})
 final class RewriteCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "IN", description = "The .beton file to read.")
   Path in;
@@ -47,8 +49,8 @@ final class RewriteCommand implements Callable<Integer> {
     try (BetonReader reader = Inputs.open(in)) {
       long size = pageSize == null ? reader.pageSize() : pageSize;
       WriteResult r = Outputs.writeAtomically(out, tmp -> Rewrite.run(reader, tmp, size, threads));
-      spec.commandLine().getOut().printf("%s -> %s: %d samples, %d pages of %s, %d allocations, %d bytes (input %d bytes)%n",
-          in, out, r.numSamples(), r.numPages(), ByteSizes.human(r.pageSize()), r.allocationCount(),
+      spec.commandLine().getOut().printf("%s -> %s: %d samples, %s of %s, %d allocations, %d bytes (input %d bytes)%n",
+          in, out, r.numSamples(), Words.plural(r.numPages(), "page"), ByteSizes.human(r.pageSize()), r.allocationCount(),
           Files.size(out), reader.source().length());
       spec.commandLine().getOut().flush();
     }

@@ -50,12 +50,12 @@ final class VerifyCommand implements Callable<Integer> {
       return false;
     }
     if (report.ok()) {
-      out.printf("%s: OK (%d samples, %d allocations, %d pages)%n", file, report.samples(), report.allocations(),
-          report.pages());
+      out.printf("%s: OK (%d samples, %d allocations, %s)%n", file, report.samples(), report.allocations(),
+          Words.plural(report.pages(), "page"));
       return true;
     }
-    out.printf("%s: FAILED, %d problem%s (%d samples, %d allocations, %d pages)%n", file, report.problemCount(),
-        report.problemCount() == 1 ? "" : "s", report.samples(), report.allocations(), report.pages());
+    out.printf("%s: FAILED, %d problem%s (%d samples, %d allocations, %s)%n", file, report.problemCount(),
+        report.problemCount() == 1 ? "" : "s", report.samples(), report.allocations(), Words.plural(report.pages(), "page"));
     for (String p : report.problems()) {
       out.println("  - " + p);
     }

@@ -20,7 +20,7 @@ class RewriteCommandTest {
     Cli.Result r = Cli.run("rewrite", GoldenFiles.path("jpg_labels"), out, "--threads", 1);
 
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.out()).contains("40 samples, 1 pages of 2 MiB, 40 allocations, 4195264 bytes (input 4195264 bytes)");
+    assertThat(r.out()).contains("40 samples, 1 page of 2 MiB, 40 allocations, 4195264 bytes (input 4195264 bytes)");
     assertThat(Files.readAllBytes(out)).isEqualTo(GoldenFiles.bytes("jpg_labels"));
     assertThat(tmp.toFile().list()).containsExactly("copy.beton");
   }
@@ -40,16 +40,31 @@ class RewriteCommandTest {
   }
 
   @Test
-  void rewriteOfPageSpillDropsOrphanBytesAndKeepsEveryValue() throws Exception {
+  void rewriteOfTwoWorkerFileCompactsItsHalfEmptyPages() throws Exception {
+    Path out = tmp.resolve("ef.beton");
+    assertThat(Cli.run("rewrite", GoldenFiles.path("every_field"), out).exitCode()).isZero();
+
+    assertThat(Cli.run("dump", out).out()).isEqualTo(Cli.run("dump", GoldenFiles.path("every_field")).out());
+    JsonNode before = GoldenFiles.parse(Cli.run("inspect", "--json", GoldenFiles.path("every_field")).out());
+    JsonNode after = GoldenFiles.parse(Cli.run("inspect", "--json", out).out());
+    assertThat(before.get("pages").asLong()).isEqualTo(2);
+    assertThat(after.get("pages").asLong()).isEqualTo(1);
+    assertThat(after.get("allocated_bytes")).isEqualTo(before.get("allocated_bytes"));
+    assertThat(after.get("unused_bytes").asLong()).isEqualTo(before.get("unused_bytes").asLong() - (2L << 20));
+    assertThat(Cli.run("verify", out).exitCode()).isZero();
+  }
+
+  @Test
+  void biggerPagesLetPageSpillKeepItsSamplesTogether() throws Exception {
     Path out = tmp.resolve("spill.beton");
-    assertThat(Cli.run("rewrite", GoldenFiles.path("page_spill"), out, "--page-size", "2MiB").exitCode()).isZero();
+    assertThat(Cli.run("rewrite", GoldenFiles.path("page_spill"), out, "--page-size", "8MiB").exitCode()).isZero();
 
     assertThat(Cli.run("dump", out).out()).isEqualTo(Cli.run("dump", GoldenFiles.path("page_spill")).out());
-    JsonNode before = GoldenFiles.parse(Cli.run("inspect", "--json", GoldenFiles.path("page_spill")).out());
     JsonNode after = GoldenFiles.parse(Cli.run("inspect", "--json", out).out());
-    assertThat(after.get("allocated_bytes")).isEqualTo(before.get("allocated_bytes"));
-    assertThat(after.get("pages").asLong()).isLessThanOrEqualTo(before.get("pages").asLong());
-    assertThat(after.get("unused_bytes").asLong()).isLessThanOrEqualTo(before.get("unused_bytes").asLong());
+    // 23 samples of 350,000 bytes fit 8 MiB: all 20 in one page, nothing moved, nothing orphaned
+    assertThat(after.get("pages").asLong()).isEqualTo(1);
+    assertThat(after.get("page_tail_bytes").asLong()).isEqualTo((8L << 20) - 20 * 350_000);
+    assertThat(after.get("allocated_bytes").asLong()).isEqualTo(20 * 350_000);
   }
 
   @Test

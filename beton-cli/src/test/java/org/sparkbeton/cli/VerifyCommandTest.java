@@ -47,7 +47,7 @@ class VerifyCommandTest {
 
     assertThat(r.exitCode()).isEqualTo(1);
     assertThat(r.outLines()).containsExactly(
-        bad + ": FAILED, 1 problem (40 samples, 40 allocations, 1 pages)",
+        bad + ": FAILED, 1 problem (40 samples, 40 allocations, 1 page)",
         "  - sample 3 field 'image': JPEG frame is " + width + "x" + height + " but the metadata says "
             + (width + 1) + "x" + height);
   }
