@@ -11,7 +11,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "dump", mixinStandardHelpOptions = true,
-    description = {"Print one JSON line per sample, values encoded like the 'samples' rows of the golden"
+    description = {"Print samples as JSON lines in the golden expected.json encoding.",
+        "Prints one JSON line per sample, values encoded like the 'samples' rows of the golden"
         + " expected.json files (Int: number; Float: {\"f64_bits\"}; Bytes: {\"hex\"}; JSON: {\"text\"};"
         + " arrays: {\"sha256\", \"values\"?}; images: {\"mode\", \"width\", \"height\", \"payload_sha256\","
         + " \"rgb_sha256\"}).",

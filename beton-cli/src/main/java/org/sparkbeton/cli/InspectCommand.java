@@ -13,7 +13,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-    description = "Print the header, fields, layout, bytes per field and image size/mode histograms of a .beton file.")
+    description = {"Show header, fields, layout, bytes per field and image histograms.",
+        "Prints the header, the regions of the file, every field (type, dtype/shape, metadata column, allocations and"
+            + " payload bytes, from the allocation table), unused data bytes, and per image field the jpg/raw counts,"
+            + " the longest-side histogram and the most common sizes. Reads no payload."})
 final class InspectCommand implements Callable<Integer> {
   private static final int LISTED_SIZES = 10;
 

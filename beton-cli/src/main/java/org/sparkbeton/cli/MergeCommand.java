@@ -15,7 +15,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "merge", mixinStandardHelpOptions = true,
-    description = {"Concatenate .beton files with identical fields and page size into OUT, in the order given:"
+    description = {"Concatenate files with identical fields into one.",
+        "Concatenates .beton files with identical fields and page size into OUT, in the order given:"
         + " data pages are copied verbatim and every pointer is rebased. Nothing is decoded."})
 final class MergeCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "OUT", description = "The .beton file to write.")

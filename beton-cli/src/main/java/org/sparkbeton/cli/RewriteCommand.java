@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "rewrite", mixinStandardHelpOptions = true,
-    description = {"Read IN with our reader and write OUT with our writer, payloads passed through unchanged"
+    description = {"Rewrite a file with our writer: compact pages, change the page size.",
+        "Reads IN with our reader and writes OUT with our writer, payloads passed through unchanged"
         + " (nothing is re-encoded). Packs the half-empty pages of multi-worker files, drops bytes no allocation"
         + " references, and changes the page size.",
         "With --threads 1 and the same page size, a single-worker FFCV file is reproduced byte for byte"

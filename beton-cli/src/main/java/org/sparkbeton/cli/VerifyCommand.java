@@ -13,11 +13,13 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
-    description = {"Check every structural rule a reader relies on: header, descriptors, region bounds, whole"
+    description = {"Check a file's structure; exit 0 if sound, 1 if not.",
+        "Checks every structural rule a reader relies on: header, descriptors, region bounds, whole"
         + " pages after the metadata, no allocation crossing a page, every metadata pointer equal to an allocation"
         + " entry of its sample exactly (with the size the field implies), every entry referenced once, JPEG frame"
         + " (SOF) sizes equal to the image metadata, every value decodable.",
-        "Exit code 0 when every file is sound, 1 when any has problems, 2 when a file cannot be read at all."})
+        "Exit code 0 when every file is sound; 1 when any has problems, including a file too damaged to open;"
+        + " 2 when a file is missing or not readable."})
 final class VerifyCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "The .beton files.")
   List<Path> files;
