@@ -7,7 +7,13 @@ final class Values {
   private Values() {}
 
   static String describe(Object value) {
-    return value == null ? "null" : value.getClass().getSimpleName() + " " + abbreviate(String.valueOf(value));
+    if (value == null) {
+      return "null";
+    }
+    if (value.getClass().isArray()) {
+      return value.getClass().getComponentType().getSimpleName() + "[" + java.lang.reflect.Array.getLength(value) + "]";
+    }
+    return value.getClass().getSimpleName() + " " + abbreviate(String.valueOf(value));
   }
 
   private static String abbreviate(String s) {

@@ -22,9 +22,7 @@ public final class ByteArraySource implements BetonSource {
 
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    if (position < 0 || len < 0 || position + len > bytes.length) {
-      throw new IOException(name + ": read of " + len + " bytes at " + position + " is outside the file (" + bytes.length + " bytes)");
-    }
+    Ranges.check(name, position, len, bytes.length);
     bytesRead.addAndGet(len);
     return ByteBuffer.wrap(bytes, (int) position, len).slice().asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
   }

@@ -28,9 +28,7 @@ public final class ChannelSource implements BetonSource {
 
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    if (position < 0 || len < 0 || position + len > length) {
-      throw new IOException(name + ": read of " + len + " bytes at " + position + " is outside the file (" + length + " bytes)");
-    }
+    Ranges.check(name, position, len, length);
     ByteBuffer out = ByteBuffer.allocate(len);
     long pos = position;
     while (out.hasRemaining()) {

@@ -39,9 +39,7 @@ public final class MappedFileSource implements BetonSource {
 
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    if (position < 0 || len < 0 || position + len > length) {
-      throw new IOException(name + ": read of " + len + " bytes at " + position + " is outside the file (" + length + " bytes)");
-    }
+    Ranges.check(name, position, len, length);
     bytesRead.addAndGet(len);
     int first = (int) (position >>> SEGMENT_SHIFT);
     int last = (int) ((position + Math.max(len, 1) - 1) >>> SEGMENT_SHIFT);

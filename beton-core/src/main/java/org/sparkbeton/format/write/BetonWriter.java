@@ -174,10 +174,7 @@ public final class BetonWriter implements Closeable {
    */
   public synchronized WriteResult finish() throws IOException {
     checkOpen();
-    if (defaultWorker != null) {
-      defaultWorker.close();
-    }
-    long open = workers.stream().filter(w -> !w.isClosed()).count();
+    long open = workers.stream().filter(w -> w != defaultWorker && !w.isClosed()).count();
     if (open > 0) {
       throw new IllegalStateException(open + " SampleWriter(s) are still open; close each before finish()");
     }
@@ -185,6 +182,9 @@ public final class BetonWriter implements Closeable {
     long missing = rows.firstMissing();
     if (missing >= 0) {
       throw new IllegalStateException("Sample " + missing + " of 0.." + (n - 1) + " was never written");
+    }
+    if (defaultWorker != null) {
+      defaultWorker.close();
     }
     long pages = nextPage.get();
     long metadataEnd = metadataStart + n * layout.recordSize();

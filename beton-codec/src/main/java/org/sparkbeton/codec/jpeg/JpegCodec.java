@@ -1,0 +1,63 @@
+package org.sparkbeton.codec.jpeg;
+
+import java.nio.ByteBuffer;
+
+/**
+ * JPEG probe, decode and encode into caller-provided memory. An instance is a per-thread handle: not
+ * thread-safe, closed by its owner, unusable after {@link #close()}. Get one from {@link JpegCodecs}.
+ *
+ * <p>Sources are the bytes between {@code position()} and {@code limit()} of a heap or direct buffer (the
+ * position is not moved). Decoded pixels are packed RGB rows (width*3 bytes, R,G,B) written from
+ * {@code dstOffset} of {@code dst} (absolute, position untouched). Decode methods return the output size
+ * as {@link ImageSize#pack}.
+ */
+public interface JpegCodec extends AutoCloseable {
+
+  /** True for the libjpeg-turbo JNI path. */
+  boolean isNative();
+
+  /** Reads the header only. */
+  void probe(ByteBuffer src, JpegHeader into);
+
+  /** Full decode at scale {@code scaleNum}/8 (8 = full size). */
+  long decode(ByteBuffer src, int scaleNum, Idct idct, ByteBuffer dst, int dstOffset);
+
+  /**
+   * Decodes only the crop box {@code [x, x+w) x [y, y+h)} (source pixel coordinates) at scale
+   * {@code scaleNum}/8; the output is the box mapped by {@link JpegGeometry#scaledBox}.
+   */
+  long decodeRegion(ByteBuffer src, int x, int y, int w, int h, int scaleNum, Idct idct, ByteBuffer dst,
+      int dstOffset);
+
+  /**
+   * Encodes packed RGB rows to a baseline JFIF JPEG; returns the number of bytes written at
+   * {@code dstOffset}. Fails with {@link JpegException} if they do not fit; {@link #maxEncodedSize} always fits.
+   */
+  int encode(ByteBuffer rgb, int rgbOffset, int width, int height, int quality, ChromaSubsampling subsampling,
+      ByteBuffer dst, int dstOffset);
+
+  /** Convenience for writers: encodes into a new array of exactly the JPEG's length. */
+  default byte[] encode(ByteBuffer rgb, int rgbOffset, int width, int height, int quality,
+      ChromaSubsampling subsampling) {
+    ByteBuffer out = ByteBuffer.allocate(maxEncodedSize(width, height));
+    int n = encode(rgb, rgbOffset, width, height, quality, subsampling, out, 0);
+    byte[] bytes = new byte[n];
+    out.get(0, bytes);
+    return bytes;
+  }
+
+  /** An upper bound of the encoded size (TurboJPEG's tjBufSize rule for 4:4:4, the worst case). */
+  static int maxEncodedSize(int width, int height) {
+    long pw = (width + 15L) & ~15L;
+    long ph = (height + 15L) & ~15L;
+    long n = pw * ph * 6 + 2048;
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("Image " + width + "x" + height + " is too large to encode");
+    }
+    return (int) n;
+  }
+
+  /** Frees the handle; idempotent. */
+  @Override
+  void close();
+}

@@ -1,0 +1,185 @@
+package org.sparkbeton.codec.jpeg;
+
+import java.lang.ref.Cleaner;
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
+import org.sparkbeton.codec.nativeimpl.NativeLibrary;
+
+/**
+ * libjpeg-turbo through JNI. Owns one native handle (a decompressor, a compressor and scratch buffers);
+ * {@link #close()} frees it, and a {@link Cleaner} frees it if the owner (say, a dead thread's ThreadLocal)
+ * becomes unreachable without closing.
+ */
+public final class NativeJpegCodec implements JpegCodec {
+  private static final Cleaner CLEANER = Cleaner.create();
+  private static final int FLAG_ACCURATE_IDCT = 1;
+
+  private final Handle handle;
+  private final Cleaner.Cleanable cleanable;
+  private final int[] probeOut = new int[6];
+
+  /** Throws {@link IllegalStateException} when the library is not loaded; check {@link #isAvailable()}. */
+  public NativeJpegCodec() {
+    if (!NativeLibrary.isAvailable()) {
+      throw new IllegalStateException("Native JPEG codec unavailable: " + NativeLibrary.unavailableReason());
+    }
+    long h = create0();
+    if (h == 0) {
+      throw new OutOfMemoryError("Could not allocate a native JPEG handle");
+    }
+    handle = new Handle(h);
+    cleanable = CLEANER.register(this, handle);
+  }
+
+  public static boolean isAvailable() {
+    return NativeLibrary.isAvailable();
+  }
+
+  @Override
+  public boolean isNative() {
+    return true;
+  }
+
+  @Override
+  public void probe(ByteBuffer src, JpegHeader into) {
+    long h = live();
+    try {
+      int rc = probe0(h, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), probeOut);
+      check(rc, "probe");
+      into.set(probeOut[0], probeOut[1], probeOut[2], JpegColorSpace.ofLibjpeg(probeOut[3]),
+          ChromaSubsampling.ofCode(probeOut[4]), probeOut[5] != 0);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  @Override
+  public long decode(ByteBuffer src, int scaleNum, Idct idct, ByteBuffer dst, int dstOffset) {
+    return decode(src, 0, 0, 0, 0, scaleNum, idct, dst, dstOffset);
+  }
+
+  @Override
+  public long decodeRegion(ByteBuffer src, int x, int y, int w, int h, int scaleNum, Idct idct, ByteBuffer dst,
+      int dstOffset) {
+    if (x < 0 || y < 0 || w <= 0 || h <= 0) {
+      throw new IllegalArgumentException(
+          String.format("Crop box %d,%d %dx%d must have a non-negative origin and a positive size", x, y, w, h));
+    }
+    return decode(src, x, y, w, h, scaleNum, idct, dst, dstOffset);
+  }
+
+  private long decode(ByteBuffer src, int x, int y, int w, int h, int scaleNum, Idct idct, ByteBuffer dst,
+      int dstOffset) {
+    JpegGeometry.checkScale(scaleNum);
+    checkDst(dst, dstOffset);
+    long handle = live();
+    try {
+      long r = decode0(handle, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), x, y, w, h,
+          scaleNum, idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0, directOrNull(dst), arrayOrNull(dst),
+          dst.isDirect() ? dstOffset : dst.arrayOffset() + dstOffset);
+      check(r, "decode");
+      return r;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  @Override
+  public int encode(ByteBuffer rgb, int rgbOffset, int width, int height, int quality,
+      ChromaSubsampling subsampling, ByteBuffer dst, int dstOffset) {
+    JavaJpegCodec.checkEncodeArgs(rgb, rgbOffset, width, height, quality, subsampling);
+    checkDst(dst, dstOffset);
+    long handle = live();
+    try {
+      int rc = encode0(handle, directOrNull(rgb), arrayOrNull(rgb), rgb.isDirect() ? rgbOffset : rgb.arrayOffset()
+          + rgbOffset, width, height, quality, subsampling.code(), FLAG_ACCURATE_IDCT, directOrNull(dst),
+          arrayOrNull(dst), dst.isDirect() ? dstOffset : dst.arrayOffset() + dstOffset, dst.capacity() - dstOffset);
+      check(rc, "encode");
+      return rc;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!handle.closed) {
+      handle.closed = true;
+      cleanable.clean();
+    }
+  }
+
+  private long live() {
+    if (handle.closed) {
+      throw new IllegalStateException("NativeJpegCodec is closed");
+    }
+    return handle.address;
+  }
+
+  private void check(long rc, String op) {
+    if (rc < 0) {
+      String msg = "Native JPEG " + op + " failed: " + lastError0(handle.address);
+      throw new JpegException(msg);
+    }
+  }
+
+  private static void checkDst(ByteBuffer dst, int dstOffset) {
+    if (dst.isReadOnly() || (!dst.isDirect() && !dst.hasArray())) {
+      throw new IllegalArgumentException("Destination buffer must be writable (direct or array-backed)");
+    }
+    if (dstOffset < 0 || dstOffset > dst.capacity()) {
+      throw new IllegalArgumentException(
+          "Destination offset " + dstOffset + " is outside the buffer of capacity " + dst.capacity());
+    }
+  }
+
+  private static ByteBuffer directOrNull(ByteBuffer b) {
+    return b.isDirect() ? b : null;
+  }
+
+  private static byte[] arrayOrNull(ByteBuffer b) {
+    if (b.isDirect()) {
+      return null;
+    }
+    if (!b.hasArray()) {
+      throw new IllegalArgumentException("Buffer must be direct or array-backed (read-only heap buffers are not)");
+    }
+    return b.array();
+  }
+
+  /** Offset of the source's first byte in the direct buffer or backing array. */
+  private static int offset(ByteBuffer src) {
+    return src.isDirect() ? src.position() : src.arrayOffset() + src.position();
+  }
+
+  private static final class Handle implements Runnable {
+    final long address;
+    volatile boolean closed;
+
+    Handle(long address) {
+      this.address = address;
+    }
+
+    @Override
+    public void run() {
+      closed = true;
+      destroy0(address);
+    }
+  }
+
+  private static native long create0();
+
+  private static native void destroy0(long handle);
+
+  private static native String lastError0(long handle);
+
+  private static native int probe0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int srcLen,
+      int[] out);
+
+  private static native long decode0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int srcLen, int x,
+      int y, int w, int h, int scaleNum, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff);
+
+  private static native int encode0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int width,
+      int height, int quality, int subsampling, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff,
+      int dstLen);
+}

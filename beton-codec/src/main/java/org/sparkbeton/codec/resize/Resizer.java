@@ -1,0 +1,289 @@
+package org.sparkbeton.codec.resize;
+
+import java.nio.ByteBuffer;
+
+/**
+ * Resizes a box of a packed RGB image (rows {@code srcStride} bytes apart) into a packed RGB output, in pure
+ * Java. One instance per thread: it keeps its weight tables and row scratch and grows them only when a
+ * larger image arrives, so steady-state calls do not allocate. Source and destination may be heap or direct
+ * buffers, positions untouched.
+ *
+ * <p>{@link #resize} follows OpenCV {@code INTER_AREA} (what FFCV's writer and crop decoders use): area
+ * averaging when shrinking on both axes, bilinear otherwise. Area weights are the overlap of each source
+ * pixel with the output pixel's footprint, as OpenCV's {@code resizeArea}; results are rounded to nearest.
+ */
+public final class Resizer {
+  private int[] xIdx = new int[0];
+  private float[] xWeight = new float[0];
+  private int[] xStart = new int[1];
+  private float[] acc = new float[0];
+  private byte[] row0 = new byte[0];
+  private byte[] row1 = new byte[0];
+
+  /**
+   * FFCV's writer rule: {@code ratio = maxResolution / max(w, h)}; new size {@code (int)(ratio*w),
+   * (int)(ratio*h)}, never upscaling. Returns the size packed as {@code (w << 32) | h}.
+   */
+  public static long fitWithin(int width, int height, int maxResolution) {
+    if (width <= 0 || height <= 0 || maxResolution <= 0) {
+      throw new IllegalArgumentException(String.format(
+          "Cannot fit a %dx%d image within %d: all must be positive", width, height, maxResolution));
+    }
+    double ratio = (double) maxResolution / Math.max(width, height);
+    if (ratio >= 1) {
+      return ((long) width << 32) | height;
+    }
+    int w = Math.max(1, (int) (ratio * width));
+    int h = Math.max(1, (int) (ratio * height));
+    return ((long) w << 32) | h;
+  }
+
+  /** OpenCV INTER_AREA semantics: area when {@code w >= outW && h >= outH}, bilinear otherwise. */
+  public void resize(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
+      int dstOffset, int outW, int outH) {
+    if (w >= outW && h >= outH) {
+      area(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+    } else {
+      bilinear(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+    }
+  }
+
+  /** Area-averaging downscale of the box {@code [x, x+w) x [y, y+h)} to {@code outW x outH}. */
+  public void area(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
+      int dstOffset, int outW, int outH) {
+    check(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+    if (w < outW || h < outH) {
+      throw new IllegalArgumentException(String.format(
+          "Area resize only shrinks: box %dx%d is smaller than the output %dx%d", w, h, outW, outH));
+    }
+    areaCore(src, srcOffset + y * srcStride + x * 3, srcStride, w, h, (double) w / outW, (double) h / outH, 0, 0,
+        dst, dstOffset, outW, outH);
+  }
+
+  /**
+   * A window of an area downscale: the output pixels {@code [outX, outX+outW) x [outY, outY+outH)} of
+   * resizing a {@code fullW x fullH} image to {@code fullOutW x fullOutH}, computed from a buffer that holds
+   * only the source pixels from {@code (srcX, srcY)} on, which must cover {@link #areaSourceStart} to
+   * {@link #areaSourceEnd} of the window. The result equals the same box cut from the full resize exactly.
+   */
+  public void areaWindow(ByteBuffer src, int srcOffset, int srcStride, int srcX, int srcY, int fullW, int fullH,
+      int fullOutW, int fullOutH, int outX, int outY, int outW, int outH, ByteBuffer dst, int dstOffset) {
+    if (fullOutW > fullW || fullOutH > fullH || outX < 0 || outY < 0 || outX + outW > fullOutW
+        || outY + outH > fullOutH) {
+      throw new IllegalArgumentException(String.format(
+          "Bad area window %d,%d %dx%d of %dx%d -> %dx%d", outX, outY, outW, outH, fullW, fullH, fullOutW, fullOutH));
+    }
+    int x0 = areaSourceStart(outX, fullW, fullOutW);
+    int y0 = areaSourceStart(outY, fullH, fullOutH);
+    int x1 = areaSourceEnd(outX + outW, fullW, fullOutW);
+    int y1 = areaSourceEnd(outY + outH, fullH, fullOutH);
+    if (srcX > x0 || srcY > y0) {
+      throw new IllegalArgumentException(String.format(
+          "Source buffer starts at %d,%d but the window needs pixels from %d,%d", srcX, srcY, x0, y0));
+    }
+    check(src, srcOffset, srcStride, x0 - srcX, y0 - srcY, x1 - x0, y1 - y0, dst, dstOffset, outW, outH);
+    // global column i lives at buffer column i - srcX
+    areaCore(src, srcOffset - srcY * srcStride - srcX * 3, srcStride, fullW, fullH, (double) fullW / fullOutW,
+        (double) fullH / fullOutH, outX, outY, dst, dstOffset, outW, outH);
+  }
+
+  /** First source column/row an area window starting at output index {@code out} reads. */
+  public static int areaSourceStart(int out, int full, int fullOut) {
+    return (int) (out * ((double) full / fullOut));
+  }
+
+  /** One past the last source column/row an area window ending at output index {@code outEnd} reads. */
+  public static int areaSourceEnd(int outEnd, int full, int fullOut) {
+    return Math.min(full, (int) Math.ceil(outEnd * ((double) full / fullOut) - 1e-9));
+  }
+
+  /** {@code base} is the byte offset of global source pixel (0, 0), possibly outside the buffer. */
+  private void areaCore(ByteBuffer src, int base, int srcStride, int w, int h, double sx, double sy, int outX,
+      int outY, ByteBuffer dst, int dstOffset, int outW, int outH) {
+    buildAreaTable(w, outX, outW, sx);
+    int c0 = xIdx[xStart[0]];
+    int c1 = xIdx[xStart[outW] - 1] + 3;
+    int rowLen = c1 - c0;
+    row0 = grow(row0, rowLen);
+    acc = grow(acc, outW * 3);
+    byte[] row = row0;
+    float[] a = acc;
+    int[] starts = xStart;
+    int[] idx = xIdx;
+    float[] wts = xWeight;
+    int out = dstOffset;
+    for (int oy = outY; oy < outY + outH; oy++) {
+      double f0 = oy * sy;
+      double f1 = (oy + 1) * sy;
+      int r0 = (int) f0;
+      int r1 = Math.min(h, (int) Math.ceil(f1 - 1e-9));
+      java.util.Arrays.fill(a, 0, outW * 3, 0f);
+      for (int r = r0; r < r1; r++) {
+        double cover = Math.min(f1, r + 1) - Math.max(f0, r);
+        if (cover <= 1e-9) {
+          continue;
+        }
+        float wy = (float) (cover / sy);
+        src.get(base + r * srcStride + c0, row, 0, rowLen);
+        for (int ox = 0; ox < outW; ox++) {
+          float cr = 0;
+          float cg = 0;
+          float cb = 0;
+          for (int k = starts[ox]; k < starts[ox + 1]; k++) {
+            int p = idx[k] - c0;
+            float wx = wts[k];
+            cr += wx * (row[p] & 0xFF);
+            cg += wx * (row[p + 1] & 0xFF);
+            cb += wx * (row[p + 2] & 0xFF);
+          }
+          int o = ox * 3;
+          a[o] += wy * cr;
+          a[o + 1] += wy * cg;
+          a[o + 2] += wy * cb;
+        }
+      }
+      for (int i = 0; i < outW * 3; i++) {
+        dst.put(out + i, clamp(a[i]));
+      }
+      out += outW * 3;
+    }
+  }
+
+  /** Bilinear resize with OpenCV's half-pixel centres and edge clamping. */
+  public void bilinear(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
+      int dstOffset, int outW, int outH) {
+    check(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+    double sx = (double) w / outW;
+    double sy = (double) h / outH;
+    xIdx = grow(xIdx, outW * 2);
+    xWeight = grow(xWeight, outW);
+    for (int ox = 0; ox < outW; ox++) {
+      double fx = (ox + 0.5) * sx - 0.5;
+      int x0 = (int) Math.floor(fx);
+      float ax = (float) (fx - x0);
+      if (x0 < 0) {
+        x0 = 0;
+        ax = 0;
+      }
+      if (x0 >= w - 1) {
+        x0 = w - 1;
+        ax = 0;
+      }
+      xIdx[2 * ox] = x0 * 3;
+      xIdx[2 * ox + 1] = Math.min(x0 + 1, w - 1) * 3;
+      xWeight[ox] = ax;
+    }
+    int rowLen = w * 3;
+    row0 = grow(row0, rowLen);
+    row1 = grow(row1, rowLen);
+    int out = dstOffset;
+    int loaded0 = -1;
+    int loaded1 = -1;
+    for (int oy = 0; oy < outH; oy++) {
+      double fy = (oy + 0.5) * sy - 0.5;
+      int y0 = (int) Math.floor(fy);
+      float ay = (float) (fy - y0);
+      if (y0 < 0) {
+        y0 = 0;
+        ay = 0;
+      }
+      if (y0 >= h - 1) {
+        y0 = h - 1;
+        ay = 0;
+      }
+      int y1 = Math.min(y0 + 1, h - 1);
+      if (loaded0 != y0) {
+        if (loaded1 == y0) {
+          byte[] t = row0;
+          row0 = row1;
+          row1 = t;
+          loaded1 = -1;
+        } else {
+          src.get(srcOffset + (y + y0) * srcStride + x * 3, row0, 0, rowLen);
+        }
+        loaded0 = y0;
+      }
+      if (loaded1 != y1) {
+        src.get(srcOffset + (y + y1) * srcStride + x * 3, row1, 0, rowLen);
+        loaded1 = y1;
+      }
+      byte[] a = row0;
+      byte[] b = row1;
+      for (int ox = 0; ox < outW; ox++) {
+        int p0 = xIdx[2 * ox];
+        int p1 = xIdx[2 * ox + 1];
+        float ax = xWeight[ox];
+        for (int c = 0; c < 3; c++) {
+          float top = (a[p0 + c] & 0xFF) + ax * ((a[p1 + c] & 0xFF) - (a[p0 + c] & 0xFF));
+          float bot = (b[p0 + c] & 0xFF) + ax * ((b[p1 + c] & 0xFF) - (b[p0 + c] & 0xFF));
+          dst.put(out + ox * 3 + c, clamp(top + ay * (bot - top)));
+        }
+      }
+      out += outW * 3;
+    }
+  }
+
+  private void buildAreaTable(int w, int outX, int outW, double sx) {
+    int max = outW * ((int) Math.ceil(sx) + 2);
+    xIdx = grow(xIdx, max);
+    xWeight = grow(xWeight, max);
+    xStart = grow(xStart, outW + 1);
+    int k = 0;
+    for (int ox = 0; ox < outW; ox++) {
+      double f0 = (outX + ox) * sx;
+      double f1 = (outX + ox + 1) * sx;
+      int i0 = (int) f0;
+      int i1 = Math.min(w, (int) Math.ceil(f1 - 1e-9));
+      xStart[ox] = k;
+      for (int i = i0; i < i1; i++) {
+        double cover = Math.min(f1, i + 1) - Math.max(f0, i);
+        if (cover > 1e-9) {
+          xIdx[k] = i * 3;
+          xWeight[k] = (float) (cover / sx);
+          k++;
+        }
+      }
+    }
+    xStart[outW] = k;
+  }
+
+  private static byte clamp(float v) {
+    int i = (int) (v + 0.5f);
+    return (byte) (i < 0 ? 0 : Math.min(i, 255));
+  }
+
+  private static void check(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h,
+      ByteBuffer dst, int dstOffset, int outW, int outH) {
+    if (x < 0 || y < 0 || w <= 0 || h <= 0 || outW <= 0 || outH <= 0 || srcOffset < 0 || dstOffset < 0) {
+      throw new IllegalArgumentException(String.format(
+          "Bad resize: box %d,%d %dx%d, output %dx%d, offsets %d/%d", x, y, w, h, outW, outH, srcOffset, dstOffset));
+    }
+    if ((long) (x + w) * 3 > srcStride) {
+      throw new IllegalArgumentException(String.format(
+          "Box columns %d..%d do not fit a row of %d bytes", x, x + w, srcStride));
+    }
+    long lastByte = srcOffset + (long) (y + h - 1) * srcStride + (long) (x + w) * 3;
+    if (lastByte > src.capacity()) {
+      throw new IllegalArgumentException(String.format(
+          "Box %d,%d %dx%d needs %d source bytes, buffer has %d", x, y, w, h, lastByte, src.capacity()));
+    }
+    long need = dstOffset + (long) outW * outH * 3;
+    if (need > dst.capacity() || dst.isReadOnly()) {
+      throw new IllegalArgumentException(String.format(
+          "Destination needs %d writable bytes, buffer has %d%s", need, dst.capacity(),
+          dst.isReadOnly() ? " (read-only)" : ""));
+    }
+  }
+
+  private static int[] grow(int[] a, int n) {
+    return a.length >= n ? a : new int[Math.max(n, a.length * 3 / 2)];
+  }
+
+  private static float[] grow(float[] a, int n) {
+    return a.length >= n ? a : new float[Math.max(n, a.length * 3 / 2)];
+  }
+
+  private static byte[] grow(byte[] a, int n) {
+    return a.length >= n ? a : new byte[Math.max(n, a.length * 3 / 2)];
+  }
+}
