@@ -33,6 +33,9 @@ final class Outputs {
   static <T> T writeAtomically(Path out, Writer<T> writer) throws IOException {
     Path abs = out.toAbsolutePath();
     Path tmp = abs.resolveSibling("." + abs.getFileName() + ".partial-" + ProcessHandle.current().pid());
+    // Ctrl-C runs shutdown hooks but no finally blocks: the hook removes the partial file then
+    Thread cleanup = new Thread(() -> tmp.toFile().delete(), "beton-remove-partial-output");
+    Runtime.getRuntime().addShutdownHook(cleanup);
     boolean done = false;
     try {
       T result = writer.write(tmp);
@@ -42,6 +45,11 @@ final class Outputs {
     } finally {
       if (!done) {
         Files.deleteIfExists(tmp);
+      }
+      try {
+        Runtime.getRuntime().removeShutdownHook(cleanup);
+      } catch (IllegalStateException shuttingDown) {
+        // the JVM is already exiting; the hook runs and finds nothing or the partial file
       }
     }
   }
