@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.sparkbeton.format.AllocationTable;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonFormat;
@@ -22,6 +23,7 @@ public final class Inspect {
   private Inspect() {}
 
   public static InspectReport of(BetonReader reader) {
+    Objects.requireNonNull(reader, "reader");
     List<BetonField> fields = reader.fields();
     int n = fields.size();
     AllocationTable table = reader.allocations();
@@ -64,48 +66,58 @@ public final class Inspect {
           dangling[f]));
     }
 
-    long allocTablePtr = reader.header().allocTablePtr();
-    long metadataEnd = reader.metadataEnd();
-    long pageSize = reader.pageSize();
-    boolean hasPages = allocTablePtr > metadataEnd;
-    long dataStart = hasPages ? BetonFormat.alignUp(metadataEnd, pageSize) : metadataEnd;
-    long pages = hasPages && allocTablePtr > dataStart ? (allocTablePtr - dataStart) / pageSize : 0;
-    long allocated = 0;
-    long covered = 0;
-    long coveredUpTo = Long.MIN_VALUE;
-    long pagesUsed = 0;
-    long lastPage = -1;
-    long tails = 0;
-    int shift = reader.header().pageShift();
-    for (int i = 0; i < table.size(); i++) {
-      long ptr = table.ptr(i);
-      long end = ptr + table.size(i);
-      allocated += table.size(i);
-      long page = ptr >>> shift;
-      if (table.size(i) > 0 && page != lastPage) {
-        if (lastPage >= 0) {
-          tails += pageEnd(lastPage, shift) - Math.min(coveredUpTo, pageEnd(lastPage, shift));
-        }
-        pagesUsed++;
-        lastPage = page;
-      }
-      // entries are sorted by pointer: count each covered byte once even if allocations overlap
-      long from = Math.max(ptr, coveredUpTo);
-      if (end > from) {
-        covered += end - from;
-        coveredUpTo = end;
-      }
-    }
-    if (lastPage >= 0) {
-      tails += Math.max(0, pageEnd(lastPage, shift) - coveredUpTo);
-    }
-    tails += Math.max(0, pages - pagesUsed) * pageSize;
-    long dataBytes = Math.max(0, allocTablePtr - dataStart);
-    long unused = Math.max(0, dataBytes - covered);
+    Region region = Region.of(reader);
     return new InspectReport(reader.file(), reader.source().length(), reader.header().version(), reader.numSamples(),
-        pageSize, reader.layout().recordSize(), reader.metadataStart(), metadataEnd, dataStart, pages, pagesUsed,
-        allocTablePtr, table.size(), allocated, unused, Math.min(tails, unused), unused - Math.min(tails, unused), fieldStats,
+        reader.pageSize(), reader.layout().recordSize(), reader.metadataStart(), reader.metadataEnd(),
+        region.dataStart(), region.pages(), region.pagesUsed(), reader.header().allocTablePtr(), table.size(),
+        region.allocated(), region.unused(), region.tails(), region.unused() - region.tails(), fieldStats,
         images.stream().map(ImageAccumulator::stats).toList());
+  }
+
+  /** Where the pages lie and how much of them the allocation table covers. */
+  private record Region(long dataStart, long pages, long pagesUsed, long allocated, long unused, long tails) {
+
+    static Region of(BetonReader reader) {
+      AllocationTable table = reader.allocations();
+      long allocTablePtr = reader.header().allocTablePtr();
+      long metadataEnd = reader.metadataEnd();
+      long pageSize = reader.pageSize();
+      boolean hasPages = allocTablePtr > metadataEnd;
+      long dataStart = hasPages ? BetonFormat.alignUp(metadataEnd, pageSize) : metadataEnd;
+      long pages = hasPages && allocTablePtr > dataStart ? (allocTablePtr - dataStart) / pageSize : 0;
+      long allocated = 0;
+      long covered = 0;
+      long coveredUpTo = Long.MIN_VALUE;
+      long pagesUsed = 0;
+      long lastPage = -1;
+      long tails = 0;
+      int shift = reader.header().pageShift();
+      for (int i = 0; i < table.size(); i++) {
+        long ptr = table.ptr(i);
+        long end = ptr + table.size(i);
+        allocated += table.size(i);
+        long page = ptr >>> shift;
+        if (table.size(i) > 0 && page != lastPage) {
+          if (lastPage >= 0) {
+            tails += pageEnd(lastPage, shift) - Math.min(coveredUpTo, pageEnd(lastPage, shift));
+          }
+          pagesUsed++;
+          lastPage = page;
+        }
+        // entries are sorted by pointer: count each covered byte once even if allocations overlap
+        long from = Math.max(ptr, coveredUpTo);
+        if (end > from) {
+          covered += end - from;
+          coveredUpTo = end;
+        }
+      }
+      if (lastPage >= 0) {
+        tails += Math.max(0, pageEnd(lastPage, shift) - coveredUpTo);
+      }
+      tails += Math.max(0, pages - pagesUsed) * pageSize;
+      long unused = Math.max(0, Math.max(0, allocTablePtr - dataStart) - covered);
+      return new Region(dataStart, pages, pagesUsed, allocated, unused, Math.min(tails, unused));
+    }
   }
 
   private static long pageEnd(long page, int shift) {
