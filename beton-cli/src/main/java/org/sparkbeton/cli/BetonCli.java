@@ -60,6 +60,7 @@ public final class BetonCli implements Runnable {
   /** The configured command line: error handlers that print one line and exit 2. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new BetonCli());
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setExecutionExceptionHandler(BetonCli::handleError);
     cli.setParameterExceptionHandler(BetonCli::handleUsageError);
     return cli;

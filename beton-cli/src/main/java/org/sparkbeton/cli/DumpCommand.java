@@ -3,6 +3,7 @@ package org.sparkbeton.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dump.SampleJson;
 import picocli.CommandLine;
@@ -16,7 +17,8 @@ import picocli.CommandLine.Parameters;
         + " expected.json files (Int: number; Float: {\"f64_bits\"}; Bytes: {\"hex\"}; JSON: {\"text\"};"
         + " arrays: {\"sha256\", \"values\"?}; images: {\"mode\", \"width\", \"height\", \"payload_sha256\","
         + " \"rgb_sha256\"}).",
-        "JPEG images carry no rgb_sha256 (that needs the codec module)."})
+        "A JPEG's rgb_sha256 is the hash of its pixels decoded as FFCV decodes them (libjpeg-turbo, fast integer"
+        + " IDCT); see --rgb."})
 final class DumpCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file.")
   Path file;
@@ -26,6 +28,13 @@ final class DumpCommand implements Callable<Integer> {
 
   @Option(names = "--count", paramLabel = "N", description = "Number of samples (default: to the end).")
   Long count;
+
+  @Option(names = "--rgb", paramLabel = "MODE", defaultValue = "auto",
+      description = {"How JPEG pixels are decoded for rgb_sha256: auto, native, java or none (default auto).",
+          "auto: libjpeg-turbo when its native library loads (hashes equal FFCV's), else JPEG rows have no rgb_sha256;"
+              + " native: libjpeg-turbo or fail; java: the pure-Java decoder (its IDCT differs from FFCV's, so hashes"
+              + " do too); none: never decode (fastest)."})
+  JpegPixels.Mode rgb;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -44,16 +53,28 @@ final class DumpCommand implements Callable<Integer> {
         throw new CliException("--from " + from + " is past the last sample: " + file + " has " + n + " samples");
       }
       long end = count == null ? n : Math.min(n, from + count);
-      SampleJson json = new SampleJson(reader, null);
-      PrintWriter out = spec.commandLine().getOut();
-      for (long s = from; s < end; s++) {
-        out.println(json.row(s));
-        if ((s & 1023) == 1023 && out.checkError()) {
-          return BetonCli.OK; // stdout closed (e.g. piped into head): stop quietly
+      try (JpegPixels pixels = JpegPixels.open(rgb)) {
+        SampleJson json = new SampleJson(reader, pixels);
+        PrintWriter out = spec.commandLine().getOut();
+        for (long s = from; s < end; s++) {
+          out.println(row(json, s));
+          if ((s & 1023) == 1023 && out.checkError()) {
+            return BetonCli.OK; // stdout closed (e.g. piped into head): stop quietly
+          }
         }
+        out.flush();
       }
-      out.flush();
     }
     return BetonCli.OK;
+  }
+
+  private String row(SampleJson json, long sample) {
+    try {
+      return json.row(sample);
+    } catch (BetonFormatException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new CliException(file + ": sample " + sample + ": " + e.getMessage());
+    }
   }
 }

@@ -16,7 +16,7 @@ import org.sparkbeton.format.testing.GoldenFiles;
  * a user-level problem (verify: exit 1; other commands: exit 2 with one line).
  */
 class CorruptionFuzzTest {
-  private static final int ROUNDS = 24;
+  private static final int ROUNDS = 16;
 
   @TempDir
   Path tmp;
