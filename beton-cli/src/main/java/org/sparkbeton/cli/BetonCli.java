@@ -51,7 +51,14 @@ public final class BetonCli implements Runnable {
     CommandLine cli = commandLine();
     cli.setOut(out);
     cli.setErr(err);
-    int code = cli.execute(args);
+    int code;
+    try {
+      code = cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      out.flush();
+      err.println("beton: out of memory (" + e.getMessage() + "); give the JVM more, e.g. BETON_JAVA_OPTS=-Xmx8g");
+      code = USAGE;
+    }
     out.flush();
     err.flush();
     System.exit(code);

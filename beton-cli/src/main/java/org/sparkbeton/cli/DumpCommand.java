@@ -52,7 +52,7 @@ final class DumpCommand implements Callable<Integer> {
       if (from > n) {
         throw new CliException("--from " + from + " is past the last sample: " + file + " has " + n + " samples");
       }
-      long end = count == null ? n : Math.min(n, from + count);
+      long end = count == null || count >= n - from ? n : from + count;
       try (JpegPixels pixels = JpegPixels.open(rgb)) {
         SampleJson json = new SampleJson(reader, pixels);
         PrintWriter out = spec.commandLine().getOut();

@@ -35,6 +35,9 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (sizes < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--sizes must be >= 0, got " + sizes);
+    }
     InspectReport report;
     try (BetonReader reader = Inputs.open(file)) {
       report = Inspect.of(reader);

@@ -1,5 +1,6 @@
 package org.sparkbeton.cli;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -49,7 +50,18 @@ final class RewriteCommand implements Callable<Integer> {
     Outputs.checkWritable(out, force, List.of(in));
     try (BetonReader reader = Inputs.open(in)) {
       long size = pageSize == null ? reader.pageSize() : pageSize;
-      WriteResult r = Outputs.writeAtomically(out, tmp -> Rewrite.run(reader, tmp, size, threads));
+      WriteResult r;
+      try {
+        r = Outputs.writeAtomically(out, tmp -> Rewrite.run(reader, tmp, size, threads));
+      } catch (OutOfMemoryError | IOException e) {
+        if (!(e instanceof OutOfMemoryError) && !(e.getCause() instanceof OutOfMemoryError)) {
+          throw e;
+        }
+        // each writer thread fills its own direct page buffer: threads x page size bytes off-heap
+        throw new CliException("out of memory for " + threads + " page buffer" + (threads == 1 ? "" : "s") + " of "
+            + ByteSizes.human(size) + " (" + (e instanceof OutOfMemoryError ? e : e.getCause()).getMessage()
+            + "); lower --threads or --page-size, or give the JVM more memory, e.g. BETON_JAVA_OPTS=-Xmx8g");
+      }
       spec.commandLine().getOut().printf("%s -> %s: %d samples, %s of %s, %d allocations, %d bytes (input %d bytes)%n",
           in, out, r.numSamples(), Words.plural(r.numPages(), "page"), ByteSizes.human(r.pageSize()), r.allocationCount(),
           Files.size(out), reader.source().length());

@@ -107,6 +107,14 @@ class DumpCommandTest {
   }
 
   @Test
+  void hugeCountMeansToTheEnd() {
+    Cli.Result r = Cli.run("dump", GoldenFiles.path("jpg_labels"), "--rgb", "none", "--from", 38, "--count", Long.MAX_VALUE);
+
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.outLines()).hasSize(2);
+  }
+
+  @Test
   void countZeroAndFromAtEndPrintNothing() {
     assertThat(Cli.run("dump", GoldenFiles.path("jpg_labels"), "--count", 0).out()).isEmpty();
     assertThat(Cli.run("dump", GoldenFiles.path("jpg_labels"), "--from", 40).out()).isEmpty();

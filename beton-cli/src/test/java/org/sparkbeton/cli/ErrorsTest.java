@@ -93,6 +93,17 @@ class ErrorsTest {
   }
 
   @Test
+  void negativeOptionValues() {
+    assertThat(Cli.run("dump", GoldenFiles.path("jpg_labels"), "--from", -1).errLines().get(0))
+        .isEqualTo("beton: --from must be >= 0, got -1");
+    assertThat(Cli.run("dump", GoldenFiles.path("jpg_labels"), "--count", -5).errLines().get(0))
+        .isEqualTo("beton: --count must be >= 0, got -5");
+    Cli.Result sizes = Cli.run("inspect", GoldenFiles.path("jpg_labels"), "--sizes", -1);
+    assertThat(sizes.exitCode()).isEqualTo(2);
+    assertThat(sizes.errLines().get(0)).isEqualTo("beton: --sizes must be >= 0, got -1");
+  }
+
+  @Test
   void noCommandAndUnknownCommandAndUnknownOption() {
     assertThat(Cli.run().exitCode()).isEqualTo(2);
     assertThat(Cli.run().errLines().get(0)).startsWith("beton: a command is required");
