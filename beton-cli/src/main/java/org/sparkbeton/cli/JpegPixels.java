@@ -44,6 +44,11 @@ final class JpegPixels implements PixelDecoder, AutoCloseable {
     this.codec = codec;
   }
 
+  /** The native decoder when it loads, else the pure-Java one; never null. */
+  static JpegPixels best() {
+    return new JpegPixels(JpegCodecs.fastest());
+  }
+
   /** A decoder for {@code mode}, or null when JPEGs are not to be decoded. */
   static JpegPixels open(Mode mode) {
     return switch (mode) {

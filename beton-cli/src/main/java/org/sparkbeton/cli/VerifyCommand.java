@@ -10,6 +10,7 @@ import org.sparkbeton.format.verify.BetonVerifier;
 import org.sparkbeton.format.verify.VerifyReport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "verify", mixinStandardHelpOptions = true,
@@ -23,6 +24,11 @@ import picocli.CommandLine.Parameters;
 final class VerifyCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "The .beton files.")
   List<Path> files;
+
+  @Option(names = "--decode",
+      description = "Also decode every JPEG in full (libjpeg-turbo when available, else the pure-Java decoder) and"
+          + " report the ones that fail. Slower: reads every payload.")
+  boolean decode;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -41,28 +47,43 @@ final class VerifyCommand implements Callable<Integer> {
     return allOk ? BetonCli.OK : BetonCli.PROBLEMS;
   }
 
-  private static boolean verify(Path file, PrintWriter out) throws Exception {
+  private boolean verify(Path file, PrintWriter out) throws Exception {
     VerifyReport report;
+    JpegDecodeCheck.Result decoded = null;
     try (BetonReader reader = Inputs.open(file)) {
       report = BetonVerifier.verify(reader);
+      if (decode) {
+        try (JpegPixels pixels = JpegPixels.best()) {
+          decoded = JpegDecodeCheck.run(reader, pixels, BetonVerifier.MAX_LISTED);
+        }
+      }
     } catch (BetonFormatException e) {
       // the file cannot even be opened: that is a verification finding, not a usage error
       out.println(file + ": FAILED, 1 problem");
       out.println("  - " + e.getMessage());
       return false;
     }
-    if (report.ok()) {
-      out.printf("%s: OK (%d samples, %d allocations, %s)%n", file, report.samples(), report.allocations(),
-          Words.plural(report.pages(), "page"));
+    long problems = report.problemCount() + (decoded == null ? 0 : decoded.problemCount());
+    String summary = report.samples() + " samples, " + report.allocations() + " allocations, "
+        + Words.plural(report.pages(), "page") + (decoded == null ? "" : ", " + decoded.decoded() + " JPEGs decoded");
+    if (problems == 0) {
+      out.printf("%s: OK (%s)%n", file, summary);
       return true;
     }
-    out.printf("%s: FAILED, %d problem%s (%d samples, %d allocations, %s)%n", file, report.problemCount(),
-        report.problemCount() == 1 ? "" : "s", report.samples(), report.allocations(), Words.plural(report.pages(), "page"));
+    out.printf("%s: FAILED, %s (%s)%n", file, Words.plural(problems, "problem"), summary);
     for (String p : report.problems()) {
       out.println("  - " + p);
     }
     if (report.problemCount() > report.problems().size()) {
       out.printf("  ... and %d more%n", report.problemCount() - report.problems().size());
+    }
+    if (decoded != null) {
+      for (String p : decoded.problems()) {
+        out.println("  - " + p);
+      }
+      if (decoded.problemCount() > decoded.problems().size()) {
+        out.printf("  ... and %d more JPEGs that do not decode%n", decoded.problemCount() - decoded.problems().size());
+      }
     }
     return false;
   }

@@ -70,6 +70,46 @@ class VerifyCommandTest {
   }
 
   @Test
+  void decodeChecksEveryJpeg() {
+    Cli.Result r = Cli.run("verify", "--decode", GoldenFiles.path("every_field"));
+
+    assertThat(r.exitCode()).as(r.out()).isZero();
+    int jpegs = 0;
+    for (com.fasterxml.jackson.databind.JsonNode sample : GoldenFiles.expected("every_field").get("samples")) {
+      jpegs += "jpg".equals(sample.get(0).get("mode").asText()) ? 1 : 0;
+    }
+    assertThat(r.out()).isEqualTo(GoldenFiles.path("every_field") + ": OK (60 samples, 300 allocations, 2 pages, "
+        + jpegs + " JPEGs decoded)\n");
+  }
+
+  @Test
+  void decodeReportsAJpegWhoseEntropyDataIsGone() throws Exception {
+    ByteBuffer b = jpgLabels();
+    long ptr = b.getLong(RECORDS + 7 * RECORD_SIZE + 5);
+    int sos = -1;
+    for (int i = (int) ptr; i < ptr + 4000; i++) {
+      if ((b.get(i) & 0xff) == 0xFF && (b.get(i + 1) & 0xff) == 0xDA) {
+        sos = i;
+        break;
+      }
+    }
+    assertThat(sos).isPositive();
+    // keep the headers (so the frame size still matches) and wipe everything from the start of scan on
+    for (int i = sos; i < sos + 400; i++) {
+      b.put(i, (byte) 0);
+    }
+    Path bad = write("scan.beton", b);
+
+    assertThat(Cli.run("verify", bad).exitCode()).as("structure is intact").isZero();
+    Cli.Result r = Cli.run("verify", "--decode", bad);
+
+    assertThat(r.exitCode()).as(r.out()).isEqualTo(1);
+    assertThat(r.outLines().get(0)).isEqualTo(bad + ": FAILED, 1 problem (40 samples, 40 allocations, 1 page, 39 JPEGs"
+        + " decoded)");
+    assertThat(r.outLines().get(1)).startsWith("  - sample 7 field 'image': JPEG");
+  }
+
+  @Test
   void aTruncatedFileFailsVerification() throws Exception {
     byte[] bytes = GoldenFiles.bytes("jpg_labels");
     Path bad = tmp.resolve("short.beton");
