@@ -163,6 +163,11 @@ public final class BetonWriter implements Closeable {
     return defaultWorker;
   }
 
+  /** Bytes of data pages booked so far (pages are written in full): what the file's data region holds. */
+  public long dataBytes() {
+    return nextPage.get() * pageSize;
+  }
+
   /** Samples written so far. */
   public long samplesWritten() {
     return explicitIndices ? rows.numSamples() : nextAppend.get();

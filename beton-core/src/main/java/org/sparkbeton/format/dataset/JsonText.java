@@ -1,0 +1,372 @@
+package org.sparkbeton.format.dataset;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A small, strict JSON (RFC 8259) reader and writer for the dataset manifest: beton-core depends on
+ * the JDK only. Objects become insertion-ordered {@link Map}s, arrays {@link List}s, integers that
+ * fit {@code long} become {@link Long}, other numbers {@link Double}, plus {@link String},
+ * {@link Boolean} and {@code null}. Strict: no comments, no trailing commas, no NaN, no duplicate
+ * keys, no leading zeros, nothing after the value; every error names the character offset.
+ */
+final class JsonText {
+  private static final int MAX_DEPTH = 64;
+
+  private final String text;
+  private int pos;
+  private int depth;
+
+  private JsonText(String text) {
+    this.text = text;
+  }
+
+  /** Parses one JSON value that spans the whole text. */
+  static Object parse(String text) {
+    if (text == null) {
+      throw new ManifestFormatException("manifest text is null", 0);
+    }
+    JsonText p = new JsonText(text);
+    p.skipWhitespace();
+    Object value = p.value();
+    p.skipWhitespace();
+    if (p.pos != text.length()) {
+      throw p.error("unexpected " + p.describeHere() + " after the end of the JSON value");
+    }
+    return value;
+  }
+
+  private Object value() {
+    if (pos >= text.length()) {
+      throw error("unexpected end of input, expected a value");
+    }
+    char c = text.charAt(pos);
+    switch (c) {
+      case '{': return object();
+      case '[': return array();
+      case '"': return string();
+      case 't': literal("true"); return Boolean.TRUE;
+      case 'f': literal("false"); return Boolean.FALSE;
+      case 'n': literal("null"); return null;
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) {
+          return number();
+        }
+        throw error("unexpected " + describeHere() + ", expected a value");
+    }
+  }
+
+  private Map<String, Object> object() {
+    enter();
+    pos++;
+    Map<String, Object> out = new LinkedHashMap<>();
+    skipWhitespace();
+    if (peek() == '}') {
+      pos++;
+      depth--;
+      return out;
+    }
+    while (true) {
+      skipWhitespace();
+      if (peek() != '"') {
+        throw error("unexpected " + describeHere() + ", expected a string key");
+      }
+      int keyAt = pos;
+      String key = string();
+      skipWhitespace();
+      expect(':');
+      skipWhitespace();
+      Object v = value();
+      if (out.containsKey(key)) {
+        throw new ManifestFormatException("duplicate key \"" + key + "\"", keyAt);
+      }
+      out.put(key, v);
+      skipWhitespace();
+      char c = peek();
+      if (c == ',') {
+        pos++;
+      } else if (c == '}') {
+        pos++;
+        depth--;
+        return out;
+      } else {
+        throw error("unexpected " + describeHere() + ", expected ',' or '}'");
+      }
+    }
+  }
+
+  private List<Object> array() {
+    enter();
+    pos++;
+    List<Object> out = new ArrayList<>();
+    skipWhitespace();
+    if (peek() == ']') {
+      pos++;
+      depth--;
+      return out;
+    }
+    while (true) {
+      skipWhitespace();
+      out.add(value());
+      skipWhitespace();
+      char c = peek();
+      if (c == ',') {
+        pos++;
+      } else if (c == ']') {
+        pos++;
+        depth--;
+        return out;
+      } else {
+        throw error("unexpected " + describeHere() + ", expected ',' or ']'");
+      }
+    }
+  }
+
+  private void enter() {
+    if (++depth > MAX_DEPTH) {
+      throw error("nesting deeper than " + MAX_DEPTH + " levels");
+    }
+  }
+
+  private String string() {
+    pos++; // opening quote
+    StringBuilder sb = new StringBuilder();
+    while (true) {
+      if (pos >= text.length()) {
+        throw error("unterminated string");
+      }
+      char c = text.charAt(pos);
+      if (c == '"') {
+        pos++;
+        return sb.toString();
+      }
+      if (c < 0x20) {
+        throw error("control character U+" + String.format("%04X", (int) c) + " inside a string must be escaped");
+      }
+      if (c != '\\') {
+        sb.append(c);
+        pos++;
+        continue;
+      }
+      if (pos + 1 >= text.length()) {
+        throw error("unterminated escape sequence");
+      }
+      char e = text.charAt(pos + 1);
+      switch (e) {
+        case '"' -> sb.append('"');
+        case '\\' -> sb.append('\\');
+        case '/' -> sb.append('/');
+        case 'b' -> sb.append('\b');
+        case 'f' -> sb.append('\f');
+        case 'n' -> sb.append('\n');
+        case 'r' -> sb.append('\r');
+        case 't' -> sb.append('\t');
+        case 'u' -> {
+          if (pos + 6 > text.length()) {
+            throw error("truncated \\u escape");
+          }
+          int code = 0;
+          for (int i = pos + 2; i < pos + 6; i++) {
+            int d = Character.digit(text.charAt(i), 16);
+            if (d < 0) {
+              throw new ManifestFormatException("invalid hex digit '" + text.charAt(i) + "' in \\u escape", i);
+            }
+            code = code * 16 + d;
+          }
+          sb.append((char) code);
+          pos += 4;
+        }
+        default -> throw error("invalid escape sequence \\" + e);
+      }
+      pos += 2;
+    }
+  }
+
+  private Object number() {
+    int start = pos;
+    if (peek() == '-') {
+      pos++;
+    }
+    if (peek() == '0') {
+      pos++;
+      if (Character.isDigit(peek())) {
+        throw error("leading zeros are not allowed in numbers");
+      }
+    } else if (Character.isDigit(peek())) {
+      digits();
+    } else {
+      throw error("unexpected " + describeHere() + " in a number, expected a digit");
+    }
+    boolean integral = true;
+    if (peek() == '.') {
+      integral = false;
+      pos++;
+      if (!Character.isDigit(peek())) {
+        throw error("expected a digit after the decimal point");
+      }
+      digits();
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      integral = false;
+      pos++;
+      if (peek() == '+' || peek() == '-') {
+        pos++;
+      }
+      if (!Character.isDigit(peek())) {
+        throw error("expected a digit in the exponent");
+      }
+      digits();
+    }
+    String s = text.substring(start, pos);
+    if (integral) {
+      try {
+        return Long.parseLong(s);
+      } catch (NumberFormatException tooBig) {
+        throw new ManifestFormatException("integer " + s + " does not fit a signed 64-bit value", start);
+      }
+    }
+    return Double.parseDouble(s);
+  }
+
+  private void digits() {
+    while (Character.isDigit(peek())) {
+      pos++;
+    }
+  }
+
+  private void literal(String word) {
+    if (!text.startsWith(word, pos)) {
+      throw error("unexpected " + describeHere() + ", expected a value");
+    }
+    pos += word.length();
+  }
+
+  private void expect(char c) {
+    if (peek() != c) {
+      throw error("unexpected " + describeHere() + ", expected '" + c + "'");
+    }
+    pos++;
+  }
+
+  private char peek() {
+    return pos < text.length() ? text.charAt(pos) : '\0';
+  }
+
+  private void skipWhitespace() {
+    while (pos < text.length()) {
+      char c = text.charAt(pos);
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+        return;
+      }
+      pos++;
+    }
+  }
+
+  private String describeHere() {
+    if (pos >= text.length()) {
+      return "end of input";
+    }
+    char c = text.charAt(pos);
+    return c >= 0x20 && c < 0x7f ? "'" + c + "'" : String.format("character U+%04X", (int) c);
+  }
+
+  private ManifestFormatException error(String problem) {
+    return new ManifestFormatException(problem, pos);
+  }
+
+  // ---------------------------------------------------------------- writing
+
+  /** Writes {@code value} as indented JSON (two spaces), keys in map order. */
+  static String write(Object value) {
+    StringBuilder out = new StringBuilder();
+    write(out, value, 0);
+    return out.append('\n').toString();
+  }
+
+  private static void write(StringBuilder out, Object value, int indent) {
+    if (value == null) {
+      out.append("null");
+    } else if (value instanceof String s) {
+      string(out, s);
+    } else if (value instanceof Boolean || value instanceof Long || value instanceof Integer) {
+      out.append(value);
+    } else if (value instanceof Double d) {
+      if (d.isNaN() || d.isInfinite()) {
+        throw new IllegalArgumentException("JSON cannot hold " + d);
+      }
+      out.append(d);
+    } else if (value instanceof Map<?, ?> m) {
+      if (m.isEmpty()) {
+        out.append("{}");
+        return;
+      }
+      out.append("{\n");
+      int i = 0;
+      for (Map.Entry<?, ?> e : m.entrySet()) {
+        indent(out, indent + 1);
+        string(out, (String) e.getKey());
+        out.append(": ");
+        write(out, e.getValue(), indent + 1);
+        out.append(++i < m.size() ? ",\n" : "\n");
+      }
+      indent(out, indent);
+      out.append('}');
+    } else if (value instanceof List<?> l) {
+      boolean flat = l.stream().noneMatch(v -> v instanceof Map || v instanceof List);
+      if (flat) {
+        out.append('[');
+        for (int i = 0; i < l.size(); i++) {
+          out.append(i > 0 ? ", " : "");
+          write(out, l.get(i), indent);
+        }
+        out.append(']');
+        return;
+      }
+      out.append("[\n");
+      for (int i = 0; i < l.size(); i++) {
+        indent(out, indent + 1);
+        write(out, l.get(i), indent + 1);
+        out.append(i + 1 < l.size() ? ",\n" : "\n");
+      }
+      indent(out, indent);
+      out.append(']');
+    } else {
+      throw new IllegalArgumentException("cannot write " + value.getClass().getName() + " as JSON");
+    }
+  }
+
+  private static void indent(StringBuilder out, int n) {
+    out.append("  ".repeat(n));
+  }
+
+  static void string(StringBuilder out, String s) {
+    out.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        case '\b' -> out.append("\\b");
+        case '\f' -> out.append("\\f");
+        default -> {
+          if (c < 0x20) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    out.append('"');
+  }
+
+  static <K, V> Map<K, V> unmodifiable(Map<K, V> m) {
+    return Collections.unmodifiableMap(new LinkedHashMap<>(m));
+  }
+}

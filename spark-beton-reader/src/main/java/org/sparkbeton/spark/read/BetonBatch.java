@@ -1,0 +1,75 @@
+package org.sparkbeton.spark.read;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.dataset.DatasetManifest;
+
+/** Plans input partitions (with block locations where the file system has them) and ships the reader factory. */
+public final class BetonBatch implements Batch {
+  private final DatasetInputs inputs;
+  private final BetonSchema schema;
+  private final StructType required;
+  private final List<Integer> kept;
+  private final ReadConf conf;
+  private final Configuration hadoopConf;
+
+  BetonBatch(DatasetInputs inputs, BetonSchema schema, StructType required, List<Integer> kept, ReadConf conf,
+      Configuration hadoopConf) {
+    this.inputs = inputs;
+    this.schema = schema;
+    this.required = required;
+    this.kept = kept;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    return SplitPlanner.plan(inputs.shards(), kept, conf, this::hosts).toArray(new InputPartition[0]);
+  }
+
+  private String[] hosts(String path, long start, long length) {
+    try {
+      Path p = new Path(path);
+      FileSystem fs = p.getFileSystem(hadoopConf);
+      BlockLocation[] blocks = fs.getFileBlockLocations(fs.getFileStatus(p), start, length);
+      Map<String, Long> bytesByHost = new LinkedHashMap<>();
+      for (BlockLocation b : blocks) {
+        long overlap = Math.min(b.getOffset() + b.getLength(), start + length) - Math.max(b.getOffset(), start);
+        for (String h : b.getHosts()) {
+          if (!h.equals("localhost")) {
+            bytesByHost.merge(h, Math.max(0, overlap), Long::sum);
+          }
+        }
+      }
+      List<Map.Entry<String, Long>> sorted = new ArrayList<>(bytesByHost.entrySet());
+      sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+      return sorted.stream().limit(3).map(Map.Entry::getKey).toArray(String[]::new);
+    } catch (IOException e) {
+      return new String[0]; // locality is a hint; the task will report the real error
+    }
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    SparkSession spark = SparkSession.active();
+    Broadcast<SerializableHadoopConf> hadoop =
+        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableHadoopConf(hadoopConf));
+    String fieldsJson = new DatasetManifest(inputs.fields(), List.of(), Map.of(), "spark-beton reader").toJson();
+    return new BetonPartitionReaderFactory(hadoop, conf, fieldsJson, required);
+  }
+}

@@ -1,0 +1,45 @@
+package org.sparkbeton.spark.read;
+
+import org.apache.spark.sql.connector.metric.CustomSumMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+
+/** The read metrics shown in the Spark UI's SQL tab (and in {@code BatchScanExec.metrics()}). */
+public final class BetonMetrics {
+  public static final String SAMPLES_READ = "samplesRead";
+  public static final String BYTES_READ = "bytesRead";
+  public static final String SHARDS_SKIPPED = "shardsSkipped";
+  public static final String CORRUPT_SHARDS_SKIPPED = "corruptShardsSkipped";
+
+  private BetonMetrics() {}
+
+  /** Samples turned into rows. */
+  public static final class SamplesRead extends CustomSumMetric {
+    @Override public String name() { return SAMPLES_READ; }
+    @Override public String description() { return "beton samples read"; }
+  }
+
+  /** Bytes fetched from shard files: header, descriptors, metadata, allocation table and payloads actually read. */
+  public static final class BytesRead extends CustomSumMetric {
+    @Override public String name() { return BYTES_READ; }
+    @Override public String description() { return "beton bytes read"; }
+  }
+
+  /** Shards skipped on the driver because their manifest min/max cannot match the filters. */
+  public static final class ShardsSkipped extends CustomSumMetric {
+    @Override public String name() { return SHARDS_SKIPPED; }
+    @Override public String description() { return "beton shards skipped by min/max"; }
+  }
+
+  /** Shards (or the rest of them) skipped as corrupt under {@code ignoreCorruptFiles}. */
+  public static final class CorruptShardsSkipped extends CustomSumMetric {
+    @Override public String name() { return CORRUPT_SHARDS_SKIPPED; }
+    @Override public String description() { return "beton corrupt shards skipped"; }
+  }
+
+  static CustomTaskMetric value(String name, long value) {
+    return new CustomTaskMetric() {
+      @Override public String name() { return name; }
+      @Override public long value() { return value; }
+    };
+  }
+}

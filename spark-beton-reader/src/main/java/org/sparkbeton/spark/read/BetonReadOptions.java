@@ -1,0 +1,55 @@
+package org.sparkbeton.spark.read;
+
+/**
+ * Every option of {@code spark.read.format("beton")}, in one place. Option names are
+ * case-insensitive (Spark passes a {@code CaseInsensitiveStringMap}).
+ */
+public final class BetonReadOptions {
+  /**
+   * How RGBImage fields come back. {@code binary} (default): the stored payload (JPEG or raw RGB bytes)
+   * in column {@code <field>}, plus {@code <field>_width}, {@code <field>_height} (int) and
+   * {@code <field>_mode} ("jpg" or "raw"), all four read from metadata except the payload.
+   * {@code raw}: the same four columns, but {@code <field>} holds decoded H x W x 3 RGB bytes.
+   * {@code image}: one column {@code <field>} with Spark's image struct (origin, height, width,
+   * nChannels=3, mode=16 (CV_8UC3), data in BGR order). Decoding JPEG needs beton-codec on the
+   * classpath; without it a JPEG fails the task with a message naming this option.
+   */
+  public static final String IMAGE_MODE = "imageMode";
+
+  /**
+   * {@code true} to skip shards that turn out corrupt (bad header, bad allocation table, size not
+   * what the manifest says, bad pointer, I/O error while reading) instead of failing the task; they
+   * are counted in the {@code corruptShardsSkipped} metric. Rows already returned from a shard
+   * that fails midway stay. Default: the session's {@code spark.sql.files.ignoreCorruptFiles}
+   * (false unless set).
+   */
+  public static final String IGNORE_CORRUPT_FILES = "ignoreCorruptFiles";
+
+  /**
+   * Target bytes per input partition; a larger shard is split into sample ranges of about this many
+   * bytes (metadata records have a fixed width, so a range starts anywhere for free). Default: the
+   * session's {@code spark.sql.files.maxPartitionBytes} (128 MiB).
+   */
+  public static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
+
+  /**
+   * Maximum samples per input partition, applied after {@link #MAX_PARTITION_BYTES}. Default: no
+   * limit. Mostly for tests and for metadata-only datasets with many tiny records.
+   */
+  public static final String MAX_SAMPLES_PER_PARTITION = "maxSamplesPerPartition";
+
+  /**
+   * Layout of custom (type 255) fields, which FFCV files cannot describe themselves:
+   * {@code name:size:alignment[,name:size:alignment...]}, the metadata bytes and numpy alignment of
+   * each custom field. Custom fields come back as their raw metadata bytes (BinaryType), with a
+   * warning. Default: none; reading a file that has a custom field without it fails and says so.
+   */
+  public static final String CUSTOM_FIELD_LAYOUT = "customFieldLayout";
+
+  /** Values of {@link #IMAGE_MODE}. */
+  public static final String IMAGE_MODE_BINARY = "binary";
+  public static final String IMAGE_MODE_IMAGE = "image";
+  public static final String IMAGE_MODE_RAW = "raw";
+
+  private BetonReadOptions() {}
+}

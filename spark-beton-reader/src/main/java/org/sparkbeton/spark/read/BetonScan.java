@@ -1,0 +1,72 @@
+package org.sparkbeton.spark.read;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructType;
+
+/** A planned read: the pruned schema and the shards left after min/max pruning. */
+public final class BetonScan implements Scan {
+  private final DatasetInputs inputs;
+  private final BetonSchema schema;
+  private final StructType required;
+  private final Filter[] pushed;
+  private final ReadConf conf;
+  private final Configuration hadoopConf;
+  private final List<Integer> kept;
+
+  BetonScan(DatasetInputs inputs, BetonSchema schema, StructType required, Filter[] pushed, ReadConf conf,
+      Configuration hadoopConf) {
+    this.inputs = inputs;
+    this.schema = schema;
+    this.required = required;
+    this.pushed = pushed;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+    this.kept = new ArrayList<>();
+    for (int i = 0; i < inputs.shards().size(); i++) {
+      if (ShardPruner.mightMatch(pushed, inputs.shards().get(i).stats())) {
+        kept.add(i);
+      }
+    }
+  }
+
+  @Override
+  public StructType readSchema() {
+    return required;
+  }
+
+  @Override
+  public String description() {
+    return "BetonScan " + inputs.root() + " shards=" + kept.size() + "/" + inputs.shards().size()
+        + " pushedFilters=" + Arrays.toString(pushed) + " imageMode=" + conf.imageMode();
+  }
+
+  /** Shards to read after pruning, as indices into the inputs' shards. */
+  public List<Integer> keptShards() {
+    return List.copyOf(kept);
+  }
+
+  @Override
+  public Batch toBatch() {
+    return new BetonBatch(inputs, schema, required, kept, conf, hadoopConf);
+  }
+
+  @Override
+  public CustomMetric[] supportedCustomMetrics() {
+    return new CustomMetric[] {new BetonMetrics.SamplesRead(), new BetonMetrics.BytesRead(),
+        new BetonMetrics.ShardsSkipped(), new BetonMetrics.CorruptShardsSkipped()};
+  }
+
+  @Override
+  public CustomTaskMetric[] reportDriverMetrics() {
+    return new CustomTaskMetric[] {
+        BetonMetrics.value(BetonMetrics.SHARDS_SKIPPED, inputs.shards().size() - kept.size())};
+  }
+}

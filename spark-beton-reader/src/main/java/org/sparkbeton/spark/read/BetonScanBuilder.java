@@ -1,0 +1,72 @@
+package org.sparkbeton.spark.read;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.read.SupportsPushDownFilters;
+import org.apache.spark.sql.connector.read.SupportsPushDownRequiredColumns;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.ManifestField;
+
+/**
+ * Column pruning (a scalar-only schema reads metadata only) and filter pushdown (filters on Int and
+ * Float fields skip shards by their manifest min/max). Every filter is also handed back to Spark, which
+ * evaluates it on the rows: pushdown never changes results.
+ */
+public final class BetonScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns, SupportsPushDownFilters {
+  private final DatasetInputs inputs;
+  private final BetonSchema schema;
+  private final ReadConf conf;
+  private final Configuration hadoopConf;
+  private StructType required;
+  private Filter[] pushed = new Filter[0];
+
+  public BetonScanBuilder(DatasetInputs inputs, BetonSchema schema, ReadConf conf, Configuration hadoopConf) {
+    this.inputs = inputs;
+    this.schema = schema;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+    this.required = schema.sparkSchema();
+  }
+
+  @Override
+  public void pruneColumns(StructType requiredSchema) {
+    this.required = requiredSchema;
+  }
+
+  @Override
+  public Filter[] pushFilters(Filter[] filters) {
+    Set<String> statsColumns = new HashSet<>();
+    if (inputs.manifest() != null) {
+      for (ManifestField f : inputs.fields()) {
+        if (f.typeId() == FieldTypes.INT || f.typeId() == FieldTypes.FLOAT) {
+          statsColumns.add(f.name());
+        }
+      }
+    }
+    List<Filter> used = new ArrayList<>();
+    for (Filter f : filters) {
+      if (ShardPruner.usable(f, statsColumns)) {
+        used.add(f);
+      }
+    }
+    this.pushed = used.toArray(new Filter[0]);
+    return filters;
+  }
+
+  @Override
+  public Filter[] pushedFilters() {
+    return pushed.clone();
+  }
+
+  @Override
+  public Scan build() {
+    return new BetonScan(inputs, schema, required, pushed, conf, hadoopConf);
+  }
+}

@@ -1,0 +1,171 @@
+package org.sparkbeton.spark.read;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.MetadataBuilder;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.fields.NumpyDtype;
+
+/**
+ * Maps a dataset's fields to Spark columns (see the README's schema table): Int to LongType,
+ * Float to DoubleType, Bytes to BinaryType, JSON to StringType, NDArray/TorchTensor to a flat
+ * (C-order) array of the matching element type with dtype and shape in the column metadata,
+ * RGBImage by {@link BetonReadOptions#IMAGE_MODE}, custom fields to their raw metadata bytes.
+ * Every column records where it comes from, so a pruned schema maps back to fields.
+ */
+public final class BetonSchema {
+  /** Which part of a field a column holds. */
+  public enum Part {
+    /** The field's value (for images: payload, decoded pixels or the image struct). */
+    VALUE,
+    /** An image's width, from metadata. */
+    WIDTH,
+    /** An image's height, from metadata. */
+    HEIGHT,
+    /** An image's stored mode, "jpg" or "raw", from metadata. */
+    MODE
+  }
+
+  /** One Spark column and its source. */
+  public record Column(StructField structField, ManifestField field, Part part) {
+    public String name() {
+      return structField.name();
+    }
+
+    /** True when the column is read from the metadata record alone, never from a data page. */
+    public boolean metadataOnly() {
+      int t = field.typeId();
+      return t == FieldTypes.INT || t == FieldTypes.FLOAT || t == FieldTypes.CUSTOM || part != Part.VALUE;
+    }
+  }
+
+  /** Spark's image struct ({@code ImageSchema.columnSchema} of spark-mllib, which we do not depend on). */
+  public static final StructType IMAGE_STRUCT = new StructType()
+      .add("origin", DataTypes.StringType, true)
+      .add("height", DataTypes.IntegerType, false)
+      .add("width", DataTypes.IntegerType, false)
+      .add("nChannels", DataTypes.IntegerType, false)
+      .add("mode", DataTypes.IntegerType, false)
+      .add("data", DataTypes.BinaryType, false);
+  /** OpenCV's CV_8UC3, the {@code mode} of 3-channel images in Spark's image struct. */
+  public static final int CV_8UC3 = 16;
+
+  private final List<Column> columns;
+  private final Map<String, Column> byName;
+  private final StructType schema;
+
+  private BetonSchema(List<Column> columns) {
+    this.columns = List.copyOf(columns);
+    this.byName = new LinkedHashMap<>();
+    List<StructField> fs = new ArrayList<>();
+    for (Column c : columns) {
+      if (byName.put(c.name(), c) != null) {
+        throw new IllegalArgumentException("Column name '" + c.name() + "' is produced twice: an image field's extra"
+            + " column collides with another field; read with " + BetonReadOptions.IMAGE_MODE + "=image or rename the field");
+      }
+      fs.add(c.structField());
+    }
+    this.schema = new StructType(fs.toArray(new StructField[0]));
+  }
+
+  public static BetonSchema of(List<ManifestField> fields, String imageMode) {
+    List<Column> out = new ArrayList<>();
+    for (ManifestField f : fields) {
+      Metadata meta = metadata(f);
+      switch (f.typeId()) {
+        case FieldTypes.INT -> out.add(col(f, f.name(), DataTypes.LongType, meta, Part.VALUE));
+        case FieldTypes.FLOAT -> out.add(col(f, f.name(), DataTypes.DoubleType, meta, Part.VALUE));
+        case FieldTypes.BYTES, FieldTypes.CUSTOM -> out.add(col(f, f.name(), DataTypes.BinaryType, meta, Part.VALUE));
+        case FieldTypes.JSON -> out.add(col(f, f.name(), DataTypes.StringType, meta, Part.VALUE));
+        case FieldTypes.NDARRAY, FieldTypes.TORCH_TENSOR ->
+            out.add(col(f, f.name(), arrayType(NumpyDtype.of(f.dtype())), meta, Part.VALUE));
+        case FieldTypes.RGB_IMAGE -> {
+          if (imageMode.equals(BetonReadOptions.IMAGE_MODE_IMAGE)) {
+            out.add(col(f, f.name(), IMAGE_STRUCT, meta, Part.VALUE));
+          } else {
+            out.add(col(f, f.name(), DataTypes.BinaryType, meta, Part.VALUE));
+            out.add(col(f, f.name() + "_width", DataTypes.IntegerType, meta, Part.WIDTH));
+            out.add(col(f, f.name() + "_height", DataTypes.IntegerType, meta, Part.HEIGHT));
+            out.add(col(f, f.name() + "_mode", DataTypes.StringType, meta, Part.MODE));
+          }
+        }
+        default -> throw new IllegalArgumentException("Field '" + f.name() + "' has unknown type id " + f.typeId());
+      }
+    }
+    return new BetonSchema(out);
+  }
+
+  private static Column col(ManifestField f, String name, DataType type, Metadata meta, Part part) {
+    return new Column(new StructField(name, type, false, meta), f, part);
+  }
+
+  private static Metadata metadata(ManifestField f) {
+    MetadataBuilder b = new MetadataBuilder()
+        .putString("beton.field", f.name())
+        .putLong("beton.type_id", f.typeId())
+        .putString("beton.type", FieldTypes.name(f.typeId()));
+    if (f.dtype() != null) {
+      b.putString("beton.dtype", f.dtype()).putLongArray("beton.shape", f.shape());
+    }
+    return b.build();
+  }
+
+  /**
+   * The Spark element type for a numpy dtype: bool, signed and float types map directly (float16
+   * widens to float); unsigned types widen to the next signed type, except {@code u8}, kept as
+   * LongType with the same 64 bits. Other kinds (complex, datetime, strings, void) have no Spark
+   * counterpart: the column is then the stored bytes (BinaryType).
+   */
+  static DataType arrayType(NumpyDtype dtype) {
+    DataType element = elementType(dtype);
+    return element == null ? DataTypes.BinaryType : new ArrayType(element, false);
+  }
+
+  static DataType elementType(NumpyDtype dtype) {
+    int size = dtype.itemSize();
+    return switch (dtype.kind()) {
+      case 'b' -> size == 1 ? DataTypes.BooleanType : null;
+      case 'i' -> switch (size) {
+        case 1 -> DataTypes.ByteType;
+        case 2 -> DataTypes.ShortType;
+        case 4 -> DataTypes.IntegerType;
+        case 8 -> DataTypes.LongType;
+        default -> null;
+      };
+      case 'u' -> switch (size) {
+        case 1 -> DataTypes.ShortType;
+        case 2 -> DataTypes.IntegerType;
+        case 4, 8 -> DataTypes.LongType;
+        default -> null;
+      };
+      case 'f' -> switch (size) {
+        case 2, 4 -> DataTypes.FloatType;
+        case 8 -> DataTypes.DoubleType;
+        default -> null;
+      };
+      default -> null;
+    };
+  }
+
+  public StructType sparkSchema() {
+    return schema;
+  }
+
+  public List<Column> columns() {
+    return columns;
+  }
+
+  /** The column named {@code name}, or null. */
+  public Column column(String name) {
+    return byName.get(name);
+  }
+}

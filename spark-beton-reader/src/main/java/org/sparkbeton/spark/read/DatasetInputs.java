@@ -1,0 +1,185 @@
+package org.sparkbeton.spark.read;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.FieldDescriptor;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.Header;
+import org.sparkbeton.format.dataset.ColumnStats;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.fields.NdArrayField;
+import org.sparkbeton.format.io.BetonSource;
+
+/**
+ * What {@code load(path)} reads, resolved on the driver: a dataset directory (through its
+ * {@value DatasetManifest#FILE_NAME}; files it does not list are ignored), a single {@code .beton}
+ * file, or a glob of files whose fields must be identical. Single files are described by their
+ * header and descriptors only (24 + 1041 bytes per field), never their data.
+ */
+public final class DatasetInputs {
+  /**
+   * One file to read.
+   *
+   * @param bytes size the manifest promises, or the file's size for files read without a manifest
+   * @param stats min/max per field from the manifest; empty without one
+   */
+  public record Shard(String path, long samples, long bytes, Map<String, ColumnStats> stats, boolean listedInManifest) {}
+
+  private final String root;
+  private final List<ManifestField> fields;
+  private final List<Shard> shards;
+  private final DatasetManifest manifest;
+
+  DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest) {
+    this.root = root;
+    this.fields = List.copyOf(fields);
+    this.shards = List.copyOf(shards);
+    this.manifest = manifest;
+  }
+
+  public String root() { return root; }
+  public List<ManifestField> fields() { return fields; }
+  public List<Shard> shards() { return shards; }
+  /** The manifest of a dataset directory, or null for files and globs. */
+  public DatasetManifest manifest() { return manifest; }
+
+  public static DatasetInputs resolve(String pathText, Configuration conf) {
+    try {
+      Path path = new Path(pathText);
+      FileSystem fs = path.getFileSystem(conf);
+      if (isGlob(pathText)) {
+        FileStatus[] matches = fs.globStatus(path);
+        if (matches == null || matches.length == 0) {
+          throw new IllegalArgumentException("Path " + pathText + " matches no files");
+        }
+        Arrays.sort(matches, Comparator.comparing(s -> s.getPath().toString()));
+        List<Shard> shards = new ArrayList<>();
+        List<ManifestField> fields = null;
+        String first = null;
+        for (FileStatus st : matches) {
+          if (!st.isFile()) {
+            throw new IllegalArgumentException("Glob " + pathText + " matches " + st.getPath()
+                + ", which is not a file; a glob must match .beton files (load a dataset directory by its path)");
+          }
+          FileInfo info = FileInfo.read(st.getPath(), conf);
+          if (fields == null) {
+            fields = info.fields();
+            first = st.getPath().toString();
+          } else if (!fields.equals(info.fields())) {
+            throw new IllegalArgumentException("Files matched by " + pathText + " have different fields: " + first
+                + " has " + fields + " but " + st.getPath() + " has " + info.fields());
+          }
+          shards.add(new Shard(st.getPath().toString(), info.numSamples(), info.length(), Map.of(), false));
+        }
+        return new DatasetInputs(pathText, fields, shards, null);
+      }
+      if (!fs.exists(path)) {
+        throw new IllegalArgumentException("Path does not exist: " + pathText);
+      }
+      FileStatus status = fs.getFileStatus(path);
+      if (status.isDirectory()) {
+        return fromManifest(fs, status.getPath(), conf);
+      }
+      FileInfo info = FileInfo.read(status.getPath(), conf);
+      return new DatasetInputs(pathText, info.fields(),
+          List.of(new Shard(status.getPath().toString(), info.numSamples(), info.length(), Map.of(), false)), null);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + pathText + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static DatasetInputs fromManifest(FileSystem fs, Path dir, Configuration conf) throws IOException {
+    Path manifestPath = new Path(dir, DatasetManifest.FILE_NAME);
+    if (!fs.exists(manifestPath)) {
+      throw new IllegalArgumentException("Directory " + dir + " has no " + DatasetManifest.FILE_NAME
+          + ": a beton dataset directory is defined by its manifest, written last when a write commits, so this"
+          + " directory holds no committed dataset. Load a .beton file or a glob such as " + dir + "/*.beton instead");
+    }
+    String text;
+    try (FSDataInputStream in = fs.open(manifestPath)) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    DatasetManifest manifest;
+    try {
+      manifest = DatasetManifest.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(manifestPath + ": " + e.getMessage(), e);
+    }
+    List<Shard> shards = new ArrayList<>();
+    for (ShardEntry s : manifest.shards()) {
+      shards.add(new Shard(new Path(dir, s.path()).toString(), s.samples(), s.bytes(), s.stats(), true));
+    }
+    return new DatasetInputs(dir.toString(), manifest.fields(), shards, manifest);
+  }
+
+  static boolean isGlob(String path) {
+    for (char c : new char[] {'*', '?', '[', '{'}) {
+      if (path.indexOf(c) >= 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** A file's fields and sample count, from its header and descriptors alone. */
+  record FileInfo(List<ManifestField> fields, long numSamples, long length) {
+    static FileInfo read(Path path, Configuration conf) throws IOException {
+      try (BetonSource source = new HadoopBetonSource(path, conf)) {
+        return read(source);
+      }
+    }
+
+    static FileInfo read(BetonSource source) throws IOException {
+      String file = source.name();
+      long length = source.length();
+      if (length < BetonFormat.HEADER_SIZE) {
+        throw new BetonFormatException(file, "header", 0,
+            "file is " + length + " bytes, shorter than the " + BetonFormat.HEADER_SIZE + "-byte header");
+      }
+      Header header = Header.parse(source.read(0, BetonFormat.HEADER_SIZE), file);
+      long end = BetonFormat.metadataStart(header.numFields());
+      if (header.numFields() == 0 || end > length) {
+        throw new BetonFormatException(file, "field descriptors", BetonFormat.HEADER_SIZE,
+            header.numFields() + " descriptors do not fit in the file's " + length + " bytes");
+      }
+      ByteBuffer table = source.read(BetonFormat.HEADER_SIZE, header.numFields() * BetonFormat.DESCRIPTOR_SIZE);
+      List<ManifestField> fields = new ArrayList<>();
+      for (int i = 0; i < header.numFields(); i++) {
+        long at = BetonFormat.HEADER_SIZE + (long) i * BetonFormat.DESCRIPTOR_SIZE;
+        FieldDescriptor d = FieldDescriptor.parse(table.position(i * BetonFormat.DESCRIPTOR_SIZE), i, at, file);
+        int type = d.typeId();
+        if (type == FieldTypes.NDARRAY || type == FieldTypes.TORCH_TENSOR) {
+          try {
+            fields.add(ManifestField.of(new BetonField(d.name(), NdArrayField.fromArguments(type, d.arguments()))));
+          } catch (IllegalArgumentException e) {
+            throw new BetonFormatException(file, "field descriptor " + i + " arguments", at + 1 + BetonFormat.NAME_SIZE,
+                "field '" + d.name() + "': " + e.getMessage(), e);
+          }
+        } else if (FieldTypes.builtIn(type) != null || type == FieldTypes.CUSTOM) {
+          fields.add(ManifestField.of(d.name(), type));
+        } else {
+          throw new BetonFormatException(file, "field descriptor " + i, at,
+              "field '" + d.name() + "' has unknown type id " + type);
+        }
+      }
+      return new FileInfo(fields, header.numSamples(), length);
+    }
+  }
+}

@@ -1,0 +1,132 @@
+package org.sparkbeton.spark.read;
+
+import java.io.Serializable;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The read options parsed once on the driver; small, immutable and serializable, so it travels to
+ * executors with the reader factory.
+ */
+public final class ReadConf implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final long DEFAULT_MAX_PARTITION_BYTES = 128L << 20;
+
+  /** One custom field's metadata layout. */
+  public record CustomLayout(int size, int alignment) implements Serializable {}
+
+  private final String imageMode;
+  private final boolean ignoreCorruptFiles;
+  private final long maxPartitionBytes;
+  private final long maxSamplesPerPartition;
+  private final Map<String, CustomLayout> customFields;
+
+  private ReadConf(String imageMode, boolean ignoreCorruptFiles, long maxPartitionBytes, long maxSamplesPerPartition,
+      Map<String, CustomLayout> customFields) {
+    this.imageMode = imageMode;
+    this.ignoreCorruptFiles = ignoreCorruptFiles;
+    this.maxPartitionBytes = maxPartitionBytes;
+    this.maxSamplesPerPartition = maxSamplesPerPartition;
+    this.customFields = Collections.unmodifiableMap(new LinkedHashMap<>(customFields));
+  }
+
+  public static ReadConf defaults() {
+    return parse(Map.of(), Map.of());
+  }
+
+  /**
+   * @param options the data source options (keys compared case-insensitively)
+   * @param sessionDefaults session-level defaults: {@code spark.sql.files.ignoreCorruptFiles},
+   *     {@code spark.sql.files.maxPartitionBytes}, when set
+   */
+  public static ReadConf parse(Map<String, String> options, Map<String, String> sessionDefaults) {
+    Map<String, String> o = new LinkedHashMap<>();
+    options.forEach((k, v) -> o.put(k.toLowerCase(Locale.ROOT), v));
+    String mode = o.getOrDefault(BetonReadOptions.IMAGE_MODE.toLowerCase(Locale.ROOT), BetonReadOptions.IMAGE_MODE_BINARY)
+        .toLowerCase(Locale.ROOT);
+    if (!mode.equals(BetonReadOptions.IMAGE_MODE_BINARY) && !mode.equals(BetonReadOptions.IMAGE_MODE_IMAGE)
+        && !mode.equals(BetonReadOptions.IMAGE_MODE_RAW)) {
+      throw new IllegalArgumentException("Option " + BetonReadOptions.IMAGE_MODE + " must be binary, image or raw, got '"
+          + mode + "'");
+    }
+    String ignore = o.getOrDefault(BetonReadOptions.IGNORE_CORRUPT_FILES.toLowerCase(Locale.ROOT),
+        sessionDefaults.getOrDefault("spark.sql.files.ignoreCorruptFiles", "false"));
+    if (!ignore.equalsIgnoreCase("true") && !ignore.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("Option " + BetonReadOptions.IGNORE_CORRUPT_FILES
+          + " must be true or false, got '" + ignore + "'");
+    }
+    long maxBytes = positive(BetonReadOptions.MAX_PARTITION_BYTES, o.getOrDefault(
+        BetonReadOptions.MAX_PARTITION_BYTES.toLowerCase(Locale.ROOT),
+        sessionDefaults.getOrDefault("spark.sql.files.maxPartitionBytes", Long.toString(DEFAULT_MAX_PARTITION_BYTES))));
+    String maxSamplesText = o.get(BetonReadOptions.MAX_SAMPLES_PER_PARTITION.toLowerCase(Locale.ROOT));
+    long maxSamples = maxSamplesText == null ? Long.MAX_VALUE
+        : positive(BetonReadOptions.MAX_SAMPLES_PER_PARTITION, maxSamplesText);
+    Map<String, CustomLayout> custom = parseCustom(o.get(BetonReadOptions.CUSTOM_FIELD_LAYOUT.toLowerCase(Locale.ROOT)));
+    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom);
+  }
+
+  private static long positive(String option, String text) {
+    long v;
+    try {
+      v = parseBytes(text.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Option " + option + " must be a positive number, got '" + text + "'");
+    }
+    if (v <= 0) {
+      throw new IllegalArgumentException("Option " + option + " must be positive, got '" + text + "'");
+    }
+    return v;
+  }
+
+  private static final java.util.regex.Pattern SIZE = java.util.regex.Pattern.compile("(-?\\d+)\\s*([kmgt]?)b?");
+
+  /** Plain numbers, or Spark-style sizes such as {@code 64m}, {@code 1g}, {@code 512k}, {@code 128b}. */
+  private static long parseBytes(String text) {
+    java.util.regex.Matcher m = SIZE.matcher(text.toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      throw new NumberFormatException(text);
+    }
+    int shift = switch (m.group(2)) {
+      case "k" -> 10;
+      case "m" -> 20;
+      case "g" -> 30;
+      case "t" -> 40;
+      default -> 0;
+    };
+    return Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
+  }
+
+  private static Map<String, CustomLayout> parseCustom(String text) {
+    Map<String, CustomLayout> out = new LinkedHashMap<>();
+    if (text == null || text.isBlank()) {
+      return out;
+    }
+    for (String entry : text.split(",")) {
+      String[] parts = entry.trim().split(":");
+      try {
+        if (parts.length != 3) {
+          throw new NumberFormatException();
+        }
+        int size = Integer.parseInt(parts[1].trim());
+        int align = Integer.parseInt(parts[2].trim());
+        if (size < 0 || align < 1 || (align & (align - 1)) != 0) {
+          throw new NumberFormatException();
+        }
+        out.put(parts[0].trim(), new CustomLayout(size, align));
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("Option " + BetonReadOptions.CUSTOM_FIELD_LAYOUT
+            + " must be name:size:alignment entries separated by commas (size >= 0, alignment a power of two), got '"
+            + entry.trim() + "'");
+      }
+    }
+    return out;
+  }
+
+  public String imageMode() { return imageMode; }
+  public boolean ignoreCorruptFiles() { return ignoreCorruptFiles; }
+  public long maxPartitionBytes() { return maxPartitionBytes; }
+  public long maxSamplesPerPartition() { return maxSamplesPerPartition; }
+  public Map<String, CustomLayout> customFields() { return customFields; }
+}

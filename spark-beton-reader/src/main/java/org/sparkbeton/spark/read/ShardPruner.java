@@ -1,0 +1,151 @@
+package org.sparkbeton.spark.read;
+
+import java.util.Map;
+import org.apache.spark.sql.sources.And;
+import org.apache.spark.sql.sources.EqualNullSafe;
+import org.apache.spark.sql.sources.EqualTo;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.sources.GreaterThan;
+import org.apache.spark.sql.sources.GreaterThanOrEqual;
+import org.apache.spark.sql.sources.In;
+import org.apache.spark.sql.sources.IsNull;
+import org.apache.spark.sql.sources.LessThan;
+import org.apache.spark.sql.sources.LessThanOrEqual;
+import org.apache.spark.sql.sources.Or;
+import org.sparkbeton.format.dataset.ColumnStats;
+
+/**
+ * Decides from a shard's manifest min/max whether a pushed filter can match any of its rows. Answers
+ * "might match" whenever it cannot prove otherwise: unknown filters, columns without statistics,
+ * Float columns holding NaN (Spark orders NaN above every number), non-numeric literals. Spark still
+ * evaluates every filter on the rows, so pruning only ever skips whole shards that cannot match.
+ */
+public final class ShardPruner {
+  private ShardPruner() {}
+
+  /** True unless some filter (they are ANDed) provably matches no row of a shard with these stats. */
+  public static boolean mightMatch(Filter[] filters, Map<String, ColumnStats> stats) {
+    for (Filter f : filters) {
+      if (!mightMatch(f, stats)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** True when the filter references only columns it could use for pruning (so it is worth reporting as pushed). */
+  public static boolean usable(Filter f, java.util.Set<String> statsColumns) {
+    if (f instanceof And a) {
+      return usable(a.left(), statsColumns) || usable(a.right(), statsColumns);
+    }
+    if (f instanceof Or o) {
+      return usable(o.left(), statsColumns) && usable(o.right(), statsColumns);
+    }
+    String column = column(f);
+    return column != null && statsColumns.contains(column);
+  }
+
+  static boolean mightMatch(Filter f, Map<String, ColumnStats> stats) {
+    if (f instanceof And a) {
+      return mightMatch(a.left(), stats) && mightMatch(a.right(), stats);
+    }
+    if (f instanceof Or o) {
+      return mightMatch(o.left(), stats) || mightMatch(o.right(), stats);
+    }
+    if (f instanceof IsNull n) {
+      // beton columns are never null
+      return !stats.containsKey(n.attribute());
+    }
+    String column = column(f);
+    ColumnStats s = column == null ? null : stats.get(column);
+    if (s == null || s.hasNan()) {
+      return true;
+    }
+    if (s.min() == null) {
+      return false; // no values at all
+    }
+    if (f instanceof EqualTo e) {
+      return between(e.value(), s);
+    }
+    if (f instanceof EqualNullSafe e) {
+      return between(e.value(), s);
+    }
+    if (f instanceof In in) {
+      for (Object v : in.values()) {
+        if (between(v, s)) {
+          return true;
+        }
+      }
+      return false;
+    }
+    if (f instanceof GreaterThan g) {
+      Integer c = compare(s.max(), g.value());
+      return c == null || c > 0;
+    }
+    if (f instanceof GreaterThanOrEqual g) {
+      Integer c = compare(s.max(), g.value());
+      return c == null || c >= 0;
+    }
+    if (f instanceof LessThan l) {
+      Integer c = compare(s.min(), l.value());
+      return c == null || c < 0;
+    }
+    if (f instanceof LessThanOrEqual l) {
+      Integer c = compare(s.min(), l.value());
+      return c == null || c <= 0;
+    }
+    return true;
+  }
+
+  private static boolean between(Object value, ColumnStats s) {
+    Integer lo = compare(s.min(), value);
+    Integer hi = compare(s.max(), value);
+    return lo == null || hi == null || (lo <= 0 && hi >= 0);
+  }
+
+  /** Sign of {@code bound - value}, or null when the value is not a number we can compare exactly. */
+  private static Integer compare(Number bound, Object value) {
+    if (!(value instanceof Number v)) {
+      return null;
+    }
+    if (bound instanceof Long b && (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte)) {
+      return Long.compare(b, v.longValue());
+    }
+    if (bound instanceof Double b && (v instanceof Double || v instanceof Float)) {
+      double d = v.doubleValue();
+      if (Double.isNaN(d)) {
+        return null;
+      }
+      return b == d ? 0 : b < d ? -1 : 1; // -0.0 == 0.0, as in Spark's comparison
+    }
+    return null;
+  }
+
+  private static String column(Filter f) {
+    if (f instanceof EqualTo e) {
+      return e.attribute();
+    }
+    if (f instanceof EqualNullSafe e) {
+      return e.attribute();
+    }
+    if (f instanceof In i) {
+      return i.attribute();
+    }
+    if (f instanceof GreaterThan g) {
+      return g.attribute();
+    }
+    if (f instanceof GreaterThanOrEqual g) {
+      return g.attribute();
+    }
+    if (f instanceof LessThan l) {
+      return l.attribute();
+    }
+    if (f instanceof LessThanOrEqual l) {
+      return l.attribute();
+    }
+    if (f instanceof IsNull n) {
+      return n.attribute();
+    }
+    return null;
+  }
+}

@@ -1,0 +1,43 @@
+package org.sparkbeton.spark.read;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Cuts shards into input partitions: at least one per non-empty shard, and a large shard into sample
+ * ranges of about {@code maxPartitionBytes} (estimated from the shard's average bytes per sample),
+ * capped at {@code maxSamplesPerPartition}. Metadata records have a fixed width, so any range is as
+ * cheap to start as the beginning.
+ */
+public final class SplitPlanner {
+  /** Where the bytes {@code [start, start+length)} of a file live; empty when unknown. */
+  @FunctionalInterface
+  public interface BlockLocator {
+    String[] hosts(String path, long start, long length);
+  }
+
+  private SplitPlanner() {}
+
+  public static List<BetonInputPartition> plan(List<DatasetInputs.Shard> shards, List<Integer> shardIndices,
+      ReadConf conf, BlockLocator locator) {
+    List<BetonInputPartition> out = new ArrayList<>();
+    for (int index : shardIndices) {
+      DatasetInputs.Shard s = shards.get(index);
+      long n = s.samples();
+      if (n == 0) {
+        continue;
+      }
+      long bytesPerSample = Math.max(1, s.bytes() / n);
+      long perSplit = Math.max(1, Math.min(conf.maxSamplesPerPartition(), conf.maxPartitionBytes() / bytesPerSample));
+      for (long from = 0; from < n; from += perSplit) {
+        long to = Math.min(n, from + perSplit);
+        long byteStart = (long) ((double) s.bytes() * from / n);
+        long byteEnd = (long) ((double) s.bytes() * to / n);
+        String[] hosts = locator.hosts(s.path(), byteStart, Math.max(1, byteEnd - byteStart));
+        out.add(new BetonInputPartition(s.path(), index, from, to, s.listedInManifest() ? s.bytes() : -1,
+            s.listedInManifest() ? s.samples() : -1, hosts == null ? new String[0] : hosts));
+      }
+    }
+    return out;
+  }
+}

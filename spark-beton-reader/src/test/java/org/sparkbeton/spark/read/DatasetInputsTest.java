@@ -1,0 +1,81 @@
+package org.sparkbeton.spark.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.fields.FloatField;
+import org.sparkbeton.format.fields.IntField;
+import org.sparkbeton.spark.read.testing.TestDatasets;
+
+class DatasetInputsTest {
+  @TempDir Path tmp;
+  private final Configuration conf = new Configuration();
+
+  @Test
+  void aDirectoryIsItsManifestAndOrphansAreIgnored() throws Exception {
+    Path dir = tmp.resolve("ds");
+    TestDatasets.writeDataset(dir, TestDatasets.EVERY_FIELD,
+        List.of(TestDatasets.everyFieldSamples(0, 5), TestDatasets.everyFieldSamples(5, 8)));
+    TestDatasets.writeFile(dir.resolve("part-00009-orphan.beton"), TestDatasets.EVERY_FIELD,
+        TestDatasets.everyFieldSamples(0, 2));
+    DatasetInputs in = DatasetInputs.resolve(dir.toString(), conf);
+    assertThat(in.manifest()).isNotNull();
+    assertThat(in.shards()).extracting(DatasetInputs.Shard::samples).containsExactly(5L, 3L);
+    assertThat(in.shards()).extracting(s -> Path.of(s.path().replace("file:", "")).getFileName().toString())
+        .containsExactly("part-00000.beton", "part-00001.beton");
+    assertThat(in.shards().get(1).stats().get("label").min()).isEqualTo(5L);
+    assertThat(in.fields()).hasSize(7);
+  }
+
+  @Test
+  void aFileIsDescribedByItsHeaderAlone() {
+    Path file = TestDatasets.writeFile(tmp.resolve("one.beton"), TestDatasets.EVERY_FIELD,
+        TestDatasets.everyFieldSamples(0, 4));
+    DatasetInputs in = DatasetInputs.resolve(file.toString(), conf);
+    assertThat(in.manifest()).isNull();
+    assertThat(in.shards()).singleElement().satisfies(s -> {
+      assertThat(s.samples()).isEqualTo(4);
+      assertThat(s.listedInManifest()).isFalse();
+    });
+    assertThat(in.fields().get(5).dtype()).isEqualTo("<f4");
+    assertThat(in.fields().get(6).shape()).containsExactly(4);
+  }
+
+  @Test
+  void aGlobNeedsIdenticalFields() {
+    List<BetonField> a = List.of(new BetonField("label", IntField.INSTANCE));
+    List<BetonField> b = List.of(new BetonField("label", FloatField.INSTANCE));
+    TestDatasets.writeFile(tmp.resolve("x1.beton"), a, List.<Object[]>of(new Object[] {1L}));
+    TestDatasets.writeFile(tmp.resolve("x2.beton"), a, List.<Object[]>of(new Object[] {2L}, new Object[] {3L}));
+    DatasetInputs in = DatasetInputs.resolve(tmp + "/x*.beton", conf);
+    assertThat(in.shards()).extracting(DatasetInputs.Shard::samples).containsExactly(1L, 2L);
+    TestDatasets.writeFile(tmp.resolve("x3.beton"), b, List.<Object[]>of(new Object[] {2.0}));
+    assertThatThrownBy(() -> DatasetInputs.resolve(tmp + "/x*.beton", conf))
+        .hasMessageContaining("have different fields").hasMessageContaining("x3.beton");
+    assertThatThrownBy(() -> DatasetInputs.resolve(tmp + "/nothing*.beton", conf)).hasMessageContaining("matches no files");
+  }
+
+  @Test
+  void explainsWhatIsMissingOrBroken() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("empty"));
+    assertThatThrownBy(() -> DatasetInputs.resolve(dir.toString(), conf))
+        .hasMessageContaining("has no _manifest.json").hasMessageContaining("no committed dataset");
+    assertThatThrownBy(() -> DatasetInputs.resolve(tmp.resolve("absent").toString(), conf))
+        .hasMessageContaining("Path does not exist");
+    Files.writeString(dir.resolve(DatasetManifest.FILE_NAME), "{\"format\": \"beton-dataset\",}");
+    assertThatThrownBy(() -> DatasetInputs.resolve(dir.toString(), conf))
+        .hasMessageContaining("_manifest.json: Malformed manifest JSON at offset 27");
+    Path junk = Files.write(tmp.resolve("junk.beton"), new byte[] {2, 0, 1});
+    assertThatThrownBy(() -> DatasetInputs.resolve(junk.toString(), conf))
+        .isInstanceOf(BetonFormatException.class).hasMessageContaining("junk.beton: header at offset 0");
+  }
+}

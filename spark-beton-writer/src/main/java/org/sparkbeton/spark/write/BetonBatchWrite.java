@@ -1,0 +1,108 @@
+package org.sparkbeton.spark.write;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.connector.write.BatchWrite;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The job: executors write attempt-unique shard files; Spark's commit coordinator lets one attempt
+ * per partition commit; {@link #commit} publishes the manifest (the only definition of the dataset)
+ * and deletes the files of attempts that did not commit; {@link #abort} deletes everything this job
+ * wrote, leaving the previous dataset as it was.
+ */
+final class BetonBatchWrite implements BatchWrite {
+  private static final Logger LOG = LoggerFactory.getLogger(BetonBatchWrite.class);
+
+  private final String dir;
+  private final StructType schema;
+  private final BetonWriteConf conf;
+  private final Configuration hadoopConf;
+  private final boolean overwrite;
+  private final String jobId = UUID.randomUUID().toString().substring(0, 8);
+  private final List<BetonField> fields;
+  private final AtomicLong committedSamples = new AtomicLong();
+  private volatile DatasetManifest published;
+
+  BetonBatchWrite(String dir, StructType schema, BetonWriteConf conf, Configuration hadoopConf, boolean overwrite) {
+    this.dir = dir;
+    this.schema = schema;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+    this.overwrite = overwrite;
+    this.fields = BetonSchemaMapping.fields(schema, conf);
+  }
+
+  @Override
+  public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    return new BetonDataWriterFactory(dir, jobId, schema, conf, new SerializableConfiguration(hadoopConf));
+  }
+
+  @Override
+  public boolean useCommitCoordinator() {
+    return true;
+  }
+
+  @Override
+  public void onDataWriterCommit(WriterCommitMessage message) {
+    if (message instanceof BetonCommitMessage m) {
+      long total = committedSamples.addAndGet(m.samples());
+      LOG.info("beton write {}: partition {} committed {} samples in {} shard(s); {} samples so far", jobId,
+          m.partition(), m.samples(), m.shards().size(), total);
+    }
+  }
+
+  @Override
+  public void commit(WriterCommitMessage[] messages) {
+    List<BetonCommitMessage> ours = new ArrayList<>();
+    for (WriterCommitMessage m : messages) {
+      if (m instanceof BetonCommitMessage b) {
+        ours.add(b);
+      }
+    }
+    try {
+      published = publisher().commit(jobId, fields, ours, overwrite, conf.recipe());
+      LOG.info("beton write {}: published {} with {} samples in {} shards", jobId, dir, published.totalSamples(),
+          published.shards().size());
+    } catch (IOException e) {
+      throw new UncheckedIOException("Publishing the manifest of " + dir + " failed", e);
+    }
+  }
+
+  @Override
+  public void abort(WriterCommitMessage[] messages) {
+    try {
+      publisher().deleteUnlisted(jobId, Set.of());
+    } catch (IOException e) {
+      LOG.warn("beton write {}: could not delete every file of the aborted job in {}", jobId, dir, e);
+    }
+  }
+
+  private DatasetPublisher publisher() throws IOException {
+    Path path = new Path(dir);
+    FileSystem fs = path.getFileSystem(hadoopConf);
+    fs.mkdirs(path);
+    return new DatasetPublisher(fs, path);
+  }
+
+  /** The manifest published by {@link #commit}, for callers that want a summary. */
+  DatasetManifest published() {
+    return published;
+  }
+}

@@ -1,0 +1,79 @@
+package org.sparkbeton.spark.write;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.ShardEntry;
+
+/** One task attempt: rows → {@link RowEncoder} → {@link ShardWriter}. */
+final class BetonDataWriter implements DataWriter<InternalRow> {
+  private final int partition;
+  private final long taskAttempt;
+  private final RowEncoder rows;
+  private final ShardWriter shards;
+  private long rowIndex;
+  private long samples;
+  private List<ShardEntry> committed = List.of();
+
+  BetonDataWriter(FileSystem fs, Path dir, String jobId, int partition, long taskAttempt, StructType schema,
+      BetonWriteConf conf) {
+    this.partition = partition;
+    this.taskAttempt = taskAttempt;
+    this.rows = new RowEncoder(schema, conf, partition);
+    List<BetonField> fields = BetonSchemaMapping.fields(schema, conf);
+    this.shards = new ShardWriter(fs, dir, shardPrefix(jobId, partition, taskAttempt), fields, conf);
+  }
+
+  /** Attempt-unique: two attempts of one partition never share a file name. */
+  static String shardPrefix(String jobId, int partition, long taskAttempt) {
+    return String.format("part-%05d-%s-a%d", partition, jobId, taskAttempt);
+  }
+
+  @Override
+  public void write(InternalRow row) throws IOException {
+    Object[] values = rows.encode(row, rowIndex++);
+    if (values != null) {
+      shards.write(values);
+      samples++;
+    }
+  }
+
+  @Override
+  public WriterCommitMessage commit() throws IOException {
+    committed = shards.finish();
+    return new BetonCommitMessage(partition, taskAttempt, committed, samples, rows.skippedNulls, rows.skippedBadImages);
+  }
+
+  @Override
+  public void abort() throws IOException {
+    shards.abort();
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      shards.close();
+    } finally {
+      rows.close();
+    }
+  }
+
+  @Override
+  public CustomTaskMetric[] currentMetricsValues() {
+    long bytes = committed.stream().mapToLong(ShardEntry::bytes).sum();
+    return new CustomTaskMetric[] {
+        BetonWriteMetrics.task(BetonWriteMetrics.SAMPLES, samples),
+        BetonWriteMetrics.task(BetonWriteMetrics.SHARDS, committed.size()),
+        BetonWriteMetrics.task(BetonWriteMetrics.BYTES, bytes),
+        BetonWriteMetrics.task(BetonWriteMetrics.PASSED_THROUGH, rows.imagesPassedThrough()),
+        BetonWriteMetrics.task(BetonWriteMetrics.REENCODED, rows.imagesReencoded()),
+        BetonWriteMetrics.task(BetonWriteMetrics.SKIPPED, rows.skippedNulls + rows.skippedBadImages)};
+  }
+}

@@ -1,0 +1,42 @@
+package org.sparkbeton.spark.write;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+
+/** Serialised to executors: target directory, job id, schema, options and Hadoop configuration. */
+final class BetonDataWriterFactory implements DataWriterFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final String dir;
+  private final String jobId;
+  private final StructType schema;
+  private final BetonWriteConf conf;
+  private final SerializableConfiguration hadoopConf;
+
+  BetonDataWriterFactory(String dir, String jobId, StructType schema, BetonWriteConf conf,
+      SerializableConfiguration hadoopConf) {
+    this.dir = dir;
+    this.jobId = jobId;
+    this.schema = schema;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+  }
+
+  @Override
+  public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
+    Path path = new Path(dir);
+    try {
+      FileSystem fs = path.getFileSystem(hadoopConf.value());
+      return new BetonDataWriter(fs, path, jobId, partitionId, taskId, schema, conf);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot open " + dir + " for writing", e);
+    }
+  }
+}

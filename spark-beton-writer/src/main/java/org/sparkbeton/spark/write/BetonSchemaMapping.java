@@ -1,0 +1,158 @@
+package org.sparkbeton.spark.write;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.FieldDescriptor;
+import org.sparkbeton.format.fields.BytesField;
+import org.sparkbeton.format.fields.FloatField;
+import org.sparkbeton.format.fields.IntField;
+import org.sparkbeton.format.fields.JsonField;
+import org.sparkbeton.format.fields.NdArrayField;
+import org.sparkbeton.format.fields.RgbImageField;
+
+/**
+ * Spark schema → .beton fields, checked when the write is planned, with messages naming the column:
+ * integral and boolean → Int; float/double → Float; binary → Bytes, or RGBImage for the columns
+ * named in {@code imageColumns}; Spark's {@code image} struct → RGBImage; arrays of numbers with a
+ * shape in {@code arrayShapes} → NDArray; string → JSON string literal (or UTF-8 Bytes); other
+ * structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique.
+ */
+public final class BetonSchemaMapping {
+  private static final Set<String> IMAGE_STRUCT_FIELDS = Set.of("origin", "height", "width", "nChannels", "mode", "data");
+
+  private BetonSchemaMapping() {}
+
+  /** The fields, in column order; throws IllegalArgumentException naming the first bad column. */
+  public static List<BetonField> fields(StructType schema, BetonWriteConf conf) {
+    return plan(schema, conf).stream().map(ColumnPlan::field).toList();
+  }
+
+  static List<ColumnPlan> plan(StructType schema, BetonWriteConf conf) {
+    if (schema.fields().length == 0) {
+      throw new IllegalArgumentException("Cannot write a DataFrame without columns as .beton");
+    }
+    for (String image : conf.imageColumns) {
+      boolean found = false;
+      for (StructField f : schema.fields()) {
+        found |= f.name().equalsIgnoreCase(image);
+      }
+      if (!found) {
+        throw new IllegalArgumentException("Option imageColumns names column '" + image + "', which is not in the schema "
+            + schema.simpleString());
+      }
+    }
+    List<ColumnPlan> plans = new ArrayList<>();
+    StructField[] fields = schema.fields();
+    for (int i = 0; i < fields.length; i++) {
+      plans.add(planColumn(fields[i], i, conf));
+    }
+    try {
+      FieldDescriptor.validateNames(plans.stream().map(p -> p.field().name()).toList());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot write these columns as .beton fields: " + e.getMessage(), e);
+    }
+    return plans;
+  }
+
+  private static ColumnPlan planColumn(StructField f, int ordinal, BetonWriteConf conf) {
+    String name = f.name();
+    DataType t = f.dataType();
+    if (conf.isImageColumn(name) && !(t instanceof BinaryType) && !isImageStruct(t)) {
+      throw new IllegalArgumentException("Cannot write image column '" + name + "': expected BinaryType or image struct, got "
+          + t.simpleString());
+    }
+    ColumnKind kind;
+    BetonField field;
+    if (t instanceof LongType) {
+      kind = ColumnKind.LONG;
+    } else if (t instanceof IntegerType) {
+      kind = ColumnKind.INT;
+    } else if (t instanceof ShortType) {
+      kind = ColumnKind.SHORT;
+    } else if (t instanceof ByteType) {
+      kind = ColumnKind.BYTE;
+    } else if (t instanceof BooleanType) {
+      kind = ColumnKind.BOOLEAN;
+    } else if (t instanceof FloatType) {
+      kind = ColumnKind.FLOAT;
+    } else if (t instanceof DoubleType) {
+      kind = ColumnKind.DOUBLE;
+    } else if (t instanceof BinaryType) {
+      kind = conf.isImageColumn(name) ? ColumnKind.ENCODED_IMAGE : ColumnKind.BINARY;
+    } else if (isImageStruct(t)) {
+      kind = ColumnKind.IMAGE_STRUCT;
+    } else if (t instanceof ArrayType a && numpyType(a.elementType()) != null) {
+      long[] shape = conf.arrayShape(name);
+      if (shape == null) {
+        throw new IllegalArgumentException("Column '" + name + "' is an array of " + a.elementType().simpleString()
+            + ": give its shape with option arrayShapes, e.g. '" + name + ":3x4'");
+      }
+      return new ColumnPlan(name, ordinal, t, ColumnKind.NUMERIC_ARRAY,
+          new BetonField(name, NdArrayField.ndarray(numpyType(a.elementType()), shape)));
+    } else if (t instanceof StringType) {
+      kind = conf.stringsAsJson ? ColumnKind.STRING_JSON : ColumnKind.STRING_BYTES;
+    } else if (t instanceof StructType || t instanceof MapType || t instanceof ArrayType) {
+      kind = ColumnKind.JSON;
+    } else {
+      throw new IllegalArgumentException("Cannot write column '" + name + "' of type " + t.simpleString()
+          + " as .beton: cast it to long, double, string or binary first");
+    }
+    field = switch (kind) {
+      case LONG, INT, SHORT, BYTE, BOOLEAN -> new BetonField(name, IntField.INSTANCE);
+      case FLOAT, DOUBLE -> new BetonField(name, FloatField.INSTANCE);
+      case BINARY, STRING_BYTES -> new BetonField(name, BytesField.INSTANCE);
+      case ENCODED_IMAGE, IMAGE_STRUCT -> new BetonField(name, RgbImageField.INSTANCE);
+      default -> new BetonField(name, JsonField.INSTANCE);
+    };
+    return new ColumnPlan(name, ordinal, t, kind, field);
+  }
+
+  /** Spark's {@code image} data source struct: origin, height, width, nChannels, mode, data. */
+  static boolean isImageStruct(DataType t) {
+    if (!(t instanceof StructType s) || s.fields().length != IMAGE_STRUCT_FIELDS.size()) {
+      return false;
+    }
+    for (StructField f : s.fields()) {
+      if (!IMAGE_STRUCT_FIELDS.contains(f.name())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** numpy type string for an array element type, or null if it is not a number or boolean. */
+  static String numpyType(DataType t) {
+    if (t instanceof ByteType) {
+      return "|i1";
+    } else if (t instanceof ShortType) {
+      return "<i2";
+    } else if (t instanceof IntegerType) {
+      return "<i4";
+    } else if (t instanceof LongType) {
+      return "<i8";
+    } else if (t instanceof FloatType) {
+      return "<f4";
+    } else if (t instanceof DoubleType) {
+      return "<f8";
+    } else if (t instanceof BooleanType) {
+      return "|b1";
+    }
+    return null;
+  }
+}

@@ -1,0 +1,198 @@
+package org.sparkbeton.spark.write;
+
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.sparkbeton.format.BetonFormat;
+
+/**
+ * The write options, parsed and checked once on the driver; small, immutable and serializable, so
+ * it travels to executors as is. Messages name the option and what was expected.
+ */
+public final class BetonWriteConf implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  final Set<String> imageColumns;
+  final int maxResolution;
+  final int minResolution;
+  final WriteMode writeMode;
+  final int jpegQuality;
+  final boolean subsampling444;
+  final double compressProbability;
+  final long smartThreshold;
+  final long seed;
+  final long pageSize;
+  final long targetShardSize;
+  final boolean skipBadImages;
+  final boolean skipNulls;
+  final Map<String, long[]> arrayShapes;
+  final boolean stringsAsJson;
+  final String spoolDir;
+
+  private BetonWriteConf(Map<String, String> o) {
+    imageColumns = new LinkedHashSet<>();
+    for (String c : o.getOrDefault(key(BetonWriteOptions.IMAGE_COLUMNS), "").split(",")) {
+      if (!c.isBlank()) {
+        imageColumns.add(c.trim().toLowerCase(Locale.ROOT));
+      }
+    }
+    maxResolution = positiveInt(o, BetonWriteOptions.MAX_RESOLUTION, Integer.MAX_VALUE);
+    minResolution = positiveInt(o, BetonWriteOptions.MIN_RESOLUTION, Integer.MAX_VALUE);
+    if (maxResolution != Integer.MAX_VALUE && minResolution != Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("Options maxResolution and minResolution are exclusive (as in FFCV); give one");
+    }
+    writeMode = WriteMode.parse(o.getOrDefault(key(BetonWriteOptions.WRITE_MODE), "raw"));
+    jpegQuality = positiveInt(o, BetonWriteOptions.JPEG_QUALITY, 90);
+    if (jpegQuality > 100) {
+      throw new IllegalArgumentException("Option jpegQuality must be 1..100, got " + jpegQuality);
+    }
+    String sub = o.getOrDefault(key(BetonWriteOptions.JPEG_SUBSAMPLING), "420").trim();
+    if (!sub.equals("420") && !sub.equals("444")) {
+      throw new IllegalArgumentException("Option jpegSubsampling must be 420 or 444, got '" + sub + "'");
+    }
+    subsampling444 = sub.equals("444");
+    compressProbability = probability(o.getOrDefault(key(BetonWriteOptions.COMPRESS_PROBABILITY), "0.5"));
+    String threshold = o.get(key(BetonWriteOptions.SMART_THRESHOLD));
+    if (writeMode == WriteMode.SMART && threshold == null) {
+      throw new IllegalArgumentException("writeMode smart needs option smartThreshold (bytes of raw RGB above which"
+          + " an image is stored as JPEG)");
+    }
+    smartThreshold = threshold == null ? Long.MAX_VALUE : ByteSizes.parse(BetonWriteOptions.SMART_THRESHOLD, threshold);
+    seed = longOption(o, BetonWriteOptions.SEED, 0);
+    pageSize = BetonFormat.checkWritePageSize(
+        ByteSizes.parse(BetonWriteOptions.PAGE_SIZE, o.getOrDefault(key(BetonWriteOptions.PAGE_SIZE), "8M")));
+    targetShardSize = ByteSizes.parse(BetonWriteOptions.TARGET_SHARD_SIZE,
+        o.getOrDefault(key(BetonWriteOptions.TARGET_SHARD_SIZE), "1G"));
+    if (targetShardSize < 1) {
+      throw new IllegalArgumentException("Option targetShardSize must be positive");
+    }
+    skipBadImages = policy(o, BetonWriteOptions.BAD_IMAGE_POLICY);
+    skipNulls = policy(o, BetonWriteOptions.NULL_POLICY);
+    arrayShapes = parseShapes(o.getOrDefault(key(BetonWriteOptions.ARRAY_SHAPES), ""));
+    String strings = o.getOrDefault(key(BetonWriteOptions.STRING_ENCODING), "json").trim().toLowerCase(Locale.ROOT);
+    if (!strings.equals("json") && !strings.equals("bytes")) {
+      throw new IllegalArgumentException("Option stringEncoding must be json or bytes, got '" + strings + "'");
+    }
+    stringsAsJson = strings.equals("json");
+    spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
+  }
+
+  /** Parses options given with any case (Spark passes a case-insensitive map). */
+  public static BetonWriteConf parse(Map<String, String> options) {
+    Map<String, String> lower = new HashMap<>();
+    options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
+    return new BetonWriteConf(lower);
+  }
+
+  /** The settings recorded in the manifest's recipe. */
+  public Map<String, String> recipe() {
+    Map<String, String> r = new LinkedHashMap<>();
+    r.put("write_mode", writeMode.name().toLowerCase(Locale.ROOT));
+    r.put("max_resolution", maxResolution == Integer.MAX_VALUE ? "none" : Integer.toString(maxResolution));
+    r.put("min_resolution", minResolution == Integer.MAX_VALUE ? "none" : Integer.toString(minResolution));
+    r.put("jpeg_quality", Integer.toString(jpegQuality));
+    r.put("jpeg_subsampling", subsampling444 ? "444" : "420");
+    if (writeMode == WriteMode.PROPORTION) {
+      r.put("compress_probability", Double.toString(compressProbability));
+      r.put("seed", Long.toString(seed));
+    }
+    if (writeMode == WriteMode.SMART) {
+      r.put("smart_threshold", Long.toString(smartThreshold));
+    }
+    r.put("resize_filter", "area (OpenCV INTER_AREA equivalent)");
+    r.put("page_size", Long.toString(pageSize));
+    r.put("target_shard_size", Long.toString(targetShardSize));
+    r.put("bad_image_policy", skipBadImages ? "skip" : "fail");
+    r.put("null_policy", skipNulls ? "skip" : "fail");
+    return r;
+  }
+
+  boolean isImageColumn(String name) {
+    return imageColumns.contains(name.toLowerCase(Locale.ROOT));
+  }
+
+  long[] arrayShape(String column) {
+    return arrayShapes.get(column.toLowerCase(Locale.ROOT));
+  }
+
+  private static String key(String option) {
+    return option.toLowerCase(Locale.ROOT);
+  }
+
+  private static int positiveInt(Map<String, String> o, String option, int dflt) {
+    String v = o.get(key(option));
+    if (v == null) {
+      return dflt;
+    }
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n < 1) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Option " + option + " must be a positive integer, got '" + v + "'");
+    }
+  }
+
+  private static long longOption(Map<String, String> o, String option, long dflt) {
+    String v = o.get(key(option));
+    try {
+      return v == null ? dflt : Long.parseLong(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("Option " + option + " must be an integer, got '" + v + "'");
+    }
+  }
+
+  private static double probability(String v) {
+    try {
+      double p = Double.parseDouble(v.trim());
+      if (p >= 0 && p <= 1) {
+        return p;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message
+    }
+    throw new IllegalArgumentException("Option compressProbability must be a number in [0, 1], got '" + v + "'");
+  }
+
+  private static boolean policy(Map<String, String> o, String option) {
+    String v = o.getOrDefault(key(option), "fail").trim().toLowerCase(Locale.ROOT);
+    if (!v.equals("fail") && !v.equals("skip")) {
+      throw new IllegalArgumentException("Option " + option + " must be fail or skip, got '" + v + "'");
+    }
+    return v.equals("skip");
+  }
+
+  private static Map<String, long[]> parseShapes(String text) {
+    Map<String, long[]> shapes = new HashMap<>();
+    for (String entry : text.split(";")) {
+      if (entry.isBlank()) {
+        continue;
+      }
+      String[] kv = entry.split(":");
+      if (kv.length != 2 || kv[0].isBlank()) {
+        throw new IllegalArgumentException("Option arrayShapes must look like 'emb:3x4;mask:16', got '" + entry + "'");
+      }
+      String[] dims = kv[1].trim().toLowerCase(Locale.ROOT).split("x");
+      long[] shape = new long[dims.length];
+      for (int i = 0; i < dims.length; i++) {
+        try {
+          shape[i] = Long.parseLong(dims[i].trim());
+        } catch (NumberFormatException e) {
+          shape[i] = -1;
+        }
+        if (shape[i] < 1) {
+          throw new IllegalArgumentException("Option arrayShapes: dimension '" + dims[i] + "' of column '" + kv[0].trim()
+              + "' is not a positive integer");
+        }
+      }
+      shapes.put(kv[0].trim().toLowerCase(Locale.ROOT), shape);
+    }
+    return shapes;
+  }
+}

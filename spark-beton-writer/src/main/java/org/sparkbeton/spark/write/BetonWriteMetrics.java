@@ -1,0 +1,58 @@
+package org.sparkbeton.spark.write;
+
+import org.apache.spark.sql.connector.metric.CustomMetric;
+import org.apache.spark.sql.connector.metric.CustomSumMetric;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+
+/** Write metrics shown in the Spark UI (each a class with a no-argument constructor, as Spark requires). */
+final class BetonWriteMetrics {
+  static final String SAMPLES = "betonSamplesWritten";
+  static final String SHARDS = "betonShardsWritten";
+  static final String BYTES = "betonBytesWritten";
+  static final String PASSED_THROUGH = "betonImagesPassedThrough";
+  static final String REENCODED = "betonImagesEncoded";
+  static final String SKIPPED = "betonRowsSkipped";
+
+  private BetonWriteMetrics() {}
+
+  static CustomMetric[] supported() {
+    return new CustomMetric[] {new Samples(), new Shards(), new Bytes(), new PassedThrough(), new Encoded(), new Skipped()};
+  }
+
+  static CustomTaskMetric task(String name, long value) {
+    return new CustomTaskMetric() {
+      @Override public String name() { return name; }
+      @Override public long value() { return value; }
+    };
+  }
+
+  public static final class Samples extends CustomSumMetric {
+    @Override public String name() { return SAMPLES; }
+    @Override public String description() { return "samples written"; }
+  }
+
+  public static final class Shards extends CustomSumMetric {
+    @Override public String name() { return SHARDS; }
+    @Override public String description() { return "shard files written"; }
+  }
+
+  public static final class Bytes extends CustomSumMetric {
+    @Override public String name() { return BYTES; }
+    @Override public String description() { return ".beton bytes written"; }
+  }
+
+  public static final class PassedThrough extends CustomSumMetric {
+    @Override public String name() { return PASSED_THROUGH; }
+    @Override public String description() { return "JPEGs stored unchanged"; }
+  }
+
+  public static final class Encoded extends CustomSumMetric {
+    @Override public String name() { return REENCODED; }
+    @Override public String description() { return "images encoded as JPEG"; }
+  }
+
+  public static final class Skipped extends CustomSumMetric {
+    @Override public String name() { return SKIPPED; }
+    @Override public String description() { return "rows skipped (nulls, bad images)"; }
+  }
+}

@@ -1,0 +1,57 @@
+package org.sparkbeton.spark.write;
+
+/**
+ * Every option of {@code df.write.format("beton")}, case-insensitive. Defaults mirror FFCV's
+ * {@code RGBImageField} / {@code DatasetWriter} where FFCV has one.
+ */
+public final class BetonWriteOptions {
+  private BetonWriteOptions() {}
+
+  /** Comma-separated binary columns holding encoded images (any format the codec reads) to store as RGBImage fields. Spark {@code image} structs are image columns without being listed. Default: none. */
+  public static final String IMAGE_COLUMNS = "imageColumns";
+
+  /** Longest side after resizing (FFCV {@code max_resolution}); never upscales. Default: no limit. */
+  public static final String MAX_RESOLUTION = "maxResolution";
+
+  /** Shorter side after resizing (FFCV v1.1 {@code min_resolution}); exclusive with maxResolution. Default: no limit. */
+  public static final String MIN_RESOLUTION = "minResolution";
+
+  /** How images are stored: {@code raw}, {@code jpg}, {@code smart} or {@code proportion} (FFCV write modes). Default {@code raw}, as FFCV. */
+  public static final String WRITE_MODE = "writeMode";
+
+  /** JPEG quality 1–100 for re-encoded images. Default 90, as FFCV. */
+  public static final String JPEG_QUALITY = "jpegQuality";
+
+  /** Chroma subsampling of re-encoded JPEGs: {@code 420} (default, what FFCV's OpenCV encoder writes) or {@code 444}. */
+  public static final String JPEG_SUBSAMPLING = "jpegSubsampling";
+
+  /** {@code proportion} mode: probability that an image is stored as JPEG. Default 0.5, as FFCV. */
+  public static final String COMPRESS_PROBABILITY = "compressProbability";
+
+  /** {@code smart} mode: store as JPEG when the raw size H*W*3 exceeds this many bytes (FFCV compares bytes). Required by {@code smart}. */
+  public static final String SMART_THRESHOLD = "smartThreshold";
+
+  /** Seed of the {@code proportion} draws; each row's draw depends on (seed, partition, row in partition) only. Default 0. */
+  public static final String SEED = "seed";
+
+  /** Page size of every shard: a power of two in [2 MiB, 1 GiB]; accepts {@code 8M}, {@code 8MiB}, bytes. Default 8 MiB, as FFCV. */
+  public static final String PAGE_SIZE = "pageSize";
+
+  /** A task starts a new shard file once its current one holds this many payload bytes; accepts {@code 512M}, {@code 1G}. Default 1 GiB. */
+  public static final String TARGET_SHARD_SIZE = "targetShardSize";
+
+  /** What to do with an image that cannot be decoded: {@code fail} the task (default) or {@code skip} the row (counted in the metrics). */
+  public static final String BAD_IMAGE_POLICY = "badImagePolicy";
+
+  /** What to do with a null value: {@code fail} (default, naming the column) or {@code skip} the row (counted). */
+  public static final String NULL_POLICY = "nullPolicy";
+
+  /** Shapes of array columns stored as NDArray fields, e.g. {@code emb:3x4;mask:16}. Required for each array column of numbers. */
+  public static final String ARRAY_SHAPES = "arrayShapes";
+
+  /** How string columns are stored: {@code json} (default: a JSON string literal in a JSON field, so FFCV's unpack gives the str) or {@code bytes} (UTF-8 in a Bytes field). */
+  public static final String STRING_ENCODING = "stringEncoding";
+
+  /** Directory for the per-task page spool files (shards are streamed to the target file system once complete). Default: java.io.tmpdir. */
+  public static final String SPOOL_DIR = "spoolDir";
+}

@@ -1,0 +1,115 @@
+package org.sparkbeton.spark.write;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.hadoop.fs.FileContext;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.ShardEntry;
+
+/**
+ * The driver's side of the commit protocol: the manifest is the only definition of a dataset, and
+ * only this class writes it, last. Publishing replaces {@code _manifest.json} atomically as readers
+ * see it (an object store's PUT of the whole object, or a write-then-rename with overwrite on file
+ * systems), so a reader sees the old dataset or the new one, never a mix.
+ */
+final class DatasetPublisher {
+  private static final Set<String> OBJECT_STORES = Set.of("s3", "s3a", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss");
+
+  private final FileSystem fs;
+  private final Path dir;
+
+  DatasetPublisher(FileSystem fs, Path dir) {
+    this.fs = fs;
+    this.dir = dir;
+  }
+
+  /** The published manifest, or null when the directory holds no dataset. */
+  DatasetManifest current() throws IOException {
+    Path manifest = new Path(dir, DatasetManifest.FILE_NAME);
+    if (!fs.exists(manifest)) {
+      return null;
+    }
+    try (InputStream in = fs.open(manifest)) {
+      return DatasetManifest.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    }
+  }
+
+  /**
+   * Publishes the shards of {@code messages}: appended to the current dataset, or replacing it when
+   * {@code overwrite}. Then deletes what no manifest lists any more: old shards after an overwrite,
+   * and files of this job that no committed attempt reported (killed speculative attempts).
+   */
+  DatasetManifest commit(String jobId, List<BetonField> fields, List<BetonCommitMessage> messages, boolean overwrite,
+      Map<String, String> recipe) throws IOException {
+    DatasetManifest previous = current();
+    List<ManifestField> manifestFields = fields.stream().map(ManifestField::of).toList();
+    List<ShardEntry> shards = new ArrayList<>();
+    if (previous != null && !overwrite) {
+      if (!previous.fields().equals(manifestFields)) {
+        throw new IllegalArgumentException("Cannot append to " + dir + ": its fields " + previous.fields()
+            + " differ from the DataFrame's " + manifestFields + " (use mode overwrite to replace it)");
+      }
+      shards.addAll(previous.shards());
+    }
+    messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
+        .forEach(m -> shards.addAll(m.shards()));
+    DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, "spark-beton 0.1.0");
+    publish(next);
+    Set<String> live = new HashSet<>();
+    next.shards().forEach(s -> live.add(s.path()));
+    if (previous != null && overwrite) {
+      for (ShardEntry old : previous.shards()) {
+        if (!live.contains(old.path())) {
+          fs.delete(new Path(dir, old.path()), false);
+        }
+      }
+    }
+    deleteUnlisted(jobId, live);
+    return next;
+  }
+
+  /** Deletes every file of this job (by its id in the name) that is not in {@code keep}. */
+  void deleteUnlisted(String jobId, Set<String> keep) throws IOException {
+    if (!fs.exists(dir)) {
+      return;
+    }
+    for (FileStatus f : fs.listStatus(dir)) {
+      String name = f.getPath().getName();
+      if (f.isFile() && name.startsWith("part-") && name.contains("-" + jobId + "-") && !keep.contains(name)) {
+        fs.delete(f.getPath(), false);
+      }
+    }
+  }
+
+  private void publish(DatasetManifest manifest) throws IOException {
+    byte[] json = manifest.toJson().getBytes(StandardCharsets.UTF_8);
+    Path target = new Path(dir, DatasetManifest.FILE_NAME);
+    String scheme = fs.getUri().getScheme() == null ? "" : fs.getUri().getScheme().toLowerCase(Locale.ROOT);
+    if (OBJECT_STORES.contains(scheme)) {
+      try (OutputStream out = fs.create(target, true)) {
+        out.write(json);
+      }
+      return;
+    }
+    Path tmp = new Path(dir, "._manifest-" + UUID.randomUUID() + ".tmp");
+    try (OutputStream out = fs.create(tmp, false)) {
+      out.write(json);
+    }
+    FileContext.getFileContext(fs.getUri(), fs.getConf()).rename(tmp, target, Options.Rename.OVERWRITE);
+  }
+}

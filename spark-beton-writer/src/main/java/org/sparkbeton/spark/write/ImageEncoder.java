@@ -1,0 +1,145 @@
+package org.sparkbeton.spark.write;
+
+import java.nio.ByteBuffer;
+import java.util.SplittableRandom;
+import org.sparkbeton.codec.ImageDecoder;
+import org.sparkbeton.codec.jpeg.ChromaSubsampling;
+import org.sparkbeton.codec.jpeg.Idct;
+import org.sparkbeton.codec.jpeg.JpegCodec;
+import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.codec.jpeg.JpegColorSpace;
+import org.sparkbeton.codec.jpeg.JpegGeometry;
+import org.sparkbeton.codec.jpeg.JpegHeader;
+import org.sparkbeton.codec.jpeg.JpegMarkers;
+import org.sparkbeton.codec.resize.Resizer;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImage;
+
+/**
+ * The per-row image step of the writer, on executors (FFCV {@code RGBImageField.encode}): decode,
+ * resize with FFCV's rules (longer side to {@code maxResolution} or shorter side to
+ * {@code minResolution}, sizes truncated, never upscaled, area filter), then store as raw RGB or JPEG
+ * by write mode. JPEG inputs are decoded by the fastest codec at the smallest DCT scale that still
+ * covers the target size; a JPEG to be stored as JPEG at its own size is passed through untouched
+ * (lossless, and no encode; FFCV always re-encodes). One instance per task thread.
+ */
+final class ImageEncoder implements AutoCloseable {
+  private final BetonWriteConf conf;
+  private final int partition;
+  private final JpegCodec codec;
+  private final JpegHeader header = new JpegHeader();
+  private final Resizer resizer = new Resizer();
+  private final ChromaSubsampling subsampling;
+  long passedThrough;
+  long reencoded;
+
+  ImageEncoder(BetonWriteConf conf, int partition) {
+    this.conf = conf;
+    this.partition = partition;
+    this.codec = JpegCodecs.fastest();
+    this.subsampling = conf.subsampling444 ? ChromaSubsampling.S444 : ChromaSubsampling.S420;
+  }
+
+  /** An encoded image in any format the codec layer reads. */
+  RgbImage fromEncoded(byte[] input, long row) {
+    if (input.length >= 3 && (input[0] & 0xff) == 0xFF && (input[1] & 0xff) == 0xD8 && (input[2] & 0xff) == 0xFF) {
+      RgbImage fast = fromPlainJpeg(input, row);
+      if (fast != null) {
+        return fast;
+      }
+    }
+    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(input);
+    return fromPixels(decoded.pixels(), decoded.width(), decoded.height(), row);
+  }
+
+  /** H x W x 3 RGB pixels. */
+  RgbImage fromPixels(byte[] rgb, int w, int h, long row) {
+    long target = targetSize(w, h);
+    int tw = (int) (target >>> 32);
+    int th = (int) target;
+    ByteBuffer pixels = resized(ByteBuffer.wrap(rgb), w, h, tw, th);
+    return store(pixels, tw, th, row);
+  }
+
+  /** Null when the JPEG needs the general decoder (EXIF rotation, CMYK/YCCK). */
+  private RgbImage fromPlainJpeg(byte[] input, long row) {
+    ByteBuffer src = ByteBuffer.wrap(input);
+    codec.probe(src, header);
+    JpegColorSpace cs = header.colorSpace();
+    if (JpegMarkers.exifOrientation(src) != 1 || (cs != JpegColorSpace.YCBCR && cs != JpegColorSpace.GRAYSCALE)) {
+      return null;
+    }
+    int w = header.width();
+    int h = header.height();
+    long target = targetSize(w, h);
+    int tw = (int) (target >>> 32);
+    int th = (int) target;
+    if (tw == w && th == h && storeAsJpeg(tw, th, row)) {
+      passedThrough++;
+      return new RgbImage(ImageMode.JPG, w, h, ByteBuffer.wrap(input));
+    }
+    int scale = JpegGeometry.bestScale(w, h, tw, th, JpegGeometry.FAST_SCALES);
+    int sw = JpegGeometry.scaledDim(w, scale);
+    int sh = JpegGeometry.scaledDim(h, scale);
+    ByteBuffer decoded = ByteBuffer.allocate(Math.multiplyExact(Math.multiplyExact(sw, sh), 3));
+    codec.decode(src, scale, Idct.ACCURATE, decoded, 0);
+    return store(resized(decoded, sw, sh, tw, th), tw, th, row);
+  }
+
+  private ByteBuffer resized(ByteBuffer rgb, int w, int h, int tw, int th) {
+    if (tw == w && th == h) {
+      return rgb;
+    }
+    ByteBuffer out = ByteBuffer.allocate(Math.multiplyExact(Math.multiplyExact(tw, th), 3));
+    resizer.resize(rgb, 0, w * 3, 0, 0, w, h, out, 0, tw, th);
+    return out;
+  }
+
+  private RgbImage store(ByteBuffer pixels, int w, int h, long row) {
+    if (storeAsJpeg(w, h, row)) {
+      reencoded++;
+      return new RgbImage(ImageMode.JPG, w, h,
+          ByteBuffer.wrap(codec.encode(pixels, 0, w, h, conf.jpegQuality, subsampling)));
+    }
+    return new RgbImage(ImageMode.RAW, w, h, pixels.duplicate().position(0).limit(w * h * 3));
+  }
+
+  /** FFCV's size rules; packed as {@code (w << 32) | h}. */
+  long targetSize(int w, int h) {
+    if (w > RgbImage.MAX_SIDE * 64L || h > RgbImage.MAX_SIDE * 64L) {
+      throw new IllegalArgumentException("Image " + w + "x" + h + " is absurdly large");
+    }
+    double ratio = 1;
+    if (conf.maxResolution != Integer.MAX_VALUE) {
+      ratio = (double) conf.maxResolution / Math.max(w, h);
+    } else if (conf.minResolution != Integer.MAX_VALUE) {
+      ratio = (double) conf.minResolution / Math.min(w, h);
+    }
+    int tw = w;
+    int th = h;
+    if (ratio < 1) {
+      tw = Math.max(1, (int) (ratio * w));
+      th = Math.max(1, (int) (ratio * h));
+    }
+    if (tw > RgbImage.MAX_SIDE || th > RgbImage.MAX_SIDE) {
+      throw new IllegalArgumentException("Image " + w + "x" + h + " would be stored as " + tw + "x" + th
+          + ", over the format's 65535 per side; set maxResolution");
+    }
+    return ((long) tw << 32) | th;
+  }
+
+  boolean storeAsJpeg(int w, int h, long row) {
+    return switch (conf.writeMode) {
+      case RAW -> false;
+      case JPG -> true;
+      case SMART -> 3L * w * h > conf.smartThreshold;
+      case PROPORTION -> new SplittableRandom(conf.seed * 0x9E3779B97F4A7C15L ^ ((long) partition << 40) ^ row)
+          .nextDouble() < conf.compressProbability;
+    };
+  }
+
+  @Override
+  public void close() {
+    codec.close();
+  }
+}

@@ -1,0 +1,116 @@
+package org.sparkbeton.spark.write;
+
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.catalyst.util.MapData;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.BinaryType;
+import org.apache.spark.sql.types.BooleanType;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.types.StringType;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Spark values (structs, maps, arrays and their leaves) as JSON text in Python's {@code json.dumps}
+ * style, so FFCV's {@code JSONField.unpack} gives back the dict. Binary leaves become arrays of
+ * byte values; map keys become strings; non-finite floats become null.
+ */
+final class JsonValues {
+  private JsonValues() {}
+
+  static String toJson(Object value, DataType type) {
+    StringBuilder sb = new StringBuilder();
+    append(sb, value, type);
+    return sb.toString();
+  }
+
+  static void append(StringBuilder sb, Object v, DataType t) {
+    if (v == null) {
+      sb.append("null");
+    } else if (t instanceof StructType s) {
+      InternalRow row = (InternalRow) v;
+      sb.append('{');
+      StructField[] fields = s.fields();
+      for (int i = 0; i < fields.length; i++) {
+        if (i > 0) {
+          sb.append(", ");
+        }
+        string(sb, fields[i].name());
+        sb.append(": ");
+        append(sb, row.isNullAt(i) ? null : row.get(i, fields[i].dataType()), fields[i].dataType());
+      }
+      sb.append('}');
+    } else if (t instanceof ArrayType a) {
+      ArrayData arr = (ArrayData) v;
+      sb.append('[');
+      for (int i = 0; i < arr.numElements(); i++) {
+        if (i > 0) {
+          sb.append(", ");
+        }
+        append(sb, arr.isNullAt(i) ? null : arr.get(i, a.elementType()), a.elementType());
+      }
+      sb.append(']');
+    } else if (t instanceof MapType m) {
+      MapData map = (MapData) v;
+      sb.append('{');
+      for (int i = 0; i < map.numElements(); i++) {
+        if (i > 0) {
+          sb.append(", ");
+        }
+        StringBuilder key = new StringBuilder();
+        append(key, map.keyArray().get(i, m.keyType()), m.keyType());
+        string(sb, key.length() > 1 && key.charAt(0) == '"' ? key.substring(1, key.length() - 1) : key.toString());
+        sb.append(": ");
+        append(sb, map.valueArray().isNullAt(i) ? null : map.valueArray().get(i, m.valueType()), m.valueType());
+      }
+      sb.append('}');
+    } else if (t instanceof StringType) {
+      string(sb, v.toString());
+    } else if (t instanceof BooleanType || t instanceof LongType || t instanceof IntegerType || t instanceof ShortType
+        || t instanceof ByteType) {
+      sb.append(v);
+    } else if (t instanceof DoubleType || t instanceof FloatType) {
+      double d = ((Number) v).doubleValue();
+      sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
+    } else if (t instanceof BinaryType) {
+      byte[] b = (byte[]) v;
+      sb.append('[');
+      for (int i = 0; i < b.length; i++) {
+        sb.append(i > 0 ? ", " : "").append(b[i] & 0xff);
+      }
+      sb.append(']');
+    } else {
+      string(sb, v.toString());
+    }
+  }
+
+  static void string(StringBuilder sb, String s) {
+    sb.append('"');
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      switch (c) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        default -> {
+          if (c < 0x20 || c > 0x7e) {
+            sb.append(String.format("\\u%04x", (int) c));
+          } else {
+            sb.append(c);
+          }
+        }
+      }
+    }
+    sb.append('"');
+  }
+}

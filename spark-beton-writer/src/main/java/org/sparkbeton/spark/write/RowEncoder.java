@@ -1,0 +1,143 @@
+package org.sparkbeton.spark.write;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.ArrayType;
+import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.codec.ImageDecodeException;
+import org.sparkbeton.codec.jpeg.JpegException;
+import org.sparkbeton.format.fields.RgbImage;
+
+/**
+ * Turns one {@link InternalRow} into the values the format core writes, column by column, on an
+ * executor. A row whose value is null or whose image cannot be decoded is refused with a message
+ * naming the column, or skipped (null result, counted) when the policy says so.
+ */
+final class RowEncoder implements AutoCloseable {
+  private final List<ColumnPlan> plans;
+  private final BetonWriteConf conf;
+  private final ImageEncoder images;
+  private final Object[] values;
+  long skippedNulls;
+  long skippedBadImages;
+
+  RowEncoder(StructType schema, BetonWriteConf conf, int partition) {
+    this.plans = BetonSchemaMapping.plan(schema, conf);
+    this.conf = conf;
+    this.images = plans.stream().anyMatch(p -> p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT)
+        ? new ImageEncoder(conf, partition) : null;
+    this.values = new Object[plans.size()];
+  }
+
+  /** The values of {@code row} (a reused array), or null when the row is skipped. */
+  Object[] encode(InternalRow row, long rowIndex) {
+    for (ColumnPlan p : plans) {
+      int i = p.ordinal();
+      if (row.isNullAt(i)) {
+        if (conf.skipNulls) {
+          skippedNulls++;
+          return null;
+        }
+        throw new IllegalArgumentException("Column '" + p.column() + "' is null in row " + rowIndex
+            + " of this partition; .beton has no nulls (filter them, or set nullPolicy=skip)");
+      }
+      try {
+        values[i] = value(p, row, rowIndex);
+      } catch (ImageDecodeException | JpegException e) {
+        if (conf.skipBadImages) {
+          skippedBadImages++;
+          return null;
+        }
+        throw new IllegalArgumentException("Column '" + p.column() + "' row " + rowIndex + " of this partition: "
+            + e.getMessage() + " (set badImagePolicy=skip to skip such rows)", e);
+      }
+    }
+    return values;
+  }
+
+  private Object value(ColumnPlan p, InternalRow row, long rowIndex) {
+    int i = p.ordinal();
+    return switch (p.kind()) {
+      case LONG -> row.getLong(i);
+      case INT -> (long) row.getInt(i);
+      case SHORT -> (long) row.getShort(i);
+      case BYTE -> (long) row.getByte(i);
+      case BOOLEAN -> row.getBoolean(i) ? 1L : 0L;
+      case FLOAT -> (double) row.getFloat(i);
+      case DOUBLE -> row.getDouble(i);
+      case BINARY -> row.getBinary(i);
+      case STRING_BYTES -> row.getUTF8String(i).toString().getBytes(StandardCharsets.UTF_8);
+      case STRING_JSON -> {
+        StringBuilder sb = new StringBuilder();
+        JsonValues.string(sb, row.getUTF8String(i).toString());
+        yield sb.toString();
+      }
+      case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
+      case ENCODED_IMAGE -> images.fromEncoded(row.getBinary(i), rowIndex);
+      case IMAGE_STRUCT -> imageStruct(p, row.getStruct(i, ((StructType) p.type()).fields().length), rowIndex);
+      case NUMERIC_ARRAY -> array(p, row.getArray(i));
+    };
+  }
+
+  /** Spark's image struct: BGR(A) or grey bytes, row-major. */
+  private RgbImage imageStruct(ColumnPlan p, InternalRow img, long rowIndex) {
+    StructType s = (StructType) p.type();
+    int h = img.getInt(s.fieldIndex("height"));
+    int w = img.getInt(s.fieldIndex("width"));
+    int channels = img.getInt(s.fieldIndex("nChannels"));
+    byte[] data = img.getBinary(s.fieldIndex("data"));
+    if (channels != 1 && channels != 3 && channels != 4) {
+      throw new ImageDecodeException("image struct has " + channels + " channels; expected 1, 3 or 4");
+    }
+    if (w < 1 || h < 1 || data == null || data.length != (long) w * h * channels) {
+      throw new ImageDecodeException("image struct of " + w + "x" + h + "x" + channels + " holds "
+          + (data == null ? 0 : data.length) + " bytes");
+    }
+    byte[] rgb = new byte[w * h * 3];
+    for (int px = 0, src = 0, dst = 0; px < w * h; px++, src += channels, dst += 3) {
+      if (channels == 1) {
+        rgb[dst] = rgb[dst + 1] = rgb[dst + 2] = data[src];
+      } else {
+        rgb[dst] = data[src + 2];
+        rgb[dst + 1] = data[src + 1];
+        rgb[dst + 2] = data[src];
+      }
+    }
+    return images.fromPixels(rgb, w, h, rowIndex);
+  }
+
+  private Object array(ColumnPlan p, ArrayData a) {
+    for (int k = 0; k < a.numElements(); k++) {
+      if (a.isNullAt(k)) {
+        throw new IllegalArgumentException("Column '" + p.column() + "' has a null element at index " + k);
+      }
+    }
+    String np = BetonSchemaMapping.numpyType(((ArrayType) p.type()).elementType());
+    return switch (np) {
+      case "|i1" -> a.toByteArray();
+      case "<i2" -> a.toShortArray();
+      case "<i4" -> a.toIntArray();
+      case "<i8" -> a.toLongArray();
+      case "<f4" -> a.toFloatArray();
+      case "<f8" -> a.toDoubleArray();
+      default -> a.toBooleanArray();
+    };
+  }
+
+  long imagesPassedThrough() {
+    return images == null ? 0 : images.passedThrough;
+  }
+
+  long imagesReencoded() {
+    return images == null ? 0 : images.reencoded;
+  }
+
+  @Override
+  public void close() {
+    if (images != null) {
+      images.close();
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package org.sparkbeton.spark.write;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.ColumnStats;
+import org.sparkbeton.format.dataset.ShardChecksum;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.write.BetonWriter;
+
+/**
+ * One task attempt's output: shard files named {@code <prefix>-<seq>.beton} (the prefix is unique per
+ * attempt), each a complete standalone .beton streamed to any Hadoop FileSystem, rolled over once a
+ * shard's data pages reach the target size (the sample that books the page reaching the target is the
+ * shard's last, so a shard wastes at most the tail of one page, like each FFCV worker's last page). Keeps checksum, size and Int/Float min/max per shard for
+ * the manifest. {@link #abort()} deletes every file this attempt created.
+ */
+final class ShardWriter implements AutoCloseable {
+  private final FileSystem fs;
+  private final org.apache.hadoop.fs.Path dir;
+  private final String prefix;
+  private final List<BetonField> fields;
+  private final BetonWriteConf conf;
+  private final List<org.apache.hadoop.fs.Path> created = new ArrayList<>();
+  private final List<ShardEntry> finished = new ArrayList<>();
+  private BetonWriter current;
+  private HashingOutputStream currentOut;
+  private String currentName;
+  private ColumnStats.Accumulator[] stats;
+  private long currentSamples;
+
+  ShardWriter(FileSystem fs, org.apache.hadoop.fs.Path dir, String prefix, List<BetonField> fields, BetonWriteConf conf) {
+    this.fs = fs;
+    this.dir = dir;
+    this.prefix = prefix;
+    this.fields = fields;
+    this.conf = conf;
+  }
+
+  void write(Object[] values) throws IOException {
+    if (current == null) {
+      open();
+    }
+    current.append(values);
+    currentSamples++;
+    for (int f = 0; f < fields.size(); f++) {
+      if (stats[f] != null) {
+        if (fields.get(f).typeId() == FieldTypes.INT) {
+          stats[f].add(((Number) values[f]).longValue());
+        } else {
+          stats[f].add(((Number) values[f]).doubleValue());
+        }
+      }
+    }
+    if (current.dataBytes() >= conf.targetShardSize) {
+      finishCurrent();
+    }
+  }
+
+  private void open() throws IOException {
+    currentName = String.format("%s-%03d.beton", prefix, finished.size());
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, currentName);
+    created.add(path);
+    currentOut = new HashingOutputStream(fs.create(path, false));
+    current = BetonWriter.builder(fields).pageSize(conf.pageSize).open(currentOut, Path.of(conf.spoolDir));
+    currentSamples = 0;
+    stats = new ColumnStats.Accumulator[fields.size()];
+    for (int f = 0; f < fields.size(); f++) {
+      int type = fields.get(f).typeId();
+      stats[f] = type == FieldTypes.INT ? ColumnStats.Accumulator.forInts()
+          : type == FieldTypes.FLOAT ? ColumnStats.Accumulator.forFloats() : null;
+    }
+  }
+
+  private void finishCurrent() throws IOException {
+    current.finish(); // closes the stream
+    Map<String, ColumnStats> shardStats = new LinkedHashMap<>();
+    for (int f = 0; f < fields.size(); f++) {
+      if (stats[f] != null) {
+        shardStats.put(fields.get(f).name(), stats[f].result());
+      }
+    }
+    finished.add(new ShardEntry(currentName, currentSamples, currentOut.count(),
+        new ShardChecksum(ShardChecksum.SHA256, currentOut.sha256Hex()), shardStats));
+    current = null;
+  }
+
+  /** Completes the last shard; returns every shard of this attempt. A task with no rows writes no file. */
+  List<ShardEntry> finish() throws IOException {
+    if (current != null) {
+      finishCurrent();
+    }
+    return List.copyOf(finished);
+  }
+
+  long samplesInOpenShard() {
+    return current == null ? 0 : currentSamples;
+  }
+
+  /** Deletes everything this attempt wrote. */
+  void abort() throws IOException {
+    try {
+      if (current != null) {
+        current.close();
+      }
+    } finally {
+      current = null;
+      for (org.apache.hadoop.fs.Path p : created) {
+        fs.delete(p, false);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (current != null) {
+      abort();
+    }
+  }
+}

@@ -1,0 +1,62 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.fields.NdArrayField;
+
+class BetonSchemaMappingTest {
+
+  private static StructType imageStruct() {
+    return new StructType().add("origin", DataTypes.StringType).add("height", DataTypes.IntegerType)
+        .add("width", DataTypes.IntegerType).add("nChannels", DataTypes.IntegerType)
+        .add("mode", DataTypes.IntegerType).add("data", DataTypes.BinaryType);
+  }
+
+  @Test
+  void everyMappingOfTheIssue() {
+    StructType schema = new StructType()
+        .add("label", DataTypes.IntegerType).add("flag", DataTypes.BooleanType).add("big", DataTypes.LongType)
+        .add("w", DataTypes.FloatType).add("x", DataTypes.DoubleType)
+        .add("blob", DataTypes.BinaryType).add("jpeg", DataTypes.BinaryType)
+        .add("img", imageStruct())
+        .add("emb", DataTypes.createArrayType(DataTypes.FloatType))
+        .add("caption", DataTypes.StringType)
+        .add("meta", new StructType().add("a", DataTypes.IntegerType))
+        .add("tags", DataTypes.createMapType(DataTypes.StringType, DataTypes.StringType));
+    BetonWriteConf conf = BetonWriteConf.parse(Map.of("imageColumns", "jpeg", "arrayShapes", "emb:2x3"));
+    List<BetonField> fields = BetonSchemaMapping.fields(schema, conf);
+    assertThat(fields).extracting(BetonField::typeId).containsExactly(FieldTypes.INT, FieldTypes.INT, FieldTypes.INT,
+        FieldTypes.FLOAT, FieldTypes.FLOAT, FieldTypes.BYTES, FieldTypes.RGB_IMAGE, FieldTypes.RGB_IMAGE,
+        FieldTypes.NDARRAY, FieldTypes.JSON, FieldTypes.JSON, FieldTypes.JSON);
+    NdArrayField emb = (NdArrayField) fields.get(8).codec();
+    assertThat(emb.dtype().typestr()).isEqualTo("<f4");
+    assertThat(emb.shape()).containsExactly(2, 3);
+  }
+
+  @Test
+  void problemsNameTheColumn() {
+    BetonWriteConf none = BetonWriteConf.parse(Map.of());
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(
+        new StructType().add("a_column_name_too_long", DataTypes.IntegerType), none))
+        .hasMessageContaining("'a_column_name_too_long' is 22 bytes; .beton stores at most 16");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("when", DataTypes.DateType), none))
+        .hasMessage("Cannot write column 'when' of type date as .beton: cast it to long, double, string or binary first");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(
+        new StructType().add("emb", DataTypes.createArrayType(DataTypes.DoubleType)), none))
+        .hasMessage("Column 'emb' is an array of double: give its shape with option arrayShapes, e.g. 'emb:3x4'");
+    BetonWriteConf img = BetonWriteConf.parse(Map.of("imageColumns", "label"));
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType), img))
+        .hasMessage("Cannot write image column 'label': expected BinaryType or image struct, got int");
+    BetonWriteConf missing = BetonWriteConf.parse(Map.of("imageColumns", "photo"));
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType), missing))
+        .hasMessageStartingWith("Option imageColumns names column 'photo', which is not in the schema");
+  }
+}

@@ -1,0 +1,56 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BetonWriteConfTest {
+
+  @Test
+  void defaultsMirrorFfcv() {
+    BetonWriteConf c = BetonWriteConf.parse(Map.of());
+    assertThat(c.writeMode).isEqualTo(WriteMode.RAW);
+    assertThat(c.jpegQuality).isEqualTo(90);
+    assertThat(c.compressProbability).isEqualTo(0.5);
+    assertThat(c.pageSize).isEqualTo(8L << 20);
+    assertThat(c.targetShardSize).isEqualTo(1L << 30);
+    assertThat(c.maxResolution).isEqualTo(Integer.MAX_VALUE);
+    assertThat(c.stringsAsJson).isTrue();
+  }
+
+  @Test
+  void namesAreCaseInsensitiveAndSizesTakeUnits() {
+    BetonWriteConf c = BetonWriteConf.parse(Map.of("WRITEMODE", "Jpg", "maxresolution", "256", "PageSize", "4MiB",
+        "targetShardSize", "512m", "imageColumns", "Image, thumb", "arrayShapes", "emb:3x4;mask:16"));
+    assertThat(c.writeMode).isEqualTo(WriteMode.JPG);
+    assertThat(c.maxResolution).isEqualTo(256);
+    assertThat(c.pageSize).isEqualTo(4L << 20);
+    assertThat(c.targetShardSize).isEqualTo(512L << 20);
+    assertThat(c.isImageColumn("IMAGE")).isTrue();
+    assertThat(c.isImageColumn("thumb")).isTrue();
+    assertThat(c.arrayShape("EMB")).containsExactly(3, 4);
+    assertThat(c.recipe()).containsEntry("write_mode", "jpg").containsEntry("max_resolution", "256");
+  }
+
+  @Test
+  void badOptionsNameTheOption() {
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("writeMode", "webp")))
+        .hasMessage("Option writeMode must be raw, jpg, smart or proportion, got 'webp'");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("writeMode", "smart")))
+        .hasMessageStartingWith("writeMode smart needs option smartThreshold");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("maxResolution", "256", "minResolution", "128")))
+        .hasMessageContaining("exclusive");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("pageSize", "3M")))
+        .hasMessageContaining("power of two");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("jpegQuality", "101")))
+        .hasMessage("Option jpegQuality must be 1..100, got 101");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("compressProbability", "1.5")))
+        .hasMessage("Option compressProbability must be a number in [0, 1], got '1.5'");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("badImagePolicy", "ignore")))
+        .hasMessage("Option badImagePolicy must be fail or skip, got 'ignore'");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("arrayShapes", "emb:3xq")))
+        .hasMessage("Option arrayShapes: dimension 'q' of column 'emb' is not a positive integer");
+  }
+}

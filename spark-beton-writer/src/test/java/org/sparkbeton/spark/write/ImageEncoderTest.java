@@ -1,0 +1,111 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.sparkbeton.codec.jpeg.ChromaSubsampling;
+import org.sparkbeton.codec.jpeg.JpegCodec;
+import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.format.verify.JpegSof;
+
+class ImageEncoderTest {
+
+  static byte[] pixels(int w, int h, long seed) {
+    byte[] rgb = new byte[w * h * 3];
+    Random r = new Random(seed);
+    for (int y = 0; y < h; y++) {
+      for (int x = 0; x < w; x++) {
+        int p = (y * w + x) * 3;
+        rgb[p] = (byte) (x * 255 / w);
+        rgb[p + 1] = (byte) (y * 255 / h);
+        rgb[p + 2] = (byte) r.nextInt(64);
+      }
+    }
+    return rgb;
+  }
+
+  static byte[] jpeg(int w, int h) {
+    try (JpegCodec codec = JpegCodecs.fastest()) {
+      return codec.encode(ByteBuffer.wrap(pixels(w, h, 1)), 0, w, h, 90, ChromaSubsampling.S420);
+    }
+  }
+
+  private static ImageEncoder encoder(Map<String, String> options) {
+    return new ImageEncoder(BetonWriteConf.parse(options), 3);
+  }
+
+  @Test
+  void ffcvSizeRulesTruncateAndNeverUpscale() {
+    try (ImageEncoder max = encoder(Map.of("maxResolution", "256"));
+         ImageEncoder min = encoder(Map.of("minResolution", "100"))) {
+      // ratio 256/500: 500x375 -> (int) 256.0 x (int) 192.0
+      assertThat(max.targetSize(500, 375)).isEqualTo((256L << 32) | 192);
+      // FFCV computes ratio * [w, h] in doubles and truncates: (256/501)*501 = 255.99999999999997 -> 255
+      assertThat(max.targetSize(333, 501)).isEqualTo((170L << 32) | 255);
+      assertThat(max.targetSize(100, 80)).isEqualTo((100L << 32) | 80);
+      // ratio 100/375: 500 -> 133.33 -> 133
+      assertThat(min.targetSize(500, 375)).isEqualTo((133L << 32) | 100);
+    }
+  }
+
+  @Test
+  void jpegAtItsSizeIsPassedThroughInJpgMode() {
+    byte[] input = jpeg(120, 90);
+    try (ImageEncoder enc = encoder(Map.of("writeMode", "jpg", "maxResolution", "500"))) {
+      RgbImage img = enc.fromEncoded(input, 0);
+      assertThat(img.mode()).isEqualTo(ImageMode.JPG);
+      assertThat(img.payloadBytes()).isEqualTo(input);
+      assertThat(enc.passedThrough).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void largeJpegIsResizedAndReencodedWithMatchingFrameSize() {
+    try (ImageEncoder enc = encoder(Map.of("writeMode", "jpg", "maxResolution", "64"))) {
+      RgbImage img = enc.fromEncoded(jpeg(400, 300), 0);
+      assertThat(img.width()).isEqualTo(64);
+      assertThat(img.height()).isEqualTo(48);
+      assertThat(JpegSof.dimensions(img.payload())).containsExactly(64, 48);
+      assertThat(enc.reencoded).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void rawModeStoresPixelsOfTheTargetSize() {
+    try (ImageEncoder enc = encoder(Map.of("maxResolution", "50"))) {
+      RgbImage img = enc.fromEncoded(jpeg(200, 100), 0);
+      assertThat(img.mode()).isEqualTo(ImageMode.RAW);
+      assertThat(img.width()).isEqualTo(50);
+      assertThat(img.height()).isEqualTo(25);
+      assertThat(img.payload().remaining()).isEqualTo(50 * 25 * 3);
+      // the left edge is dark red, the right edge bright: the gradient survived decode + area resize
+      byte[] p = img.payloadBytes();
+      assertThat(p[0] & 0xff).isLessThan(30);
+      assertThat(p[(49) * 3] & 0xff).isGreaterThan(220);
+    }
+  }
+
+  @Test
+  void smartAndProportionModes() {
+    // FFCV compares the raw byte count H*W*3 strictly against the threshold
+    try (ImageEncoder smart = encoder(Map.of("writeMode", "smart", "smartThreshold", "30000"))) {
+      assertThat(smart.storeAsJpeg(100, 100, 0)).isFalse();
+      assertThat(smart.storeAsJpeg(101, 100, 0)).isTrue();
+    }
+    try (ImageEncoder a = encoder(Map.of("writeMode", "proportion", "compressProbability", "0.3", "seed", "7"));
+         ImageEncoder b = encoder(Map.of("writeMode", "proportion", "compressProbability", "0.3", "seed", "7"))) {
+      int jpg = 0;
+      for (int row = 0; row < 2000; row++) {
+        boolean x = a.storeAsJpeg(10, 10, row);
+        assertThat(b.storeAsJpeg(10, 10, row)).isEqualTo(x);
+        jpg += x ? 1 : 0;
+      }
+      assertThat(jpg).isBetween(520, 680); // 0.3 of 2000 = 600
+    }
+  }
+}

@@ -1,0 +1,84 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.fields.BytesField;
+import org.sparkbeton.format.fields.FloatField;
+import org.sparkbeton.format.fields.IntField;
+import org.sparkbeton.format.verify.BetonVerifier;
+
+class ShardWriterTest {
+  @TempDir Path tmp;
+
+  private static final List<BetonField> FIELDS = List.of(new BetonField("blob", BytesField.INSTANCE),
+      new BetonField("label", IntField.INSTANCE), new BetonField("w", FloatField.INSTANCE));
+
+  @Test
+  void rollsShardsAtTheTargetSizeWithChecksumsAndStats() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    BetonWriteConf conf = BetonWriteConf.parse(Map.of("pageSize", "2M", "targetShardSize", "4M",
+        "spoolDir", tmp.toString()));
+    Path out = Files.createDirectory(tmp.resolve("out"));
+    List<ShardEntry> shards;
+    try (ShardWriter w = new ShardWriter(fs, new org.apache.hadoop.fs.Path(out.toUri()), "part-00007-job-a9", FIELDS, conf)) {
+      for (int i = 0; i < 100; i++) {
+        w.write(new Object[] {new byte[100_000], (long) (i % 10) - 3, i * 0.5});
+      }
+      shards = w.finish();
+    }
+    // 100 kB samples, 20 per 2 MiB page; a shard closes after the sample that books its second page (4 MiB)
+    assertThat(shards).extracting(ShardEntry::path).containsExactly("part-00007-job-a9-000.beton",
+        "part-00007-job-a9-001.beton", "part-00007-job-a9-002.beton", "part-00007-job-a9-003.beton",
+        "part-00007-job-a9-004.beton");
+    assertThat(shards).extracting(ShardEntry::samples).containsExactly(21L, 21L, 21L, 21L, 16L);
+    long total = 0;
+    for (ShardEntry s : shards) {
+      Path file = out.resolve(s.path());
+      byte[] bytes = Files.readAllBytes(file);
+      assertThat(s.bytes()).isEqualTo(bytes.length);
+      assertThat(s.checksum().value()).isEqualTo(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes)));
+      try (BetonReader r = BetonReader.open(file)) {
+        assertThat(r.numSamples()).isEqualTo(s.samples());
+        assertThat(BetonVerifier.verify(r).problems()).isEmpty();
+      }
+      total += s.samples();
+    }
+    assertThat(total).isEqualTo(100);
+    assertThat(shards.get(0).stats("label").min().longValue()).isEqualTo(-3);
+    assertThat(shards.get(0).stats("label").max().longValue()).isEqualTo(6);
+    assertThat(shards.get(4).stats("w").min().doubleValue()).isEqualTo(42.0);
+    assertThat(shards.get(4).stats("w").max().doubleValue()).isEqualTo(49.5);
+    try (var spool = Files.list(tmp)) {
+      assertThat(spool.filter(p -> p.toString().endsWith(".spool")).count()).as("spool files left").isZero();
+    }
+  }
+
+  @Test
+  void abortDeletesEveryFileOfTheAttempt() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    BetonWriteConf conf = BetonWriteConf.parse(Map.of("pageSize", "2M", "targetShardSize", "2M",
+        "spoolDir", tmp.toString()));
+    Path out = Files.createDirectory(tmp.resolve("out"));
+    ShardWriter w = new ShardWriter(fs, new org.apache.hadoop.fs.Path(out.toUri()), "part-00000-job-a1", FIELDS, conf);
+    for (int i = 0; i < 50; i++) {
+      w.write(new Object[] {new byte[100_000], 1L, 1.0});
+    }
+    w.abort();
+    try (var files = Files.list(out)) {
+      assertThat(files.filter(p -> !p.getFileName().toString().startsWith(".")).toList()).isEmpty();
+    }
+  }
+}

@@ -1,0 +1,204 @@
+package org.sparkbeton.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.FieldCodec;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.fields.IntField;
+import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.spark.read.BetonMetrics;
+import org.sparkbeton.spark.read.testing.TestDatasets;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
+
+/** {@code spark.read.format("beton")} on datasets, files and globs written with the core writer. */
+class BetonReadTest {
+  @TempDir static Path tmp;
+  static SparkSession spark;
+  static Path dataset;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkTests.session("BetonReadTest");
+    dataset = tmp.resolve("every");
+    TestDatasets.writeDataset(dataset, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 9),
+        TestDatasets.everyFieldSamples(9, 10), TestDatasets.everyFieldSamples(10, 10),
+        TestDatasets.everyFieldSamples(10, 25)));
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
+
+  /** Rows equal to the samples written, for every field type. */
+  static void assertEveryFieldRows(List<Row> rows, int from) {
+    for (int k = 0; k < rows.size(); k++) {
+      Object[] want = TestDatasets.everyFieldSample(from + k);
+      Row row = rows.get(k);
+      RgbImage image = (RgbImage) want[0];
+      assertThat((byte[]) row.getAs("image")).isEqualTo(image.payloadBytes());
+      assertThat(row.<Integer>getAs("image_width")).isEqualTo(image.width());
+      assertThat(row.<Integer>getAs("image_height")).isEqualTo(image.height());
+      assertThat(row.<String>getAs("image_mode")).isEqualTo("raw");
+      assertThat(row.<Long>getAs("label")).isEqualTo(want[1]);
+      assertThat(row.<Double>getAs("weight")).isEqualTo(want[2]);
+      assertThat((byte[]) row.getAs("bytes")).isEqualTo(want[3]);
+      assertThat(row.<String>getAs("json")).isEqualTo(want[4]);
+      List<Object> arr = JavaConverters.seqAsJavaList(row.<Seq<Object>>getAs("arr"));
+      float[] wantArr = (float[]) want[5];
+      assertThat(arr).hasSize(wantArr.length);
+      for (int i = 0; i < wantArr.length; i++) {
+        assertThat((Float) arr.get(i)).isEqualTo(wantArr[i]);
+      }
+      List<Object> tensor = JavaConverters.seqAsJavaList(row.<Seq<Object>>getAs("tensor"));
+      short[] wantTensor = (short[]) want[6];
+      for (int i = 0; i < wantTensor.length; i++) {
+        assertThat((Short) tensor.get(i)).isEqualTo(wantTensor[i]);
+      }
+    }
+  }
+
+  @Test
+  void datasetRoundTripsEveryFieldType() {
+    Dataset<Row> df = spark.read().format("beton").load(dataset.toString());
+    assertThat(df.schema().fieldNames()).containsExactly("image", "image_width", "image_height", "image_mode", "label",
+        "weight", "bytes", "json", "arr", "tensor");
+    assertThat(df.schema().apply("arr").dataType()).isEqualTo(DataTypes.createArrayType(DataTypes.FloatType, false));
+    List<Row> rows = df.collectAsList();
+    assertThat(rows).hasSize(25);
+    assertEveryFieldRows(rows, 0);
+  }
+
+  @Test
+  void shardsNotInTheManifestAreIgnored() throws Exception {
+    Path copy = Files.createDirectories(tmp.resolve("with-orphans"));
+    try (var files = Files.list(dataset)) {
+      for (Path p : files.toList()) {
+        Files.copy(p, copy.resolve(p.getFileName()));
+      }
+    }
+    TestDatasets.writeFile(copy.resolve("part-00003-attempt-2.beton"), TestDatasets.EVERY_FIELD,
+        TestDatasets.everyFieldSamples(100, 130));
+    Files.write(copy.resolve("part-00004-attempt-1.beton"), new byte[] {1, 2, 3}); // a killed attempt's stub
+    Dataset<Row> df = spark.read().format("beton").load(copy.toString());
+    assertThat(df.count()).isEqualTo(25);
+    assertThat(df.selectExpr("max(label)").first().getLong(0)).isEqualTo(9);
+  }
+
+  @Test
+  void globsAndSingleFilesReadWithSampleRangeSplits() {
+    Path dir = tmp.resolve("files");
+    TestDatasets.writeFile(dir.resolve("a.beton").toFile().getParentFile().mkdirs() ? dir.resolve("a.beton")
+        : dir.resolve("a.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 10));
+    TestDatasets.writeFile(dir.resolve("b.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(10, 33));
+    Dataset<Row> glob = spark.read().format("beton").option("maxSamplesPerPartition", "4").load(dir + "/*.beton");
+    assertThat(glob.javaRDD().getNumPartitions()).isEqualTo(3 + 6);
+    List<Row> rows = glob.collectAsList();
+    assertThat(rows).hasSize(33);
+    assertEveryFieldRows(rows, 0);
+    Dataset<Row> one = spark.read().format("beton").option("maxSamplesPerPartition", "5")
+        .load(dir.resolve("b.beton").toString());
+    assertThat(one.javaRDD().getNumPartitions()).isEqualTo(5);
+    assertEveryFieldRows(one.collectAsList(), 10);
+    Dataset<Row> byBytes = spark.read().format("beton").option("maxPartitionBytes", "1m")
+        .load(dir.resolve("b.beton").toString());
+    assertThat(byBytes.javaRDD().getNumPartitions()).as("a 2 MiB page file in ~1 MiB splits").isGreaterThan(1);
+    assertThat(byBytes.count()).isEqualTo(23);
+  }
+
+  @Test
+  void corruptShardFailsWithTheFormatMessageOrIsSkippedAndCounted() throws Exception {
+    Path bad = tmp.resolve("corrupt");
+    TestDatasets.writeDataset(bad, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 5),
+        TestDatasets.everyFieldSamples(5, 10), TestDatasets.everyFieldSamples(10, 15)));
+    Path shard = bad.resolve("part-00001.beton");
+    long allocPtr;
+    try (BetonReader r = BetonReader.open(shard)) {
+      allocPtr = r.header().allocTablePtr();
+    }
+    try (RandomAccessFile f = new RandomAccessFile(shard.toFile(), "rw")) {
+      f.seek(allocPtr + 8); // first allocation entry's pointer
+      f.write(ByteBuffer.allocate(8).putLong(Long.MAX_VALUE / 2).array());
+    }
+    assertThatThrownBy(() -> spark.read().format("beton").load(bad.toString()).collectAsList())
+        .hasStackTraceContaining("part-00001.beton: allocation table entry 0 at offset " + (allocPtr + 8))
+        .hasStackTraceContaining("outside the data region");
+
+    Dataset<Row> lenient = spark.read().format("beton").option("ignoreCorruptFiles", "true").load(bad.toString())
+        .select("label", "image");
+    assertThat(lenient.collectAsList()).hasSize(10);
+    assertThat(SparkTests.metric(lenient, BetonMetrics.CORRUPT_SHARDS_SKIPPED)).isEqualTo(1);
+
+    // a truncated shard is caught before any read, by the manifest's byte count
+    Path cut = tmp.resolve("truncated");
+    TestDatasets.writeDataset(cut, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 5)));
+    try (RandomAccessFile f = new RandomAccessFile(cut.resolve("part-00000.beton").toFile(), "rw")) {
+      f.setLength(f.length() - 24);
+    }
+    assertThatThrownBy(() -> spark.read().format("beton").load(cut.toString()).selectExpr("sum(label)").collectAsList())
+        .hasStackTraceContaining("part-00000.beton: file at offset")
+        .hasStackTraceContaining("but the manifest says");
+  }
+
+  @Test
+  void customFieldsComeBackAsRawMetadataBytes() {
+    FieldCodec custom = new FieldCodec() {
+      @Override public int typeId() { return FieldTypes.CUSTOM; }
+      @Override public int metadataSize() { return 3; }
+      @Override public int metadataAlignment() { return 1; }
+      @Override public byte[] arguments() { return new byte[0]; }
+      @Override public int[] pointerOffsets() { return new int[0]; }
+      @Override public void encode(Object value, ByteBuffer record, int offset, EncodeContext ctx) {
+        record.put(offset, (byte[]) value);
+      }
+      @Override public Object decode(ByteBuffer record, int offset, PayloadReader payloads) {
+        throw new UnsupportedOperationException();
+      }
+    };
+    List<BetonField> fields = List.of(new BetonField("rgb", custom), new BetonField("label", IntField.INSTANCE));
+    List<Object[]> samples = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      samples.add(new Object[] {new byte[] {(byte) i, 2, 3}, (long) i});
+    }
+    Path file = TestDatasets.writeFile(tmp.resolve("custom.beton"), fields, samples);
+    assertThatThrownBy(() -> spark.read().format("beton").load(file.toString()))
+        .hasMessageContaining("'rgb'").hasMessageContaining("customFieldLayout=rgb:<size>:<alignment>");
+    List<Row> rows = spark.read().format("beton").option("customFieldLayout", "rgb:3:1").load(file.toString())
+        .collectAsList();
+    assertThat(rows).hasSize(6);
+    assertThat((byte[]) rows.get(4).getAs("rgb")).containsExactly(4, 2, 3);
+    assertThat(rows.get(4).<Long>getAs("label")).isEqualTo(4L);
+  }
+
+  @Test
+  void badPathsAndOptionsAreExplained() throws Exception {
+    assertThatThrownBy(() -> spark.read().format("beton").load(tmp.resolve("nope").toString()))
+        .hasMessageContaining("Path does not exist");
+    Path empty = Files.createDirectories(tmp.resolve("no-manifest"));
+    Files.copy(dataset.resolve("part-00000.beton"), empty.resolve("part-00000.beton"), StandardCopyOption.REPLACE_EXISTING);
+    assertThatThrownBy(() -> spark.read().format("beton").load(empty.toString()))
+        .hasMessageContaining("has no _manifest.json");
+    assertThat(spark.read().format("beton").load(empty + "/*.beton").count()).isEqualTo(9);
+    assertThatThrownBy(() -> spark.read().format("beton").option("imageMode", "png").load(dataset.toString()))
+        .hasMessageContaining("imageMode must be binary, image or raw");
+  }
+}
