@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import org.sparkbeton.format.BetonReader;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -81,12 +82,8 @@ final class InspectCommand implements Callable<Integer> {
       line(b, "  mode", "jpg " + img.jpg() + ", raw " + img.raw());
       line(b, "  width", img.minWidth() + " .. " + img.maxWidth());
       line(b, "  height", img.minHeight() + " .. " + img.maxHeight());
-      line(b, "  longest side", "");
-      List<String[]> sideRows = new ArrayList<>();
-      for (InspectReport.SideBucket s : img.longestSide()) {
-        sideRows.add(new String[] {"   ", s.label(), Long.toString(s.count())});
-      }
-      table(b, sideRows, new boolean[] {false, true, true});
+      line(b, "  longer side", img.longestSide().stream().map(s -> s.label() + ": " + s.count())
+          .collect(Collectors.joining(", ")));
       line(b, "  sizes", img.sizes().size() + " distinct, most common first (W x H, count)");
       int shown = Math.min(listedSizes, img.sizes().size());
       List<String[]> sizeRows = new ArrayList<>();

@@ -74,6 +74,7 @@ class InspectCommandTest {
         .containsPattern("(?m)^1  label  Int \\(1\\) +16\\+8 +0 +0$")
         .contains("image field 'image'\n")
         .contains("  mode        jpg 40, raw 0\n")
+        .contains("  longer side 33..64: 4, 65..128: 36\n")
         .contains("unused        " + ((2L << 20) - total) + " bytes: " + ((2L << 20) - total) + " in page tails (zeros and"
             + " orphans of moved samples), 0 between allocations\n")
         .contains("  sizes       40 distinct, most common first (W x H, count)\n")
