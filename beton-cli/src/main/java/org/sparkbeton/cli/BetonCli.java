@@ -1,0 +1,155 @@
+package org.sparkbeton.cli;
+
+import java.io.BufferedWriter;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import org.sparkbeton.format.BetonFormatException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code beton} command line. Exit codes: 0 ok, 1 {@code verify} found problems, 2 usage error
+ * or bad input (one line {@code beton: <message>} on stderr; {@code --debug} adds the stack trace).
+ */
+@Command(name = "beton",
+    mixinStandardHelpOptions = true,
+    versionProvider = BetonCli.Version.class,
+    description = "Inspect, verify, dump, rewrite and merge FFCV .beton files.",
+    subcommands = {InspectCommand.class, VerifyCommand.class, DumpCommand.class, RewriteCommand.class,
+        MergeCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:ok", "1:verify found problems", "2:usage error or unreadable/malformed input"})
+public final class BetonCli implements Runnable {
+  static final int OK = 0;
+  static final int PROBLEMS = 1;
+  static final int USAGE = 2;
+
+  @Option(names = "--debug", scope = ScopeType.INHERIT,
+      description = "Print stack traces of errors (for bug reports).")
+  boolean debug;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (inspect, verify, dump, rewrite, merge)");
+  }
+
+  public static void main(String[] args) {
+    PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16));
+    PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    CommandLine cli = commandLine();
+    cli.setOut(out);
+    cli.setErr(err);
+    int code;
+    try {
+      code = cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      out.flush();
+      err.println("beton: out of memory (" + e.getMessage() + "); give the JVM more, e.g. BETON_JAVA_OPTS=-Xmx8g");
+      code = USAGE;
+    }
+    out.flush();
+    err.flush();
+    System.exit(code);
+  }
+
+  /** The configured command line: error handlers that print one line and exit 2. */
+  public static CommandLine commandLine() {
+    CommandLine cli = new CommandLine(new BetonCli());
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setExecutionExceptionHandler(BetonCli::handleError);
+    cli.setParameterExceptionHandler(BetonCli::handleUsageError);
+    return cli;
+  }
+
+  private static int handleUsageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine cmd = e.getCommandLine();
+    PrintWriter err = cmd.getErr();
+    err.println("beton: " + e.getMessage());
+    err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
+    if (hasDebug(args)) {
+      e.printStackTrace(err);
+    }
+    err.flush();
+    return USAGE;
+  }
+
+  private static int handleError(Exception e, CommandLine cmd, ParseResult parsed) {
+    PrintWriter err = cmd.getErr();
+    err.println("beton: " + userMessage(e));
+    if (isDebug(parsed)) {
+      e.printStackTrace(err);
+    } else if (!isUserError(e)) {
+      err.println("beton: this looks like a bug; run again with --debug for the stack trace");
+    }
+    err.flush();
+    return USAGE;
+  }
+
+  /** Errors a user can cause and fix: bad paths, malformed files, incompatible inputs. */
+  static boolean isUserError(Throwable e) {
+    return e instanceof CliException || e instanceof BetonFormatException || e instanceof IOException
+        || e instanceof UncheckedIOException || e instanceof IllegalArgumentException;
+  }
+
+  /** One line that says what was wrong, without exception class names where the message suffices. */
+  static String userMessage(Throwable e) {
+    if (e instanceof UncheckedIOException u && u.getCause() != null) {
+      e = u.getCause();
+    }
+    if (e instanceof NoSuchFileException n) {
+      return n.getFile() + ": no such file";
+    }
+    if (e instanceof AccessDeniedException a) {
+      return a.getFile() + ": permission denied";
+    }
+    if (e instanceof FileNotFoundException f) {
+      return f.getMessage();
+    }
+    String message = e.getMessage();
+    if (message == null || message.isBlank()) {
+      return e.getClass().getSimpleName();
+    }
+    if (e instanceof IOException && !(e instanceof java.nio.file.FileSystemException)) {
+      return "I/O error: " + message.replace('\n', ' ');
+    }
+    return isUserError(e) ? message.replace('\n', ' ') : e.getClass().getSimpleName() + ": " + message.replace('\n', ' ');
+  }
+
+  private static boolean isDebug(ParseResult parsed) {
+    for (ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--debug")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean hasDebug(String[] args) {
+    for (String a : args) {
+      if ("--debug".equals(a)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = BetonCli.class.getPackage().getImplementationVersion();
+      return new String[] {"beton " + (v == null ? "0.1.0-SNAPSHOT" : v) + " (spark-beton; .beton format version 2)"};
+    }
+  }
+}

@@ -1,0 +1,80 @@
+package org.sparkbeton.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dump.SampleJson;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "dump", mixinStandardHelpOptions = true,
+    description = {"Print samples as JSON lines in the golden expected.json encoding.",
+        "Prints one JSON line per sample, values encoded like the 'samples' rows of the golden"
+        + " expected.json files (Int: number; Float: {\"f64_bits\"}; Bytes: {\"hex\"}; JSON: {\"text\"};"
+        + " arrays: {\"sha256\", \"values\"?}; images: {\"mode\", \"width\", \"height\", \"payload_sha256\","
+        + " \"rgb_sha256\"}).",
+        "A JPEG's rgb_sha256 is the hash of its pixels decoded as FFCV decodes them (libjpeg-turbo, fast integer"
+        + " IDCT); see --rgb."})
+final class DumpCommand implements Callable<Integer> {
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file.")
+  Path file;
+
+  @Option(names = "--from", paramLabel = "I", defaultValue = "0", description = "First sample (default 0).")
+  long from;
+
+  @Option(names = "--count", paramLabel = "N", description = "Number of samples (default: to the end).")
+  Long count;
+
+  @Option(names = "--rgb", paramLabel = "MODE", defaultValue = "auto",
+      description = {"How JPEG pixels are decoded for rgb_sha256: auto, native, java or none (default auto).",
+          "auto: libjpeg-turbo when its native library loads (hashes equal FFCV's), else JPEG rows have no rgb_sha256;"
+              + " native: libjpeg-turbo or fail; java: the pure-Java decoder (its IDCT differs from FFCV's, so hashes"
+              + " do too); none: never decode (fastest)."})
+  JpegPixels.Mode rgb;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (from < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--from must be >= 0, got " + from);
+    }
+    if (count != null && count < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--count must be >= 0, got " + count);
+    }
+    try (BetonReader reader = Inputs.open(file)) {
+      long n = reader.numSamples();
+      if (from > n) {
+        throw new CliException("--from " + from + " is past the last sample: " + file + " has " + n + " samples");
+      }
+      long end = count == null || count >= n - from ? n : from + count;
+      try (JpegPixels pixels = JpegPixels.open(rgb)) {
+        SampleJson json = new SampleJson(reader, pixels);
+        PrintWriter out = spec.commandLine().getOut();
+        for (long s = from; s < end; s++) {
+          out.println(row(json, s));
+          if ((s & 1023) == 1023 && out.checkError()) {
+            return BetonCli.OK; // stdout closed (e.g. piped into head): stop quietly
+          }
+        }
+        out.flush();
+      }
+    }
+    return BetonCli.OK;
+  }
+
+  private String row(SampleJson json, long sample) {
+    try {
+      return json.row(sample);
+    } catch (BetonFormatException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new CliException(file + ": sample " + sample + ": " + e.getMessage());
+    }
+  }
+}

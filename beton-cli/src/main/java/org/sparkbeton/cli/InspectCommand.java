@@ -1,0 +1,187 @@
+package org.sparkbeton.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.sparkbeton.format.BetonReader;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+    description = {"Show header, fields, layout, bytes per field and image histograms.",
+        "Prints the header, the regions of the file, every field (type, dtype/shape, metadata column, allocations and"
+            + " payload bytes, from the allocation table), unused data bytes, and per image field the jpg/raw counts,"
+            + " the longest-side histogram and the most common sizes. Reads no payload."})
+final class InspectCommand implements Callable<Integer> {
+  private static final int LISTED_SIZES = 10;
+
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file.")
+  Path file;
+
+  @Option(names = "--json", description = "Print one JSON document instead of text.")
+  boolean json;
+
+  @Option(names = "--sizes", paramLabel = "N", defaultValue = "10",
+      description = "Image sizes listed per image field in text output (default ${DEFAULT-VALUE}).")
+  int sizes = LISTED_SIZES;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Override
+  public Integer call() throws Exception {
+    if (sizes < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--sizes must be >= 0, got " + sizes);
+    }
+    InspectReport report;
+    try (BetonReader reader = Inputs.open(file)) {
+      report = Inspect.of(reader);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(json ? toJson(report) : toText(report, sizes));
+    out.flush();
+    return BetonCli.OK;
+  }
+
+  static String toText(InspectReport r, int listedSizes) {
+    StringBuilder b = new StringBuilder();
+    line(b, "file", r.file() + " (" + r.fileSize() + " bytes, " + ByteSizes.human(r.fileSize()) + ")");
+    line(b, "version", Integer.toString(r.version()));
+    line(b, "samples", Long.toString(r.numSamples()));
+    line(b, "fields", Integer.toString(r.fields().size()));
+    line(b, "page size", r.pageSize() + " (" + ByteSizes.human(r.pageSize()) + ")");
+    line(b, "pages", r.pages() + " (" + r.pagesUsed() + " holding data)");
+    line(b, "record size", r.recordSize() + " bytes");
+    line(b, "metadata", range(r.metadataStart(), r.metadataEnd()));
+    line(b, "data", range(r.dataStart(), r.allocTablePtr()));
+    line(b, "alloc table", range(r.allocTablePtr(), r.fileSize()) + ", " + r.allocations() + " entries");
+    long dataBytes = r.allocTablePtr() - r.dataStart();
+    line(b, "payload", r.allocatedBytes() + " bytes (" + ByteSizes.human(r.allocatedBytes()) + ")"
+        + (dataBytes > 0 ? String.format(Locale.ROOT, ", %.1f%% of the data region", 100.0 * r.allocatedBytes() / dataBytes) : ""));
+    line(b, "unused", r.unusedBytes() + " bytes: " + r.pageTailBytes() + " in page tails (zeros and orphans of moved"
+        + " samples), " + r.gapBytes() + " between allocations");
+    b.append('\n');
+
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"#", "name", "type", "dtype/shape", "meta offset", "allocs", "payload bytes"});
+    for (InspectReport.FieldStats f : r.fields()) {
+      rows.add(new String[] {Integer.toString(f.index()), f.name(), f.type() + " (" + f.typeId() + ")", f.detail(),
+          f.metadataOffset() + "+" + f.metadataSize(), Long.toString(f.allocations()),
+          f.payloadBytes() + (f.danglingPointers() > 0 ? " (" + f.danglingPointers() + " dangling pointers)" : "")});
+    }
+    table(b, rows, new boolean[] {true, false, false, false, true, true, true});
+
+    for (InspectReport.ImageStats img : r.images()) {
+      b.append('\n').append("image field '").append(img.field()).append("'\n");
+      line(b, "  mode", "jpg " + img.jpg() + ", raw " + img.raw());
+      line(b, "  width", img.minWidth() + " .. " + img.maxWidth());
+      line(b, "  height", img.minHeight() + " .. " + img.maxHeight());
+      line(b, "  longer side", img.longestSide().stream().map(s -> s.label() + ": " + s.count())
+          .collect(Collectors.joining(", ")));
+      line(b, "  sizes", img.sizes().size() + " distinct, most common first (W x H, count)");
+      int shown = Math.min(listedSizes, img.sizes().size());
+      List<String[]> sizeRows = new ArrayList<>();
+      for (int i = 0; i < shown; i++) {
+        InspectReport.SizeCount s = img.sizes().get(i);
+        sizeRows.add(new String[] {"   ", s.label(), Long.toString(s.count())});
+      }
+      table(b, sizeRows, new boolean[] {false, true, true});
+      if (shown < img.sizes().size()) {
+        long rest = img.sizes().subList(shown, img.sizes().size()).stream().mapToLong(InspectReport.SizeCount::count).sum();
+        b.append("    ... ").append(img.sizes().size() - shown).append(" more sizes, ").append(rest).append(" images\n");
+      }
+    }
+    return b.toString();
+  }
+
+  private static String range(long from, long to) {
+    return "[" + from + ", " + to + ") " + ByteSizes.human(Math.max(0, to - from));
+  }
+
+  private static void line(StringBuilder b, String key, String value) {
+    b.append(String.format(Locale.ROOT, "%-13s %s%n", key, value));
+  }
+
+  private static void table(StringBuilder b, List<String[]> rows, boolean[] rightAlign) {
+    if (rows.isEmpty()) {
+      return;
+    }
+    int[] width = new int[rows.get(0).length];
+    for (String[] row : rows) {
+      for (int c = 0; c < row.length; c++) {
+        width[c] = Math.max(width[c], row[c].length());
+      }
+    }
+    for (String[] row : rows) {
+      StringBuilder line = new StringBuilder();
+      for (int c = 0; c < row.length; c++) {
+        if (c > 0) {
+          line.append("  ");
+        }
+        String pad = " ".repeat(width[c] - row[c].length());
+        line.append(rightAlign[c] ? pad + row[c] : row[c] + pad);
+      }
+      b.append(line.toString().stripTrailing()).append('\n');
+    }
+  }
+
+  static String toJson(InspectReport r) {
+    StringBuilder b = new StringBuilder("{");
+    b.append("\"file\": ").append(JsonText.quote(r.file()))
+        .append(", \"file_size\": ").append(r.fileSize())
+        .append(", \"version\": ").append(r.version())
+        .append(", \"num_samples\": ").append(r.numSamples())
+        .append(", \"page_size\": ").append(r.pageSize())
+        .append(", \"record_size\": ").append(r.recordSize())
+        .append(", \"metadata_start\": ").append(r.metadataStart())
+        .append(", \"metadata_end\": ").append(r.metadataEnd())
+        .append(", \"data_start\": ").append(r.dataStart())
+        .append(", \"pages\": ").append(r.pages())
+        .append(", \"pages_used\": ").append(r.pagesUsed())
+        .append(", \"alloc_table_ptr\": ").append(r.allocTablePtr())
+        .append(", \"allocations\": ").append(r.allocations())
+        .append(", \"allocated_bytes\": ").append(r.allocatedBytes())
+        .append(", \"unused_bytes\": ").append(r.unusedBytes())
+        .append(", \"page_tail_bytes\": ").append(r.pageTailBytes())
+        .append(", \"gap_bytes\": ").append(r.gapBytes())
+        .append(", \"fields\": [");
+    for (int i = 0; i < r.fields().size(); i++) {
+      InspectReport.FieldStats f = r.fields().get(i);
+      b.append(i > 0 ? ", " : "").append("{\"name\": ").append(JsonText.quote(f.name()))
+          .append(", \"type_id\": ").append(f.typeId())
+          .append(", \"type\": ").append(JsonText.quote(f.type()))
+          .append(", \"detail\": ").append(JsonText.quote(f.detail()))
+          .append(", \"metadata_offset\": ").append(f.metadataOffset())
+          .append(", \"metadata_size\": ").append(f.metadataSize())
+          .append(", \"allocations\": ").append(f.allocations())
+          .append(", \"payload_bytes\": ").append(f.payloadBytes())
+          .append(", \"dangling_pointers\": ").append(f.danglingPointers()).append('}');
+    }
+    b.append("], \"images\": [");
+    for (int i = 0; i < r.images().size(); i++) {
+      InspectReport.ImageStats img = r.images().get(i);
+      b.append(i > 0 ? ", " : "").append("{\"field\": ").append(JsonText.quote(img.field()))
+          .append(", \"modes\": {\"jpg\": ").append(img.jpg()).append(", \"raw\": ").append(img.raw()).append('}')
+          .append(", \"width\": [").append(img.minWidth()).append(", ").append(img.maxWidth()).append(']')
+          .append(", \"height\": [").append(img.minHeight()).append(", ").append(img.maxHeight()).append(']')
+          .append(", \"longest_side\": {");
+      for (int j = 0; j < img.longestSide().size(); j++) {
+        InspectReport.SideBucket s = img.longestSide().get(j);
+        b.append(j > 0 ? ", " : "").append(JsonText.quote(s.label())).append(": ").append(s.count());
+      }
+      b.append("}, \"sizes\": {");
+      for (int j = 0; j < img.sizes().size(); j++) {
+        InspectReport.SizeCount s = img.sizes().get(j);
+        b.append(j > 0 ? ", " : "").append(JsonText.quote(s.label())).append(": ").append(s.count());
+      }
+      b.append("}}");
+    }
+    return b.append("]}\n").toString();
+  }
+}

@@ -1,0 +1,60 @@
+package org.sparkbeton.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.format.verify.JpegSof;
+
+/**
+ * {@code verify --decode}: decodes every JPEG payload in full, as a loader would, and lists the ones that do
+ * not decode. Images whose frame size disagrees with the metadata are skipped: the structural check
+ * already reports them.
+ */
+final class JpegDecodeCheck {
+  private JpegDecodeCheck() {}
+
+  /** At most {@code limit} messages; the count of all problems is the list's size when below the limit. */
+  static Result run(BetonReader reader, JpegPixels pixels, int limit) {
+    List<String> problems = new ArrayList<>();
+    long count = 0;
+    long decoded = 0;
+    for (int f = 0; f < reader.fields().size(); f++) {
+      if (reader.fields().get(f).typeId() != FieldTypes.RGB_IMAGE) {
+        continue;
+      }
+      String name = reader.fields().get(f).name();
+      for (long s = 0; s < reader.numSamples(); s++) {
+        RgbImage image;
+        try {
+          image = (RgbImage) reader.value(s, f);
+        } catch (BetonFormatException e) {
+          continue; // reported by the structural check
+        }
+        if (image.mode() != ImageMode.JPG || !frameMatches(image)) {
+          continue;
+        }
+        try {
+          pixels.decodeRgb(image);
+          decoded++;
+        } catch (IllegalArgumentException e) {
+          count++;
+          if (problems.size() < limit) {
+            problems.add("sample " + s + " field '" + name + "': " + e.getMessage());
+          }
+        }
+      }
+    }
+    return new Result(decoded, count, problems);
+  }
+
+  private static boolean frameMatches(RgbImage image) {
+    int[] wh = JpegSof.dimensions(image.payload());
+    return wh != null && wh[0] == image.width() && wh[1] == image.height();
+  }
+
+  record Result(long decoded, long problemCount, List<String> problems) {}
+}

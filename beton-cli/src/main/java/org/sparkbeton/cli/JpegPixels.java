@@ -1,0 +1,105 @@
+package org.sparkbeton.cli;
+
+import java.nio.ByteBuffer;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.sparkbeton.codec.jpeg.Idct;
+import org.sparkbeton.codec.jpeg.ImageSize;
+import org.sparkbeton.codec.jpeg.JpegCodec;
+import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.codec.jpeg.JpegHeader;
+import org.sparkbeton.format.dump.PixelDecoder;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImage;
+
+/**
+ * Decodes stored JPEGs to RGB for {@code dump}'s {@code rgb_sha256}, at full size with the fast integer
+ * IDCT, which is how FFCV decodes: with the native libjpeg-turbo codec the pixels (and hashes) equal
+ * FFCV's bit for bit. One instance per thread; close it when done.
+ */
+final class JpegPixels implements PixelDecoder, AutoCloseable {
+  /** Which decoder computes JPEG pixel hashes. */
+  enum Mode {
+    /** Native libjpeg-turbo when it loads (FFCV-exact); otherwise JPEG rows carry no rgb_sha256. */
+    AUTO,
+    /** Native libjpeg-turbo, or fail. */
+    NATIVE,
+    /** The pure-Java decoder: available everywhere, but its IDCT differs from FFCV's, so hashes do too. */
+    JAVA,
+    /** Never decode JPEGs. */
+    NONE
+  }
+
+  /** The codec logs which path it took at INFO; a command line prints only what the user asked for. */
+  private static final Logger CODEC_LOG = Logger.getLogger("org.sparkbeton.codec.nativeimpl.NativeLibrary");
+
+  static {
+    CODEC_LOG.setLevel(Level.WARNING);
+  }
+
+  private final JpegCodec codec;
+  private final JpegHeader header = new JpegHeader();
+
+  private JpegPixels(JpegCodec codec) {
+    this.codec = codec;
+  }
+
+  /** The native decoder when it loads, else the pure-Java one; never null. */
+  static JpegPixels best() {
+    return new JpegPixels(JpegCodecs.fastest());
+  }
+
+  /** A decoder for {@code mode}, or null when JPEGs are not to be decoded. */
+  static JpegPixels open(Mode mode) {
+    return switch (mode) {
+      case NONE -> null;
+      case JAVA -> new JpegPixels(JpegCodecs.java());
+      case AUTO -> JpegCodecs.nativeAvailable() ? new JpegPixels(JpegCodecs.fastest()) : null;
+      case NATIVE -> {
+        if (!JpegCodecs.nativeAvailable()) {
+          throw new CliException("--rgb native: the libjpeg-turbo codec is not available ("
+              + org.sparkbeton.codec.nativeimpl.NativeLibrary.unavailableReason() + ")");
+        }
+        yield new JpegPixels(JpegCodecs.fastest());
+      }
+    };
+  }
+
+  @Override
+  public byte[] decodeRgb(RgbImage image) {
+    if (image.mode() != ImageMode.JPG) {
+      throw new IllegalArgumentException("not a JPEG image: " + image.mode().label());
+    }
+    ByteBuffer src = image.payload();
+    try {
+      codec.probe(src, header);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("JPEG payload has no readable header: " + e.getMessage(), e);
+    }
+    if (header.width() != image.width() || header.height() != image.height()) {
+      throw new IllegalArgumentException("JPEG is " + header.width() + "x" + header.height()
+          + " but the metadata says " + image.width() + "x" + image.height());
+    }
+    byte[] rgb = new byte[Math.toIntExact(RgbImage.rawSize(image.width(), image.height()))];
+    long size;
+    try {
+      size = codec.decode(src, 8, Idct.FAST, ByteBuffer.wrap(rgb), 0);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("JPEG payload does not decode: " + e.getMessage(), e);
+    }
+    if (ImageSize.width(size) != image.width() || ImageSize.height(size) != image.height()) {
+      throw new IllegalArgumentException("JPEG decoded to " + ImageSize.width(size) + "x" + ImageSize.height(size)
+          + " but the metadata says " + image.width() + "x" + image.height());
+    }
+    return rgb;
+  }
+
+  boolean isNative() {
+    return codec.isNative();
+  }
+
+  @Override
+  public void close() {
+    codec.close();
+  }
+}

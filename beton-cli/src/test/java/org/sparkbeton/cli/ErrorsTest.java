@@ -1,0 +1,137 @@
+package org.sparkbeton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkbeton.format.testing.GoldenFiles;
+
+/** Every user mistake: exit code 2 and one clear line on stderr, never a stack trace. */
+class ErrorsTest {
+  @TempDir
+  Path tmp;
+
+  @ParameterizedTest
+  @ValueSource(strings = {"inspect", "dump", "verify"})
+  void missingFile(String command) {
+    Path missing = tmp.resolve("nope.beton");
+
+    Cli.Result r = Cli.run(command, missing);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: " + missing + ": no such file");
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void missingMergeInput() {
+    Path missing = tmp.resolve("nope.beton");
+    Cli.Result r = Cli.run("merge", tmp.resolve("out.beton"), GoldenFiles.path("jpg_labels"), missing);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: " + missing + ": no such file");
+  }
+
+  @Test
+  void directoryInsteadOfFile() {
+    Cli.Result r = Cli.run("inspect", tmp);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: " + tmp + ": is a directory, expected a .beton file");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"inspect", "dump", "rewrite"})
+  void truncatedFile(String command) throws Exception {
+    byte[] bytes = GoldenFiles.bytes("jpg_labels");
+    Path bad = tmp.resolve("short.beton");
+    Files.write(bad, Arrays.copyOf(bytes, bytes.length - 100));
+
+    Cli.Result r = command.equals("rewrite") ? Cli.run(command, bad, tmp.resolve("out.beton")) : Cli.run(command, bad);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: " + bad + ": allocation table at offset 4194304: "
+        + "4195164 bytes to end of file is not a multiple of 24".replace("4195164", Long.toString(bytes.length - 100 - 4194304L)));
+    assertThat(Files.exists(tmp.resolve("out.beton"))).isFalse();
+  }
+
+  @Test
+  void tinyFile() throws Exception {
+    Path bad = tmp.resolve("tiny.beton");
+    Files.write(bad, new byte[] {2, 0, 1});
+
+    Cli.Result r = Cli.run("dump", bad);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: " + bad + ": header at offset 0: file is 3 bytes, shorter than"
+        + " the 24-byte header");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"3M", "1K", "0", "2Q", "-4M", "2G", "99999999999999999999"})
+  void badPageSize(String size) {
+    Cli.Result r = Cli.run("rewrite", GoldenFiles.path("jpg_labels"), tmp.resolve("out.beton"), "--page-size", size);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).hasSize(2);
+    assertThat(r.errLines().get(0)).startsWith("beton: Invalid value for option '--page-size': ");
+    assertThat(r.errLines().get(1)).isEqualTo("Try 'beton rewrite --help' for usage.");
+    assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void badThreadCount() {
+    Cli.Result r = Cli.run("rewrite", GoldenFiles.path("jpg_labels"), tmp.resolve("out.beton"), "--threads", 0);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines().get(0)).isEqualTo("beton: --threads must be >= 1, got 0");
+  }
+
+  @Test
+  void negativeOptionValues() {
+    assertThat(Cli.run("dump", GoldenFiles.path("jpg_labels"), "--from", -1).errLines().get(0))
+        .isEqualTo("beton: --from must be >= 0, got -1");
+    assertThat(Cli.run("dump", GoldenFiles.path("jpg_labels"), "--count", -5).errLines().get(0))
+        .isEqualTo("beton: --count must be >= 0, got -5");
+    Cli.Result sizes = Cli.run("inspect", GoldenFiles.path("jpg_labels"), "--sizes", -1);
+    assertThat(sizes.exitCode()).isEqualTo(2);
+    assertThat(sizes.errLines().get(0)).isEqualTo("beton: --sizes must be >= 0, got -1");
+  }
+
+  @Test
+  void noCommandAndUnknownCommandAndUnknownOption() {
+    assertThat(Cli.run().exitCode()).isEqualTo(2);
+    assertThat(Cli.run().errLines().get(0)).startsWith("beton: a command is required");
+    Cli.Result unknown = Cli.run("frobnicate");
+    assertThat(unknown.exitCode()).isEqualTo(2);
+    assertThat(unknown.errLines().get(0)).startsWith("beton: Unmatched argument at index 0: 'frobnicate'");
+    Cli.Result option = Cli.run("dump", "--frm", 3, GoldenFiles.path("jpg_labels"));
+    assertThat(option.exitCode()).isEqualTo(2);
+    assertThat(option.errLines().get(0)).startsWith("beton: Unknown options: '--frm'");
+  }
+
+  @Test
+  void debugPrintsTheStackTrace() {
+    Path missing = tmp.resolve("nope.beton");
+    Cli.Result r = Cli.run("dump", "--debug", missing);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines().get(0)).isEqualTo("beton: " + missing + ": no such file");
+    assertThat(r.err()).contains("CliException").contains("\tat ");
+  }
+
+  @Test
+  void helpAndVersion() {
+    Cli.Result help = Cli.run("--help");
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.out()).contains("inspect").contains("verify").contains("dump").contains("rewrite").contains("merge");
+    Cli.Result version = Cli.run("--version");
+    assertThat(version.exitCode()).isZero();
+    assertThat(version.out()).startsWith("beton ");
+  }
+}
