@@ -1,0 +1,101 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ShardEntry;
+
+/**
+ * The commit protocol without a scheduler: attempts of one partition that run side by side
+ * (speculation), one killed without running its abort, one aborted, and a job abort.
+ */
+class BetonBatchWriteTest {
+  @TempDir Path tmp;
+
+  private static final StructType SCHEMA = new StructType().add("id", DataTypes.LongType);
+
+  private BetonBatchWrite job(Path dir, boolean overwrite) {
+    return new BetonBatchWrite(dir.toString(), SCHEMA, BetonWriteConf.parse(Map.of("spoolDir", tmp.toString())),
+        new Configuration(), overwrite);
+  }
+
+  private static DataWriter<InternalRow> writeRows(DataWriterFactory f, int partition, long attempt, long from, long to)
+      throws Exception {
+    DataWriter<InternalRow> w = f.createWriter(partition, attempt);
+    for (long i = from; i < to; i++) {
+      w.write(new GenericInternalRow(new Object[] {i}));
+    }
+    return w;
+  }
+
+  private static List<String> betonFiles(Path dir) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".beton")).sorted().toList();
+    }
+  }
+
+  @Test
+  void speculativeDuplicatesAndKilledAttemptsNeverDuplicateOrLoseSamples() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("ds"));
+    BetonBatchWrite job = job(dir, false);
+    DataWriterFactory factory = job.createBatchWriterFactory(null);
+    // partition 0: one attempt; partition 1: original (killed mid-way, no abort) and a speculative copy
+    DataWriter<InternalRow> p0 = writeRows(factory, 0, 11, 0, 100);
+    DataWriter<InternalRow> slow = writeRows(factory, 1, 12, 100, 150);
+    DataWriter<InternalRow> copy = writeRows(factory, 1, 13, 100, 200);
+    WriterCommitMessage m0 = p0.commit();
+    WriterCommitMessage m1 = copy.commit();
+    // a third attempt that fails and runs its abort
+    DataWriter<InternalRow> failed = writeRows(factory, 1, 14, 100, 130);
+    failed.abort();
+    // the killed attempt finished its file but never committed or aborted
+    slow.commit();
+    assertThat(betonFiles(dir)).hasSize(3);
+
+    job.commit(new WriterCommitMessage[] {m0, m1});
+    DatasetManifest m = DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME)));
+    assertThat(m.totalSamples()).isEqualTo(200);
+    assertThat(betonFiles(dir)).containsExactlyInAnyOrderElementsOf(m.shards().stream().map(ShardEntry::path).toList());
+    long sum = 0;
+    for (ShardEntry s : m.shards()) {
+      try (BetonReader r = BetonReader.open(dir.resolve(s.path()))) {
+        for (long k = 0; k < r.numSamples(); k++) {
+          sum += r.intValue(k, 0);
+        }
+      }
+    }
+    assertThat(sum).isEqualTo(199L * 200 / 2); // every id once
+  }
+
+  @Test
+  void jobAbortLeavesThePreviousDatasetAsItWas() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("ds2"));
+    BetonBatchWrite first = job(dir, false);
+    WriterCommitMessage ok = writeRows(first.createBatchWriterFactory(null), 0, 1, 0, 10).commit();
+    first.commit(new WriterCommitMessage[] {ok});
+    String before = Files.readString(dir.resolve(DatasetManifest.FILE_NAME));
+    List<String> filesBefore = betonFiles(dir);
+
+    BetonBatchWrite second = job(dir, true);
+    WriterCommitMessage done = writeRows(second.createBatchWriterFactory(null), 0, 2, 50, 60).commit();
+    second.abort(new WriterCommitMessage[] {done, null});
+    assertThat(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).isEqualTo(before);
+    assertThat(betonFiles(dir)).isEqualTo(filesBefore);
+  }
+}
