@@ -1,4 +1,4 @@
-package org.sparkbeton.cli.demo;
+package org.sparkbeton.spark.prepare;
 
 import java.awt.BasicStroke;
 import java.awt.Color;
