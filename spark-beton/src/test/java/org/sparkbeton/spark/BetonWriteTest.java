@@ -183,6 +183,37 @@ class BetonWriteTest {
     assertThat(back).hasSize(12).allSatisfy(r -> assertThat(r.getInt(0)).isEqualTo(128));
   }
 
+  /** Rows shaped like Spark's {@code image} source (spark-mllib ImageSchema): BGR bytes, OpenCV mode 16. */
+  @Test
+  void sparkImageStructsAreStoredAsRgbImages() throws Exception {
+    StructType imageSchema = new StructType().add("origin", DataTypes.StringType).add("height", DataTypes.IntegerType)
+        .add("width", DataTypes.IntegerType).add("nChannels", DataTypes.IntegerType).add("mode", DataTypes.IntegerType)
+        .add("data", DataTypes.BinaryType);
+    org.sparkbeton.spark.prepare.ShapesGenerator gen = new org.sparkbeton.spark.prepare.ShapesGenerator(5, 40, 90);
+    List<Row> rows = new ArrayList<>();
+    List<byte[]> rgbs = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      java.awt.image.BufferedImage img = gen.image(i);
+      byte[] bgr = ((java.awt.image.DataBufferByte) img.getRaster().getDataBuffer()).getData();
+      rows.add(RowFactory.create(RowFactory.create("mem://" + i, img.getHeight(), img.getWidth(), 3, 16, bgr), (long) i));
+      rgbs.add(gen.rgb(img));
+    }
+    Dataset<Row> df = spark.createDataFrame(rows, new StructType().add("image", imageSchema).add("id", DataTypes.LongType));
+    Path dir = tmp.resolve("from-image-structs");
+    df.coalesce(1).write().format("beton").option("writeMode", "raw").save(dir.toString());
+    assertConsistent(dir, 10);
+    DatasetManifest m = manifest(dir);
+    try (BetonReader r = BetonReader.open(dir.resolve(m.shards().get(0).path()))) {
+      for (long k = 0; k < r.numSamples(); k++) {
+        RgbImage img = (RgbImage) r.value(k, 0);
+        int id = (int) r.intValue(k, 1);
+        assertThat(img.mode()).isEqualTo(ImageMode.RAW);
+        assertThat(img.payloadBytes()).as("pixels of image %d, BGR turned to RGB", id).isEqualTo(rgbs.get(id));
+      }
+    }
+    assertThat(m.recipe()).containsKeys("spark_version", "jpeg_codec");
+  }
+
   @Test
   void badImagesFailNamingTheColumnOrAreSkipped() throws Exception {
     StructType schema = new StructType().add("image", DataTypes.BinaryType).add("label", DataTypes.IntegerType);

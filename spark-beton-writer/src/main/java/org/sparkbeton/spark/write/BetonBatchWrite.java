@@ -77,7 +77,7 @@ final class BetonBatchWrite implements BatchWrite {
       }
     }
     try {
-      published = publisher().commit(jobId, fields, ours, overwrite, conf.recipe());
+      published = publisher().commit(jobId, fields, ours, overwrite, recipe());
       LOG.info("beton write {}: published {} with {} samples in {} shards", jobId, dir, published.totalSamples(),
           published.shards().size());
     } catch (IOException e) {
@@ -92,6 +92,17 @@ final class BetonBatchWrite implements BatchWrite {
     } catch (IOException e) {
       LOG.warn("beton write {}: could not delete every file of the aborted job in {}", jobId, dir, e);
     }
+  }
+
+  /** The options that shaped the data, plus the libraries that did the work. */
+  private java.util.Map<String, String> recipe() {
+    java.util.Map<String, String> r = new java.util.LinkedHashMap<>(conf.recipe());
+    r.put("jpeg_codec", org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable()
+        ? "libjpeg-turbo through JNI (driver's view)" : "ImageIO + TwelveMonkeys, pure Java (driver's view)");
+    r.put("spark_version", org.apache.spark.package$.MODULE$.SPARK_VERSION());
+    r.put("java_version", System.getProperty("java.version"));
+    r.put("job_id", jobId);
+    return r;
   }
 
   private DatasetPublisher publisher() throws IOException {
