@@ -1,5 +1,6 @@
 package org.sparkbeton.cli;
 
+import org.sparkbeton.format.JsonStrings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -133,7 +134,7 @@ final class InspectCommand implements Callable<Integer> {
 
   static String toJson(InspectReport r) {
     StringBuilder b = new StringBuilder("{");
-    b.append("\"file\": ").append(JsonText.quote(r.file()))
+    b.append("\"file\": ").append(JsonStrings.quote(r.file()))
         .append(", \"file_size\": ").append(r.fileSize())
         .append(", \"version\": ").append(r.version())
         .append(", \"num_samples\": ").append(r.numSamples())
@@ -153,10 +154,10 @@ final class InspectCommand implements Callable<Integer> {
         .append(", \"fields\": [");
     for (int i = 0; i < r.fields().size(); i++) {
       InspectReport.FieldStats f = r.fields().get(i);
-      b.append(i > 0 ? ", " : "").append("{\"name\": ").append(JsonText.quote(f.name()))
+      b.append(i > 0 ? ", " : "").append("{\"name\": ").append(JsonStrings.quote(f.name()))
           .append(", \"type_id\": ").append(f.typeId())
-          .append(", \"type\": ").append(JsonText.quote(f.type()))
-          .append(", \"detail\": ").append(JsonText.quote(f.detail()))
+          .append(", \"type\": ").append(JsonStrings.quote(f.type()))
+          .append(", \"detail\": ").append(JsonStrings.quote(f.detail()))
           .append(", \"metadata_offset\": ").append(f.metadataOffset())
           .append(", \"metadata_size\": ").append(f.metadataSize())
           .append(", \"allocations\": ").append(f.allocations())
@@ -166,19 +167,19 @@ final class InspectCommand implements Callable<Integer> {
     b.append("], \"images\": [");
     for (int i = 0; i < r.images().size(); i++) {
       InspectReport.ImageStats img = r.images().get(i);
-      b.append(i > 0 ? ", " : "").append("{\"field\": ").append(JsonText.quote(img.field()))
+      b.append(i > 0 ? ", " : "").append("{\"field\": ").append(JsonStrings.quote(img.field()))
           .append(", \"modes\": {\"jpg\": ").append(img.jpg()).append(", \"raw\": ").append(img.raw()).append('}')
           .append(", \"width\": [").append(img.minWidth()).append(", ").append(img.maxWidth()).append(']')
           .append(", \"height\": [").append(img.minHeight()).append(", ").append(img.maxHeight()).append(']')
           .append(", \"longest_side\": {");
       for (int j = 0; j < img.longestSide().size(); j++) {
         InspectReport.SideBucket s = img.longestSide().get(j);
-        b.append(j > 0 ? ", " : "").append(JsonText.quote(s.label())).append(": ").append(s.count());
+        b.append(j > 0 ? ", " : "").append(JsonStrings.quote(s.label())).append(": ").append(s.count());
       }
       b.append("}, \"sizes\": {");
       for (int j = 0; j < img.sizes().size(); j++) {
         InspectReport.SizeCount s = img.sizes().get(j);
-        b.append(j > 0 ? ", " : "").append(JsonText.quote(s.label())).append(": ").append(s.count());
+        b.append(j > 0 ? ", " : "").append(JsonStrings.quote(s.label())).append(": ").append(s.count());
       }
       b.append("}}");
     }
