@@ -1,41 +1,15 @@
 package org.sparkbeton.cli;
 
 import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.sparkbeton.format.BetonFormat;
 import picocli.CommandLine;
 
-/** Parses {@code 8M}, {@code 2MiB}, {@code 1G}, {@code 4194304} (binary units: K = 1024) and formats sizes. */
+/** Sizes on the command line: parsed by the core's {@link org.sparkbeton.format.ByteSizes}, formatted for people. */
 final class ByteSizes {
-  private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmgt]?)(i?b)?", Pattern.CASE_INSENSITIVE);
-
   private ByteSizes() {}
 
   static long parse(String text) {
-    Matcher m = SIZE.matcher(text.trim());
-    if (!m.matches()) {
-      throw new IllegalArgumentException("'" + text + "' is not a size; use bytes or a binary unit, e.g. 8M, 2MiB, 1G");
-    }
-    int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-      case "k" -> 10;
-      case "m" -> 20;
-      case "g" -> 30;
-      case "t" -> 40;
-      default -> 0;
-    };
-    if (m.group(3) != null && m.group(3).equalsIgnoreCase("ib") && shift == 0) {
-      throw new IllegalArgumentException("'" + text + "' is not a size; use bytes or a binary unit, e.g. 8M, 2MiB, 1G");
-    }
-    try {
-      long n = Long.parseLong(m.group(1));
-      if (n > (Long.MAX_VALUE >> shift)) {
-        throw new NumberFormatException();
-      }
-      return n << shift;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("'" + text + "' is too large");
-    }
+    return org.sparkbeton.format.ByteSizes.parse(text);
   }
 
   /** {@code 2 MiB}, {@code 1.5 KiB}, {@code 17 B}. */
