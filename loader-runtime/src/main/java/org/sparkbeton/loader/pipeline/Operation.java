@@ -32,7 +32,8 @@ public interface Operation {
 
     /**
      * Whether {@link #apply} may be called with {@code out == in} and {@code outOffset == inOffset};
-     * the loader then skips a copy. Only possible when the output has the input's size.
+     * the loader then skips a copy. Only possible when the output has the input's size. An in-place
+     * stage must still work when given distinct buffers (it is, for the last step of a pipeline).
      */
     default boolean inPlace() {
       return false;

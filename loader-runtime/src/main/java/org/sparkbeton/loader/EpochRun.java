@@ -1,0 +1,215 @@
+package org.sparkbeton.loader;
+
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.sparkbeton.loader.memory.OffHeapBuffer;
+import org.sparkbeton.loader.memory.SlotRing;
+import org.sparkbeton.loader.pipeline.PlannedPipeline;
+import org.sparkbeton.loader.pipeline.SampleContext;
+
+/**
+ * One epoch in flight. {@code numThreads} workers each own a fixed share of every batch (thread t
+ * takes rows {@code [t*n/T, (t+1)*n/T)}), so threads work on disjoint samples and a sample's result
+ * does not depend on the thread count. A worker may start batch b only when {@code b <= h +
+ * batchesAhead}, h being the batch last handed to the consumer: batch b reuses the slot of batch
+ * {@code b - (batchesAhead + 2)}, which is then at most {@code h - 2}, so the batch the consumer holds
+ * and the one before it are never overwritten. Locks are taken per batch, never per sample.
+ */
+final class EpochRun implements Iterator<Batch>, AutoCloseable {
+  private final Loader loader;
+  private final int epoch;
+  private final int[] order;
+  private final int numBatches;
+  private final SlotRing ring;
+  private final List<PlannedPipeline> pipelines;
+  private final int batchSize;
+  private final int ahead;
+  private final int numThreads;
+  private final Thread[] threads;
+  private final int[] slotBatch;
+  private final int[] pending;
+  private final long[] generation;
+  private int handed = -1;
+  private boolean cancelled;
+  private RuntimeException failure;
+  private long consumerWaitNanos;
+  private final long[] workerBusyNanos;
+
+  EpochRun(Loader loader, int epoch, int[] order, int numBatches) {
+    this.loader = loader;
+    this.epoch = epoch;
+    this.order = order;
+    this.numBatches = numBatches;
+    this.ring = loader.ring();
+    this.pipelines = loader.pipelines();
+    this.batchSize = loader.batchSize();
+    this.ahead = loader.batchesAhead();
+    this.numThreads = loader.numThreads();
+    this.slotBatch = new int[ring.slots()];
+    java.util.Arrays.fill(slotBatch, -1);
+    this.pending = new int[ring.slots()];
+    this.generation = new long[ring.slots()];
+    this.workerBusyNanos = new long[numThreads];
+    this.threads = new Thread[numThreads];
+    for (int t = 0; t < numThreads; t++) {
+      int id = t;
+      threads[t] = new Thread(() -> work(id), "beton-loader-e" + epoch + "-w" + t);
+      threads[t].setDaemon(true);
+    }
+    for (Thread t : threads) {
+      t.start();
+    }
+  }
+
+  int epoch() {
+    return epoch;
+  }
+
+  private int sizeOf(int batch) {
+    return Math.min(batchSize, order.length - batch * batchSize);
+  }
+
+  private void work(int t) {
+    SampleContext ctx = new SampleContext(loader.seed());
+    OffHeapBuffer[] scratch = loader.scratch();
+    ByteBuffer a = scratch[2 * t].buffer();
+    ByteBuffer b = scratch[2 * t + 1].buffer();
+    int batch = -1;
+    int row = -1;
+    int output = -1;
+    try {
+      for (batch = 0; batch < numBatches; batch++) {
+        int slot = batch % ring.slots();
+        if (!acquire(batch, slot)) {
+          return;
+        }
+        long start = System.nanoTime();
+        int size = sizeOf(batch);
+        int from = (int) ((long) t * size / numThreads);
+        int to = (int) ((long) (t + 1) * size / numThreads);
+        ByteBuffer out = ring.buffer(slot);
+        int base = batch * batchSize;
+        for (row = from; row < to; row++) {
+          int sample = order[base + row];
+          for (output = 0; output < pipelines.size(); output++) {
+            PlannedPipeline p = pipelines.get(output);
+            p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(output) + row * ring.rowBytes(output));
+            out.putInt(ring.lengthsOffset(output) + 4 * row, ctx.length());
+          }
+          output = -1;
+        }
+        row = -1;
+        workerBusyNanos[t] += System.nanoTime() - start;
+        release(slot);
+      }
+    } catch (Throwable e) {
+      String where = "Loader failed in epoch " + epoch + ", batch " + batch
+          + (row >= 0 ? ", sample " + order[batch * batchSize + row] : "")
+          + (output >= 0 ? ", output '" + pipelines.get(output).output() + "'" : "") + ": " + e;
+      fail(new RuntimeException(where, e));
+    }
+  }
+
+  private synchronized boolean acquire(int batch, int slot) throws InterruptedException {
+    while (!cancelled && failure == null && batch > handed + ahead) {
+      wait();
+    }
+    if (cancelled || failure != null) {
+      return false;
+    }
+    if (slotBatch[slot] != batch) {
+      slotBatch[slot] = batch;
+      pending[slot] = numThreads;
+      generation[slot] = ring.recycle(slot, loader.debug());
+    }
+    return true;
+  }
+
+  private synchronized void release(int slot) {
+    if (--pending[slot] == 0) {
+      notifyAll();
+    }
+  }
+
+  private synchronized void fail(RuntimeException e) {
+    if (failure == null) {
+      failure = e;
+    }
+    notifyAll();
+  }
+
+  @Override
+  public synchronized boolean hasNext() {
+    if (failure != null) {
+      throw failure;
+    }
+    return !cancelled && handed + 1 < numBatches;
+  }
+
+  @Override
+  public Batch next() {
+    int b;
+    int slot;
+    long gen;
+    synchronized (this) {
+      if (cancelled) {
+        throw new IllegalStateException("Epoch " + epoch + " was closed (a new epoch started or the loader closed)");
+      }
+      b = handed + 1;
+      if (b >= numBatches) {
+        throw new NoSuchElementException("Epoch " + epoch + " has " + numBatches + " batches");
+      }
+      slot = b % ring.slots();
+      long start = System.nanoTime();
+      while (failure == null && !(slotBatch[slot] == b && pending[slot] == 0)) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("Interrupted while waiting for batch " + b + " of epoch " + epoch, e);
+        }
+      }
+      consumerWaitNanos += System.nanoTime() - start;
+      if (failure != null) {
+        throw failure;
+      }
+      handed = b;
+      gen = generation[slot];
+      notifyAll();
+    }
+    return new Batch(ring, slot, gen, pipelines, epoch, b, sizeOf(b), order, b * batchSize);
+  }
+
+  /** Nanoseconds the consumer spent waiting for batches, and workers spent producing them (summed). */
+  synchronized long[] timings() {
+    long busy = 0;
+    for (long n : workerBusyNanos) {
+      busy += n;
+    }
+    return new long[] {consumerWaitNanos, busy};
+  }
+
+  /** Stops the workers and waits for them. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      cancelled = true;
+      notifyAll();
+    }
+    boolean interrupted = false;
+    for (Thread t : threads) {
+      while (t.isAlive()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,393 @@
+package org.sparkbeton.loader;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.loader.io.MappedPayloadStore;
+import org.sparkbeton.loader.io.PayloadStore;
+import org.sparkbeton.loader.memory.BufferAllocator;
+import org.sparkbeton.loader.memory.DirectBufferAllocator;
+import org.sparkbeton.loader.memory.OffHeapBuffer;
+import org.sparkbeton.loader.memory.SlotRing;
+import org.sparkbeton.loader.order.OrderContext;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.order.PageMap;
+import org.sparkbeton.loader.order.RankShare;
+import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.pipeline.Decoder;
+import org.sparkbeton.loader.pipeline.FieldSource;
+import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.pipeline.PlannedPipeline;
+
+/**
+ * The node-local training loader over one {@code .beton} file (cache mode OS: memory-mapped).
+ * Iterating gives one epoch of {@link Batch}es; each call to {@link #iterator()} starts the next
+ * epoch (closing one still running). Batches are views into a ring of {@code batchesAhead + 2}
+ * slots allocated once: copy what you keep (see {@link Batch}). {@link #close()} stops the workers
+ * and frees every off-heap buffer; with the default allocator it throws if anything leaked.
+ *
+ * <pre>{@code
+ * try (Loader loader = Loader.builder(Path.of("train.beton"))
+ *     .batchSize(256).numThreads(8).order(OrderOption.QUASI_RANDOM).seed(1)
+ *     .pipeline("image", new SimpleRgbDecoder(), new RandomHorizontalFlip(), new ToChannelsFirst())
+ *     .pipeline("label", new IntDecoder())
+ *     .build()) {
+ *   for (int epoch = 0; epoch < 10; epoch++) {
+ *     for (Batch b : loader) {
+ *       ByteBuffer images = b.data("image"); // b.size() rows of b.spec("image").bytes() bytes
+ *     }
+ *   }
+ * }
+ * }</pre>
+ */
+public final class Loader implements Iterable<Batch>, AutoCloseable {
+  private final BetonReader reader;
+  private final PayloadStore payloads;
+  private final BufferAllocator allocator;
+  private final boolean ownsAllocator;
+  private final List<PlannedPipeline> pipelines;
+  private final TraversalOrder order;
+  private final int numIndices;
+  private final int rank;
+  private final int worldSize;
+  private final int batchSize;
+  private final int numThreads;
+  private final int batchesAhead;
+  private final boolean dropLast;
+  private final boolean debug;
+  private final long seed;
+  private final SlotRing ring;
+  private final OffHeapBuffer[] scratch;
+  private int nextEpoch;
+  private EpochRun current;
+  private boolean closed;
+
+  private Loader(Builder b, BetonReader reader, PayloadStore payloads, BufferAllocator allocator, boolean owns) {
+    this.reader = reader;
+    this.payloads = payloads;
+    this.allocator = allocator;
+    this.ownsAllocator = owns;
+    this.batchSize = b.batchSize;
+    this.numThreads = b.numThreads;
+    this.batchesAhead = b.batchesAhead;
+    this.dropLast = b.dropLast;
+    this.debug = b.debug;
+    this.seed = b.seed;
+    this.rank = b.rank;
+    this.worldSize = b.worldSize;
+    this.nextEpoch = b.firstEpoch;
+    long n = reader.numSamples();
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(reader.file() + " has " + n + " samples; the loader handles at most "
+          + (Integer.MAX_VALUE - 8));
+    }
+    int[] indices = b.indices != null ? checkIndices(b.indices, (int) n) : range((int) n);
+    this.numIndices = indices.length;
+    List<PlannedPipeline> planned = new ArrayList<>();
+    for (Builder.Spec s : b.specs) {
+      FieldSource field = new FieldSource(reader, fieldIndex(s.field), indices, payloads);
+      planned.add(PlannedPipeline.plan(planned.size(), s.output, field, s.decoder, s.ops));
+    }
+    this.pipelines = Collections.unmodifiableList(planned);
+    this.order = b.order.create(new OrderContext(indices, seed, batchSize, () -> PageMap.of(reader)));
+    int[] rows = new int[pipelines.size()];
+    int scratchBytes = 64;
+    for (int i = 0; i < rows.length; i++) {
+      rows[i] = pipelines.get(i).spec().bytes();
+      scratchBytes = Math.max(scratchBytes, pipelines.get(i).scratchBytes());
+    }
+    this.ring = new SlotRing(allocator, batchesAhead + 2, batchSize, rows);
+    this.scratch = new OffHeapBuffer[2 * numThreads];
+    try {
+      for (int i = 0; i < scratch.length; i++) {
+        scratch[i] = allocator.allocate(scratchBytes, "scratch " + (i % 2) + " of worker " + (i / 2));
+      }
+    } catch (RuntimeException | Error e) {
+      freeBuffers();
+      throw e;
+    }
+  }
+
+  private int fieldIndex(String name) {
+    try {
+      return reader.fieldIndex(name);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Cannot build a pipeline: " + e.getMessage(), e);
+    }
+  }
+
+  private static int[] range(int n) {
+    int[] a = new int[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    return a;
+  }
+
+  private int[] checkIndices(int[] indices, int n) {
+    for (int i = 0; i < indices.length; i++) {
+      if (indices[i] < 0 || indices[i] >= n) {
+        throw new IllegalArgumentException("indices[" + i + "] = " + indices[i] + " is not a sample of "
+            + reader.file() + " (0.." + (n - 1) + ")");
+      }
+    }
+    return indices.clone();
+  }
+
+  public static Builder builder(Path file) {
+    return new Builder(file);
+  }
+
+  /** Samples this rank reads per epoch: all indices, or {@code ceil(n / worldSize)} when distributed. */
+  public int samplesPerEpoch() {
+    return worldSize == 1 ? numIndices : RankShare.perRank(numIndices, worldSize);
+  }
+
+  /** Batches per epoch: {@code floor} of samples / batch size with {@code dropLast}, else {@code ceil}. */
+  public int length() {
+    int n = samplesPerEpoch();
+    return dropLast ? n / batchSize : (n + batchSize - 1) / batchSize;
+  }
+
+  /** The epoch the next {@link #iterator()} runs. */
+  public synchronized int nextEpoch() {
+    return nextEpoch;
+  }
+
+  /** The outputs, in pipeline order, with their per-sample specs. */
+  public List<PlannedPipeline> pipelines() {
+    return pipelines;
+  }
+
+  /** This rank's samples for {@code epoch}, in order, before truncation to whole batches. */
+  public int[] epochOrder(int epoch) {
+    int[] global = order.globalOrder(epoch);
+    if (global.length != numIndices) {
+      throw new IllegalStateException("Order " + order.getClass().getSimpleName() + " returned " + global.length
+          + " samples for epoch " + epoch + ", expected " + numIndices);
+    }
+    return RankShare.share(global, order.rankSplit(), rank, worldSize);
+  }
+
+  /** Starts the next epoch; an epoch still running is stopped first. */
+  @Override
+  public synchronized Iterator<Batch> iterator() {
+    if (closed) {
+      throw new IllegalStateException("Loader over " + reader.file() + " is closed");
+    }
+    if (current != null) {
+      current.close();
+    }
+    int epoch = nextEpoch++;
+    int[] epochOrder = epochOrder(epoch);
+    int batches = length();
+    current = new EpochRun(this, epoch, Arrays.copyOf(epochOrder, Math.min(epochOrder.length, batches * batchSize)),
+        batches);
+    return current;
+  }
+
+  /** Nanoseconds the consumer waited for batches and workers spent producing them, in the current or last epoch. */
+  public synchronized long[] timings() {
+    return current == null ? new long[2] : current.timings();
+  }
+
+  /** Bytes of off-heap memory the loader holds (slots and scratch). */
+  public long offHeapBytes() {
+    long total = 0;
+    for (int s = 0; s < ring.slots(); s++) {
+      total += ring.buffer(s).capacity();
+    }
+    for (OffHeapBuffer b : scratch) {
+      total += b.size();
+    }
+    return total;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    if (current != null) {
+      current.close();
+    }
+    try {
+      freeBuffers();
+      payloads.close();
+      reader.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } finally {
+      if (ownsAllocator) {
+        allocator.close();
+      }
+    }
+  }
+
+  private void freeBuffers() {
+    if (ring != null) {
+      ring.close();
+    }
+    if (scratch != null) {
+      for (OffHeapBuffer b : scratch) {
+        if (b != null) {
+          b.close();
+        }
+      }
+    }
+  }
+
+  SlotRing ring() { return ring; }
+  OffHeapBuffer[] scratch() { return scratch; }
+  int batchSize() { return batchSize; }
+  int batchesAhead() { return batchesAhead; }
+  int numThreads() { return numThreads; }
+  boolean debug() { return debug; }
+  long seed() { return seed; }
+
+  /** Loader options; {@link #build()} opens the file, plans every pipeline and allocates the slots. */
+  public static final class Builder {
+    private final Path file;
+    private final List<Spec> specs = new ArrayList<>();
+    private int batchSize = -1;
+    private int numThreads = Runtime.getRuntime().availableProcessors();
+    private int batchesAhead = 3;
+    private boolean dropLast = true;
+    private int[] indices;
+    private long seed;
+    private TraversalOrder.Factory order = OrderOption.SEQUENTIAL;
+    private int rank;
+    private int worldSize = 1;
+    private BufferAllocator allocator;
+    private boolean debug;
+    private int firstEpoch;
+
+    private Builder(Path file) {
+      this.file = file;
+    }
+
+    private record Spec(String output, String field, Decoder decoder, List<Operation> ops) {}
+
+    /** Required: samples per batch. */
+    public Builder batchSize(int batchSize) {
+      check(batchSize >= 1, "Batch size must be at least 1, got " + batchSize);
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** Worker threads; default: available processors. */
+    public Builder numThreads(int numThreads) {
+      check(numThreads >= 1, "Thread count must be at least 1, got " + numThreads);
+      this.numThreads = numThreads;
+      return this;
+    }
+
+    /** Batches prepared ahead of the consumer; default 3. The ring has {@code batchesAhead + 2} slots. */
+    public Builder batchesAhead(int batchesAhead) {
+      check(batchesAhead >= 1, "batchesAhead must be at least 1, got " + batchesAhead);
+      this.batchesAhead = batchesAhead;
+      return this;
+    }
+
+    /** Drop a last partial batch; default true (as FFCV). */
+    public Builder dropLast(boolean dropLast) {
+      this.dropLast = dropLast;
+      return this;
+    }
+
+    /** Read only these samples (dataset indices, in this order for SEQUENTIAL; repeats allowed). */
+    public Builder indices(int[] indices) {
+      this.indices = indices.clone();
+      return this;
+    }
+
+    /** Seed of the order and of every augmentation; default 0. */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /** {@link OrderOption} or any {@link TraversalOrder.Factory}; default SEQUENTIAL. */
+    public Builder order(TraversalOrder.Factory order) {
+      this.order = java.util.Objects.requireNonNull(order, "order");
+      return this;
+    }
+
+    /** Read only this rank's share of each epoch (see {@link RankShare}); works with every order. */
+    public Builder distributed(int rank, int worldSize) {
+      check(worldSize >= 1 && rank >= 0 && rank < worldSize,
+          "Rank " + rank + " of world size " + worldSize + ": expected worldSize >= 1 and 0 <= rank < worldSize");
+      this.rank = rank;
+      this.worldSize = worldSize;
+      return this;
+    }
+
+    /** Where off-heap memory comes from; the loader then frees its buffers but does not close it. */
+    public Builder allocator(BufferAllocator allocator) {
+      this.allocator = allocator;
+      return this;
+    }
+
+    /** Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show. */
+    public Builder debug(boolean debug) {
+      this.debug = debug;
+      return this;
+    }
+
+    /** The epoch the first iteration runs (to resume a run at an epoch boundary); default 0. */
+    public Builder startEpoch(int epoch) {
+      check(epoch >= 0, "Start epoch must be >= 0, got " + epoch);
+      this.firstEpoch = epoch;
+      return this;
+    }
+
+    /** An output named like its field. */
+    public Builder pipeline(String field, Decoder decoder, Operation... ops) {
+      return pipeline(field, field, decoder, ops);
+    }
+
+    /** An output named {@code output} reading {@code field}; several outputs may read one field. */
+    public Builder pipeline(String output, String field, Decoder decoder, Operation... ops) {
+      for (Spec s : specs) {
+        check(!s.output.equals(output), "Output '" + output + "' is defined twice");
+      }
+      specs.add(new Spec(output, field, java.util.Objects.requireNonNull(decoder, "decoder"), List.of(ops)));
+      return this;
+    }
+
+    public Loader build() throws IOException {
+      check(batchSize >= 1, "Set a batch size with batchSize(n)");
+      check(!specs.isEmpty(), "Define at least one pipeline; fields without a pipeline are not read");
+      BetonReader reader = BetonReader.open(file);
+      PayloadStore store = null;
+      boolean owns = allocator == null;
+      BufferAllocator alloc = owns ? new DirectBufferAllocator("loader " + file.getFileName()) : allocator;
+      try {
+        store = new MappedPayloadStore(file);
+        return new Loader(this, reader, store, alloc, owns);
+      } catch (RuntimeException | IOException | Error e) {
+        if (store != null) {
+          store.close();
+        }
+        reader.close();
+        if (owns) {
+          alloc.close();
+        }
+        throw e;
+      }
+    }
+
+    private static void check(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException(message);
+      }
+    }
+  }
+}

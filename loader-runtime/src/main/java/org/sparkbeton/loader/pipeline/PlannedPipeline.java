@@ -1,0 +1,122 @@
+package org.sparkbeton.loader.pipeline;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+
+/**
+ * One output's decoder and operations, bound to their specs before any data is read. A sample runs
+ * through all steps in one go on one thread: intermediate results live in two per-thread scratch
+ * buffers (each step's output stays in cache for the next step), the last step writes straight into
+ * the batch slot, and in-place steps skip their copy. No allocation, boxing or locking per sample.
+ */
+public final class PlannedPipeline {
+  private final String output;
+  private final String field;
+  private final int index;
+  private final Decoder.Stage decoder;
+  private final Operation.Stage[] stages;
+  private final TensorSpec spec;
+  private final int scratchBytes;
+
+  private PlannedPipeline(String output, String field, int index, Decoder.Stage decoder, Operation.Stage[] stages) {
+    this.output = output;
+    this.field = field;
+    this.index = index;
+    this.decoder = decoder;
+    this.stages = stages;
+    this.spec = stages.length == 0 ? decoder.output() : stages[stages.length - 1].output();
+    int scratch = stages.length == 0 ? 0 : decoder.output().bytes();
+    for (int i = 0; i < stages.length - 1; i++) {
+      scratch = Math.max(scratch, stages[i].output().bytes());
+    }
+    this.scratchBytes = scratch;
+  }
+
+  /**
+   * Plans {@code decoder} then each operation in turn; a refusal is rethrown naming the output, the
+   * step and the input it got.
+   */
+  public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops) {
+    Decoder.Stage d;
+    try {
+      d = decoder.plan(field);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Pipeline '" + output + "', decoder " + decoder.name() + ": " + e.getMessage(), e);
+    }
+    Operation.Stage[] stages = new Operation.Stage[ops.size()];
+    TensorSpec current = d.output();
+    for (int i = 0; i < stages.length; i++) {
+      Operation op = ops.get(i);
+      try {
+        stages[i] = op.plan(current);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Pipeline '" + output + "', step " + (i + 1) + " (" + op.name() + ") on "
+            + current + ": " + e.getMessage(), e);
+      }
+      if (stages[i].inPlace() && stages[i].output().bytes() != current.bytes()) {
+        throw new IllegalArgumentException("Pipeline '" + output + "', step " + (i + 1) + " (" + op.name()
+            + ") claims to work in place but turns " + current + " into " + stages[i].output());
+      }
+      current = stages[i].output();
+    }
+    return new PlannedPipeline(output, field.name(), index, d, stages);
+  }
+
+  public String output() {
+    return output;
+  }
+
+  public String field() {
+    return field;
+  }
+
+  /** What each sample of this output looks like in a batch. */
+  public TensorSpec spec() {
+    return spec;
+  }
+
+  /** Bytes each of the two per-thread scratch buffers needs (0 when the decoder writes the output). */
+  public int scratchBytes() {
+    return scratchBytes;
+  }
+
+  /**
+   * Runs one sample: decode, then every step, ending in {@code out} at {@code outOffset}.
+   * {@code a} and {@code b} are this thread's scratch buffers, at least {@link #scratchBytes()} each.
+   */
+  public void run(long sample, int epoch, int position, SampleContext ctx,
+                  ByteBuffer a, ByteBuffer b, ByteBuffer out, int outOffset) {
+    ctx.begin(index, epoch, sample, position);
+    ctx.enterStage(0);
+    int n = stages.length;
+    if (n == 0) {
+      decoder.decode(sample, out, outOffset, ctx);
+      return;
+    }
+    decoder.decode(sample, a, 0, ctx);
+    ByteBuffer cur = a;
+    int curOffset = 0;
+    ByteBuffer spare = b;
+    for (int i = 0; i < n; i++) {
+      Operation.Stage stage = stages[i];
+      ctx.enterStage(i + 1);
+      boolean last = i == n - 1;
+      if (stage.inPlace()) {
+        if (last) {
+          stage.apply(cur, curOffset, out, outOffset, ctx); // in-place ops copy when in != out
+        } else {
+          stage.apply(cur, curOffset, cur, curOffset, ctx);
+        }
+      } else {
+        ByteBuffer target = last ? out : spare;
+        int targetOffset = last ? outOffset : 0;
+        stage.apply(cur, curOffset, target, targetOffset, ctx);
+        if (!last) {
+          spare = cur;
+          cur = target;
+          curOffset = 0;
+        }
+      }
+    }
+  }
+}
