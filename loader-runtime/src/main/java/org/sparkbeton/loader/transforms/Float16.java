@@ -46,7 +46,8 @@ public final class Float16 {
     int exp = (bits >>> 10) & 0x1f;
     int mant = bits & 0x3ff;
     if (exp == 0) {
-      return Float.intBitsToFloat(sign) + (sign != 0 ? -1 : 1) * mant * 0x1p-24f;
+      float v = mant * 0x1p-24f; // zero or subnormal: exact
+      return sign != 0 ? -v : v;
     }
     if (exp == 0x1f) {
       return Float.intBitsToFloat(sign | 0x7f800000 | (mant << 13));
