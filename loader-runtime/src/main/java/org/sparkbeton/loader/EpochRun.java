@@ -37,8 +37,12 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private long consumerWaitNanos;
   private final long[] workerBusyNanos;
 
-  EpochRun(Loader loader, int epoch, int[] order, int numBatches) {
+  private final int firstBatch;
+
+  EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch) {
     this.loader = loader;
+    this.firstBatch = firstBatch;
+    this.handed = firstBatch - 1;
     this.epoch = epoch;
     this.order = order;
     this.numBatches = numBatches;
@@ -80,7 +84,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     int row = -1;
     int output = -1;
     try {
-      for (batch = 0; batch < numBatches; batch++) {
+      for (batch = firstBatch; batch < numBatches; batch++) {
         int slot = batch % ring.slots();
         if (!acquire(batch, slot)) {
           return;
@@ -180,6 +184,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       notifyAll();
     }
     return new Batch(ring, slot, gen, pipelines, epoch, b, sizeOf(b), order, b * batchSize);
+  }
+
+  /** The batch the next call to {@link #next()} returns (numBatches when the epoch is done). */
+  synchronized int nextBatch() {
+    return handed + 1;
   }
 
   /** Nanoseconds the consumer spent waiting for batches, and workers spent producing them (summed). */

@@ -2,6 +2,7 @@ package org.sparkbeton.loader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -64,7 +65,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final long seed;
   private final SlotRing ring;
   private final OffHeapBuffer[] scratch;
+  private final Builder options;
   private int nextEpoch;
+  private int resumeBatch;
   private EpochRun current;
   private boolean closed;
 
@@ -82,6 +85,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.rank = b.rank;
     this.worldSize = b.worldSize;
     this.nextEpoch = b.firstEpoch;
+    this.resumeBatch = b.firstBatch;
+    this.options = b.copy();
     long n = reader.numSamples();
     if (n > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(reader.file() + " has " + n + " samples; the loader handles at most "
@@ -187,9 +192,63 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     int epoch = nextEpoch++;
     int[] epochOrder = epochOrder(epoch);
     int batches = length();
+    int first = Math.min(resumeBatch, batches);
+    resumeBatch = 0;
     current = new EpochRun(this, epoch, Arrays.copyOf(epochOrder, Math.min(epochOrder.length, batches * batchSize)),
-        batches);
+        batches, first);
     return current;
+  }
+
+  /**
+   * The position to save with a checkpoint: the epoch and batch the loader would hand out next. After
+   * the consumer has taken batch k of epoch e it is (e, k + 1), or (e + 1, 0) after the last batch.
+   */
+  public synchronized LoaderState state() {
+    if (current != null) {
+      int next = current.nextBatch();
+      if (next < length()) {
+        return new LoaderState(current.epoch(), next);
+      }
+    }
+    return new LoaderState(nextEpoch, resumeBatch);
+  }
+
+  /**
+   * A new loader with the same options over the samples whose value of {@code field}, decoded by
+   * {@code decoder}, satisfies {@code predicate} (FFCV's {@code filter}). Reads only that field, in one
+   * sequential pass without dropping; the new loader keeps this loader's order of indices.
+   */
+  public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
+    Builder scan = Loader.builder(options.file).batchSize(batchSize).numThreads(numThreads).dropLast(false)
+        .pipeline(field, decoder);
+    if (options.indices != null) {
+      scan.indices(options.indices);
+    }
+    int[] kept;
+    try (Loader pass = scan.build()) {
+      int[] matches = new int[pass.samplesPerEpoch()];
+      int n = 0;
+      for (Batch b : pass) {
+        ByteBuffer rows = b.data(field);
+        int row = b.spec(field).bytes();
+        for (int i = 0; i < b.size(); i++) {
+          if (predicate.test(rows, i * row, b.length(field, i))) {
+            matches[n++] = b.sample(i);
+          }
+        }
+      }
+      kept = Arrays.copyOf(matches, n);
+    }
+    Builder filtered = options.copy();
+    filtered.indices = kept;
+    return filtered.build();
+  }
+
+  /** A test on one decoded row, for {@link #filter}. */
+  @FunctionalInterface
+  public interface RowPredicate {
+    /** {@code rows} holds the row at {@code offset}; {@code length} is its valid length, or -1 for fixed-size outputs. */
+    boolean test(ByteBuffer rows, int offset, int length);
   }
 
   /** Nanoseconds the consumer waited for batches and workers spent producing them, in the current or last epoch. */
@@ -268,9 +327,29 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     private BufferAllocator allocator;
     private boolean debug;
     private int firstEpoch;
+    private int firstBatch;
 
     private Builder(Path file) {
       this.file = file;
+    }
+
+    private Builder copy() {
+      Builder c = new Builder(file);
+      c.specs.addAll(specs);
+      c.batchSize = batchSize;
+      c.numThreads = numThreads;
+      c.batchesAhead = batchesAhead;
+      c.dropLast = dropLast;
+      c.indices = indices;
+      c.seed = seed;
+      c.order = order;
+      c.rank = rank;
+      c.worldSize = worldSize;
+      c.allocator = allocator;
+      c.debug = debug;
+      c.firstEpoch = firstEpoch;
+      c.firstBatch = firstBatch;
+      return c;
     }
 
     private record Spec(String output, String field, Decoder decoder, List<Operation> ops) {}
@@ -345,6 +424,14 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     public Builder startEpoch(int epoch) {
       check(epoch >= 0, "Start epoch must be >= 0, got " + epoch);
       this.firstEpoch = epoch;
+      this.firstBatch = 0;
+      return this;
+    }
+
+    /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
+    public Builder resumeFrom(LoaderState state) {
+      this.firstEpoch = state.epoch();
+      this.firstBatch = state.batch();
       return this;
     }
 
