@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.memory.OffHeapBuffer;
 import org.sparkbeton.loader.memory.SlotRing;
 import org.sparkbeton.loader.pipeline.PlannedPipeline;
@@ -38,6 +39,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final long[] workerBusyNanos;
 
   private final int firstBatch;
+  private final PageCache cache;
 
   EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch) {
     this.loader = loader;
@@ -61,6 +63,10 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       int id = t;
       threads[t] = new Thread(() -> work(id), "beton-loader-e" + epoch + "-w" + t);
       threads[t].setDaemon(true);
+    }
+    this.cache = loader.pageCache();
+    if (cache != null) {
+      cache.startEpoch(epoch, order, batchSize, numBatches, firstBatch, ahead + 1);
     }
     for (Thread t : threads) {
       t.start();
@@ -86,7 +92,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     try {
       for (batch = firstBatch; batch < numBatches; batch++) {
         int slot = batch % ring.slots();
-        if (!acquire(batch, slot)) {
+        if (!acquire(batch, slot) || (cache != null && !cache.awaitBatch(batch))) {
           return;
         }
         long start = System.nanoTime();
@@ -106,7 +112,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         }
         row = -1;
         workerBusyNanos[t] += System.nanoTime() - start;
-        release(slot);
+        release(batch, slot);
       }
     } catch (Throwable e) {
       String where = "Loader failed in epoch " + epoch + ", batch " + batch
@@ -131,8 +137,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     return true;
   }
 
-  private synchronized void release(int slot) {
+  private synchronized void release(int batch, int slot) {
     if (--pending[slot] == 0) {
+      if (cache != null) {
+        cache.batchDone(batch);
+      }
       notifyAll();
     }
   }
@@ -206,6 +215,9 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     synchronized (this) {
       cancelled = true;
       notifyAll();
+    }
+    if (cache != null) {
+      cache.stopEpoch(); // wakes workers waiting for pages
     }
     boolean interrupted = false;
     for (Thread t : threads) {

@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.loader.io.MappedPayloadStore;
+import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.PayloadStore;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
@@ -66,6 +67,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final SlotRing ring;
   private final OffHeapBuffer[] scratch;
   private final Builder options;
+  private final PageCache cache;
+  private PageMap pageMap;
   private int nextEpoch;
   private int resumeBatch;
   private EpochRun current;
@@ -74,6 +77,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private Loader(Builder b, BetonReader reader, PayloadStore payloads, BufferAllocator allocator, boolean owns) {
     this.reader = reader;
     this.payloads = payloads;
+    this.cache = payloads instanceof PageCache c ? c : null;
     this.allocator = allocator;
     this.ownsAllocator = owns;
     this.batchSize = b.batchSize;
@@ -100,7 +104,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       planned.add(PlannedPipeline.plan(planned.size(), s.output, field, s.decoder, s.ops));
     }
     this.pipelines = Collections.unmodifiableList(planned);
-    this.order = b.order.create(new OrderContext(indices, seed, batchSize, () -> PageMap.of(reader)));
+    this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
     int[] rows = new int[pipelines.size()];
     int scratchBytes = 64;
     for (int i = 0; i < rows.length; i++) {
@@ -117,6 +121,22 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       freeBuffers();
       throw e;
     }
+  }
+
+  private synchronized PageMap pageMap() {
+    if (pageMap == null) {
+      pageMap = PageMap.of(reader);
+    }
+    return pageMap;
+  }
+
+  PageCache pageCache() {
+    return cache;
+  }
+
+  /** Pages the PROCESS cache has read from the file so far; -1 in cache mode OS. */
+  public long pagesRead() {
+    return cache == null ? -1 : cache.pagesRead();
   }
 
   private int fieldIndex(String name) {
@@ -265,7 +285,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     for (OffHeapBuffer b : scratch) {
       total += b.size();
     }
-    return total;
+    return total + (cache == null ? 0 : cache.bytes());
   }
 
   @Override
@@ -328,6 +348,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     private boolean debug;
     private int firstEpoch;
     private int firstBatch;
+    private long cacheBudget = -1;
 
     private Builder(Path file) {
       this.file = file;
@@ -349,6 +370,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       c.debug = debug;
       c.firstEpoch = firstEpoch;
       c.firstBatch = firstBatch;
+      c.cacheBudget = cacheBudget;
       return c;
     }
 
@@ -428,6 +450,17 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
+    /**
+     * Cache mode PROCESS: read data pages into the loader's own page cache of at most
+     * {@code budgetBytes} (see {@link PageCache}) instead of memory-mapping the file (cache mode OS,
+     * the default). Metadata is still read through the reader.
+     */
+    public Builder processCache(long budgetBytes) {
+      check(budgetBytes > 0, "PROCESS cache budget must be positive, got " + budgetBytes);
+      this.cacheBudget = budgetBytes;
+      return this;
+    }
+
     /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
     public Builder resumeFrom(LoaderState state) {
       this.firstEpoch = state.epoch();
@@ -457,7 +490,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       boolean owns = allocator == null;
       BufferAllocator alloc = owns ? new DirectBufferAllocator("loader " + file.getFileName()) : allocator;
       try {
-        store = new MappedPayloadStore(file);
+        store = cacheBudget < 0 ? new MappedPayloadStore(file)
+            : new PageCache(file, reader.header().pageShift(), PageMap.of(reader), cacheBudget, alloc);
         return new Loader(this, reader, store, alloc, owns);
       } catch (RuntimeException | IOException | Error e) {
         if (store != null) {

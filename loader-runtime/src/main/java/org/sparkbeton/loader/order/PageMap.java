@@ -12,9 +12,16 @@ public final class PageMap {
   public static final int NO_PAGE = -1;
   private final int[] pageOfSample;
   private final int numPages;
+  private final long firstPage;
 
   /** {@code pageOfSample[s]} is the page of sample s or {@link #NO_PAGE}; pages are numbered from 0. */
   public PageMap(int[] pageOfSample) {
+    this(pageOfSample, 0);
+  }
+
+  /** As {@link #PageMap(int[])}, page 0 being the file's absolute page {@code firstPage} ({@code ptr >> log2 pageSize}). */
+  public PageMap(int[] pageOfSample, long firstPage) {
+    this.firstPage = firstPage;
     int max = -1;
     for (int p : pageOfSample) {
       if (p < NO_PAGE) {
@@ -47,7 +54,12 @@ public final class PageMap {
       }
       pages[(int) table.sample(i)] = (int) page;
     }
-    return new PageMap(pages);
+    return new PageMap(pages, first);
+  }
+
+  /** Absolute page number (file offset / page size) of page 0. */
+  public long firstPage() {
+    return firstPage;
   }
 
   public int page(int sample) {
