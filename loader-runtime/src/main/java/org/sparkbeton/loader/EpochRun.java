@@ -5,7 +5,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.sparkbeton.loader.io.PageCache;
-import org.sparkbeton.loader.memory.OffHeapBuffer;
 import org.sparkbeton.loader.memory.SlotRing;
 import org.sparkbeton.loader.pipeline.PlannedPipeline;
 import org.sparkbeton.loader.pipeline.SampleContext;
@@ -83,9 +82,9 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
 
   private void work(int t) {
     SampleContext ctx = new SampleContext(loader.seed());
-    OffHeapBuffer[] scratch = loader.scratch();
-    ByteBuffer a = scratch[2 * t].buffer();
-    ByteBuffer b = scratch[2 * t + 1].buffer();
+    ByteBuffer[] scratch = loader.scratch();
+    ByteBuffer a = scratch[2 * t];
+    ByteBuffer b = scratch[2 * t + 1];
     int batch = -1;
     int row = -1;
     int output = -1;

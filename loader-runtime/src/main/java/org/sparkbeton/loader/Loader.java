@@ -15,7 +15,6 @@ import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.PayloadStore;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
-import org.sparkbeton.loader.memory.OffHeapBuffer;
 import org.sparkbeton.loader.memory.SlotRing;
 import org.sparkbeton.loader.order.OrderContext;
 import org.sparkbeton.loader.order.OrderOption;
@@ -65,7 +64,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final boolean debug;
   private final long seed;
   private final SlotRing ring;
-  private final OffHeapBuffer[] scratch;
+  private final ByteBuffer[] scratch; // two heap buffers per worker
   private final Builder options;
   private final PageCache cache;
   private PageMap pageMap;
@@ -112,14 +111,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       scratchBytes = Math.max(scratchBytes, pipelines.get(i).scratchBytes());
     }
     this.ring = new SlotRing(allocator, batchesAhead + 2, batchSize, rows);
-    this.scratch = new OffHeapBuffer[2 * numThreads];
-    try {
-      for (int i = 0; i < scratch.length; i++) {
-        scratch[i] = allocator.allocate(scratchBytes, "scratch " + (i % 2) + " of worker " + (i / 2));
-      }
-    } catch (RuntimeException | Error e) {
-      freeBuffers();
-      throw e;
+    this.scratch = new ByteBuffer[2 * numThreads];
+    for (int i = 0; i < scratch.length; i++) {
+      scratch[i] = ByteBuffer.allocate(scratchBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     }
   }
 
@@ -276,14 +270,11 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return current == null ? new long[2] : current.timings();
   }
 
-  /** Bytes of off-heap memory the loader holds (slots and scratch). */
+  /** Bytes of off-heap memory the loader holds: batch slots and, in cache mode PROCESS, the page cache. */
   public long offHeapBytes() {
     long total = 0;
     for (int s = 0; s < ring.slots(); s++) {
       total += ring.buffer(s).capacity();
-    }
-    for (OffHeapBuffer b : scratch) {
-      total += b.size();
     }
     return total + (cache == null ? 0 : cache.bytes());
   }
@@ -314,17 +305,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     if (ring != null) {
       ring.close();
     }
-    if (scratch != null) {
-      for (OffHeapBuffer b : scratch) {
-        if (b != null) {
-          b.close();
-        }
-      }
-    }
   }
 
   SlotRing ring() { return ring; }
-  OffHeapBuffer[] scratch() { return scratch; }
+  ByteBuffer[] scratch() { return scratch; }
   int batchSize() { return batchSize; }
   int batchesAhead() { return batchesAhead; }
   int numThreads() { return numThreads; }

@@ -32,8 +32,8 @@ public interface Operation {
 
     /**
      * Whether {@link #apply} may be called with {@code out == in} and {@code outOffset == inOffset};
-     * the loader then skips a copy. Only possible when the output has the input's size. An in-place
-     * stage must still work when given distinct buffers (it is, for the last step of a pipeline).
+     * the loader then skips a copy. Only possible when the output has the input's size. In-place
+     * stages should also work on distinct buffers (tests and other callers may do that).
      */
     default boolean inPlace() {
       return false;
@@ -41,7 +41,9 @@ public interface Operation {
 
     /**
      * Reads one sample from {@code in} at {@code inOffset} (laid out as the input spec) and writes
-     * {@link #output()} into {@code out} at {@code outOffset}. Use absolute gets and puts only.
+     * {@link #output()} into {@code out} at {@code outOffset}. The loader passes little-endian heap
+     * buffers backed by arrays ({@code hasArray()}): work on {@code array()} from
+     * {@code arrayOffset() + offset} for speed, or use absolute gets and puts; never positions.
      */
     void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx);
   }

@@ -43,14 +43,19 @@ public final class NormalizeImage implements Operation {
   public Stage plan(TensorSpec input) {
     Images.requireRgb(name(), input);
     TensorSpec output = TensorSpec.of(type, input.shape());
-    int values = (int) input.elements();
-    if (type == DType.FLOAT32) {
-      float[] lut = new float[256 * 3];
+    int pixels = (int) (input.elements() / 3);
+    float[][] table = new float[3][256];
+    short[][] halves = new short[3][256];
+    for (int c = 0; c < 3; c++) {
       for (int v = 0; v < 256; v++) {
-        for (int c = 0; c < 3; c++) {
-          lut[v * 3 + c] = normalized(v, c);
-        }
+        table[c][v] = normalized(v, c);
+        halves[c][v] = Float16.fromFloat(table[c][v]);
       }
+    }
+    float[] r = table[0];
+    float[] g = table[1];
+    float[] b = table[2];
+    if (type == DType.FLOAT32) {
       return new Stage() {
         @Override
         public TensorSpec output() {
@@ -59,18 +64,21 @@ public final class NormalizeImage implements Operation {
 
         @Override
         public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
-          for (int i = 0, c = 0; i < values; i++, c = c == 2 ? 0 : c + 1) {
-            out.putFloat(outOffset + 4 * i, lut[(in.get(inOffset + i) & 0xff) * 3 + c]);
+          byte[] src = in.array();
+          byte[] dst = out.array();
+          int s = in.arrayOffset() + inOffset;
+          int d = out.arrayOffset() + outOffset;
+          for (int p = 0; p < pixels; p++, s += 3, d += 12) {
+            ArrayViews.FLOATS.set(dst, d, r[src[s] & 0xff]);
+            ArrayViews.FLOATS.set(dst, d + 4, g[src[s + 1] & 0xff]);
+            ArrayViews.FLOATS.set(dst, d + 8, b[src[s + 2] & 0xff]);
           }
         }
       };
     }
-    short[] lut = new short[256 * 3];
-    for (int v = 0; v < 256; v++) {
-      for (int c = 0; c < 3; c++) {
-        lut[v * 3 + c] = Float16.fromFloat(normalized(v, c));
-      }
-    }
+    short[] hr = halves[0];
+    short[] hg = halves[1];
+    short[] hb = halves[2];
     return new Stage() {
       @Override
       public TensorSpec output() {
@@ -79,8 +87,14 @@ public final class NormalizeImage implements Operation {
 
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
-        for (int i = 0, c = 0; i < values; i++, c = c == 2 ? 0 : c + 1) {
-          out.putShort(outOffset + 2 * i, lut[(in.get(inOffset + i) & 0xff) * 3 + c]);
+        byte[] src = in.array();
+        byte[] dst = out.array();
+        int s = in.arrayOffset() + inOffset;
+        int d = out.arrayOffset() + outOffset;
+        for (int p = 0; p < pixels; p++, s += 3, d += 6) {
+          ArrayViews.SHORTS.set(dst, d, hr[src[s] & 0xff]);
+          ArrayViews.SHORTS.set(dst, d + 2, hg[src[s + 1] & 0xff]);
+          ArrayViews.SHORTS.set(dst, d + 4, hb[src[s + 2] & 0xff]);
         }
       }
     };

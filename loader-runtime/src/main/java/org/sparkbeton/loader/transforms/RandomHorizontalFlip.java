@@ -5,7 +5,7 @@ import org.sparkbeton.loader.pipeline.Operation;
 import org.sparkbeton.loader.pipeline.SampleContext;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
-/** Mirrors an [H, W, C] image left-right with probability {@code p} (FFCV, default 0.5). In place. */
+/** Mirrors an [H, W, C] image left-right with probability {@code p} (FFCV, default 0.5). */
 public final class RandomHorizontalFlip implements Operation {
   private final double p;
 
@@ -34,28 +34,30 @@ public final class RandomHorizontalFlip implements Operation {
       }
 
       @Override
-      public boolean inPlace() {
-        return true;
-      }
-
-      @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         boolean flip = ctx.random().nextDouble() < prob;
+        byte[] src = in.array();
+        byte[] dst = out.array();
+        int s0 = in.arrayOffset() + inOffset;
+        int d0 = out.arrayOffset() + outOffset;
         if (!flip) {
-          if (in != out || inOffset != outOffset) {
-            out.put(outOffset, in, inOffset, h * row);
+          System.arraycopy(src, s0, dst, d0, h * row);
+        } else if (pixel == 3) {
+          for (int y = 0; y < h; y++) {
+            int s = s0 + y * row + row - 3;
+            int d = d0 + y * row;
+            for (int x = 0; x < row; x += 3, s -= 3) {
+              dst[d + x] = src[s];
+              dst[d + x + 1] = src[s + 1];
+              dst[d + x + 2] = src[s + 2];
+            }
           }
-          return;
-        }
-        for (int y = 0; y < h; y++) {
-          int src = inOffset + y * row;
-          int dst = outOffset + y * row;
-          for (int l = 0, r = row - pixel; l <= r; l += pixel, r -= pixel) {
-            for (int b = 0; b < pixel; b++) {
-              byte left = in.get(src + l + b);
-              byte right = in.get(src + r + b);
-              out.put(dst + l + b, right);
-              out.put(dst + r + b, left);
+        } else {
+          for (int y = 0; y < h; y++) {
+            int s = s0 + y * row + row - pixel;
+            int d = d0 + y * row;
+            for (int x = 0; x < row; x += pixel, s -= pixel) {
+              System.arraycopy(src, s, dst, d + x, pixel);
             }
           }
         }

@@ -23,16 +23,35 @@ public final class ToChannelsFirst implements Operation {
 
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
-        int plane = h * w * e;
+        byte[] src = in.array();
+        byte[] dst = out.array();
+        int s0 = in.arrayOffset() + inOffset;
+        int d0 = out.arrayOffset() + outOffset;
+        int n = h * w;
         for (int ch = 0; ch < c; ch++) {
-          int dst = outOffset + ch * plane;
-          int src = inOffset + ch * e;
-          for (int i = 0; i < h * w; i++, dst += e, src += c * e) {
-            switch (e) {
-              case 1 -> out.put(dst, in.get(src));
-              case 2 -> out.putShort(dst, in.getShort(src));
-              case 4 -> out.putInt(dst, in.getInt(src));
-              default -> out.putLong(dst, in.getLong(src));
+          int d = d0 + ch * n * e;
+          int s = s0 + ch * e;
+          int step = c * e;
+          switch (e) {
+            case 1 -> {
+              for (int i = 0; i < n; i++, s += step) {
+                dst[d + i] = src[s];
+              }
+            }
+            case 2 -> {
+              for (int i = 0; i < n; i++, s += step, d += 2) {
+                ArrayViews.SHORTS.set(dst, d, (short) ArrayViews.SHORTS.get(src, s));
+              }
+            }
+            case 4 -> {
+              for (int i = 0; i < n; i++, s += step, d += 4) {
+                ArrayViews.INTS.set(dst, d, (int) ArrayViews.INTS.get(src, s));
+              }
+            }
+            default -> {
+              for (int i = 0; i < n; i++, s += step, d += 8) {
+                ArrayViews.LONGS.set(dst, d, (long) ArrayViews.LONGS.get(src, s));
+              }
             }
           }
         }

@@ -42,6 +42,9 @@ public final class LoaderBenchmark {
     Path dir = args.length > 0 ? Files.createDirectories(Path.of(args[0])) : Files.createTempDirectory("loader-bench");
     operations(32);
     operations(224);
+    if (args.length > 1 && args[1].equals("ops")) {
+      return;
+    }
     startUp(dir);
     throughput(dir);
   }
@@ -54,10 +57,11 @@ public final class LoaderBenchmark {
         new NormalizeImage(new double[] {125.3, 123.0, 113.9}, new double[] {63.0, 62.1, 66.7}, DType.FLOAT32),
         new NormalizeImage(new double[] {125.3, 123.0, 113.9}, new double[] {63.0, 62.1, 66.7}, DType.FLOAT16),
         new ToChannelsFirst()};
-    java.nio.ByteBuffer in = java.nio.ByteBuffer.allocateDirect(rgb.bytes() * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-    java.nio.ByteBuffer out = java.nio.ByteBuffer.allocateDirect(rgb.bytes() * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(rgb.bytes() * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(rgb.bytes() * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
     org.sparkbeton.loader.pipeline.SampleContext ctx = new org.sparkbeton.loader.pipeline.SampleContext(1);
-    System.out.printf(Locale.ROOT, "%n| operation, %dx%d uint8 in, 1 thread | ns/image | input MB/s |%n|---|---|---|%n", side, side);
+    System.out.printf(Locale.ROOT, "%n| operation, %dx%d uint8 in (heap scratch), 1 thread | ns/image | input MB/s |%n|---|---|---|%n",
+        side, side);
     for (org.sparkbeton.loader.pipeline.Operation op : ops) {
       org.sparkbeton.loader.pipeline.Operation.Stage st = op.plan(rgb);
       int reps = side == 32 ? 200_000 : 5_000;

@@ -33,8 +33,8 @@ class AllocationFreeTest {
   }
 
   static long bytesPerSample(PlannedPipeline p, int samples, int rounds) {
-    ByteBuffer a = ByteBuffer.allocateDirect(Math.max(64, p.scratchBytes())).order(ByteOrder.LITTLE_ENDIAN);
-    ByteBuffer b = ByteBuffer.allocateDirect(Math.max(64, p.scratchBytes())).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer a = ByteBuffer.allocate(Math.max(64, p.scratchBytes())).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(Math.max(64, p.scratchBytes())).order(ByteOrder.LITTLE_ENDIAN);
     ByteBuffer out = ByteBuffer.allocateDirect(p.spec().bytes()).order(ByteOrder.LITTLE_ENDIAN);
     SampleContext ctx = new SampleContext(3);
     for (int warm = 0; warm < 2_000; warm++) {
