@@ -35,7 +35,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private boolean cancelled;
   private RuntimeException failure;
   private long consumerWaitNanos;
-  private final long[] workerBusyNanos;
+  private long producerWaitNanos;
+  private long cacheWaitNanos;
+  private long busyNanos;
+  private long decodeNanos;
+  private long augmentNanos;
 
   private final int firstBatch;
   private final PageCache cache;
@@ -56,7 +60,6 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     java.util.Arrays.fill(slotBatch, -1);
     this.pending = new int[ring.slots()];
     this.generation = new long[ring.slots()];
-    this.workerBusyNanos = new long[numThreads];
     this.threads = new Thread[numThreads];
     for (int t = 0; t < numThreads; t++) {
       int id = t;
@@ -85,13 +88,19 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     ByteBuffer[] scratch = loader.scratch();
     ByteBuffer a = scratch[2 * t];
     ByteBuffer b = scratch[2 * t + 1];
+    long[] stages = loader.profile() ? new long[2] : null;
     int batch = -1;
     int row = -1;
     int output = -1;
     try {
       for (batch = firstBatch; batch < numBatches; batch++) {
         int slot = batch % ring.slots();
-        if (!acquire(batch, slot) || (cache != null && !cache.awaitBatch(batch))) {
+        long t0 = System.nanoTime();
+        if (!acquire(batch, slot)) {
+          return;
+        }
+        long t1 = System.nanoTime();
+        if (cache != null && !cache.awaitBatch(batch)) {
           return;
         }
         long start = System.nanoTime();
@@ -104,14 +113,13 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
           int sample = order[base + row];
           for (output = 0; output < pipelines.size(); output++) {
             PlannedPipeline p = pipelines.get(output);
-            p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(output) + row * ring.rowBytes(output));
+            p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(output) + row * ring.rowBytes(output), stages);
             out.putInt(ring.lengthsOffset(output) + 4 * row, ctx.length());
           }
           output = -1;
         }
         row = -1;
-        workerBusyNanos[t] += System.nanoTime() - start;
-        release(batch, slot);
+        release(batch, slot, t1 - t0, cache == null ? 0 : start - t1, System.nanoTime() - start, stages);
       }
     } catch (Throwable e) {
       String where = "Loader failed in epoch " + epoch + ", batch " + batch
@@ -136,7 +144,16 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     return true;
   }
 
-  private synchronized void release(int batch, int slot) {
+  private synchronized void release(int batch, int slot, long producerWait, long cacheWait, long busy, long[] stages) {
+    producerWaitNanos += producerWait;
+    cacheWaitNanos += cacheWait;
+    busyNanos += busy;
+    if (stages != null) {
+      decodeNanos += stages[0];
+      augmentNanos += stages[1];
+      stages[0] = 0;
+      stages[1] = 0;
+    }
     if (--pending[slot] == 0) {
       if (cache != null) {
         cache.batchDone(batch);
@@ -199,13 +216,10 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     return handed + 1;
   }
 
-  /** Nanoseconds the consumer spent waiting for batches, and workers spent producing them (summed). */
-  synchronized long[] timings() {
-    long busy = 0;
-    for (long n : workerBusyNanos) {
-      busy += n;
-    }
-    return new long[] {consumerWaitNanos, busy};
+  synchronized LoaderTimings timings() {
+    boolean profiled = loader.profile();
+    return new LoaderTimings(consumerWaitNanos, producerWaitNanos, cacheWaitNanos, busyNanos,
+        profiled ? decodeNanos : -1, profiled ? augmentNanos : -1, handed + 1 - firstBatch);
   }
 
   /** Stops the workers and waits for them. */

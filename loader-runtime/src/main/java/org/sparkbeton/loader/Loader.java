@@ -62,6 +62,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final int batchesAhead;
   private final boolean dropLast;
   private final boolean debug;
+  private final boolean profile;
   private final long seed;
   private final SlotRing ring;
   private final ByteBuffer[] scratch; // two heap buffers per worker
@@ -84,6 +85,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.batchesAhead = b.batchesAhead;
     this.dropLast = b.dropLast;
     this.debug = b.debug;
+    this.profile = b.profile;
     this.seed = b.seed;
     this.rank = b.rank;
     this.worldSize = b.worldSize;
@@ -265,9 +267,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     boolean test(ByteBuffer rows, int offset, int length);
   }
 
-  /** Nanoseconds the consumer waited for batches and workers spent producing them, in the current or last epoch. */
-  public synchronized long[] timings() {
-    return current == null ? new long[2] : current.timings();
+  /** Where the time of the current (or last) epoch went; all zero before the first epoch. */
+  public synchronized LoaderTimings timings() {
+    return current == null ? new LoaderTimings(0, 0, 0, 0, profile ? 0 : -1, profile ? 0 : -1, 0) : current.timings();
   }
 
   /** Bytes of off-heap memory the loader holds: batch slots and, in cache mode PROCESS, the page cache. */
@@ -313,6 +315,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   int batchesAhead() { return batchesAhead; }
   int numThreads() { return numThreads; }
   boolean debug() { return debug; }
+  boolean profile() { return profile; }
   long seed() { return seed; }
 
   /** Loader options; {@link #build()} opens the file, plans every pipeline and allocates the slots. */
@@ -330,6 +333,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     private int worldSize = 1;
     private BufferAllocator allocator;
     private boolean debug;
+    private boolean profile;
     private int firstEpoch;
     private int firstBatch;
     private long cacheBudget = -1;
@@ -352,6 +356,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       c.worldSize = worldSize;
       c.allocator = allocator;
       c.debug = debug;
+      c.profile = profile;
       c.firstEpoch = firstEpoch;
       c.firstBatch = firstBatch;
       c.cacheBudget = cacheBudget;
@@ -423,6 +428,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     /** Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show. */
     public Builder debug(boolean debug) {
       this.debug = debug;
+      return this;
+    }
+
+    /** Split worker time into decode and augment in {@link Loader#timings()} (two clock reads per sample and output). */
+    public Builder profile(boolean profile) {
+      this.profile = profile;
       return this;
     }
 

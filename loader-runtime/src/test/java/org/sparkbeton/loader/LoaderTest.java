@@ -267,6 +267,30 @@ class LoaderTest {
   }
 
   @Test
+  void timingsSplitTheEpoch() throws IOException, InterruptedException {
+    try (Loader l = cifarLike(2, OrderOption.RANDOM, 1).profile(true).build()) {
+      for (Batch b : l) {
+        Thread.sleep(3); // a slow consumer: workers wait for slots
+      }
+      LoaderTimings t = l.timings();
+      assertThat(t.batches()).isEqualTo(l.length());
+      assertThat(t.decode()).isPositive();
+      assertThat(t.augment()).isPositive();
+      assertThat(t.decode() + t.augment()).isLessThanOrEqualTo(t.busy());
+      assertThat(t.producerWait()).isPositive();
+      assertThat(t.cacheWait()).isZero();
+      assertThat(t.toString()).startsWith(l.length() + " batches: consumer waited ");
+    }
+    try (Loader l = cifarLike(1, OrderOption.RANDOM, 1).build()) {
+      for (Batch ignored : l) {
+        // one epoch
+      }
+      assertThat(l.timings().decode()).isEqualTo(-1);
+      assertThat(l.timings().toString()).contains("(decode not profiled, augment not profiled)");
+    }
+  }
+
+  @Test
   void jpegImagesNeedTheCodecModule() throws IOException {
     Path jpeg = Datasets.jpegImages(dir);
     assertThatThrownBy(() -> Loader.builder(jpeg).batchSize(2).pipeline("image", new SimpleRgbDecoder()).build())
