@@ -306,6 +306,9 @@ public final class PageCache implements PayloadStore {
 
   @Override
   public void copy(long position, int length, ByteBuffer dst, int dstOffset) {
+    if (length == 0) {
+      return; // an empty value's pointer may name a page the batch does not pin
+    }
     int at = (int) (position & (pageSize - 1));
     dst.put(dstOffset, slot(position, length), at, length);
   }

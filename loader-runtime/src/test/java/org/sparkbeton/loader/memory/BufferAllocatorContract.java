@@ -68,6 +68,7 @@ abstract class BufferAllocatorContract {
   @Test
   void theLimitIsEnforced() {
     try (BufferAllocator a = create("small", 100); OffHeapBuffer b = a.allocate(60, "first")) {
+      assertThat(b.size()).isEqualTo(60);
       assertThatThrownBy(() -> a.allocate(41, "second"))
           .isInstanceOf(IllegalStateException.class)
           .hasMessage("Allocating 41 bytes for 'second' would exceed the 100-byte limit of allocator small (60 bytes in use)");
