@@ -43,6 +43,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
 
   private final int firstBatch;
   private final PageCache cache;
+  private final ByteBuffer[] scratch;
 
   EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch) {
     this.loader = loader;
@@ -53,6 +54,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     this.numBatches = numBatches;
     this.ring = loader.ring();
     this.pipelines = loader.pipelines();
+    this.scratch = loader.scratch();
     this.batchSize = loader.batchSize();
     this.ahead = loader.batchesAhead();
     this.numThreads = loader.numThreads();
@@ -85,7 +87,6 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
 
   private void work(int t) {
     SampleContext ctx = new SampleContext(loader.seed());
-    ByteBuffer[] scratch = loader.scratch();
     ByteBuffer a = scratch[2 * t];
     ByteBuffer b = scratch[2 * t + 1];
     long[] stages = loader.profile() ? new long[2] : null;

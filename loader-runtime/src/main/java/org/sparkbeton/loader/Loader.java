@@ -52,7 +52,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final PayloadStore payloads;
   private final BufferAllocator allocator;
   private final boolean ownsAllocator;
-  private final List<PlannedPipeline> pipelines;
+  private List<PlannedPipeline> pipelines;
+  private final List<Builder.Spec> specs;
+  private final FieldSource[] sources;
   private final TraversalOrder order;
   private final int numIndices;
   private final int rank;
@@ -64,8 +66,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final boolean debug;
   private final boolean profile;
   private final long seed;
-  private final SlotRing ring;
-  private final ByteBuffer[] scratch; // two heap buffers per worker
+  private SlotRing ring;
+  private ByteBuffer[] scratch; // two heap buffers per worker
   private final Builder options;
   private final PageCache cache;
   private PageMap pageMap;
@@ -99,24 +101,50 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     int[] indices = b.indices != null ? checkIndices(b.indices, (int) n) : range((int) n);
     this.numIndices = indices.length;
-    List<PlannedPipeline> planned = new ArrayList<>();
-    for (Builder.Spec s : b.specs) {
-      FieldSource field = new FieldSource(reader, fieldIndex(s.field), indices, payloads);
-      planned.add(PlannedPipeline.plan(planned.size(), s.output, field, s.decoder, s.ops));
+    this.specs = List.copyOf(b.specs);
+    this.sources = new FieldSource[specs.size()];
+    for (int i = 0; i < sources.length; i++) {
+      sources[i] = new FieldSource(reader, fieldIndex(specs.get(i).field), indices, payloads);
     }
-    this.pipelines = Collections.unmodifiableList(planned);
     this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
-    int[] rows = new int[pipelines.size()];
+    plan();
+  }
+
+  /**
+   * Plans every pipeline; (re)allocates the slot ring and scratch when the outputs' sizes changed.
+   * Runs at build and at the start of every epoch, so a decoder whose output size is changed between
+   * epochs (progressive resizing) takes effect without rebuilding the loader.
+   */
+  private void plan() {
+    List<PlannedPipeline> planned = new ArrayList<>();
+    for (int i = 0; i < specs.size(); i++) {
+      Builder.Spec s = specs.get(i);
+      planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops));
+    }
+    int[] rows = new int[planned.size()];
     int scratchBytes = 64;
     for (int i = 0; i < rows.length; i++) {
-      rows[i] = pipelines.get(i).spec().bytes();
-      scratchBytes = Math.max(scratchBytes, pipelines.get(i).scratchBytes());
+      rows[i] = planned.get(i).spec().bytes();
+      scratchBytes = Math.max(scratchBytes, planned.get(i).scratchBytes());
     }
-    this.ring = new SlotRing(allocator, batchesAhead + 2, batchSize, rows);
-    this.scratch = new ByteBuffer[2 * numThreads];
-    for (int i = 0; i < scratch.length; i++) {
-      scratch[i] = ByteBuffer.allocate(scratchBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    boolean same = ring != null;
+    for (int i = 0; same && i < rows.length; i++) {
+      same = ring.rowBytes(i) == rows[i];
     }
+    if (!same) {
+      if (ring != null) {
+        ring.close(); // batches of earlier epochs become invalid (their accessors throw)
+        ring = null;
+      }
+      ring = new SlotRing(allocator, batchesAhead + 2, batchSize, rows);
+    }
+    if (scratch == null || scratch[0].capacity() < scratchBytes) {
+      scratch = new ByteBuffer[2 * numThreads];
+      for (int i = 0; i < scratch.length; i++) {
+        scratch[i] = ByteBuffer.allocate(scratchBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      }
+    }
+    pipelines = Collections.unmodifiableList(planned);
   }
 
   private synchronized PageMap pageMap() {
@@ -181,8 +209,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return nextEpoch;
   }
 
-  /** The outputs, in pipeline order, with their per-sample specs. */
-  public List<PlannedPipeline> pipelines() {
+  /** The outputs, in pipeline order, with their per-sample specs, as planned for the current epoch. */
+  public synchronized List<PlannedPipeline> pipelines() {
     return pipelines;
   }
 
@@ -205,6 +233,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     if (current != null) {
       current.close();
     }
+    plan();
     int epoch = nextEpoch++;
     int[] epochOrder = epochOrder(epoch);
     int batches = length();
@@ -273,7 +302,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   }
 
   /** Bytes of off-heap memory the loader holds: batch slots and, in cache mode PROCESS, the page cache. */
-  public long offHeapBytes() {
+  public synchronized long offHeapBytes() {
     long total = 0;
     for (int s = 0; s < ring.slots(); s++) {
       total += ring.buffer(s).capacity();
@@ -309,8 +338,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
   }
 
-  SlotRing ring() { return ring; }
-  ByteBuffer[] scratch() { return scratch; }
+  synchronized SlotRing ring() { return ring; }
+  synchronized ByteBuffer[] scratch() { return scratch; }
   int batchSize() { return batchSize; }
   int batchesAhead() { return batchesAhead; }
   int numThreads() { return numThreads; }
