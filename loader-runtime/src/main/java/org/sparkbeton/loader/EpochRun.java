@@ -193,7 +193,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       }
       slot = b % ring.slots();
       long start = System.nanoTime();
-      while (failure == null && !(slotBatch[slot] == b && pending[slot] == 0)) {
+      while (failure == null && !cancelled && !(slotBatch[slot] == b && pending[slot] == 0)) {
         try {
           wait();
         } catch (InterruptedException e) {
@@ -204,6 +204,9 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       consumerWaitNanos += System.nanoTime() - start;
       if (failure != null) {
         throw failure;
+      }
+      if (cancelled) {
+        throw new IllegalStateException("Epoch " + epoch + " was closed while waiting for batch " + b);
       }
       handed = b;
       gen = generation[slot];
