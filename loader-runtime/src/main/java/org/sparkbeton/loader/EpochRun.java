@@ -44,6 +44,9 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final int firstBatch;
   private final PageCache cache;
   private final ByteBuffer[] scratch;
+  private final Loader.SlotPlan plan;
+  private final int[] readyBatch;
+  private final boolean hasTails;
 
   EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch) {
     this.loader = loader;
@@ -55,6 +58,14 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     this.ring = loader.ring();
     this.pipelines = loader.pipelines();
     this.scratch = loader.scratch();
+    this.plan = loader.slotPlan();
+    boolean tails = false;
+    for (PlannedPipeline p : pipelines) {
+      tails |= !p.tail().isEmpty();
+    }
+    this.hasTails = tails;
+    this.readyBatch = new int[ring.slots()];
+    java.util.Arrays.fill(readyBatch, -1);
     this.batchSize = loader.batchSize();
     this.ahead = loader.batchesAhead();
     this.numThreads = loader.numThreads();
@@ -114,13 +125,19 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
           int sample = order[base + row];
           for (output = 0; output < pipelines.size(); output++) {
             PlannedPipeline p = pipelines.get(output);
-            p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(output) + row * ring.rowBytes(output), stages);
+            int region = plan.perSample()[output];
+            p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(region) + row * ring.rowBytes(region), stages);
             out.putInt(ring.lengthsOffset(output) + 4 * row, ctx.length());
           }
           output = -1;
         }
         row = -1;
-        release(batch, slot, t1 - t0, cache == null ? 0 : start - t1, System.nanoTime() - start, stages);
+        if (release(batch, slot, t1 - t0, cache == null ? 0 : start - t1, System.nanoTime() - start, stages)) {
+          if (hasTails) {
+            runTails(batch, slot);
+          }
+          publish(batch, slot);
+        }
       }
     } catch (Throwable e) {
       String where = "Loader failed in epoch " + epoch + ", batch " + batch
@@ -145,7 +162,26 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     return true;
   }
 
-  private synchronized void release(int batch, int slot, long producerWait, long cacheWait, long busy, long[] stages) {
+  /** Runs the batch operations of every output on the finished batch (one thread, no lock held). */
+  private void runTails(int batch, int slot) {
+    ByteBuffer out = ring.buffer(slot);
+    org.sparkbeton.loader.pipeline.BatchContext ctx = new org.sparkbeton.loader.pipeline.BatchContext(
+        loader.seed(), epoch, batch, sizeOf(batch), order, batch * batchSize);
+    for (int o = 0; o < pipelines.size(); o++) {
+      java.util.List<org.sparkbeton.loader.pipeline.BatchOperation.BatchStage> tail = pipelines.get(o).tail();
+      for (int j = 0; j < tail.size(); j++) {
+        tail.get(j).apply(out, ring.dataOffset(plan.tailIn()[o][j]), out, ring.dataOffset(plan.tailOut()[o][j]), ctx);
+      }
+    }
+  }
+
+  private synchronized void publish(int batch, int slot) {
+    readyBatch[slot] = batch;
+    notifyAll();
+  }
+
+  /** Returns true for the worker that finished the batch's last rows: it must publish the batch. */
+  private synchronized boolean release(int batch, int slot, long producerWait, long cacheWait, long busy, long[] stages) {
     producerWaitNanos += producerWait;
     cacheWaitNanos += cacheWait;
     busyNanos += busy;
@@ -159,8 +195,9 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       if (cache != null) {
         cache.batchDone(batch);
       }
-      notifyAll();
+      return true;
     }
+    return false;
   }
 
   private synchronized void fail(RuntimeException e) {
@@ -193,7 +230,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       }
       slot = b % ring.slots();
       long start = System.nanoTime();
-      while (failure == null && !cancelled && !(slotBatch[slot] == b && pending[slot] == 0)) {
+      while (failure == null && !cancelled && readyBatch[slot] != b) {
         try {
           wait();
         } catch (InterruptedException e) {

@@ -21,6 +21,7 @@ import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.PageMap;
 import org.sparkbeton.loader.order.RankShare;
 import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.pipeline.BatchOperation;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.Operation;
@@ -67,6 +68,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final boolean profile;
   private final long seed;
   private SlotRing ring;
+  private SlotPlan slotPlan;
+
+  /** Slot regions of each output: where per-sample rows go, and each batch step's input and output. */
+  record SlotPlan(int[] perSample, int[][] tailIn, int[][] tailOut) {}
   private ByteBuffer[] scratch; // two heap buffers per worker
   private final Builder options;
   private final PageCache cache;
@@ -119,15 +124,49 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     List<PlannedPipeline> planned = new ArrayList<>();
     for (int i = 0; i < specs.size(); i++) {
       Builder.Spec s = specs.get(i);
-      planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops));
+      planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail));
     }
-    int[] rows = new int[planned.size()];
+    // regions 0..n-1 hold each output's final rows; batch tails may need more (see SlotPlan)
+    List<Integer> rowList = new ArrayList<>();
     int scratchBytes = 64;
-    for (int i = 0; i < rows.length; i++) {
-      rows[i] = planned.get(i).spec().bytes();
-      scratchBytes = Math.max(scratchBytes, planned.get(i).scratchBytes());
+    for (PlannedPipeline p : planned) {
+      rowList.add(p.spec().bytes());
+      scratchBytes = Math.max(scratchBytes, p.scratchBytes());
     }
-    boolean same = ring != null;
+    int n = planned.size();
+    int[] perSample = new int[n];
+    int[][] tailIn = new int[n][];
+    int[][] tailOut = new int[n][];
+    for (int o = 0; o < n; o++) {
+      List<org.sparkbeton.loader.pipeline.BatchOperation.BatchStage> tail = planned.get(o).tail();
+      int lastOutOfPlace = -1;
+      for (int j = 0; j < tail.size(); j++) {
+        lastOutOfPlace = tail.get(j).inPlace() ? lastOutOfPlace : j;
+      }
+      int cur = o;
+      if (lastOutOfPlace >= 0) {
+        cur = rowList.size();
+        rowList.add(planned.get(o).rowSpec().bytes());
+      }
+      perSample[o] = cur;
+      tailIn[o] = new int[tail.size()];
+      tailOut[o] = new int[tail.size()];
+      for (int j = 0; j < tail.size(); j++) {
+        tailIn[o][j] = cur;
+        if (!tail.get(j).inPlace()) {
+          if (j == lastOutOfPlace) {
+            cur = o;
+          } else {
+            cur = rowList.size();
+            rowList.add(tail.get(j).output().bytes());
+          }
+        }
+        tailOut[o][j] = cur;
+      }
+    }
+    int[] rows = rowList.stream().mapToInt(Integer::intValue).toArray();
+    slotPlan = new SlotPlan(perSample, tailIn, tailOut);
+    boolean same = ring != null && ring.regions() == rows.length;
     for (int i = 0; same && i < rows.length; i++) {
       same = ring.rowBytes(i) == rows[i];
     }
@@ -339,6 +378,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   }
 
   synchronized SlotRing ring() { return ring; }
+  synchronized SlotPlan slotPlan() { return slotPlan; }
   synchronized ByteBuffer[] scratch() { return scratch; }
   int batchSize() { return batchSize; }
   int batchesAhead() { return batchesAhead; }
@@ -392,7 +432,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       return c;
     }
 
-    private record Spec(String output, String field, Decoder decoder, List<Operation> ops) {}
+    private record Spec(String output, String field, Decoder decoder, List<Operation> ops, List<BatchOperation> tail) {}
 
     /** Required: samples per batch. */
     public Builder batchSize(int batchSize) {
@@ -502,8 +542,25 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       for (Spec s : specs) {
         check(!s.output.equals(output), "Output '" + output + "' is defined twice");
       }
-      specs.add(new Spec(output, field, java.util.Objects.requireNonNull(decoder, "decoder"), List.of(ops)));
+      specs.add(new Spec(output, field, java.util.Objects.requireNonNull(decoder, "decoder"), List.of(ops), List.of()));
       return this;
+    }
+
+    /**
+     * Ends the pipeline of {@code output} with batch operations (ImageMixup, LabelMixup, ...), run on
+     * each whole batch after its per-sample steps.
+     */
+    public Builder thenBatch(String output, BatchOperation... ops) {
+      for (int i = 0; i < specs.size(); i++) {
+        Spec s = specs.get(i);
+        if (s.output.equals(output)) {
+          List<BatchOperation> tail = new ArrayList<>(s.tail);
+          tail.addAll(List.of(ops));
+          specs.set(i, new Spec(s.output, s.field, s.decoder, s.ops, List.copyOf(tail)));
+          return this;
+        }
+      }
+      throw new IllegalArgumentException("No pipeline named '" + output + "' to add batch operations to");
     }
 
     public Loader build() throws IOException {

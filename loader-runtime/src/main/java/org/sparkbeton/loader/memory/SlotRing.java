@@ -77,6 +77,11 @@ public final class SlotRing implements AutoCloseable {
     return rowBytes[output];
   }
 
+  /** Number of regions (outputs, then any intermediate regions of batch operations). */
+  public int regions() {
+    return rowBytes.length;
+  }
+
   /** Current generation of {@code slot}; read by batch views (any thread). */
   public synchronized long generation(int slot) {
     return generations[slot];

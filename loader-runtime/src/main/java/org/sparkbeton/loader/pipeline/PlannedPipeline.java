@@ -18,16 +18,21 @@ public final class PlannedPipeline {
   private final int index;
   private final Decoder.Stage decoder;
   private final Operation.Stage[] stages;
+  private final BatchOperation.BatchStage[] tail;
+  private final TensorSpec rowSpec;
   private final TensorSpec spec;
   private final int scratchBytes;
 
-  private PlannedPipeline(String output, String field, int index, Decoder.Stage decoder, Operation.Stage[] stages) {
+  private PlannedPipeline(String output, String field, int index, Decoder.Stage decoder, Operation.Stage[] stages,
+                          BatchOperation.BatchStage[] tail) {
     this.output = output;
     this.field = field;
     this.index = index;
     this.decoder = decoder;
     this.stages = stages;
-    this.spec = stages.length == 0 ? decoder.output() : stages[stages.length - 1].output();
+    this.tail = tail;
+    this.rowSpec = stages.length == 0 ? decoder.output() : stages[stages.length - 1].output();
+    this.spec = tail.length == 0 ? rowSpec : tail[tail.length - 1].output();
     int scratch = stages.length == 0 ? 0 : decoder.output().bytes();
     for (int i = 0; i < stages.length; i++) {
       scratch = Math.max(scratch, stages[i].output().bytes());
@@ -40,6 +45,12 @@ public final class PlannedPipeline {
    * step and the input it got.
    */
   public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops) {
+    return plan(index, output, field, decoder, ops, List.of());
+  }
+
+  /** As above, followed by batch operations (the pipeline's tail). */
+  public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops,
+                                     List<BatchOperation> batchOps) {
     Decoder.Stage d;
     try {
       d = decoder.plan(field);
@@ -62,7 +73,23 @@ public final class PlannedPipeline {
       }
       current = stages[i].output();
     }
-    return new PlannedPipeline(output, field.name(), index, d, stages);
+    BatchOperation.BatchStage[] tail = new BatchOperation.BatchStage[batchOps.size()];
+    for (int i = 0; i < tail.length; i++) {
+      BatchOperation op = batchOps.get(i);
+      int step = stages.length + i + 1;
+      try {
+        tail[i] = op.plan(current);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Pipeline '" + output + "', step " + step + " (" + op.name() + ") on "
+            + current + ": " + e.getMessage(), e);
+      }
+      if (tail[i].inPlace() && tail[i].output().bytes() != current.bytes()) {
+        throw new IllegalArgumentException("Pipeline '" + output + "', step " + step + " (" + op.name()
+            + ") claims to work in place but turns " + current + " into " + tail[i].output());
+      }
+      current = tail[i].output();
+    }
+    return new PlannedPipeline(output, field.name(), index, d, stages, tail);
   }
 
   public String output() {
@@ -71,6 +98,16 @@ public final class PlannedPipeline {
 
   public String field() {
     return field;
+  }
+
+  /** What each sample looks like after the per-sample steps, before the batch operations. */
+  public TensorSpec rowSpec() {
+    return rowSpec;
+  }
+
+  /** The batch operations that end this pipeline (empty for most). */
+  public List<BatchOperation.BatchStage> tail() {
+    return List.of(tail);
   }
 
   /** What each sample of this output looks like in a batch. */
@@ -123,7 +160,7 @@ public final class PlannedPipeline {
         spare = t;
       }
     }
-    out.put(outOffset, cur, 0, spec.bytes());
+    out.put(outOffset, cur, 0, rowSpec.bytes());
     if (nanos != null) {
       nanos[0] += t1 - t0;
       nanos[1] += System.nanoTime() - t1;
