@@ -97,6 +97,37 @@ class MoreTransformsTest {
   }
 
   @Test
+  void poisonBlendsListedSamplesOnly() {
+    byte[] mask = new byte[H * W * 3];
+    double[] alpha = new double[H * W];
+    for (int i = 0; i < alpha.length; i++) {
+      alpha[i] = (i % 4) / 3.0;
+      for (int c = 0; c < 3; c++) {
+        mask[3 * i + c] = (byte) (250 - 20 * c);
+      }
+    }
+    Poison op = new Poison(mask, alpha, new long[] {9, 2}, 10, 240);
+    for (long s : new long[] {2, 5, 9}) {
+      int[][][] img = image(s);
+      int[][][] expected = new int[H][W][3];
+      for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+          for (int c = 0; c < 3; c++) {
+            double a = alpha[y * W + x];
+            double v = (float) ((float) (img[y][x][c] * (1 - a)) + (mask[(y * W + x) * 3 + c] & 0xff) * a);
+            expected[y][x][c] = s == 5 ? img[y][x][c] : (int) Math.max(10, Math.min(240, v));
+          }
+        }
+      }
+      assertThat(run(op, img, s)).as("sample %d", s).isEqualTo(expected);
+    }
+    assertThatThrownBy(() -> new Poison(new byte[6], new double[3], new long[0]))
+        .hasMessage("Poison mask has 6 values; expected 3 per alpha value (9)");
+    assertThatThrownBy(() -> new Poison(new byte[9], new double[3], new long[0]).plan(TensorSpec.image(2, 2)))
+        .hasMessage("Poison mask and alpha are for 3 pixels, the image has 2x2 = 4");
+  }
+
+  @Test
   void squeezeDropsUnitDimensionsWithoutMovingData() {
     assertThat(new Squeeze().plan(TensorSpec.of(DType.INT64, 1)).output()).isEqualTo(TensorSpec.of(DType.INT64));
     Operation.Stage st = new Squeeze().plan(TensorSpec.of(DType.UINT8, 1, 5, 1, 2));
