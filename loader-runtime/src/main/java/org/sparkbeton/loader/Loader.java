@@ -10,9 +10,8 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import org.sparkbeton.format.BetonReader;
-import org.sparkbeton.loader.io.MappedPayloadStore;
 import org.sparkbeton.loader.io.PageCache;
-import org.sparkbeton.loader.io.PayloadStore;
+import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.memory.SlotRing;
@@ -49,8 +48,7 @@ import org.sparkbeton.loader.pipeline.PlannedPipeline;
  * }</pre>
  */
 public final class Loader implements Iterable<Batch>, AutoCloseable {
-  private final BetonReader reader;
-  private final PayloadStore payloads;
+  private final Shards shards;
   private final BufferAllocator allocator;
   private final boolean ownsAllocator;
   private List<PlannedPipeline> pipelines;
@@ -81,10 +79,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private EpochRun current;
   private boolean closed;
 
-  private Loader(Builder b, BetonReader reader, PayloadStore payloads, BufferAllocator allocator, boolean owns) {
-    this.reader = reader;
-    this.payloads = payloads;
-    this.cache = payloads instanceof PageCache c ? c : null;
+  private Loader(Builder b, Shards shards, PageCache cache, BufferAllocator allocator, boolean owns) {
+    this.shards = shards;
+    this.cache = cache;
     this.allocator = allocator;
     this.ownsAllocator = owns;
     this.batchSize = b.batchSize;
@@ -99,9 +96,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.nextEpoch = b.firstEpoch;
     this.resumeBatch = b.firstBatch;
     this.options = b.copy();
-    long n = reader.numSamples();
+    long n = shards.numSamples();
     if (n > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException(reader.file() + " has " + n + " samples; the loader handles at most "
+      throw new IllegalArgumentException(shards.name() + " has " + n + " samples; the loader handles at most "
           + (Integer.MAX_VALUE - 8));
     }
     int[] indices = b.indices != null ? checkIndices(b.indices, (int) n) : range((int) n);
@@ -109,7 +106,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.specs = List.copyOf(b.specs);
     this.sources = new FieldSource[specs.size()];
     for (int i = 0; i < sources.length; i++) {
-      sources[i] = new FieldSource(reader, fieldIndex(specs.get(i).field), indices, payloads);
+      sources[i] = new FieldSource(shards, fieldIndex(specs.get(i).field), indices);
     }
     this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
     plan();
@@ -188,7 +185,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   private synchronized PageMap pageMap() {
     if (pageMap == null) {
-      pageMap = PageMap.of(reader);
+      pageMap = shards.pageMap();
     }
     return pageMap;
   }
@@ -204,7 +201,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   private int fieldIndex(String name) {
     try {
-      return reader.fieldIndex(name);
+      return shards.reader(0).fieldIndex(name);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot build a pipeline: " + e.getMessage(), e);
     }
@@ -222,14 +219,25 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     for (int i = 0; i < indices.length; i++) {
       if (indices[i] < 0 || indices[i] >= n) {
         throw new IllegalArgumentException("indices[" + i + "] = " + indices[i] + " is not a sample of "
-            + reader.file() + " (0.." + (n - 1) + ")");
+            + shards.name() + " (0.." + (n - 1) + ")");
       }
     }
     return indices.clone();
   }
 
   public static Builder builder(Path file) {
-    return new Builder(file);
+    return new Builder(List.of(file));
+  }
+
+  /**
+   * A loader over several files with the same fields, read as one index space in the given order
+   * (file i's samples follow those of files 0..i-1). Cache mode OS only for now.
+   */
+  public static Builder builder(List<Path> files) {
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("A loader needs at least one .beton file");
+    }
+    return new Builder(List.copyOf(files));
   }
 
   /** Samples this rank reads per epoch: all indices, or {@code ceil(n / worldSize)} when distributed. */
@@ -267,7 +275,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   @Override
   public synchronized Iterator<Batch> iterator() {
     if (closed) {
-      throw new IllegalStateException("Loader over " + reader.file() + " is closed");
+      throw new IllegalStateException("Loader over " + shards.name() + " is closed");
     }
     if (current != null) {
       current.close();
@@ -303,7 +311,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
-    Builder scan = Loader.builder(options.file).batchSize(batchSize).numThreads(numThreads).dropLast(false)
+    Builder scan = new Builder(options.files).batchSize(batchSize).numThreads(numThreads).dropLast(false)
         .pipeline(field, decoder);
     if (options.indices != null) {
       scan.indices(options.indices);
@@ -360,8 +368,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     try {
       freeBuffers();
-      payloads.close();
-      reader.close();
+      shards.close(); // and the PROCESS cache, its payload store
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
@@ -389,7 +396,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** Loader options; {@link #build()} opens the file, plans every pipeline and allocates the slots. */
   public static final class Builder {
-    private final Path file;
+    private final List<Path> files;
     private final List<Spec> specs = new ArrayList<>();
     private int batchSize = -1;
     private int numThreads = Runtime.getRuntime().availableProcessors();
@@ -407,12 +414,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     private int firstBatch;
     private long cacheBudget = -1;
 
-    private Builder(Path file) {
-      this.file = file;
+    private Builder(List<Path> files) {
+      this.files = files;
     }
 
     private Builder copy() {
-      Builder c = new Builder(file);
+      Builder c = new Builder(files);
       c.specs.addAll(specs);
       c.batchSize = batchSize;
       c.numThreads = numThreads;
@@ -566,19 +573,30 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     public Loader build() throws IOException {
       check(batchSize >= 1, "Set a batch size with batchSize(n)");
       check(!specs.isEmpty(), "Define at least one pipeline; fields without a pipeline are not read");
-      BetonReader reader = BetonReader.open(file);
-      PayloadStore store = null;
+      check(cacheBudget < 0 || files.size() == 1,
+          "Cache mode PROCESS reads one file for now; this loader has " + files.size() + " files");
       boolean owns = allocator == null;
-      BufferAllocator alloc = owns ? new DirectBufferAllocator("loader " + file.getFileName()) : allocator;
+      Shards shards = null;
+      PageCache cache = null;
+      BufferAllocator alloc = owns ? new DirectBufferAllocator("loader " + files.get(0).getFileName()) : allocator;
       try {
-        store = cacheBudget < 0 ? new MappedPayloadStore(file)
-            : new PageCache(file, reader.header().pageShift(), PageMap.of(reader), cacheBudget, alloc);
-        return new Loader(this, reader, store, alloc, owns);
-      } catch (RuntimeException | IOException | Error e) {
-        if (store != null) {
-          store.close();
+        if (cacheBudget < 0) {
+          shards = Shards.open(files);
+        } else {
+          BetonReader reader = BetonReader.open(files.get(0));
+          try {
+            cache = new PageCache(files.get(0), reader.header().pageShift(), PageMap.of(reader), cacheBudget, alloc);
+          } catch (RuntimeException | IOException | Error e) {
+            reader.close();
+            throw e;
+          }
+          shards = Shards.of(reader, cache);
         }
-        reader.close();
+        return new Loader(this, shards, cache, alloc, owns);
+      } catch (RuntimeException | IOException | Error e) {
+        if (shards != null) {
+          shards.close(); // closes the cache too
+        }
         if (owns) {
           alloc.close();
         }
