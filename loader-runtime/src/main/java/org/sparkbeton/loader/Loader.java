@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
-import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.memory.BufferAllocator;
@@ -231,7 +230,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /**
    * A loader over several files with the same fields, read as one index space in the given order
-   * (file i's samples follow those of files 0..i-1). Cache mode OS only for now.
+   * (file i's samples follow those of files 0..i-1).
    */
   public static Builder builder(List<Path> files) {
     if (files.isEmpty()) {
@@ -368,7 +367,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     try {
       freeBuffers();
-      shards.close(); // and the PROCESS cache, its payload store
+      if (cache != null) {
+        cache.close();
+      }
+      shards.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
@@ -573,8 +575,6 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     public Loader build() throws IOException {
       check(batchSize >= 1, "Set a batch size with batchSize(n)");
       check(!specs.isEmpty(), "Define at least one pipeline; fields without a pipeline are not read");
-      check(cacheBudget < 0 || files.size() == 1,
-          "Cache mode PROCESS reads one file for now; this loader has " + files.size() + " files");
       boolean owns = allocator == null;
       Shards shards = null;
       PageCache cache = null;
@@ -583,19 +583,22 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
         if (cacheBudget < 0) {
           shards = Shards.open(files);
         } else {
-          BetonReader reader = BetonReader.open(files.get(0));
+          Shards readers = Shards.openReaders(files);
           try {
-            cache = new PageCache(files.get(0), reader.header().pageShift(), PageMap.of(reader), cacheBudget, alloc);
+            cache = new PageCache(readers, cacheBudget, alloc);
           } catch (RuntimeException | IOException | Error e) {
-            reader.close();
+            readers.close();
             throw e;
           }
-          shards = Shards.of(reader, cache);
+          shards = readers.withStores(cache::store);
         }
         return new Loader(this, shards, cache, alloc, owns);
       } catch (RuntimeException | IOException | Error e) {
+        if (cache != null) {
+          cache.close();
+        }
         if (shards != null) {
-          shards.close(); // closes the cache too
+          shards.close();
         }
         if (owns) {
           alloc.close();

@@ -28,9 +28,11 @@ import org.sparkbeton.loader.order.PageMap;
  * pages of the batches in flight ({@code lookahead} batches); a smaller budget is refused with the
  * page counts.
  */
-public final class PageCache implements PayloadStore {
-  private final FileChannel channel;
-  private final long fileLength;
+public final class PageCache implements AutoCloseable {
+  private final FileChannel[] channels;
+  private final long[] fileLength;
+  private final int[] pageOffset; // global page number of each file's first page
+  private final long[] firstPage; // absolute page number (offset / page size) of each file's first page
   private final int shift;
   private final int pageSize;
   private final PageMap pages;
@@ -54,18 +56,43 @@ public final class PageCache implements PayloadStore {
   private RuntimeException failure;
   private Thread reader;
 
-  /** Allocates {@code min(budget / pageSize, pages in the file)} slots from {@code allocator}. */
-  public PageCache(Path file, int pageShift, PageMap pages, long budgetBytes, BufferAllocator allocator) throws IOException {
-    this.shift = pageShift;
-    this.pageSize = 1 << pageShift;
-    this.pages = pages;
+  /**
+   * A cache over the files of {@code shards} (all with one page size), allocating
+   * {@code min(budget / pageSize, pages in the files)} slots from {@code allocator}. Decoders read
+   * through {@link #store(int)}.
+   */
+  public PageCache(Shards shards, long budgetBytes, BufferAllocator allocator) throws IOException {
+    this.shift = shards.reader(0).header().pageShift();
+    this.pageSize = 1 << shift;
+    this.pages = shards.pageMap();
+    int n = shards.count();
+    this.pageOffset = new int[n + 1];
+    this.firstPage = new long[n];
+    for (int i = 0; i < n; i++) {
+      if (shards.reader(i).header().pageShift() != shift) {
+        throw new IllegalArgumentException("PROCESS cache needs one page size: " + shards.reader(i).file() + " has "
+            + shards.reader(i).pageSize() + "-byte pages, " + shards.reader(0).file() + " " + pageSize);
+      }
+      PageMap m = PageMap.of(shards.reader(i));
+      firstPage[i] = m.firstPage();
+      pageOffset[i + 1] = pageOffset[i] + m.numPages();
+    }
     long count = Math.min(budgetBytes / pageSize, Math.max(1, pages.numPages()));
     if (count < 1) {
       throw new IllegalArgumentException("PROCESS cache budget of " + budgetBytes + " bytes is smaller than one page of "
           + pageSize + " bytes");
     }
-    this.channel = FileChannel.open(file, StandardOpenOption.READ);
-    this.fileLength = channel.size();
+    this.channels = new FileChannel[n];
+    this.fileLength = new long[n];
+    try {
+      for (int i = 0; i < n; i++) {
+        channels[i] = FileChannel.open(Path.of(shards.reader(i).file()), StandardOpenOption.READ);
+        fileLength[i] = channels[i].size();
+      }
+    } catch (IOException | RuntimeException e) {
+      closeChannels();
+      throw e;
+    }
     this.slots = new OffHeapBuffer[(int) count];
     try {
       for (int s = 0; s < slots.length; s++) {
@@ -242,12 +269,13 @@ public final class PageCache implements PayloadStore {
       pageIn[slot] = page;
     }
     ByteBuffer dst = slots[slot].buffer().duplicate();
-    long position = (pages.firstPage() + page) << shift;
-    int length = (int) Math.min(pageSize, fileLength - position);
+    int file = fileOf(page);
+    long position = (firstPage[file] + page - pageOffset[file]) << shift;
+    int length = (int) Math.min(pageSize, fileLength[file] - position);
     dst.clear().limit(length);
     while (dst.hasRemaining()) {
-      if (channel.read(dst, position + dst.position()) < 0) {
-        throw new IOException("file ends at " + fileLength + " inside page " + page);
+      if (channels[file].read(dst, position + dst.position()) < 0) {
+        throw new IOException("file ends at " + fileLength[file] + " inside page " + page);
       }
     }
     synchronized (this) {
@@ -304,23 +332,46 @@ public final class PageCache implements PayloadStore {
     }
   }
 
-  @Override
-  public void copy(long position, int length, ByteBuffer dst, int dstOffset) {
+  private int fileOf(int page) {
+    int lo = 0;
+    int hi = pageOffset.length - 2;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (pageOffset[mid] <= page) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /** Payload reads of file {@code file} of the shards, served from the cache. */
+  public PayloadStore store(int file) {
+    return new PayloadStore() {
+      @Override
+      public void copy(long position, int length, ByteBuffer dst, int dstOffset) {
+        PageCache.this.copy(file, position, length, dst, dstOffset);
+      }
+
+      @Override
+      public boolean view(long position, int length, PayloadView view) {
+        view.set(slot(file, position, length), (int) (position & (pageSize - 1)));
+        return true;
+      }
+    };
+  }
+
+  void copy(int file, long position, int length, ByteBuffer dst, int dstOffset) {
     if (length == 0) {
       return; // an empty value's pointer may name a page the batch does not pin
     }
     int at = (int) (position & (pageSize - 1));
-    dst.put(dstOffset, slot(position, length), at, length);
+    dst.put(dstOffset, slot(file, position, length), at, length);
   }
 
-  @Override
-  public boolean view(long position, int length, PayloadView view) {
-    view.set(slot(position, length), (int) (position & (pageSize - 1)));
-    return true;
-  }
-
-  private ByteBuffer slot(long position, int length) {
-    long page = (position >>> shift) - pages.firstPage();
+  private ByteBuffer slot(int file, long position, int length) {
+    long page = (position >>> shift) - firstPage[file] + pageOffset[file];
     int s = page >= 0 && page < slotOf.length ? slotOf[(int) page] : -1;
     if (s < 0 || (position & (pageSize - 1)) + length > pageSize) {
       throw new IllegalStateException("Bytes [" + position + ", +" + length + ") are not in a resident page of the"
@@ -337,10 +388,18 @@ public final class PageCache implements PayloadStore {
         b.close();
       }
     }
-    try {
-      channel.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    closeChannels();
+  }
+
+  private void closeChannels() {
+    for (FileChannel c : channels == null ? new FileChannel[0] : channels) {
+      try {
+        if (c != null) {
+          c.close();
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 }

@@ -37,6 +37,24 @@ public final class Shards implements Closeable {
    * shapes) in the same order; the first difference is reported.
    */
   public static Shards open(List<Path> files) throws IOException {
+    return open(files, true);
+  }
+
+  /** The files' readers only; give them payload stores with {@link #withStores}. */
+  public static Shards openReaders(List<Path> files) throws IOException {
+    return open(files, false);
+  }
+
+  /** The same files reading payloads through {@code stores.apply(file index)}; the result owns the readers. */
+  public Shards withStores(java.util.function.IntFunction<PayloadStore> stores) {
+    PayloadStore[] s = new PayloadStore[readers.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = stores.apply(i);
+    }
+    return new Shards(readers, s);
+  }
+
+  private static Shards open(List<Path> files, boolean mapped) throws IOException {
     if (files.isEmpty()) {
       throw new IllegalArgumentException("A loader needs at least one .beton file");
     }
@@ -50,11 +68,13 @@ public final class Shards implements Closeable {
           throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + readers.get(0).file()
               + " has " + readers.get(0).fields() + "; all files of a loader must have the same fields");
         }
-        stores.add(new MappedPayloadStore(f));
+        stores.add(mapped ? new MappedPayloadStore(f) : null);
       }
     } catch (IOException | RuntimeException e) {
       for (PayloadStore s : stores) {
-        s.close();
+        if (s != null) {
+          s.close();
+        }
       }
       for (BetonReader r : readers) {
         r.close();
@@ -132,7 +152,9 @@ public final class Shards implements Closeable {
     IOException first = null;
     for (int i = 0; i < readers.length; i++) {
       try {
-        stores[i].close();
+        if (stores[i] != null) {
+          stores[i].close();
+        }
         readers[i].close();
       } catch (IOException e) {
         first = first == null ? e : first;
