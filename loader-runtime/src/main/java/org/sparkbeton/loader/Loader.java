@@ -503,7 +503,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       return this;
     }
 
-    /** Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show. */
+    /**
+     * Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show, and the
+     * default allocator leaves freed memory to the GC so a stale buffer never reads freed memory.
+     */
     public Builder debug(boolean debug) {
       this.debug = debug;
       return this;
@@ -578,7 +581,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       boolean owns = allocator == null;
       Shards shards = null;
       PageCache cache = null;
-      BufferAllocator alloc = owns ? new DirectBufferAllocator("loader " + files.get(0).getFileName()) : allocator;
+      BufferAllocator alloc = owns
+          ? new DirectBufferAllocator("loader " + files.get(0).getFileName(), Long.MAX_VALUE, !debug) : allocator;
       try {
         if (cacheBudget < 0) {
           shards = Shards.open(files);

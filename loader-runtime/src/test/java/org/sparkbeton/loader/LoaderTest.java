@@ -160,6 +160,16 @@ class LoaderTest {
   }
 
   @Test
+  void inDebugModeAStaleBufferStaysReadableAfterClose() throws IOException {
+    ByteBuffer stale;
+    try (Loader l = cifarLike(2, OrderOption.SEQUENTIAL, 1).debug(true).build()) {
+      stale = l.iterator().next().data("label");
+    }
+    // freed memory is left to the GC in debug mode: this reads old bytes instead of crashing the JVM
+    assertThat(stale.getLong(0)).isEqualTo(1000L);
+  }
+
+  @Test
   void anAbandonedEpochIsStoppedByTheNextOneAndByClose() throws IOException {
     try (Loader l = cifarLike(2, OrderOption.RANDOM, 3).build()) {
       Batch b = l.iterator().next(); // epoch 0, abandoned

@@ -12,6 +12,7 @@ import java.nio.ByteBuffer;
  */
 public final class DirectBufferAllocator extends AbstractAllocator {
   private static final Cleaner CLEANER = Cleaner.find();
+  private final boolean eager;
 
   public DirectBufferAllocator(String name) {
     this(name, Long.MAX_VALUE);
@@ -19,7 +20,17 @@ public final class DirectBufferAllocator extends AbstractAllocator {
 
   /** An allocator that refuses to hold more than {@code limit} bytes at once. */
   public DirectBufferAllocator(String name, long limit) {
+    this(name, limit, true);
+  }
+
+  /**
+   * As above; with {@code freeEagerly = false} released memory is left to the garbage collector, so a
+   * stale {@code ByteBuffer} still held somewhere reads old bytes instead of freed memory (debug
+   * mode). Accounting is the same either way.
+   */
+  public DirectBufferAllocator(String name, long limit, boolean freeEagerly) {
     super(name, limit);
+    this.eager = freeEagerly;
   }
 
   /** Whether released memory is returned to the OS at once (otherwise at the next GC). */
@@ -34,7 +45,9 @@ public final class DirectBufferAllocator extends AbstractAllocator {
 
   @Override
   void free(ByteBuffer memory) {
-    CLEANER.clean(memory);
+    if (eager) {
+      CLEANER.clean(memory);
+    }
   }
 
   private static final class Cleaner {
