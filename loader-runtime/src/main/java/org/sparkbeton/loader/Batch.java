@@ -1,0 +1,123 @@
+package org.sparkbeton.loader;
+
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.sparkbeton.loader.memory.SlotRing;
+import org.sparkbeton.loader.pipeline.PlannedPipeline;
+import org.sparkbeton.loader.pipeline.TensorSpec;
+
+/**
+ * One batch: a <b>view into a reusable slot</b> of the loader's ring of {@code batchesAhead + 2}
+ * slots, not a copy. It stays valid while the consumer holds it and through the next call to
+ * {@code next()}; once the consumer asks for the batch after that, the loader may refill the slot.
+ * Copy what you keep. Every accessor checks the slot's generation and throws
+ * {@link IllegalStateException} once the slot has been recycled or the loader closed; buffers
+ * already obtained from {@link #data} cannot be checked — in debug mode the loader fills a slot with
+ * the byte {@code 0xA5} when it recycles it, so stale reads show up as that pattern.
+ */
+public final class Batch {
+  private final SlotRing ring;
+  private final int slot;
+  private final long generation;
+  private final List<PlannedPipeline> outputs;
+  private final int epoch;
+  private final int index;
+  private final int size;
+  private final int[] samples;
+  private final int firstPosition;
+
+  Batch(SlotRing ring, int slot, long generation, List<PlannedPipeline> outputs, int epoch, int index,
+        int size, int[] order, int firstPosition) {
+    this.ring = ring;
+    this.slot = slot;
+    this.generation = generation;
+    this.outputs = outputs;
+    this.epoch = epoch;
+    this.index = index;
+    this.size = size;
+    this.samples = order;
+    this.firstPosition = firstPosition;
+  }
+
+  /** Whether the slot still holds this batch. */
+  public boolean isValid() {
+    return ring.generation(slot) == generation;
+  }
+
+  private void check() {
+    long now = ring.generation(slot);
+    if (now != generation) {
+      throw new IllegalStateException("Batch " + index + " of epoch " + epoch + " is no longer valid: its slot "
+          + slot + " has been recycled for a later batch or the loader was closed (a batch is a view into a ring of "
+          + ring.slots() + " slots; copy what you keep)");
+    }
+  }
+
+  public int epoch() {
+    return epoch;
+  }
+
+  /** Position of this batch in its epoch. */
+  public int index() {
+    return index;
+  }
+
+  /** Samples in this batch (the batch size, or fewer for a last partial batch). */
+  public int size() {
+    check();
+    return size;
+  }
+
+  /** Dataset index of the i-th sample. */
+  public int sample(int i) {
+    check();
+    checkRow(i);
+    return samples[firstPosition + i];
+  }
+
+  /** Output names, in pipeline order. */
+  public int outputCount() {
+    return outputs.size();
+  }
+
+  /** Shape and type of one sample of {@code output}. */
+  public TensorSpec spec(String output) {
+    return outputs.get(outputIndex(output)).spec();
+  }
+
+  /**
+   * The output's rows: {@code size() * spec(output).bytes()} bytes, little-endian, sample after
+   * sample. A read-only view into the slot: valid only while this batch is (see the class comment).
+   */
+  public ByteBuffer data(String output) {
+    check();
+    int o = outputIndex(output);
+    int bytes = size * ring.rowBytes(o);
+    return ring.buffer(slot).slice(ring.dataOffset(o), bytes).asReadOnlyBuffer().order(java.nio.ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /** Valid length of row {@code i} of a variable-size output (Bytes/JSON decoders); -1 when not set. */
+  public int length(String output, int i) {
+    check();
+    checkRow(i);
+    int o = outputIndex(output);
+    return ring.buffer(slot).getInt(ring.lengthsOffset(o) + 4 * i);
+  }
+
+  private void checkRow(int i) {
+    if (i < 0 || i >= size) {
+      throw new IndexOutOfBoundsException("Row " + i + " of a batch of " + size);
+    }
+  }
+
+  private int outputIndex(String output) {
+    for (int o = 0; o < outputs.size(); o++) {
+      if (outputs.get(o).output().equals(output)) {
+        return o;
+      }
+    }
+    StringBuilder names = new StringBuilder();
+    outputs.forEach(p -> names.append(names.length() == 0 ? "" : ", ").append(p.output()));
+    throw new IllegalArgumentException("No output '" + output + "'; outputs are " + names);
+  }
+}

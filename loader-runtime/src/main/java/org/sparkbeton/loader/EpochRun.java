@@ -1,0 +1,290 @@
+package org.sparkbeton.loader;
+
+import java.nio.ByteBuffer;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.sparkbeton.loader.io.PageCache;
+import org.sparkbeton.loader.memory.SlotRing;
+import org.sparkbeton.loader.pipeline.PlannedPipeline;
+import org.sparkbeton.loader.pipeline.SampleContext;
+
+/**
+ * One epoch in flight. {@code numThreads} workers each own a fixed share of every batch (thread t
+ * takes rows {@code [t*n/T, (t+1)*n/T)}), so threads work on disjoint samples and a sample's result
+ * does not depend on the thread count. A worker may start batch b only when {@code b <= h +
+ * batchesAhead}, h being the batch last handed to the consumer: batch b reuses the slot of batch
+ * {@code b - (batchesAhead + 2)}, which is then at most {@code h - 2}, so the batch the consumer holds
+ * and the one before it are never overwritten. Locks are taken per batch, never per sample.
+ */
+final class EpochRun implements Iterator<Batch>, AutoCloseable {
+  private final Loader loader;
+  private final int epoch;
+  private final int[] order;
+  private final int numBatches;
+  private final SlotRing ring;
+  private final List<PlannedPipeline> pipelines;
+  private final int batchSize;
+  private final int ahead;
+  private final int numThreads;
+  private final Thread[] threads;
+  private final int[] slotBatch;
+  private final int[] pending;
+  private final long[] generation;
+  private int handed = -1;
+  private boolean cancelled;
+  private RuntimeException failure;
+  private long consumerWaitNanos;
+  private long producerWaitNanos;
+  private long cacheWaitNanos;
+  private long busyNanos;
+  private long decodeNanos;
+  private long augmentNanos;
+
+  private final int firstBatch;
+  private final PageCache cache;
+  private final ByteBuffer[] scratch;
+  private final Loader.SlotPlan plan;
+  private final int[] readyBatch;
+  private final boolean hasTails;
+
+  EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch) {
+    this.loader = loader;
+    this.firstBatch = firstBatch;
+    this.handed = firstBatch - 1;
+    this.epoch = epoch;
+    this.order = order;
+    this.numBatches = numBatches;
+    this.ring = loader.ring();
+    this.pipelines = loader.pipelines();
+    this.scratch = loader.scratch();
+    this.plan = loader.slotPlan();
+    boolean tails = false;
+    for (PlannedPipeline p : pipelines) {
+      tails |= !p.tail().isEmpty();
+    }
+    this.hasTails = tails;
+    this.readyBatch = new int[ring.slots()];
+    java.util.Arrays.fill(readyBatch, -1);
+    this.batchSize = loader.batchSize();
+    this.ahead = loader.batchesAhead();
+    this.numThreads = loader.numThreads();
+    this.slotBatch = new int[ring.slots()];
+    java.util.Arrays.fill(slotBatch, -1);
+    this.pending = new int[ring.slots()];
+    this.generation = new long[ring.slots()];
+    this.threads = new Thread[numThreads];
+    for (int t = 0; t < numThreads; t++) {
+      int id = t;
+      threads[t] = new Thread(() -> work(id), "beton-loader-e" + epoch + "-w" + t);
+      threads[t].setDaemon(true);
+    }
+    this.cache = loader.pageCache();
+    if (cache != null) {
+      cache.startEpoch(epoch, order, batchSize, numBatches, firstBatch, ahead + 1);
+    }
+    for (Thread t : threads) {
+      t.start();
+    }
+  }
+
+  int epoch() {
+    return epoch;
+  }
+
+  private int sizeOf(int batch) {
+    return Math.min(batchSize, order.length - batch * batchSize);
+  }
+
+  private void work(int t) {
+    SampleContext ctx = new SampleContext(loader.seed());
+    ByteBuffer a = scratch[2 * t];
+    ByteBuffer b = scratch[2 * t + 1];
+    long[] stages = loader.profile() ? new long[2] : null;
+    int batch = -1;
+    int row = -1;
+    int output = -1;
+    try {
+      for (batch = firstBatch; batch < numBatches; batch++) {
+        int slot = batch % ring.slots();
+        long t0 = System.nanoTime();
+        if (!acquire(batch, slot)) {
+          return;
+        }
+        long t1 = System.nanoTime();
+        if (cache != null && !cache.awaitBatch(batch)) {
+          return;
+        }
+        long start = System.nanoTime();
+        int size = sizeOf(batch);
+        int from = (int) ((long) t * size / numThreads);
+        int to = (int) ((long) (t + 1) * size / numThreads);
+        ByteBuffer out = ring.buffer(slot);
+        int base = batch * batchSize;
+        for (row = from; row < to; row++) {
+          int sample = order[base + row];
+          for (output = 0; output < pipelines.size(); output++) {
+            PlannedPipeline p = pipelines.get(output);
+            int region = plan.perSample()[output];
+            p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(region) + row * ring.rowBytes(region), stages);
+            out.putInt(ring.lengthsOffset(output) + 4 * row, ctx.length());
+          }
+          output = -1;
+        }
+        row = -1;
+        if (release(batch, slot, t1 - t0, cache == null ? 0 : start - t1, System.nanoTime() - start, stages)) {
+          if (hasTails) {
+            runTails(batch, slot);
+          }
+          publish(batch, slot);
+        }
+      }
+    } catch (Throwable e) {
+      String where = "Loader failed in epoch " + epoch + ", batch " + batch
+          + (row >= 0 ? ", sample " + order[batch * batchSize + row] : "")
+          + (output >= 0 ? ", output '" + pipelines.get(output).output() + "'" : "") + ": " + e;
+      fail(new RuntimeException(where, e));
+    }
+  }
+
+  private synchronized boolean acquire(int batch, int slot) throws InterruptedException {
+    while (!cancelled && failure == null && batch > handed + ahead) {
+      wait();
+    }
+    if (cancelled || failure != null) {
+      return false;
+    }
+    if (slotBatch[slot] != batch) {
+      slotBatch[slot] = batch;
+      pending[slot] = numThreads;
+      generation[slot] = ring.recycle(slot, loader.debug());
+    }
+    return true;
+  }
+
+  /** Runs the batch operations of every output on the finished batch (one thread, no lock held). */
+  private void runTails(int batch, int slot) {
+    ByteBuffer out = ring.buffer(slot);
+    org.sparkbeton.loader.pipeline.BatchContext ctx = new org.sparkbeton.loader.pipeline.BatchContext(
+        loader.seed(), epoch, batch, sizeOf(batch), order, batch * batchSize);
+    for (int o = 0; o < pipelines.size(); o++) {
+      java.util.List<org.sparkbeton.loader.pipeline.BatchOperation.BatchStage> tail = pipelines.get(o).tail();
+      for (int j = 0; j < tail.size(); j++) {
+        tail.get(j).apply(out, ring.dataOffset(plan.tailIn()[o][j]), out, ring.dataOffset(plan.tailOut()[o][j]), ctx);
+      }
+    }
+  }
+
+  private synchronized void publish(int batch, int slot) {
+    readyBatch[slot] = batch;
+    notifyAll();
+  }
+
+  /** Returns true for the worker that finished the batch's last rows: it must publish the batch. */
+  private synchronized boolean release(int batch, int slot, long producerWait, long cacheWait, long busy, long[] stages) {
+    producerWaitNanos += producerWait;
+    cacheWaitNanos += cacheWait;
+    busyNanos += busy;
+    if (stages != null) {
+      decodeNanos += stages[0];
+      augmentNanos += stages[1];
+      stages[0] = 0;
+      stages[1] = 0;
+    }
+    if (--pending[slot] == 0) {
+      if (cache != null) {
+        cache.batchDone(batch);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  private synchronized void fail(RuntimeException e) {
+    if (failure == null) {
+      failure = e;
+    }
+    notifyAll();
+  }
+
+  @Override
+  public synchronized boolean hasNext() {
+    if (failure != null) {
+      throw failure;
+    }
+    return !cancelled && handed + 1 < numBatches;
+  }
+
+  @Override
+  public Batch next() {
+    int b;
+    int slot;
+    long gen;
+    synchronized (this) {
+      if (cancelled) {
+        throw new IllegalStateException("Epoch " + epoch + " was closed (a new epoch started or the loader closed)");
+      }
+      b = handed + 1;
+      if (b >= numBatches) {
+        throw new NoSuchElementException("Epoch " + epoch + " has " + numBatches + " batches");
+      }
+      slot = b % ring.slots();
+      long start = System.nanoTime();
+      while (failure == null && !cancelled && readyBatch[slot] != b) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("Interrupted while waiting for batch " + b + " of epoch " + epoch, e);
+        }
+      }
+      consumerWaitNanos += System.nanoTime() - start;
+      if (failure != null) {
+        throw failure;
+      }
+      if (cancelled) {
+        throw new IllegalStateException("Epoch " + epoch + " was closed while waiting for batch " + b);
+      }
+      handed = b;
+      gen = generation[slot];
+      notifyAll();
+    }
+    return new Batch(ring, slot, gen, pipelines, epoch, b, sizeOf(b), order, b * batchSize);
+  }
+
+  /** The batch the next call to {@link #next()} returns (numBatches when the epoch is done). */
+  synchronized int nextBatch() {
+    return handed + 1;
+  }
+
+  synchronized LoaderTimings timings() {
+    boolean profiled = loader.profile();
+    return new LoaderTimings(consumerWaitNanos, producerWaitNanos, cacheWaitNanos, busyNanos,
+        profiled ? decodeNanos : -1, profiled ? augmentNanos : -1, handed + 1 - firstBatch);
+  }
+
+  /** Stops the workers and waits for them. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      cancelled = true;
+      notifyAll();
+    }
+    if (cache != null) {
+      cache.stopEpoch(); // wakes workers waiting for pages
+    }
+    boolean interrupted = false;
+    for (Thread t : threads) {
+      while (t.isAlive()) {
+        try {
+          t.join();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package org.sparkbeton.loader;
+
+/**
+ * Where an epoch's time went, in nanoseconds summed over threads.
+ *
+ * @param consumerWait the consumer waiting in {@code next()} for a batch (the loader is the bottleneck)
+ * @param producerWait workers waiting for a free slot (the consumer is the bottleneck)
+ * @param cacheWait workers waiting for PROCESS-cache pages to be read (0 in cache mode OS)
+ * @param busy workers producing batches (decode + augment + bookkeeping)
+ * @param decode decoders, including reading payload bytes (page faults in cache mode OS); -1 unless
+ *     {@link Loader.Builder#profile(boolean) profiling}
+ * @param augment operations and the copy into the slot; -1 unless profiling
+ * @param batches batches handed to the consumer
+ */
+public record LoaderTimings(long consumerWait, long producerWait, long cacheWait, long busy, long decode, long augment,
+                            int batches) {
+  @Override
+  public String toString() {
+    return String.format(java.util.Locale.ROOT,
+        "%d batches: consumer waited %.1f ms; workers busy %.1f ms (decode %s, augment %s), waited %.1f ms for the"
+            + " consumer and %.1f ms for pages",
+        batches, consumerWait / 1e6, busy / 1e6, ms(decode), ms(augment), producerWait / 1e6, cacheWait / 1e6);
+  }
+
+  private static String ms(long nanos) {
+    return nanos < 0 ? "not profiled" : String.format(java.util.Locale.ROOT, "%.1f ms", nanos / 1e6);
+  }
+}

@@ -1,0 +1,167 @@
+package org.sparkbeton.loader.io;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.loader.order.PageMap;
+
+/**
+ * One or more {@code .beton} files with the same fields, read as one index space: file i holds the
+ * global samples {@code [start(i), start(i + 1))}. A loader's orders, indices and batches use global
+ * indices; decoders reach the right file through {@link #shardOf(long)}.
+ */
+public final class Shards implements Closeable {
+  private final BetonReader[] readers;
+  private final PayloadStore[] stores;
+  private final long[] start;
+
+  private Shards(BetonReader[] readers, PayloadStore[] stores) {
+    this.readers = readers;
+    this.stores = stores;
+    this.start = new long[readers.length + 1];
+    for (int i = 0; i < readers.length; i++) {
+      start[i + 1] = start[i] + readers[i].numSamples();
+    }
+  }
+
+  /** One file and where its payloads come from. */
+  public static Shards of(BetonReader reader, PayloadStore store) {
+    return new Shards(new BetonReader[] {reader}, new PayloadStore[] {store});
+  }
+
+  /**
+   * Opens the files, memory-mapped (cache mode OS). All must have the same fields (names, types,
+   * shapes) in the same order; the first difference is reported.
+   */
+  public static Shards open(List<Path> files) throws IOException {
+    return open(files, true);
+  }
+
+  /** The files' readers only; give them payload stores with {@link #withStores}. */
+  public static Shards openReaders(List<Path> files) throws IOException {
+    return open(files, false);
+  }
+
+  /** The same files reading payloads through {@code stores.apply(file index)}; the result owns the readers. */
+  public Shards withStores(java.util.function.IntFunction<PayloadStore> stores) {
+    PayloadStore[] s = new PayloadStore[readers.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = stores.apply(i);
+    }
+    return new Shards(readers, s);
+  }
+
+  private static Shards open(List<Path> files, boolean mapped) throws IOException {
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("A loader needs at least one .beton file");
+    }
+    List<BetonReader> readers = new ArrayList<>();
+    List<PayloadStore> stores = new ArrayList<>();
+    try {
+      for (Path f : files) {
+        BetonReader r = BetonReader.open(f);
+        readers.add(r);
+        if (!r.fields().toString().equals(readers.get(0).fields().toString())) {
+          throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + readers.get(0).file()
+              + " has " + readers.get(0).fields() + "; all files of a loader must have the same fields");
+        }
+        stores.add(mapped ? new MappedPayloadStore(f) : null);
+      }
+    } catch (IOException | RuntimeException e) {
+      for (PayloadStore s : stores) {
+        if (s != null) {
+          s.close();
+        }
+      }
+      for (BetonReader r : readers) {
+        r.close();
+      }
+      throw e;
+    }
+    return new Shards(readers.toArray(new BetonReader[0]), stores.toArray(new PayloadStore[0]));
+  }
+
+  public int count() {
+    return readers.length;
+  }
+
+  /** Samples in all files. */
+  public long numSamples() {
+    return start[readers.length];
+  }
+
+  public BetonReader reader(int shard) {
+    return readers[shard];
+  }
+
+  public PayloadStore store(int shard) {
+    return stores[shard];
+  }
+
+  /** First global index of {@code shard}. */
+  public long start(int shard) {
+    return start[shard];
+  }
+
+  /** The file holding global sample {@code sample} (binary search; no allocation). */
+  public int shardOf(long sample) {
+    if (readers.length == 1) {
+      return 0;
+    }
+    int lo = 0;
+    int hi = readers.length - 1;
+    while (lo < hi) {
+      int mid = (lo + hi + 1) >>> 1;
+      if (start[mid] <= sample) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    return lo;
+  }
+
+  /** For messages: the file, or the first file and how many more. */
+  public String name() {
+    return readers.length == 1 ? readers[0].file() : readers[0].file() + " (+" + (readers.length - 1) + " more files)";
+  }
+
+  /** The page of every global sample; pages of file i are numbered after those of files 0..i-1. */
+  public PageMap pageMap() {
+    if (readers.length == 1) {
+      return PageMap.of(readers[0]);
+    }
+    int[] pages = new int[(int) numSamples()];
+    int offset = 0;
+    for (int i = 0; i < readers.length; i++) {
+      PageMap m = PageMap.of(readers[i]);
+      for (int s = 0; s < m.numSamples(); s++) {
+        int p = m.page(s);
+        pages[(int) start[i] + s] = p < 0 ? p : p + offset;
+      }
+      offset += m.numPages();
+    }
+    return new PageMap(pages);
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException first = null;
+    for (int i = 0; i < readers.length; i++) {
+      try {
+        if (stores[i] != null) {
+          stores[i].close();
+        }
+        readers[i].close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}

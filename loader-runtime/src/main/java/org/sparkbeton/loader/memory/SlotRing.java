@@ -1,0 +1,119 @@
+package org.sparkbeton.loader.memory;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The ring of batch slots, allocated once: {@code slots} buffers, each holding, for every output,
+ * {@code batchSize} rows of that output's sample size followed by {@code batchSize} int32 lengths.
+ * Regions start on 64-byte boundaries. A slot's generation changes each time it is given to a new
+ * batch, so a {@code Batch} view can tell that its slot has been recycled.
+ */
+public final class SlotRing implements AutoCloseable {
+  private static final int ALIGN = 64;
+  private final OffHeapBuffer[] memory;
+  private final long[] generations;
+  private final int[] dataOffsets;
+  private final int[] lengthOffsets;
+  private final int[] rowBytes;
+  private final int batchSize;
+
+  public SlotRing(BufferAllocator allocator, int slots, int batchSize, int[] rowBytes) {
+    if (slots < 1 || batchSize < 1) {
+      throw new IllegalArgumentException("A slot ring needs at least one slot and a batch size of at least 1, got "
+          + slots + " slots of " + batchSize);
+    }
+    this.batchSize = batchSize;
+    this.rowBytes = rowBytes.clone();
+    this.dataOffsets = new int[rowBytes.length];
+    this.lengthOffsets = new int[rowBytes.length];
+    long at = 0;
+    for (int o = 0; o < rowBytes.length; o++) {
+      dataOffsets[o] = (int) at;
+      at = align(at + (long) rowBytes[o] * batchSize);
+      lengthOffsets[o] = (int) at;
+      at = align(at + 4L * batchSize);
+      if (at > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("A batch of " + batchSize + " samples needs more than 2 GiB; lower the batch size");
+      }
+    }
+    long slotBytes = Math.max(at, ALIGN);
+    this.memory = new OffHeapBuffer[slots];
+    this.generations = new long[slots];
+    try {
+      for (int s = 0; s < slots; s++) {
+        memory[s] = allocator.allocate(slotBytes, "batch slot " + s + " of " + slots);
+      }
+    } catch (RuntimeException | Error e) {
+      close();
+      throw e;
+    }
+  }
+
+  private static long align(long v) {
+    return (v + ALIGN - 1) & -ALIGN;
+  }
+
+  public int slots() {
+    return memory.length;
+  }
+
+  public int batchSize() {
+    return batchSize;
+  }
+
+  public ByteBuffer buffer(int slot) {
+    return memory[slot].buffer();
+  }
+
+  public int dataOffset(int output) {
+    return dataOffsets[output];
+  }
+
+  public int lengthsOffset(int output) {
+    return lengthOffsets[output];
+  }
+
+  public int rowBytes(int output) {
+    return rowBytes[output];
+  }
+
+  /** Number of regions (outputs, then any intermediate regions of batch operations). */
+  public int regions() {
+    return rowBytes.length;
+  }
+
+  /** Current generation of {@code slot}; read by batch views (any thread). */
+  public synchronized long generation(int slot) {
+    return generations[slot];
+  }
+
+  /** Gives {@code slot} to a new batch: the old views become invalid. Optionally fills it with a poison byte. */
+  public long recycle(int slot, boolean poison) {
+    long g;
+    synchronized (this) {
+      g = ++generations[slot];
+    }
+    if (poison) {
+      ByteBuffer b = memory[slot].buffer();
+      for (int i = 0; i < b.capacity(); i++) {
+        b.put(i, (byte) 0xA5);
+      }
+    }
+    return g;
+  }
+
+  /** Invalidates every view and frees the slots. */
+  @Override
+  public void close() {
+    synchronized (this) {
+      for (int s = 0; s < generations.length; s++) {
+        generations[s]++;
+      }
+    }
+    for (OffHeapBuffer b : memory) {
+      if (b != null) {
+        b.close();
+      }
+    }
+  }
+}

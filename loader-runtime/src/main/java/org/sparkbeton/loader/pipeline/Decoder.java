@@ -1,0 +1,25 @@
+package org.sparkbeton.loader.pipeline;
+
+import java.nio.ByteBuffer;
+
+/**
+ * The first step of a pipeline: turns one field of a sample into a tensor. {@link #plan} sees the
+ * field (type, metadata of every sample the loader will read) and declares a fixed output spec.
+ */
+public interface Decoder {
+
+  /** Binds the decoder to a field; throws {@link IllegalArgumentException} if it cannot decode it. */
+  Stage plan(FieldSource field);
+
+  default String name() {
+    return getClass().getSimpleName();
+  }
+
+  /** A planned decoder; same threading rules as {@link Operation.Stage}. */
+  interface Stage {
+    TensorSpec output();
+
+    /** Writes sample {@code sample}'s value, laid out as {@link #output()}, at {@code offset} of {@code out}. */
+    void decode(long sample, ByteBuffer out, int offset, SampleContext ctx);
+  }
+}

@@ -1,0 +1,127 @@
+package org.sparkbeton.loader.pipeline;
+
+import java.nio.ByteBuffer;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.loader.io.PayloadStore;
+import org.sparkbeton.loader.io.PayloadView;
+import org.sparkbeton.loader.io.Shards;
+
+/**
+ * One field of the dataset as a decoder sees it: zero-copy metadata, bounds-checked payload reads,
+ * and the samples the loader will read (so a decoder can scan their metadata while planning).
+ */
+public final class FieldSource {
+  private final Shards shards;
+  private final BetonReader reader; // the first file: field definitions
+  private final int field;
+  private final int fieldOffset;
+  private final int[] samples;
+
+  /** A field of one file. */
+  public FieldSource(BetonReader reader, int field, int[] samples, PayloadStore payloads) {
+    this(Shards.of(reader, payloads), field, samples);
+  }
+
+  /** A field of one or more files read as one index space; {@code samples} are global indices. */
+  public FieldSource(Shards shards, int field, int[] samples) {
+    this.shards = shards;
+    this.reader = shards.reader(0);
+    this.field = field;
+    this.fieldOffset = reader.layout().offset(field);
+    this.samples = samples;
+  }
+
+  public BetonField field() {
+    return reader.fields().get(field);
+  }
+
+  public String name() {
+    return field().name();
+  }
+
+  public int typeId() {
+    return field().typeId();
+  }
+
+  /** The file (or files) for messages. */
+  public String file() {
+    return shards.name();
+  }
+
+  /** The samples the loader may read, in no particular order, possibly repeated. Do not modify. */
+  public int[] samples() {
+    return samples;
+  }
+
+  /** The metadata chunk holding {@code sample}'s record; use absolute gets at {@link #at(long)}. */
+  public ByteBuffer records(long sample) {
+    int s = shards.shardOf(sample);
+    return shards.reader(s).recordChunk(sample - shards.start(s));
+  }
+
+  /** Offset of this field's metadata for {@code sample} inside {@link #records(long)}. */
+  public int at(long sample) {
+    int s = shards.shardOf(sample);
+    return shards.reader(s).recordOffset(sample - shards.start(s)) + fieldOffset;
+  }
+
+  /** Copies a payload into {@code dst}; throws {@link BetonFormatException} if it lies outside the data region. */
+  public void copyPayload(long sample, long ptr, long length, ByteBuffer dst, int dstOffset) {
+    int s = check(sample, ptr, length);
+    shards.store(s).copy(ptr, (int) length, dst, dstOffset);
+  }
+
+  /** Points {@code view} at a payload without copying when possible (see {@link PayloadStore#view}). */
+  public boolean viewPayload(long sample, long ptr, long length, PayloadView view) {
+    int s = check(sample, ptr, length);
+    return shards.store(s).view(ptr, (int) length, view);
+  }
+
+  /** Size of the allocation starting exactly at {@code ptr} (JPEG payloads). */
+  public long allocationSize(long sample, long ptr) {
+    int s = shards.shardOf(sample);
+    long size = shards.reader(s).allocations().sizeAt(ptr);
+    if (size < 0) {
+      throw new BetonFormatException(shards.reader(s).file(), "payload of sample " + sample + " field '" + name() + "'", ptr,
+          "pointer " + Long.toUnsignedString(ptr) + " matches no allocation table entry");
+    }
+    return size;
+  }
+
+  /** File offset of this field's metadata for {@code sample} (for messages). */
+  public long metadataOffset(long sample) {
+    int s = shards.shardOf(sample);
+    BetonReader r = shards.reader(s);
+    return r.metadataStart() + (sample - shards.start(s)) * r.layout().recordSize() + fieldOffset;
+  }
+
+  /** Checks a payload against its file's data region; returns the file's shard. */
+  private int check(long sample, long ptr, long length) {
+    int s = shards.shardOf(sample);
+    BetonReader r = shards.reader(s);
+    long dataStart = r.metadataEnd();
+    long dataEnd = r.header().allocTablePtr();
+    if (ptr < dataStart || length < 0 || ptr > dataEnd || length > dataEnd - ptr || length > Integer.MAX_VALUE) {
+      throw new BetonFormatException(r.file(), "payload of sample " + sample + " field '" + name() + "'", ptr,
+          "pointer " + Long.toUnsignedString(ptr) + " with size " + Long.toUnsignedString(length)
+              + " is outside the data region [" + dataStart + ", " + dataEnd + ")");
+    }
+    return s;
+  }
+
+  /** Throws unless the field has one of {@code typeIds}. */
+  public void requireType(String decoder, int... typeIds) {
+    StringBuilder names = new StringBuilder();
+    for (int t : typeIds) {
+      if (t == typeId()) {
+        return;
+      }
+      names.append(names.length() == 0 ? "" : " or ").append(FieldTypes.name(t));
+    }
+    throw new IllegalArgumentException(decoder + " decodes " + names + " fields, but field '" + name() + "' is "
+        + FieldTypes.name(typeId()));
+  }
+}

@@ -1,0 +1,35 @@
+package org.sparkbeton.loader.transforms;
+
+import org.sparkbeton.loader.pipeline.DType;
+import org.sparkbeton.loader.pipeline.TensorSpec;
+
+/** Input checks shared by image transforms. */
+final class Images {
+  private Images() {}
+
+  /** Throws unless {@code input} is a uint8 H×W×3 image. */
+  static void requireRgb(String op, TensorSpec input) {
+    if (!input.isImage(DType.UINT8, 3)) {
+      throw new IllegalArgumentException(op + " expects a uint8 [H, W, 3] image, got " + input);
+    }
+  }
+
+  /** Throws unless {@code input} is H×W×C (any type). */
+  static void requireHwc(String op, TensorSpec input) {
+    if (input.rank() != 3) {
+      throw new IllegalArgumentException(op + " expects an [H, W, C] image, got " + input);
+    }
+  }
+
+  static int[] rgb(String op, String what, int[] values) {
+    if (values.length != 3) {
+      throw new IllegalArgumentException(op + " " + what + " needs 3 values (R, G, B), got " + values.length);
+    }
+    for (int v : values) {
+      if (v < 0 || v > 255) {
+        throw new IllegalArgumentException(op + " " + what + " values must be in 0..255, got " + v);
+      }
+    }
+    return values.clone();
+  }
+}

@@ -1,0 +1,13 @@
+package org.sparkbeton.loader;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** Opens {@link Datasets} to tests in other packages. */
+public final class DatasetsAccess {
+  private DatasetsAccess() {}
+
+  public static Path rawImages(Path dir, int n, int width, int height) throws IOException {
+    return Datasets.rawImages(dir, n, width, height);
+  }
+}

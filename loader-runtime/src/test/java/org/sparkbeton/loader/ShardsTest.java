@@ -1,0 +1,127 @@
+package org.sparkbeton.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
+import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.order.PageMap;
+
+/** Several files read as one index space. */
+class ShardsTest {
+  @TempDir
+  static Path dir;
+  static Path a;
+  static Path b;
+
+  @BeforeAll
+  static void write() throws IOException {
+    a = Datasets.rawImages(Files.createDirectories(dir.resolve("a")), 13, 4, 3);
+    b = Datasets.rawImages(Files.createDirectories(dir.resolve("b")), 9, 4, 3);
+  }
+
+  static int local(int global) {
+    return global < 13 ? global : global - 13;
+  }
+
+  @Test
+  void samplesOfAllFilesFollowEachOtherInOneIndexSpace() throws IOException {
+    try (Loader l = Loader.builder(List.of(a, b)).batchSize(5).numThreads(2).dropLast(false)
+        .pipeline("image", new SimpleRgbDecoder()).pipeline("label", new IntDecoder()).build()) {
+      assertThat(l.samplesPerEpoch()).isEqualTo(22);
+      int g = 0;
+      for (Batch batch : l) {
+        for (int i = 0; i < batch.size(); i++, g++) {
+          assertThat(batch.sample(i)).isEqualTo(g);
+          assertThat(batch.data("label").getLong(8 * i)).isEqualTo(1000L + local(g));
+          assertThat(batch.data("image").get(i * 36 + 5) & 0xff).isEqualTo(Datasets.pixel(local(g), 0, 1, 2));
+        }
+      }
+      assertThat(g).isEqualTo(22);
+    }
+  }
+
+  @Test
+  void everyOrderAndRankSpansAllFiles() throws IOException {
+    for (var order : new org.sparkbeton.loader.order.TraversalOrder.Factory[] {OrderOption.RANDOM, OrderOption.QUASI_RANDOM}) {
+      Set<Integer> seen = new HashSet<>();
+      for (int rank = 0; rank < 2; rank++) {
+        try (Loader l = Loader.builder(List.of(a, b)).batchSize(3).numThreads(2).dropLast(false).order(order)
+            .distributed(rank, 2).pipeline("label", new IntDecoder()).build()) {
+          for (Batch batch : l) {
+            for (int i = 0; i < batch.size(); i++) {
+              assertThat(batch.data("label").getLong(8 * i)).isEqualTo(1000L + local(batch.sample(i)));
+              seen.add(batch.sample(i));
+            }
+          }
+        }
+      }
+      assertThat(seen).hasSize(22);
+    }
+  }
+
+  @Test
+  void pagesOfLaterFilesAreNumberedAfterEarlierOnes() throws IOException {
+    try (Shards s = Shards.open(List.of(a, b))) {
+      PageMap pages = s.pageMap();
+      assertThat(s.shardOf(12)).isZero();
+      assertThat(s.shardOf(13)).isEqualTo(1);
+      assertThat(s.shardOf(21)).isEqualTo(1);
+      assertThat(pages.page(0)).isZero();
+      assertThat(pages.page(13)).isEqualTo(1);
+      assertThat(pages.numPages()).isEqualTo(2);
+    }
+  }
+
+  static java.util.List<byte[]> epoch(Loader l) {
+    java.util.List<byte[]> out = new java.util.ArrayList<>();
+    for (Batch batch : l) {
+      for (String o : new String[] {"image", "label"}) {
+        java.nio.ByteBuffer d = batch.data(o);
+        byte[] copy = new byte[d.remaining()];
+        d.get(0, copy);
+        out.add(copy);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void processCacheServesSeveralFilesLikeOsMode() throws IOException {
+    Loader.Builder builder = Loader.builder(List.of(a, b)).batchSize(4).numThreads(2).dropLast(false)
+        .order(OrderOption.QUASI_RANDOM).seed(3)
+        .pipeline("image", new SimpleRgbDecoder()).pipeline("label", new IntDecoder());
+    java.util.List<byte[]> os;
+    try (Loader l = builder.build()) {
+      os = epoch(l);
+    }
+    try (Loader l = builder.processCache(4L << 20).build()) { // both 2 MiB pages, one per file
+      java.util.List<byte[]> process = epoch(l);
+      assertThat(process).hasSameSizeAs(os);
+      for (int i = 0; i < os.size(); i++) {
+        assertThat(process.get(i)).isEqualTo(os.get(i));
+      }
+      assertThat(l.pagesRead()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void filesMustShareTheirFields() throws IOException {
+    Path jpeg = Datasets.jpegImages(dir);
+    assertThatThrownBy(() -> Loader.builder(List.of(a, jpeg)).batchSize(2).pipeline("image", new SimpleRgbDecoder()).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("all files of a loader must have the same fields")
+        .hasMessageStartingWith("File " + jpeg + " has fields [image: ");
+  }
+}

@@ -1,0 +1,109 @@
+package org.sparkbeton.loader.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.testing.GoldenFiles;
+import org.sparkbeton.loader.decoders.BytesDecoder;
+import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.decoders.NdArrayDecoder;
+import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
+import org.sparkbeton.loader.io.MappedPayloadStore;
+import org.sparkbeton.loader.transforms.Cutout;
+import org.sparkbeton.loader.transforms.NormalizeImage;
+import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
+import org.sparkbeton.loader.transforms.RandomTranslate;
+import org.sparkbeton.loader.transforms.ToChannelsFirst;
+
+/** The per-sample hot path allocates nothing: measured with the JVM's per-thread allocation counter. */
+class AllocationFreeTest {
+  @TempDir
+  Path dir;
+
+  static long allocatedBytes() {
+    return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+  }
+
+  static long bytesPerSample(PlannedPipeline p, int samples, int rounds) {
+    ByteBuffer a = ByteBuffer.allocate(Math.max(64, p.scratchBytes())).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b = ByteBuffer.allocate(Math.max(64, p.scratchBytes())).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer out = ByteBuffer.allocateDirect(p.spec().bytes()).order(ByteOrder.LITTLE_ENDIAN);
+    SampleContext ctx = new SampleContext(3);
+    for (int warm = 0; warm < 2_000; warm++) {
+      p.run(warm % samples, 0, 0, ctx, a, b, out, 0);
+    }
+    long before = allocatedBytes();
+    for (int i = 0; i < rounds; i++) {
+      p.run(i % samples, 1, 0, ctx, a, b, out, 0);
+    }
+    return (allocatedBytes() - before) / rounds;
+  }
+
+  @Test
+  void imagePipelineAllocatesNothingPerSample() throws IOException {
+    Path file = org.sparkbeton.loader.DatasetsAccess.rawImages(dir, 20, 16, 12);
+    try (BetonReader reader = BetonReader.open(file); MappedPayloadStore store = new MappedPayloadStore(file)) {
+      int[] samples = new int[20];
+      for (int i = 0; i < 20; i++) {
+        samples[i] = i;
+      }
+      PlannedPipeline image = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store),
+          new SimpleRgbDecoder(), List.of(new RandomHorizontalFlip(), new RandomTranslate(2), new Cutout(4),
+              new NormalizeImage(new double[] {1, 2, 3}, new double[] {4, 5, 6}, DType.FLOAT16), new ToChannelsFirst()));
+      PlannedPipeline label = PlannedPipeline.plan(1, "label", new FieldSource(reader, 1, samples, store),
+          new IntDecoder(), List.of());
+      assertThat(bytesPerSample(image, 20, 20_000)).isZero();
+      assertThat(bytesPerSample(label, 20, 20_000)).isZero();
+    }
+  }
+
+  static volatile Object sink;
+
+  /** Proves the measurement can fail: an operation that allocates 64 bytes per sample is seen. */
+  @Test
+  void anAllocatingOperationIsDetected() throws IOException {
+    Path file = org.sparkbeton.loader.DatasetsAccess.rawImages(dir, 4, 8, 8);
+    Operation allocating = input -> new Operation.Stage() {
+      @Override
+      public TensorSpec output() {
+        return input;
+      }
+
+      @Override
+      public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
+        sink = new byte[64];
+        out.putLong(outOffset, in.getLong(inOffset));
+      }
+    };
+    try (BetonReader reader = BetonReader.open(file); MappedPayloadStore store = new MappedPayloadStore(file)) {
+      PlannedPipeline label = PlannedPipeline.plan(0, "label", new FieldSource(reader, 1, new int[] {0, 1, 2, 3}, store),
+          new IntDecoder(), List.of(allocating));
+      assertThat(bytesPerSample(label, 4, 20_000)).isGreaterThanOrEqualTo(64);
+    }
+  }
+
+  @Test
+  void bytesAndArrayDecodersAllocateNothingPerSample() throws IOException {
+    Path file = GoldenFiles.path("every_field");
+    try (BetonReader reader = BetonReader.open(file); MappedPayloadStore store = new MappedPayloadStore(file)) {
+      int[] samples = new int[60];
+      for (int i = 0; i < 60; i++) {
+        samples[i] = i;
+      }
+      PlannedPipeline bytes = PlannedPipeline.plan(0, "bytes", new FieldSource(reader, 3, samples, store),
+          new BytesDecoder(), List.of());
+      PlannedPipeline array = PlannedPipeline.plan(0, "array", new FieldSource(reader, 5, samples, store),
+          new NdArrayDecoder(), List.of());
+      assertThat(bytesPerSample(bytes, 60, 20_000)).isZero();
+      assertThat(bytesPerSample(array, 60, 20_000)).isZero();
+    }
+  }
+}
