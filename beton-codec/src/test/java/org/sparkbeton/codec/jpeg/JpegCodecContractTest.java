@@ -246,7 +246,10 @@ abstract class JpegCodecContractTest {
   @Test
   void encodedJpegIsReadByAnotherDecoder() throws Exception {
     RgbImage src = ImageDecoder.decode(TestImages.image("quad.png"));
-    byte[] jpeg = codec.encode(ByteBuffer.wrap(src.pixels()), 0, 64, 48, 90, ChromaSubsampling.S420);
+    byte[] jpeg = codec.encode(ByteBuffer.wrap(src.pixels()), 0, 64, 48, 90);
+    JpegHeader h = new JpegHeader();
+    codec.probe(ByteBuffer.wrap(jpeg), h);
+    assertThat(h.subsampling()).as("default subsampling").isEqualTo(ChromaSubsampling.S420);
     BufferedImage img = ImageIO.read(new ByteArrayInputStream(jpeg));
     assertThat(img.getWidth()).isEqualTo(64);
     assertThat(img.getHeight()).isEqualTo(48);

@@ -67,4 +67,39 @@ class NativeJpegCodecTest extends JpegCodecContractTest {
     assertThat(a).isEqualTo(b).isEqualTo(ImageSize.pack(100, 80));
     assertThat(TestImages.bytes(heap, 0, heap.capacity())).isEqualTo(TestImages.bytes(direct, 0, direct.capacity()));
   }
+
+  @Test
+  void closeFreesTheHandleOnce() {
+    int before = NativeJpegCodec.liveHandles();
+    NativeJpegCodec c = new NativeJpegCodec();
+    assertThat(NativeJpegCodec.liveHandles()).isEqualTo(before + 1);
+    c.close();
+    c.close();
+    assertThat(NativeJpegCodec.liveHandles()).isEqualTo(before);
+  }
+
+  @Test
+  void handlesOfDeadThreadsAreFreedWithoutClose() throws Exception {
+    int before = NativeJpegCodec.liveHandles();
+    ThreadLocal<JpegCodec> perThread = ThreadLocal.withInitial(NativeJpegCodec::new);
+    Thread[] threads = new Thread[8];
+    for (int i = 0; i < threads.length; i++) {
+      threads[i] = new Thread(() -> {
+        ByteBuffer dst = ByteBuffer.allocateDirect(64 * 48 * 3);
+        perThread.get().decode(ByteBuffer.wrap(TestImages.image("quad-420.jpg")), 8, Idct.FAST, dst, 0);
+      });
+      threads[i].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(NativeJpegCodec.liveHandles()).isGreaterThanOrEqualTo(before + 8);
+    threads = null;
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (NativeJpegCodec.liveHandles() > before && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(50);
+    }
+    assertThat(NativeJpegCodec.liveHandles()).as("handles left after the threads died").isEqualTo(before);
+  }
 }
