@@ -372,6 +372,26 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
   }
   size_t lead = (size_t)(sx0 - xoff);
   size_t rowBytes = (size_t)ow * 3;
+  if (!cmyk && dst != NULL && lead == 0 && cw == ow) {
+    /* scanlines are exactly the output rows: decode straight into the caller's memory */
+    JDIMENSION r = 0;
+    while (r < oh) {
+      JSAMPROW rows[4];
+      JDIMENSION n = oh - r < 4 ? oh - r : 4;
+      for (JDIMENSION i = 0; i < n; i++) {
+        rows[i] = dst + (size_t)(r + i) * rowBytes;
+      }
+      JDIMENSION got = jpeg_read_scanlines(d, rows, n);
+      if (got == 0) {
+        jpeg_abort_decompress(d);
+        set_message(c, "decoder returned no scanline (suspended input)");
+        return RC_LIBJPEG;
+      }
+      r += got;
+    }
+    jpeg_abort_decompress(d);
+    return ((jlong)ow << 32) | (jlong)oh;
+  }
   for (JDIMENSION r = 0; r < oh; r++) {
     JSAMPROW rows[1] = {c->row};
     if (jpeg_read_scanlines(d, rows, 1) != 1) {

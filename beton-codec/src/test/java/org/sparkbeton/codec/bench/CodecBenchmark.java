@@ -158,14 +158,31 @@ public final class CodecBenchmark {
       System.out.printf(Locale.ROOT, "| %s | %,.0f | %.2fx |%n", names[k], ips, ips / base);
     }
     if (tjPhotos > 0) {
-      double tj = tjbench(files.subList(0, Math.min(tjPhotos, n)));
-      if (tj > 0) {
-        // our own loop on exactly those photos, each repeated for ~0.5 s as tjbench does
-        double ours = repeatNative(src, Math.min(tjPhotos, n));
+      // photo by photo, tjbench and our loop alternate (order flipped every photo) so load drift cancels
+      int k = Math.min(tjPhotos, n);
+      double tjSeconds = 0;
+      double ourSeconds = 0;
+      for (int i = 0; i < k; i++) {
+        double tj;
+        double ours;
+        if (i % 2 == 0) {
+          tj = tjbench(files.get(i));
+          ours = repeatNative(src[i]);
+        } else {
+          ours = repeatNative(src[i]);
+          tj = tjbench(files.get(i));
+        }
+        if (tj < 0) {
+          break;
+        }
+        tjSeconds += tj;
+        ourSeconds += ours;
+      }
+      if (tjSeconds > 0) {
         System.out.printf(Locale.ROOT, "| tjbench -fastdct -rgb, first %d photos (libjpeg-turbo alone) | %,.0f | |%n",
-            tjPhotos, tj);
+            k, k / tjSeconds);
         System.out.printf(Locale.ROOT, "| native full decode through JNI, same %d photos, same repeat loop | %,.0f | "
-            + "%.2fx of tjbench |%n", tjPhotos, ours, ours / tj);
+            + "%.2fx of tjbench |%n", k, k / ourSeconds, tjSeconds / ourSeconds);
       }
     }
     System.out.printf(Locale.ROOT, "%nRRC best scale among 1,2,4,8 (M/8: count): 1:%d 2:%d 4:%d 8:%d%n",
@@ -208,64 +225,51 @@ public final class CodecBenchmark {
     return new int[] {(width - cw) / 2, (height - ch) / 2, cw, ch};
   }
 
-  /** Each photo decoded repeatedly for ~0.5 s after 0.2 s warm-up, like tjbench; images/s over all. */
-  static double repeatNative(ByteBuffer[] src, int k) {
+  /** Seconds per decode of one photo, repeated for ~0.5 s after 0.2 s warm-up, like tjbench. */
+  static double repeatNative(ByteBuffer src) {
     ByteBuffer dst = ByteBuffer.allocateDirect(64 << 20);
-    double seconds = 0;
     try (NativeJpegCodec c = new NativeJpegCodec()) {
-      for (int i = 0; i < k; i++) {
-        long warm = System.nanoTime() + 200_000_000L;
-        while (System.nanoTime() < warm) {
-          c.decode(src[i], 8, Idct.FAST, dst, 0);
-        }
-        int reps = 0;
-        long t0 = System.nanoTime();
-        long t;
-        do {
-          c.decode(src[i], 8, Idct.FAST, dst, 0);
-          reps++;
-          t = System.nanoTime();
-        } while (t - t0 < 500_000_000L);
-        seconds += (t - t0) / 1e9 / reps;
+      long warm = System.nanoTime() + 200_000_000L;
+      while (System.nanoTime() < warm) {
+        c.decode(src, 8, Idct.FAST, dst, 0);
       }
+      int reps = 0;
+      long t0 = System.nanoTime();
+      long t;
+      do {
+        c.decode(src, 8, Idct.FAST, dst, 0);
+        reps++;
+        t = System.nanoTime();
+      } while (t - t0 < 500_000_000L);
+      return (t - t0) / 1e9 / reps;
     }
-    return k / seconds;
   }
 
-  /** Runs tjbench on each photo (fast IDCT, RGB out); images/s over all of them, or -1 if it is missing. */
-  static double tjbench(List<Path> photos) throws IOException, InterruptedException {
-    double seconds = 0;
-    for (Path p : photos) {
-      Process proc;
-      try {
-        proc = new ProcessBuilder("tjbench", p.toString(), "-fastdct", "-rgb", "-nowrite", "-quiet", "-benchtime",
-            "0.5", "-warmup", "0.2").redirectErrorStream(true).start();
-      } catch (IOException e) {
-        System.out.println("tjbench not found (Debian package libjpeg-turbo-progs); skipping the reference");
-        return -1;
-      }
-      List<String> lines = new ArrayList<>();
-      try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(),
-          StandardCharsets.UTF_8))) {
-        for (String line; (line = r.readLine()) != null; ) {
-          lines.add(line);
-        }
-      }
-      proc.waitFor();
-      boolean found = false;
-      for (String line : lines) {
-        String[] f = line.trim().split("\\s+");
-        if (f.length >= 9 && f[0].equals("RGB")) {
-          double px = Double.parseDouble(f[4]) * Double.parseDouble(f[5]);
-          seconds += px / (Double.parseDouble(f[f.length - 1]) * 1e6);
-          found = true;
-        }
-      }
-      if (!found) {
-        throw new IllegalStateException("cannot parse tjbench output: " + lines);
+  /** tjbench on one photo (fast IDCT, RGB out): seconds per decode, or -1 if tjbench is missing. */
+  static double tjbench(Path photo) throws IOException, InterruptedException {
+    Process proc;
+    try {
+      proc = new ProcessBuilder("tjbench", photo.toString(), "-fastdct", "-rgb", "-nowrite", "-quiet", "-benchtime",
+          "0.5", "-warmup", "0.2").redirectErrorStream(true).start();
+    } catch (IOException e) {
+      System.out.println("tjbench not found (Debian package libjpeg-turbo-progs); skipping the reference");
+      return -1;
+    }
+    List<String> lines = new ArrayList<>();
+    try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        lines.add(line);
       }
     }
-    return photos.size() / seconds;
+    proc.waitFor();
+    for (String line : lines) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length >= 9 && f[0].equals("RGB")) {
+        double px = Double.parseDouble(f[4]) * Double.parseDouble(f[5]);
+        return px / (Double.parseDouble(f[f.length - 1]) * 1e6);
+      }
+    }
+    throw new IllegalStateException("cannot parse tjbench output: " + lines);
   }
 
   static String loadAverage() {
