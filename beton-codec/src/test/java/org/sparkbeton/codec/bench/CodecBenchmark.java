@@ -136,9 +136,10 @@ public final class CodecBenchmark {
         c.run(i);
       }
     }
-    for (int start = 0; start < n; start += CHUNK) {
+    for (int start = 0, chunk = 0; start < n; start += CHUNK, chunk++) {
       int end = Math.min(n, start + CHUNK);
-      for (int k = 0; k < cases.length; k++) {
+      for (int j = 0; j < cases.length; j++) {
+        int k = (chunk + j) % cases.length; // rotate which case goes first
         long t0 = System.nanoTime();
         for (int i = start; i < end; i++) {
           cases[k].run(i);
