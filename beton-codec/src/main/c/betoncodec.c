@@ -193,7 +193,7 @@ static int subsampling_code(j_decompress_ptr d) {
     return -1;
   }
   int h = d->comp_info[0].h_samp_factor, v = d->comp_info[0].v_samp_factor;
-  for (int i = 1; i < d->num_components; i++) {
+  for (int i = 1; i < 3; i++) { /* chroma; a K channel must match Y, checked below */
     if (d->comp_info[i].h_samp_factor != 1 || d->comp_info[i].v_samp_factor != 1) {
       return -1;
     }

@@ -75,6 +75,8 @@ abstract class JpegCodecContractTest {
     codec.probe(TestImages.direct(TestImages.image("quad-cmyk-adobe.jpg")), h);
     assertThat(h.components()).isEqualTo(4);
     assertThat(h.colorSpace()).isEqualTo(JpegColorSpace.CMYK);
+    codec.probe(ByteBuffer.wrap(TestImages.image("quad-ycck-adobe.jpg")), h);
+    assertThat(h.toString()).isEqualTo("64x48 4ch YCCK S420 baseline");
     codec.probe(ByteBuffer.wrap(TestImages.image("quad-progressive.jpg")), h);
     assertThat(h.progressive()).isTrue();
     assertThat(h.subsampling()).isEqualTo(ChromaSubsampling.S420);
@@ -84,7 +86,8 @@ abstract class JpegCodecContractTest {
 
   @Test
   void decodesEveryColourModelToRgb() {
-    for (String name : List.of("quad-420.jpg", "quad-444.jpg", "quad-progressive.jpg", "quad-cmyk-adobe.jpg")) {
+    for (String name : List.of("quad-420.jpg", "quad-444.jpg", "quad-progressive.jpg", "quad-cmyk-adobe.jpg",
+        "quad-ycck-adobe.jpg")) {
       byte[] rgb = decodeFull(TestImages.image(name), 8, Idct.FAST);
       assertQuadrants(name, rgb, 64, 48, colourTolerance(name), false);
     }
