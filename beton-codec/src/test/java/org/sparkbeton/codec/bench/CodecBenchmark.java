@@ -3,6 +3,8 @@ package org.sparkbeton.codec.bench;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -159,13 +161,15 @@ public final class CodecBenchmark {
       System.out.printf(Locale.ROOT, "| %s | %,.0f | %.2fx |%n", names[k], ips, ips / base);
     }
     if (tjPhotos > 0) {
-      // photo by photo, tjbench and our loop alternate (order flipped every photo) so load drift cancels
+      // photo by photo, tjbench and our loop alternate (order flipped every photo) so load drift cancels.
+      // Wall-clock rates depend on the CPU share each got on a shared machine, so CPU-time rates are also
+      // given: tjbench's wall rate scaled by the CPU fraction its process got, ours from thread CPU time.
       int k = Math.min(tjPhotos, n);
-      double tjSeconds = 0;
-      double ourSeconds = 0;
+      double[] tjSum = new double[2];
+      double[] ourSum = new double[2];
       for (int i = 0; i < k; i++) {
-        double tj;
-        double ours;
+        double[] tj;
+        double[] ours;
         if (i % 2 == 0) {
           tj = tjbench(files.get(i));
           ours = repeatNative(src[i]);
@@ -173,17 +177,22 @@ public final class CodecBenchmark {
           ours = repeatNative(src[i]);
           tj = tjbench(files.get(i));
         }
-        if (tj < 0) {
+        if (tj == null) {
           break;
         }
-        tjSeconds += tj;
-        ourSeconds += ours;
+        for (int j = 0; j < 2; j++) {
+          tjSum[j] += tj[j];
+          ourSum[j] += ours[j];
+        }
       }
-      if (tjSeconds > 0) {
-        System.out.printf(Locale.ROOT, "| tjbench -fastdct -rgb, first %d photos (libjpeg-turbo alone) | %,.0f | |%n",
-            k, k / tjSeconds);
-        System.out.printf(Locale.ROOT, "| native full decode through JNI, same %d photos, same repeat loop | %,.0f | "
-            + "%.2fx of tjbench |%n", k, k / ourSeconds, tjSeconds / ourSeconds);
+      if (tjSum[0] > 0) {
+        System.out.printf(Locale.ROOT, "| tjbench -fastdct -rgb, first %d photos (libjpeg-turbo alone), wall clock | "
+            + "%,.0f | |%n", k, k / tjSum[0]);
+        System.out.printf(Locale.ROOT, "| native full decode through JNI, same %d photos, same repeat loop, wall clock "
+            + "| %,.0f | %.2fx of tjbench |%n", k, k / ourSum[0], tjSum[0] / ourSum[0]);
+        System.out.printf(Locale.ROOT, "| tjbench, per CPU-second | %,.0f | |%n", k / tjSum[1]);
+        System.out.printf(Locale.ROOT, "| native through JNI, per CPU-second | %,.0f | %.2fx of tjbench |%n",
+            k / ourSum[1], tjSum[1] / ourSum[1]);
       }
     }
     System.out.printf(Locale.ROOT, "%nRRC best scale among 1,2,4,8 (M/8: count): 1:%d 2:%d 4:%d 8:%d%n",
@@ -226,15 +235,17 @@ public final class CodecBenchmark {
     return new int[] {(width - cw) / 2, (height - ch) / 2, cw, ch};
   }
 
-  /** Seconds per decode of one photo, repeated for ~0.5 s after 0.2 s warm-up, like tjbench. */
-  static double repeatNative(ByteBuffer src) {
+  /** {wall seconds, thread CPU seconds} per decode of one photo, repeated ~0.5 s after 0.2 s warm-up. */
+  static double[] repeatNative(ByteBuffer src) {
     ByteBuffer dst = ByteBuffer.allocateDirect(64 << 20);
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     try (NativeJpegCodec c = new NativeJpegCodec()) {
       long warm = System.nanoTime() + 200_000_000L;
       while (System.nanoTime() < warm) {
         c.decode(src, 8, Idct.FAST, dst, 0);
       }
       int reps = 0;
+      long cpu0 = mx.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       long t;
       do {
@@ -242,35 +253,53 @@ public final class CodecBenchmark {
         reps++;
         t = System.nanoTime();
       } while (t - t0 < 500_000_000L);
-      return (t - t0) / 1e9 / reps;
+      long cpu = mx.getCurrentThreadCpuTime() - cpu0;
+      return new double[] {(t - t0) / 1e9 / reps, cpu / 1e9 / reps};
     }
   }
 
-  /** tjbench on one photo (fast IDCT, RGB out): seconds per decode, or -1 if tjbench is missing. */
-  static double tjbench(Path photo) throws IOException, InterruptedException {
-    Process proc;
-    try {
-      proc = new ProcessBuilder("tjbench", photo.toString(), "-fastdct", "-rgb", "-nowrite", "-quiet", "-benchtime",
-          "0.5", "-warmup", "0.2").redirectErrorStream(true).start();
-    } catch (IOException e) {
-      System.out.println("tjbench not found (Debian package libjpeg-turbo-progs); skipping the reference");
-      return -1;
-    }
+  /**
+   * tjbench on one photo (fast IDCT, RGB out): {wall seconds, CPU seconds} per decode, or null if tjbench is
+   * missing. CPU seconds = wall seconds x the CPU fraction the tjbench process got (bash {@code times}).
+   */
+  static double[] tjbench(Path photo) throws IOException, InterruptedException {
+    String script = "s=$(date +%s%N); tjbench \"$1\" -fastdct -rgb -nowrite -quiet -benchtime 0.5 -warmup 0.2 "
+        + "|| exit 3; e=$(date +%s%N); echo WALL_NS $((e-s)); times";
+    Process proc = new ProcessBuilder("bash", "-c", script, "bash", photo.toString()).redirectErrorStream(true)
+        .start();
     List<String> lines = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         lines.add(line);
       }
     }
-    proc.waitFor();
+    if (proc.waitFor() != 0) {
+      System.out.println("tjbench failed or is missing (Debian package libjpeg-turbo-progs): " + lines);
+      return null;
+    }
+    double perDecode = -1;
+    double wallNs = -1;
     for (String line : lines) {
       String[] f = line.trim().split("\\s+");
       if (f.length >= 9 && f[0].equals("RGB")) {
         double px = Double.parseDouble(f[4]) * Double.parseDouble(f[5]);
-        return px / (Double.parseDouble(f[f.length - 1]) * 1e6);
+        perDecode = px / (Double.parseDouble(f[f.length - 1]) * 1e6);
+      } else if (f[0].equals("WALL_NS")) {
+        wallNs = Double.parseDouble(f[1]);
       }
     }
-    throw new IllegalStateException("cannot parse tjbench output: " + lines);
+    // the last line of `times` is the children's user and system time, e.g. "0m0.416s 0m0.004s"
+    String[] childTimes = lines.get(lines.size() - 1).trim().split("\\s+");
+    double cpu = minutesSeconds(childTimes[0]) + minutesSeconds(childTimes[1]);
+    if (perDecode < 0 || wallNs <= 0) {
+      throw new IllegalStateException("cannot parse tjbench output: " + lines);
+    }
+    return new double[] {perDecode, perDecode * Math.min(1.0, cpu / (wallNs / 1e9))};
+  }
+
+  private static double minutesSeconds(String t) {
+    int m = t.indexOf('m');
+    return Integer.parseInt(t.substring(0, m)) * 60 + Double.parseDouble(t.substring(m + 1, t.length() - 1));
   }
 
   static String loadAverage() {
