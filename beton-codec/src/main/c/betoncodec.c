@@ -29,6 +29,10 @@
 
 /* decoded-size guard: refuse to allocate row buffers for absurd widths */
 #define MAX_DIMENSION 65500
+/* scanlines asked of libjpeg per jpeg_read_scanlines call */
+#define ROWS_PER_READ 4
+/* libjpeg working memory per decode (a 16k x 16k progressive 4:2:0 image needs ~800 MB) */
+#define MAX_LIBJPEG_MEMORY (1024L * 1024L * 1024L)
 
 typedef struct {
   struct jpeg_error_mgr pub;
@@ -112,6 +116,9 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_create0(J
     return 0;
   }
   jpeg_create_decompress(&c->d);
+  /* Bound libjpeg's own allocations (progressive coefficient buffers grow with the declared size): past
+   * this it needs a backing store, which libjpeg-turbo lacks, so a lying header is an error, not 13 GB. */
+  c->d.mem->max_memory_to_use = MAX_LIBJPEG_MEMORY;
   if (setjmp(c->cerr.jump)) {
     jpeg_destroy_decompress(&c->d);
     free(c);
@@ -357,7 +364,8 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
   }
   /* after cropping, scanlines are cw pixels wide starting at column xoff <= sx0 */
   size_t px = (size_t)d->output_components;
-  if (!ensure(&c->row, &c->row_cap, (size_t)cw * px) || !ensure(&c->row2, &c->row2_cap, (size_t)cw * 3)) {
+  if (!ensure(&c->row, &c->row_cap, (size_t)cw * px * ROWS_PER_READ)
+      || !ensure(&c->row2, &c->row2_cap, (size_t)cw * 3)) {
     jpeg_abort_decompress(d);
     set_message(c, "out of memory allocating a scanline");
     return RC_NO_MEMORY;
@@ -376,8 +384,8 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     /* scanlines are exactly the output rows: decode straight into the caller's memory */
     JDIMENSION r = 0;
     while (r < oh) {
-      JSAMPROW rows[4];
-      JDIMENSION n = oh - r < 4 ? oh - r : 4;
+      JSAMPROW rows[ROWS_PER_READ];
+      JDIMENSION n = oh - r < ROWS_PER_READ ? oh - r : ROWS_PER_READ;
       for (JDIMENSION i = 0; i < n; i++) {
         rows[i] = dst + (size_t)(r + i) * rowBytes;
       }
@@ -392,24 +400,34 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     jpeg_abort_decompress(d);
     return ((jlong)ow << 32) | (jlong)oh;
   }
-  for (JDIMENSION r = 0; r < oh; r++) {
-    JSAMPROW rows[1] = {c->row};
-    if (jpeg_read_scanlines(d, rows, 1) != 1) {
+  size_t stride = (size_t)cw * px;
+  JDIMENSION r = 0;
+  while (r < oh) {
+    JSAMPROW rows[ROWS_PER_READ];
+    JDIMENSION n = oh - r < ROWS_PER_READ ? oh - r : ROWS_PER_READ;
+    for (JDIMENSION i = 0; i < n; i++) {
+      rows[i] = c->row + i * stride;
+    }
+    JDIMENSION got = jpeg_read_scanlines(d, rows, n);
+    if (got == 0) {
       jpeg_abort_decompress(d);
       set_message(c, "decoder returned no scanline (suspended input)");
       return RC_LIBJPEG;
     }
-    const unsigned char *rgb;
-    if (cmyk) {
-      cmyk_to_rgb(c->row + lead * 4, c->row2, ow, inverted);
-      rgb = c->row2;
-    } else {
-      rgb = c->row + lead * 3;
-    }
-    if (dst != NULL) {
-      memcpy(dst + (size_t)r * rowBytes, rgb, rowBytes);
-    } else {
-      (*env)->SetByteArrayRegion(env, dstArr, dstOff + (jint)((size_t)r * rowBytes), (jsize)rowBytes, (const jbyte *)rgb);
+    for (JDIMENSION i = 0; i < got; i++, r++) {
+      const unsigned char *rgb;
+      if (cmyk) {
+        cmyk_to_rgb(rows[i] + lead * 4, c->row2, ow, inverted);
+        rgb = c->row2;
+      } else {
+        rgb = rows[i] + lead * 3;
+      }
+      if (dst != NULL) {
+        memcpy(dst + (size_t)r * rowBytes, rgb, rowBytes);
+      } else {
+        (*env)->SetByteArrayRegion(env, dstArr, dstOff + (jint)((size_t)r * rowBytes), (jsize)rowBytes,
+                                   (const jbyte *)rgb);
+      }
     }
   }
   jpeg_abort_decompress(d);

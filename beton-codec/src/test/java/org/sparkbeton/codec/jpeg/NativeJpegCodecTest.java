@@ -1,6 +1,7 @@
 package org.sparkbeton.codec.jpeg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
@@ -101,5 +102,20 @@ class NativeJpegCodecTest extends JpegCodecContractTest {
       Thread.sleep(50);
     }
     assertThat(NativeJpegCodec.liveHandles()).as("handles left after the threads died").isEqualTo(before);
+  }
+
+  @Test
+  void progressiveHeaderClaimingHugeDimensionsDoesNotAllocateThem() {
+    byte[] jpeg = TestImages.image("texture-progressive.jpg").clone();
+    int sof = CorruptInputContractTest.sofOffset(jpeg);
+    jpeg[sof + 5] = (byte) 0xFF;
+    jpeg[sof + 6] = (byte) 0xDC;
+    jpeg[sof + 7] = (byte) 0xFF;
+    jpeg[sof + 8] = (byte) 0xDC;
+    ByteBuffer dst = ByteBuffer.allocateDirect(64 * 64 * 3);
+    // a 16x16 box at 1/8 needs a tiny destination, but progressive decoding would buffer every coefficient
+    // of a 65500x65500 image (~13 GB); libjpeg's memory limit turns that into an error
+    assertThatThrownBy(() -> codec.decodeRegion(ByteBuffer.wrap(jpeg), 0, 0, 16, 16, 1, Idct.FAST, dst, 0))
+        .isInstanceOf(JpegException.class).hasMessage("Native JPEG decode failed: Backing store not supported");
   }
 }
