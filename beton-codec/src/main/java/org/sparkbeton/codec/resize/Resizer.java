@@ -131,7 +131,7 @@ public final class Resizer {
     int c1 = xIdx[xStart[outW] - 1] + 3;
     int rowLen = c1 - c0;
     row0 = grow(row0, rowLen);
-    acc = grow(acc, outW * 3);
+    acc = grow(acc, rowLen);
     outRow = grow(outRow, outW * 3);
     byte[] row = row0;
     float[] a = acc;
@@ -144,7 +144,8 @@ public final class Resizer {
       double f1 = (oy + 1) * sy;
       int r0 = (int) f0;
       int r1 = Math.min(h, (int) Math.ceil(f1 - 1e-9));
-      java.util.Arrays.fill(a, 0, outW * 3, 0f);
+      // vertical pass: weighted sum of the contributing source rows over the needed columns
+      java.util.Arrays.fill(a, 0, rowLen, 0f);
       for (int r = r0; r < r1; r++) {
         double cover = Math.min(f1, r + 1) - Math.max(f0, r);
         if (cover <= 1e-9) {
@@ -152,26 +153,26 @@ public final class Resizer {
         }
         float wy = (float) (cover / sy);
         src.get(base + r * srcStride + c0, row, 0, rowLen);
-        for (int ox = 0; ox < outW; ox++) {
-          float cr = 0;
-          float cg = 0;
-          float cb = 0;
-          for (int k = starts[ox]; k < starts[ox + 1]; k++) {
-            int p = idx[k] - c0;
-            float wx = wts[k];
-            cr += wx * (row[p] & 0xFF);
-            cg += wx * (row[p + 1] & 0xFF);
-            cb += wx * (row[p + 2] & 0xFF);
-          }
-          int o = ox * 3;
-          a[o] += wy * cr;
-          a[o + 1] += wy * cg;
-          a[o + 2] += wy * cb;
+        for (int i = 0; i < rowLen; i++) {
+          a[i] += wy * (row[i] & 0xFF);
         }
       }
+      // horizontal pass: the output pixel's taps over that row
       byte[] o = outRow;
-      for (int i = 0; i < outW * 3; i++) {
-        o[i] = clamp(a[i]);
+      for (int ox = 0; ox < outW; ox++) {
+        float cr = 0;
+        float cg = 0;
+        float cb = 0;
+        for (int k = starts[ox]; k < starts[ox + 1]; k++) {
+          int p = idx[k] - c0;
+          float wx = wts[k];
+          cr += wx * a[p];
+          cg += wx * a[p + 1];
+          cb += wx * a[p + 2];
+        }
+        o[ox * 3] = clamp(cr);
+        o[ox * 3 + 1] = clamp(cg);
+        o[ox * 3 + 2] = clamp(cb);
       }
       dst.put(out, o, 0, outW * 3);
       out += outW * 3;
@@ -209,6 +210,7 @@ public final class Resizer {
     int rowLen = w * 3;
     row0 = grow(row0, rowLen);
     row1 = grow(row1, rowLen);
+    acc = grow(acc, rowLen);
     outRow = grow(outRow, outW * 3);
     byte[] o = outRow;
     int out = dstOffset;
@@ -242,16 +244,21 @@ public final class Resizer {
         src.get(srcOffset + (y + y1) * srcStride + x * 3, row1, 0, rowLen);
         loaded1 = y1;
       }
+      // vertical blend of the two rows first (one pass over the box width), then horizontal per output pixel
       byte[] a = row0;
       byte[] b = row1;
+      float[] v = acc;
+      for (int i = 0; i < rowLen; i++) {
+        int ta = a[i] & 0xFF;
+        v[i] = ta + ay * ((b[i] & 0xFF) - ta);
+      }
       for (int ox = 0; ox < outW; ox++) {
         int p0 = xIdx[2 * ox];
         int p1 = xIdx[2 * ox + 1];
         float ax = xWeight[ox];
         for (int c = 0; c < 3; c++) {
-          float top = (a[p0 + c] & 0xFF) + ax * ((a[p1 + c] & 0xFF) - (a[p0 + c] & 0xFF));
-          float bot = (b[p0 + c] & 0xFF) + ax * ((b[p1 + c] & 0xFF) - (b[p0 + c] & 0xFF));
-          o[ox * 3 + c] = clamp(top + ay * (bot - top));
+          float l = v[p0 + c];
+          o[ox * 3 + c] = clamp(l + ax * (v[p1 + c] - l));
         }
       }
       dst.put(out, o, 0, outW * 3);
