@@ -247,6 +247,20 @@ abstract class JpegCodecContractTest {
   }
 
   @Test
+  void encodeFromHeapOrDirectIntoHeapOrDirectGivesTheSameBytes() {
+    byte[] src = smoothImage(97, 61);
+    ByteBuffer heapSrc = ByteBuffer.wrap(src);
+    ByteBuffer directSrc = TestImages.direct(src);
+    byte[] reference = codec.encode(heapSrc, 0, 97, 61, 85, ChromaSubsampling.S420);
+    ByteBuffer directDst = ByteBuffer.allocateDirect(JpegCodec.maxEncodedSize(97, 61) + 3);
+    int n = codec.encode(directSrc, 0, 97, 61, 85, ChromaSubsampling.S420, directDst, 3);
+    assertThat(TestImages.bytes(directDst, 3, n)).isEqualTo(reference);
+    ByteBuffer heapDst = ByteBuffer.allocate(JpegCodec.maxEncodedSize(97, 61));
+    int m = codec.encode(directSrc, 0, 97, 61, 85, ChromaSubsampling.S420, heapDst, 0);
+    assertThat(TestImages.bytes(heapDst, 0, m)).isEqualTo(reference);
+  }
+
+  @Test
   void encodedJpegIsReadByAnotherDecoder() throws Exception {
     RgbImage src = ImageDecoder.decode(TestImages.image("quad.png"));
     byte[] jpeg = codec.encode(ByteBuffer.wrap(src.pixels()), 0, 64, 48, 90);
