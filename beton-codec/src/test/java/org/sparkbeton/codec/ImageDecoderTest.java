@@ -16,7 +16,7 @@ class ImageDecoderTest {
   @CsvSource({
       "quad.png, 0", "quad-palette.png, 2", "quad-rgba.png, 0", "quad-16bit.png, 0", "quad.tif, 0", "quad.bmp, 0",
       "quad.gif, 2", "quad.webp, 0", "quad-420.jpg, 6", "quad-progressive.jpg, 6", "quad-exif6.jpg, 6",
-      "quad-cmyk-adobe.jpg, 40"})
+      "quad-cmyk-adobe.jpg, 40", "quad-ycck-adobe.jpg, 40"})
   void decodesEveryInputFormatToRgb(String name, int tolerance) {
     RgbImage img = ImageDecoder.decode(TestImages.image(name));
     assertThat(img.width()).as(name).isEqualTo(64);

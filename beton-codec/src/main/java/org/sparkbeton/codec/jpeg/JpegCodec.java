@@ -36,6 +36,11 @@ public interface JpegCodec extends AutoCloseable {
   int encode(ByteBuffer rgb, int rgbOffset, int width, int height, int quality, ChromaSubsampling subsampling,
       ByteBuffer dst, int dstOffset);
 
+  /** Encodes with 4:2:0 chroma subsampling (the default, as FFCV's writer) into a new array. */
+  default byte[] encode(ByteBuffer rgb, int rgbOffset, int width, int height, int quality) {
+    return encode(rgb, rgbOffset, width, height, quality, ChromaSubsampling.S420);
+  }
+
   /** Convenience for writers: encodes into a new array of exactly the JPEG's length. */
   default byte[] encode(ByteBuffer rgb, int rgbOffset, int width, int height, int quality,
       ChromaSubsampling subsampling) {

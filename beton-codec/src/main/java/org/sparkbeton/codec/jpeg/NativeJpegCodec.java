@@ -3,6 +3,7 @@ package org.sparkbeton.codec.jpeg;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.nio.ByteBuffer;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 
 /**
@@ -12,6 +13,7 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
  */
 public final class NativeJpegCodec implements JpegCodec {
   private static final Cleaner CLEANER = Cleaner.create();
+  private static final AtomicInteger LIVE_HANDLES = new AtomicInteger();
   private static final int FLAG_ACCURATE_IDCT = 1;
 
   private final Handle handle;
@@ -27,12 +29,18 @@ public final class NativeJpegCodec implements JpegCodec {
     if (h == 0) {
       throw new OutOfMemoryError("Could not allocate a native JPEG handle");
     }
+    LIVE_HANDLES.incrementAndGet();
     handle = new Handle(h);
     cleanable = CLEANER.register(this, handle);
   }
 
   public static boolean isAvailable() {
     return NativeLibrary.isAvailable();
+  }
+
+  /** Native handles not yet freed, by close() or by the Cleaner; for leak tests. */
+  static int liveHandles() {
+    return LIVE_HANDLES.get();
   }
 
   @Override
@@ -164,6 +172,7 @@ public final class NativeJpegCodec implements JpegCodec {
     public void run() {
       closed = true;
       destroy0(address);
+      LIVE_HANDLES.decrementAndGet();
     }
   }
 

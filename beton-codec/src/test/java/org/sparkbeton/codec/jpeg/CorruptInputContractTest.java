@@ -188,7 +188,9 @@ abstract class CorruptInputContractTest {
     assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(tiny), 8, Idct.FAST, dst, 0))
         .isInstanceOf(JpegException.class)
         .hasMessageContaining("destination too small: need 12870750000 bytes");
+    // cut inside the Huffman tables: native fails reading the header, Java (whose probe stops at SOF) on the size
     assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(absurdHeader(200)), 8, Idct.FAST, dst, 0))
-        .isInstanceOf(JpegException.class);
+        .isInstanceOf(JpegException.class)
+        .hasMessageMatching(".*(Premature end of JPEG file|destination too small: need 12870750000 bytes).*");
   }
 }

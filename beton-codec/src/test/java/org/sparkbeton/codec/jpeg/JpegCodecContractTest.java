@@ -75,6 +75,8 @@ abstract class JpegCodecContractTest {
     codec.probe(TestImages.direct(TestImages.image("quad-cmyk-adobe.jpg")), h);
     assertThat(h.components()).isEqualTo(4);
     assertThat(h.colorSpace()).isEqualTo(JpegColorSpace.CMYK);
+    codec.probe(ByteBuffer.wrap(TestImages.image("quad-ycck-adobe.jpg")), h);
+    assertThat(h.toString()).isEqualTo("64x48 4ch YCCK S420 baseline");
     codec.probe(ByteBuffer.wrap(TestImages.image("quad-progressive.jpg")), h);
     assertThat(h.progressive()).isTrue();
     assertThat(h.subsampling()).isEqualTo(ChromaSubsampling.S420);
@@ -84,7 +86,8 @@ abstract class JpegCodecContractTest {
 
   @Test
   void decodesEveryColourModelToRgb() {
-    for (String name : List.of("quad-420.jpg", "quad-444.jpg", "quad-progressive.jpg", "quad-cmyk-adobe.jpg")) {
+    for (String name : List.of("quad-420.jpg", "quad-444.jpg", "quad-progressive.jpg", "quad-cmyk-adobe.jpg",
+        "quad-ycck-adobe.jpg")) {
       byte[] rgb = decodeFull(TestImages.image(name), 8, Idct.FAST);
       assertQuadrants(name, rgb, 64, 48, colourTolerance(name), false);
     }
@@ -244,9 +247,26 @@ abstract class JpegCodecContractTest {
   }
 
   @Test
+  void encodeFromHeapOrDirectIntoHeapOrDirectGivesTheSameBytes() {
+    byte[] src = smoothImage(97, 61);
+    ByteBuffer heapSrc = ByteBuffer.wrap(src);
+    ByteBuffer directSrc = TestImages.direct(src);
+    byte[] reference = codec.encode(heapSrc, 0, 97, 61, 85, ChromaSubsampling.S420);
+    ByteBuffer directDst = ByteBuffer.allocateDirect(JpegCodec.maxEncodedSize(97, 61) + 3);
+    int n = codec.encode(directSrc, 0, 97, 61, 85, ChromaSubsampling.S420, directDst, 3);
+    assertThat(TestImages.bytes(directDst, 3, n)).isEqualTo(reference);
+    ByteBuffer heapDst = ByteBuffer.allocate(JpegCodec.maxEncodedSize(97, 61));
+    int m = codec.encode(directSrc, 0, 97, 61, 85, ChromaSubsampling.S420, heapDst, 0);
+    assertThat(TestImages.bytes(heapDst, 0, m)).isEqualTo(reference);
+  }
+
+  @Test
   void encodedJpegIsReadByAnotherDecoder() throws Exception {
     RgbImage src = ImageDecoder.decode(TestImages.image("quad.png"));
-    byte[] jpeg = codec.encode(ByteBuffer.wrap(src.pixels()), 0, 64, 48, 90, ChromaSubsampling.S420);
+    byte[] jpeg = codec.encode(ByteBuffer.wrap(src.pixels()), 0, 64, 48, 90);
+    JpegHeader h = new JpegHeader();
+    codec.probe(ByteBuffer.wrap(jpeg), h);
+    assertThat(h.subsampling()).as("default subsampling").isEqualTo(ChromaSubsampling.S420);
     BufferedImage img = ImageIO.read(new ByteArrayInputStream(jpeg));
     assertThat(img.getWidth()).isEqualTo(64);
     assertThat(img.getHeight()).isEqualTo(48);

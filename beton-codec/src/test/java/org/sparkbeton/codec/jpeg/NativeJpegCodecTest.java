@@ -1,6 +1,7 @@
 package org.sparkbeton.codec.jpeg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.ByteBuffer;
@@ -66,5 +67,55 @@ class NativeJpegCodecTest extends JpegCodecContractTest {
     long b = codec.decodeRegion(ByteBuffer.wrap(jpeg), 50, 40, 100, 80, 8, Idct.FAST, direct, 0);
     assertThat(a).isEqualTo(b).isEqualTo(ImageSize.pack(100, 80));
     assertThat(TestImages.bytes(heap, 0, heap.capacity())).isEqualTo(TestImages.bytes(direct, 0, direct.capacity()));
+  }
+
+  @Test
+  void closeFreesTheHandleOnce() {
+    int before = NativeJpegCodec.liveHandles();
+    NativeJpegCodec c = new NativeJpegCodec();
+    assertThat(NativeJpegCodec.liveHandles()).isEqualTo(before + 1);
+    c.close();
+    c.close();
+    assertThat(NativeJpegCodec.liveHandles()).isEqualTo(before);
+  }
+
+  @Test
+  void handlesOfDeadThreadsAreFreedWithoutClose() throws Exception {
+    int before = NativeJpegCodec.liveHandles();
+    ThreadLocal<JpegCodec> perThread = ThreadLocal.withInitial(NativeJpegCodec::new);
+    Thread[] threads = new Thread[8];
+    for (int i = 0; i < threads.length; i++) {
+      threads[i] = new Thread(() -> {
+        ByteBuffer dst = ByteBuffer.allocateDirect(64 * 48 * 3);
+        perThread.get().decode(ByteBuffer.wrap(TestImages.image("quad-420.jpg")), 8, Idct.FAST, dst, 0);
+      });
+      threads[i].start();
+    }
+    for (Thread t : threads) {
+      t.join();
+    }
+    assertThat(NativeJpegCodec.liveHandles()).isGreaterThanOrEqualTo(before + 8);
+    threads = null;
+    long deadline = System.nanoTime() + 20_000_000_000L;
+    while (NativeJpegCodec.liveHandles() > before && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(50);
+    }
+    assertThat(NativeJpegCodec.liveHandles()).as("handles left after the threads died").isEqualTo(before);
+  }
+
+  @Test
+  void progressiveHeaderClaimingHugeDimensionsDoesNotAllocateThem() {
+    byte[] jpeg = TestImages.image("texture-progressive.jpg").clone();
+    int sof = CorruptInputContractTest.sofOffset(jpeg);
+    jpeg[sof + 5] = (byte) 0xFF;
+    jpeg[sof + 6] = (byte) 0xDC;
+    jpeg[sof + 7] = (byte) 0xFF;
+    jpeg[sof + 8] = (byte) 0xDC;
+    ByteBuffer dst = ByteBuffer.allocateDirect(64 * 64 * 3);
+    // a 16x16 box at 1/8 needs a tiny destination, but progressive decoding would buffer every coefficient
+    // of a 65500x65500 image (~13 GB); libjpeg's memory limit turns that into an error
+    assertThatThrownBy(() -> codec.decodeRegion(ByteBuffer.wrap(jpeg), 0, 0, 16, 16, 1, Idct.FAST, dst, 0))
+        .isInstanceOf(JpegException.class).hasMessage("Native JPEG decode failed: Backing store not supported");
   }
 }

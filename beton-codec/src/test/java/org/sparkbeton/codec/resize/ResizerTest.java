@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.sparkbeton.codec.TestImages;
 
 class ResizerTest {
-  final Resizer resizer = new Resizer();
+  final Resizer resizer = new Resizer(false);
 
   /** A one-channel-looking RGB image: every pixel (v, v, v). */
   static ByteBuffer gray(int... values) {
@@ -117,5 +117,40 @@ class ResizerTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessage("Box columns 5..15 do not fit a row of 30 bytes");
     assertThatThrownBy(() -> resizer.area(src, 0, 30, 0, 0, 4, 4, ByteBuffer.allocate(75), 0, 5, 5))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("only shrinks");
+  }
+
+  @Test
+  void nativeTwinIsByteIdenticalToJava() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.codec.nativeimpl.NativeLibrary.isAvailable(),
+        "native library not loaded");
+    Resizer nat = new Resizer(true);
+    Random rnd = new Random(11L);
+    byte[] img = new byte[333 * 251 * 3];
+    rnd.nextBytes(img);
+    ByteBuffer src = TestImages.direct(img);
+    for (int i = 0; i < 200; i++) {
+      int w = 1 + rnd.nextInt(333);
+      int h = 1 + rnd.nextInt(251);
+      int x = rnd.nextInt(333 - w + 1);
+      int y = rnd.nextInt(251 - h + 1);
+      int ow = 1 + rnd.nextInt(300);
+      int oh = 1 + rnd.nextInt(300);
+      ByteBuffer a = ByteBuffer.allocateDirect(ow * oh * 3 + 5);
+      ByteBuffer b = ByteBuffer.allocateDirect(ow * oh * 3 + 5);
+      resizer.resize(src, 0, 333 * 3, x, y, w, h, a, 5, ow, oh);
+      nat.resize(src, 0, 333 * 3, x, y, w, h, b, 5, ow, oh);
+      assertThat(TestImages.bytes(b, 0, b.capacity())).as("box %d,%d %dx%d -> %dx%d", x, y, w, h, ow, oh)
+          .isEqualTo(TestImages.bytes(a, 0, a.capacity()));
+    }
+    // and the window form used by the Java codec's DCT-scale emulation
+    ByteBuffer wa = ByteBuffer.allocateDirect(50 * 40 * 3);
+    ByteBuffer wb = ByteBuffer.allocateDirect(50 * 40 * 3);
+    int x0 = Resizer.areaSourceStart(20, 333, 125);
+    int y0 = Resizer.areaSourceStart(30, 251, 95);
+    byte[] part = TestImages.crop(img, 333, x0, y0, 333 - x0, 251 - y0);
+    ByteBuffer partBuf = TestImages.direct(part);
+    resizer.areaWindow(partBuf, 0, (333 - x0) * 3, x0, y0, 333, 251, 125, 95, 20, 30, 50, 40, wa, 0);
+    nat.areaWindow(partBuf, 0, (333 - x0) * 3, x0, y0, 333, 251, 125, 95, 20, 30, 50, 40, wb, 0);
+    assertThat(TestImages.bytes(wb, 0, wb.capacity())).isEqualTo(TestImages.bytes(wa, 0, wa.capacity()));
   }
 }
