@@ -1,13 +1,10 @@
 package org.sparkbeton.cli;
 
-import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
-import org.sparkbeton.codec.jpeg.Idct;
-import org.sparkbeton.codec.jpeg.ImageSize;
+import org.sparkbeton.codec.format.FfcvPixels;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
-import org.sparkbeton.codec.jpeg.JpegHeader;
 import org.sparkbeton.format.dump.PixelDecoder;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
@@ -38,10 +35,11 @@ final class JpegPixels implements PixelDecoder, AutoCloseable {
   }
 
   private final JpegCodec codec;
-  private final JpegHeader header = new JpegHeader();
+  private final FfcvPixels pixels;
 
   private JpegPixels(JpegCodec codec) {
     this.codec = codec;
+    this.pixels = new FfcvPixels(codec);
   }
 
   /** The native decoder when it loads, else the pure-Java one; never null. */
@@ -70,28 +68,7 @@ final class JpegPixels implements PixelDecoder, AutoCloseable {
     if (image.mode() != ImageMode.JPG) {
       throw new IllegalArgumentException("not a JPEG image: " + image.mode().label());
     }
-    ByteBuffer src = image.payload();
-    try {
-      codec.probe(src, header);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("JPEG payload has no readable header: " + e.getMessage(), e);
-    }
-    if (header.width() != image.width() || header.height() != image.height()) {
-      throw new IllegalArgumentException("JPEG is " + header.width() + "x" + header.height()
-          + " but the metadata says " + image.width() + "x" + image.height());
-    }
-    byte[] rgb = new byte[Math.toIntExact(RgbImage.rawSize(image.width(), image.height()))];
-    long size;
-    try {
-      size = codec.decode(src, 8, Idct.FAST, ByteBuffer.wrap(rgb), 0);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException("JPEG payload does not decode: " + e.getMessage(), e);
-    }
-    if (ImageSize.width(size) != image.width() || ImageSize.height(size) != image.height()) {
-      throw new IllegalArgumentException("JPEG decoded to " + ImageSize.width(size) + "x" + ImageSize.height(size)
-          + " but the metadata says " + image.width() + "x" + image.height());
-    }
-    return rgb;
+    return pixels.decodeRgb(image);
   }
 
   boolean isNative() {

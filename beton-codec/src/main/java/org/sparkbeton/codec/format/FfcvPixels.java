@@ -1,0 +1,57 @@
+package org.sparkbeton.codec.format;
+
+import java.nio.ByteBuffer;
+import org.sparkbeton.codec.jpeg.Idct;
+import org.sparkbeton.codec.jpeg.ImageSize;
+import org.sparkbeton.codec.jpeg.JpegCodec;
+import org.sparkbeton.codec.jpeg.JpegHeader;
+import org.sparkbeton.format.dump.PixelDecoder;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImage;
+
+/**
+ * A stored image's pixels as FFCV's loader sees them: JPEGs decoded at full size with the fast integer
+ * IDCT (with the native codec, bit for bit FFCV's pixels), the frame checked against the metadata
+ * size; raw payloads returned as they are. One instance per thread (it borrows one codec).
+ */
+public final class FfcvPixels implements PixelDecoder {
+  private final JpegCodec codec;
+  private final JpegHeader header = new JpegHeader();
+
+  public FfcvPixels(JpegCodec codec) {
+    this.codec = codec;
+  }
+
+  @Override
+  public byte[] decodeRgb(RgbImage image) {
+    if (image.mode() == ImageMode.RAW) {
+      return image.payloadBytes();
+    }
+    ByteBuffer src = image.payload();
+    try {
+      codec.probe(src, header);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("JPEG payload has no readable header: " + e.getMessage(), e);
+    }
+    if (header.width() != image.width() || header.height() != image.height()) {
+      throw new IllegalArgumentException("JPEG is " + header.width() + "x" + header.height()
+          + " but the metadata says " + image.width() + "x" + image.height());
+    }
+    byte[] rgb = new byte[Math.toIntExact(RgbImage.rawSize(image.width(), image.height()))];
+    long size;
+    try {
+      size = codec.decode(src, 8, Idct.FAST, ByteBuffer.wrap(rgb), 0);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("JPEG payload does not decode: " + e.getMessage(), e);
+    }
+    if (ImageSize.width(size) != image.width() || ImageSize.height(size) != image.height()) {
+      throw new IllegalArgumentException("JPEG decoded to " + ImageSize.width(size) + "x" + ImageSize.height(size)
+          + " but the metadata says " + image.width() + "x" + image.height());
+    }
+    return rgb;
+  }
+
+  public boolean isNative() {
+    return codec.isNative();
+  }
+}
