@@ -2,11 +2,13 @@ package org.sparkbeton.spark.read;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -39,14 +41,25 @@ public final class BetonBatch implements Batch {
 
   @Override
   public InputPartition[] planInputPartitions() {
-    return SplitPlanner.plan(inputs.shards(), kept, conf, this::hosts).toArray(new InputPartition[0]);
+    boolean metadataOnly = true;
+    for (String column : required.fieldNames()) {
+      metadataOnly &= schema.column(column).metadataOnly();
+    }
+    return SplitPlanner.plan(inputs.shards(), kept, conf, metadataOnly, this::hosts).toArray(new InputPartition[0]);
   }
+
+  private final Map<String, FileStatus> statuses = new HashMap<>();
 
   private String[] hosts(String path, long start, long length) {
     try {
       Path p = new Path(path);
       FileSystem fs = p.getFileSystem(hadoopConf);
-      BlockLocation[] blocks = fs.getFileBlockLocations(fs.getFileStatus(p), start, length);
+      FileStatus status = statuses.get(path);
+      if (status == null) {
+        status = fs.getFileStatus(p);
+        statuses.put(path, status);
+      }
+      BlockLocation[] blocks = fs.getFileBlockLocations(status, start, length);
       Map<String, Long> bytesByHost = new LinkedHashMap<>();
       for (BlockLocation b : blocks) {
         long overlap = Math.min(b.getOffset() + b.getLength(), start + length) - Math.max(b.getOffset(), start);
