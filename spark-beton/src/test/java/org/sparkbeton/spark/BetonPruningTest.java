@@ -140,4 +140,12 @@ class BetonPruningTest {
     String plan = photos().where("label > 150").select("label").queryExecution().executedPlan().toString();
     assertThat(plan).contains("shards=1/3").contains("GreaterThan(label,150)");
   }
+
+  @Test
+  void reportsRowsAndBytesOfTheShardsItWillRead() {
+    var stats = photos().queryExecution().optimizedPlan().stats();
+    assertThat(stats.rowCount().get().longValue()).isEqualTo(SHARDS * PER_SHARD);
+    long bytes = manifest.shards().stream().mapToLong(ShardEntry::bytes).sum();
+    assertThat(stats.sizeInBytes().longValue()).isEqualTo(bytes);
+  }
 }

@@ -3,16 +3,19 @@ package org.sparkbeton.spark.read;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 
 /** A planned read: the pruned schema and the shards left after min/max pruning. */
-public final class BetonScan implements Scan {
+public final class BetonScan implements Scan, SupportsReportStatistics {
   private final DatasetInputs inputs;
   private final BetonSchema schema;
   private final StructType required;
@@ -51,6 +54,23 @@ public final class BetonScan implements Scan {
   /** Shards to read after pruning, as indices into the inputs' shards. */
   public List<Integer> keptShards() {
     return List.copyOf(kept);
+  }
+
+  /** Rows and bytes of the shards left after pruning, so the optimizer can plan joins (e.g. broadcast a small side). */
+  @Override
+  public Statistics estimateStatistics() {
+    long rows = 0;
+    long bytes = 0;
+    for (int i : kept) {
+      rows += inputs.shards().get(i).samples();
+      bytes += inputs.shards().get(i).bytes();
+    }
+    long numRows = rows;
+    long sizeInBytes = bytes;
+    return new Statistics() {
+      @Override public OptionalLong sizeInBytes() { return OptionalLong.of(sizeInBytes); }
+      @Override public OptionalLong numRows() { return OptionalLong.of(numRows); }
+    };
   }
 
   @Override
