@@ -105,10 +105,9 @@ class BetonReadTest {
   }
 
   @Test
-  void globsAndSingleFilesReadWithSampleRangeSplits() {
-    Path dir = tmp.resolve("files");
-    TestDatasets.writeFile(dir.resolve("a.beton").toFile().getParentFile().mkdirs() ? dir.resolve("a.beton")
-        : dir.resolve("a.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 10));
+  void globsAndSingleFilesReadWithSampleRangeSplits() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("files"));
+    TestDatasets.writeFile(dir.resolve("a.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 10));
     TestDatasets.writeFile(dir.resolve("b.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(10, 33));
     Dataset<Row> glob = spark.read().format("beton").option("maxSamplesPerPartition", "4").load(dir + "/*.beton");
     assertThat(glob.javaRDD().getNumPartitions()).isEqualTo(3 + 6);
