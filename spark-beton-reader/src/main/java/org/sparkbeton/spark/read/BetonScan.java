@@ -12,20 +12,26 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /** A planned read: the pruned schema and the shards left after min/max pruning. */
 public final class BetonScan implements Scan, SupportsReportStatistics {
+  /** Output of a pushed-down {@code COUNT(*)}. */
+  static final StructType COUNT_SCHEMA = new StructType().add("count(*)", DataTypes.LongType, false);
+
   private final DatasetInputs inputs;
   private final BetonSchema schema;
   private final StructType required;
   private final Filter[] pushed;
   private final ReadConf conf;
   private final Configuration hadoopConf;
+  private final boolean countOnly;
   private final List<Integer> kept;
 
-  BetonScan(DatasetInputs inputs, BetonSchema schema, StructType required, Filter[] pushed, ReadConf conf,
-      Configuration hadoopConf) {
+  BetonScan(DatasetInputs inputs, BetonSchema schema, StructType required, Filter[] pushed, boolean countOnly,
+      ReadConf conf, Configuration hadoopConf) {
+    this.countOnly = countOnly;
     this.inputs = inputs;
     this.schema = schema;
     this.required = required;
@@ -48,7 +54,8 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
   @Override
   public String description() {
     return "BetonScan " + inputs.root() + " shards=" + kept.size() + "/" + inputs.shards().size()
-        + " pushedFilters=" + Arrays.toString(pushed) + " imageMode=" + conf.imageMode();
+        + " pushedFilters=" + Arrays.toString(pushed) + (countOnly ? " pushedAggregate=COUNT(*)" : "")
+        + " imageMode=" + conf.imageMode();
   }
 
   /** Shards to read after pruning, as indices into the inputs' shards. */
@@ -75,6 +82,13 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
 
   @Override
   public Batch toBatch() {
+    if (countOnly) {
+      long total = 0;
+      for (int i : kept) {
+        total += inputs.shards().get(i).samples();
+      }
+      return new BetonBatch.CountBatch(total);
+    }
     return new BetonBatch(inputs, schema, required, kept, conf, hadoopConf);
   }
 
