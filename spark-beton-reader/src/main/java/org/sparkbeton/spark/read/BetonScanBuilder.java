@@ -42,9 +42,19 @@ public final class BetonScanBuilder
     this.required = schema.sparkSchema();
   }
 
+  /**
+   * Keeps the requested top-level columns, each with its full type: with nested schema pruning on, Spark may
+   * ask for part of the {@code image} struct, but a reader always produces the whole struct (its fields come
+   * from one decode), and Spark extracts the nested fields it needs from what {@code readSchema()} reports.
+   */
   @Override
   public void pruneColumns(StructType requiredSchema) {
-    this.required = requiredSchema;
+    StructType full = schema.sparkSchema();
+    StructType out = new StructType();
+    for (String name : requiredSchema.fieldNames()) {
+      out = out.add(full.apply(name));
+    }
+    this.required = out;
   }
 
   @Override
