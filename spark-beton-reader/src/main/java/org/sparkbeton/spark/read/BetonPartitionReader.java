@@ -124,7 +124,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
       throw new BetonFormatException(file, "header", 8,
           "shard holds " + reader.numSamples() + " samples, fewer than the " + partition.toSample() + " planned");
     }
-    converter = new RowConverter(reader, schema, required, conf.imageMode(), jpeg);
+    converter = new RowConverter(reader, schema, required, conf.imageMode(), jpeg, partition.toSample());
   }
 
   @Override
