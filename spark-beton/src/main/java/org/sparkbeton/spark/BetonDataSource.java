@@ -17,8 +17,6 @@ import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.sparkbeton.spark.read.BetonSchema;
-import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
 import scala.collection.JavaConverters;
 
@@ -130,10 +128,5 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     return ReadConf.parse(options, Map.of(
         "spark.sql.files.ignoreCorruptFiles", Boolean.toString(sql.ignoreCorruptFiles()),
         "spark.sql.files.maxPartitionBytes", Long.toString(sql.filesMaxPartitionBytes())));
-  }
-
-  /** For tests and tools: the inputs and schema a load of {@code options} would read. */
-  static BetonSchema schemaOf(DatasetInputs inputs, ReadConf conf) {
-    return BetonSchema.of(inputs.fields(), conf.imageMode());
   }
 }

@@ -104,13 +104,30 @@ class BetonPruningTest {
   }
 
   @Test
-  void countReadsNoMetadataRecords() {
-    Dataset<Row> df = photos();
-    assertThat(df.count()).isEqualTo(SHARDS * PER_SHARD);
+  void countIsAnsweredFromTheManifest() {
+    assertThat(photos().count()).isEqualTo(SHARDS * PER_SHARD);
     Dataset<Row> q = photos().groupBy().count();
-    SparkTests.run(q);
+    assertThat(SparkTests.run(q).get(0).getLong(0)).isEqualTo(SHARDS * PER_SHARD);
+    assertThat(q.queryExecution().executedPlan().toString()).contains("pushedAggregate=COUNT(*)");
+    assertThat(SparkTests.metric(q, BetonMetrics.BYTES_READ)).isZero();
+  }
+
+  @Test
+  void aCountSparkKeepsReadsNoMetadataRecords() {
+    // a limit stops the aggregate pushdown: Spark counts rows of an empty schema
+    Dataset<Row> q = photos().limit(1000).groupBy().count();
+    assertThat(SparkTests.run(q).get(0).getLong(0)).isEqualTo(SHARDS * PER_SHARD);
+    assertThat(q.queryExecution().executedPlan().toString()).doesNotContain("pushedAggregate");
     long headersAndDescriptors = SHARDS * (24 + 3 * 1041L);
     assertThat(SparkTests.metric(q, BetonMetrics.BYTES_READ)).isEqualTo(headersAndDescriptors + allocationTableBytes);
+  }
+
+  @Test
+  void filteredCountsAreNotPushedAndStayExact() {
+    Dataset<Row> q = photos().where("label >= 100").groupBy().count();
+    assertThat(SparkTests.run(q).get(0).getLong(0)).isEqualTo(2 * PER_SHARD);
+    assertThat(q.queryExecution().executedPlan().toString()).doesNotContain("pushedAggregate");
+    assertThat(SparkTests.metric(q, BetonMetrics.SHARDS_SKIPPED)).isEqualTo(1);
   }
 
   @Test
@@ -139,5 +156,13 @@ class BetonPruningTest {
   void pushedFiltersShowInThePlan() {
     String plan = photos().where("label > 150").select("label").queryExecution().executedPlan().toString();
     assertThat(plan).contains("shards=1/3").contains("GreaterThan(label,150)");
+  }
+
+  @Test
+  void reportsRowsAndBytesOfTheShardsItWillRead() {
+    var stats = photos().queryExecution().optimizedPlan().stats();
+    assertThat(stats.rowCount().get().longValue()).isEqualTo(SHARDS * PER_SHARD);
+    long bytes = manifest.shards().stream().mapToLong(ShardEntry::bytes).sum();
+    assertThat(stats.sizeInBytes().longValue()).isEqualTo(bytes);
   }
 }

@@ -105,10 +105,9 @@ class BetonReadTest {
   }
 
   @Test
-  void globsAndSingleFilesReadWithSampleRangeSplits() {
-    Path dir = tmp.resolve("files");
-    TestDatasets.writeFile(dir.resolve("a.beton").toFile().getParentFile().mkdirs() ? dir.resolve("a.beton")
-        : dir.resolve("a.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 10));
+  void globsAndSingleFilesReadWithSampleRangeSplits() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("files"));
+    TestDatasets.writeFile(dir.resolve("a.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 10));
     TestDatasets.writeFile(dir.resolve("b.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(10, 33));
     Dataset<Row> glob = spark.read().format("beton").option("maxSamplesPerPartition", "4").load(dir + "/*.beton");
     assertThat(glob.javaRDD().getNumPartitions()).isEqualTo(3 + 6);
@@ -190,6 +189,17 @@ class BetonReadTest {
   }
 
   @Test
+  void aDatasetWithNoShardsIsEmptyButHasItsSchema() {
+    Path empty = tmp.resolve("no-shards");
+    TestDatasets.writeDataset(empty, TestDatasets.EVERY_FIELD, List.of());
+    Dataset<Row> df = spark.read().format("beton").load(empty.toString());
+    assertThat(df.schema().fieldNames()).contains("label", "arr");
+    assertThat(df.collectAsList()).isEmpty();
+    assertThat(df.count()).isZero();
+    assertThat(df.groupBy("label").count().collectAsList()).isEmpty();
+  }
+
+  @Test
   void badPathsAndOptionsAreExplained() throws Exception {
     assertThatThrownBy(() -> spark.read().format("beton").load(tmp.resolve("nope").toString()))
         .hasMessageContaining("Path does not exist");
@@ -198,6 +208,8 @@ class BetonReadTest {
     assertThatThrownBy(() -> spark.read().format("beton").load(empty.toString()))
         .hasMessageContaining("has no _manifest.json");
     assertThat(spark.read().format("beton").load(empty + "/*.beton").count()).isEqualTo(9);
+    assertThatThrownBy(() -> spark.read().format("beton").load(tmp + "/*"))
+        .hasMessageContaining("which is not a file");
     assertThatThrownBy(() -> spark.read().format("beton").option("imageMode", "png").load(dataset.toString()))
         .hasMessageContaining("imageMode must be binary, image or raw");
   }

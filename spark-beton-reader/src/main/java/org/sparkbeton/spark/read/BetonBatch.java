@@ -2,18 +2,23 @@ package org.sparkbeton.spark.read;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -39,14 +44,25 @@ public final class BetonBatch implements Batch {
 
   @Override
   public InputPartition[] planInputPartitions() {
-    return SplitPlanner.plan(inputs.shards(), kept, conf, this::hosts).toArray(new InputPartition[0]);
+    boolean metadataOnly = true;
+    for (String column : required.fieldNames()) {
+      metadataOnly &= schema.column(column).metadataOnly();
+    }
+    return SplitPlanner.plan(inputs.shards(), kept, conf, metadataOnly, this::hosts).toArray(new InputPartition[0]);
   }
+
+  private final Map<String, FileStatus> statuses = new HashMap<>();
 
   private String[] hosts(String path, long start, long length) {
     try {
       Path p = new Path(path);
       FileSystem fs = p.getFileSystem(hadoopConf);
-      BlockLocation[] blocks = fs.getFileBlockLocations(fs.getFileStatus(p), start, length);
+      FileStatus status = statuses.get(path);
+      if (status == null) {
+        status = fs.getFileStatus(p);
+        statuses.put(path, status);
+      }
+      BlockLocation[] blocks = fs.getFileBlockLocations(status, start, length);
       Map<String, Long> bytesByHost = new LinkedHashMap<>();
       for (BlockLocation b : blocks) {
         long overlap = Math.min(b.getOffset() + b.getLength(), start + length) - Math.max(b.getOffset(), start);
@@ -72,4 +88,54 @@ public final class BetonBatch implements Batch {
     String fieldsJson = new DatasetManifest(inputs.fields(), List.of(), Map.of(), "spark-beton reader").toJson();
     return new BetonPartitionReaderFactory(hadoop, conf, fieldsJson, required);
   }
+
+  /** A pushed-down {@code COUNT(*)}: one partition, one row, no file opened. */
+  static final class CountBatch implements Batch {
+    private final long count;
+
+    CountBatch(long count) {
+      this.count = count;
+    }
+
+    @Override
+    public InputPartition[] planInputPartitions() {
+      return new InputPartition[] {new CountPartition(count)};
+    }
+
+    @Override
+    public PartitionReaderFactory createReaderFactory() {
+      return new CountReaderFactory();
+    }
+  }
+
+  /** Emits the single row of a {@link CountPartition}. */
+  static final class CountReaderFactory implements PartitionReaderFactory {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public PartitionReader<InternalRow> createReader(InputPartition partition) {
+      long count = ((CountPartition) partition).count();
+      return new PartitionReader<>() {
+        private boolean done;
+
+        @Override
+        public boolean next() {
+          boolean first = !done;
+          done = true;
+          return first;
+        }
+
+        @Override
+        public InternalRow get() {
+          return new GenericInternalRow(new Object[] {count});
+        }
+
+        @Override
+        public void close() {}
+      };
+    }
+  }
+
+  /** The total a pushed-down {@code COUNT(*)} returns. */
+  record CountPartition(long count) implements InputPartition {}
 }

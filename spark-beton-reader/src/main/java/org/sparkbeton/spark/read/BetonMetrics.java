@@ -30,10 +30,13 @@ public final class BetonMetrics {
     @Override public String description() { return "beton shards skipped by min/max"; }
   }
 
-  /** Shards (or the rest of them) skipped as corrupt under {@code ignoreCorruptFiles}. */
+  /**
+   * Input partitions (a shard, or one sample range of a split shard) whose rest was skipped as corrupt under
+   * {@code ignoreCorruptFiles}; a corrupt shard read in k ranges counts up to k.
+   */
   public static final class CorruptShardsSkipped extends CustomSumMetric {
     @Override public String name() { return CORRUPT_SHARDS_SKIPPED; }
-    @Override public String description() { return "beton corrupt shards skipped"; }
+    @Override public String description() { return "beton corrupt shard ranges skipped"; }
   }
 
   static CustomTaskMetric value(String name, long value) {

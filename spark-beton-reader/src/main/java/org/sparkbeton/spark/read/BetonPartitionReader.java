@@ -87,12 +87,12 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
     }
   }
 
+  /** Opens and checks the shard; on failure {@link #close()} releases what was opened. */
   private void open() throws IOException {
     source = new HadoopBetonSource(new Path(partition.path()), hadoopConf);
     String file = source.name();
     if (partition.expectedBytes() >= 0 && source.length() != partition.expectedBytes()) {
       long length = source.length();
-      source.close();
       throw new BetonFormatException(file, "file", Math.min(length, partition.expectedBytes()),
           "shard is " + length + " bytes but the manifest says " + partition.expectedBytes());
     }
@@ -124,7 +124,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
       throw new BetonFormatException(file, "header", 8,
           "shard holds " + reader.numSamples() + " samples, fewer than the " + partition.toSample() + " planned");
     }
-    converter = new RowConverter(reader, schema, required, conf.imageMode(), jpeg);
+    converter = new RowConverter(reader, schema, required, conf.imageMode(), jpeg, partition.toSample());
   }
 
   @Override

@@ -3,26 +3,35 @@ package org.sparkbeton.spark.read;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /** A planned read: the pruned schema and the shards left after min/max pruning. */
-public final class BetonScan implements Scan {
+public final class BetonScan implements Scan, SupportsReportStatistics {
+  /** Output of a pushed-down {@code COUNT(*)}. */
+  static final StructType COUNT_SCHEMA = new StructType().add("count(*)", DataTypes.LongType, false);
+
   private final DatasetInputs inputs;
   private final BetonSchema schema;
   private final StructType required;
   private final Filter[] pushed;
   private final ReadConf conf;
   private final Configuration hadoopConf;
+  private final boolean countOnly;
   private final List<Integer> kept;
 
-  BetonScan(DatasetInputs inputs, BetonSchema schema, StructType required, Filter[] pushed, ReadConf conf,
-      Configuration hadoopConf) {
+  BetonScan(DatasetInputs inputs, BetonSchema schema, StructType required, Filter[] pushed, boolean countOnly,
+      ReadConf conf, Configuration hadoopConf) {
+    this.countOnly = countOnly;
     this.inputs = inputs;
     this.schema = schema;
     this.required = required;
@@ -45,7 +54,8 @@ public final class BetonScan implements Scan {
   @Override
   public String description() {
     return "BetonScan " + inputs.root() + " shards=" + kept.size() + "/" + inputs.shards().size()
-        + " pushedFilters=" + Arrays.toString(pushed) + " imageMode=" + conf.imageMode();
+        + " pushedFilters=" + Arrays.toString(pushed) + (countOnly ? " pushedAggregate=COUNT(*)" : "")
+        + " imageMode=" + conf.imageMode();
   }
 
   /** Shards to read after pruning, as indices into the inputs' shards. */
@@ -53,8 +63,32 @@ public final class BetonScan implements Scan {
     return List.copyOf(kept);
   }
 
+  /** Rows and bytes of the shards left after pruning, so the optimizer can plan joins (e.g. broadcast a small side). */
+  @Override
+  public Statistics estimateStatistics() {
+    long rows = 0;
+    long bytes = 0;
+    for (int i : kept) {
+      rows += inputs.shards().get(i).samples();
+      bytes += inputs.shards().get(i).bytes();
+    }
+    long numRows = rows;
+    long sizeInBytes = bytes;
+    return new Statistics() {
+      @Override public OptionalLong sizeInBytes() { return OptionalLong.of(sizeInBytes); }
+      @Override public OptionalLong numRows() { return OptionalLong.of(numRows); }
+    };
+  }
+
   @Override
   public Batch toBatch() {
+    if (countOnly) {
+      long total = 0;
+      for (int i : kept) {
+        total += inputs.shards().get(i).samples();
+      }
+      return new BetonBatch.CountBatch(total);
+    }
     return new BetonBatch(inputs, schema, required, kept, conf, hadoopConf);
   }
 

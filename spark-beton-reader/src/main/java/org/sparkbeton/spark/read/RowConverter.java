@@ -9,6 +9,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.dump.PixelDecoder;
@@ -30,6 +31,7 @@ final class RowConverter {
   }
 
   private final BetonReader reader;
+  private final RecordWindow records;
   private final ColumnReader[] columns;
   private final boolean needsRecord;
 
@@ -40,7 +42,14 @@ final class RowConverter {
    * @param jpeg the JPEG decoder for the {@code raw} and {@code image} modes, or null when none is available
    */
   RowConverter(BetonReader reader, BetonSchema schema, StructType required, String imageMode, PixelDecoder jpeg) {
+    this(reader, schema, required, imageMode, jpeg, reader.numSamples());
+  }
+
+  /** A converter for samples below {@code limit}: metadata records past it are never fetched. */
+  RowConverter(BetonReader reader, BetonSchema schema, StructType required, String imageMode, PixelDecoder jpeg,
+      long limit) {
     this.reader = reader;
+    this.records = new RecordWindow(reader, limit);
     this.decodePixels = imageMode.equals(BetonReadOptions.IMAGE_MODE_RAW);
     StructField[] fs = required.fields();
     this.columns = new ColumnReader[fs.length];
@@ -61,8 +70,8 @@ final class RowConverter {
   /** Fills {@code row} (of {@link #numColumns()} slots) with {@code sample}'s values. */
   InternalRow fill(long sample, GenericInternalRow row) {
     if (needsRecord) {
-      ByteBuffer chunk = reader.recordChunk(sample);
-      int rec = reader.recordOffset(sample);
+      ByteBuffer chunk = records.bufferFor(sample);
+      int rec = records.offset(sample);
       for (int i = 0; i < columns.length; i++) {
         row.update(i, columns[i].read(chunk, rec, sample));
       }
@@ -88,12 +97,12 @@ final class RowConverter {
         };
       }
       case FieldTypes.BYTES:
-        return (chunk, rec, s) -> reader.value(s, field);
+        return (chunk, rec, s) -> decode(chunk, rec, s, field);
       case FieldTypes.JSON:
-        return (chunk, rec, s) -> UTF8String.fromString((String) reader.value(s, field));
+        return (chunk, rec, s) -> UTF8String.fromString((String) decode(chunk, rec, s, field));
       case FieldTypes.NDARRAY:
       case FieldTypes.TORCH_TENSOR:
-        return (chunk, rec, s) -> arrayValue((NdArray) reader.value(s, field), type);
+        return (chunk, rec, s) -> arrayValue((NdArray) decode(chunk, rec, s, field), type);
       case FieldTypes.RGB_IMAGE:
         return imageReader(c, field, at, name, jpeg);
       default:
@@ -115,7 +124,7 @@ final class RowConverter {
           ImageMode mode = ImageMode.ofCode(code);
           if (mode == null) {
             // let the codec raise the format error with file, region and offset
-            reader.value(s, field);
+            decode(chunk, rec, s, field);
           }
           return mode == ImageMode.JPG ? jpg : raw;
         };
@@ -126,7 +135,7 @@ final class RowConverter {
     if (c.structField().dataType() instanceof StructType) {
       UTF8String origin = UTF8String.fromString(reader.file());
       return (chunk, rec, s) -> {
-        RgbImage image = (RgbImage) reader.value(s, field);
+        RgbImage image = (RgbImage) decode(chunk, rec, s, field);
         byte[] bgr = rgb(image, name, BetonReadOptions.IMAGE_MODE_IMAGE, jpeg);
         for (int i = 0; i + 2 < bgr.length; i += 3) {
           byte r = bgr[i];
@@ -137,8 +146,24 @@ final class RowConverter {
       };
     }
     return decodePixels
-        ? (chunk, rec, s) -> rgb((RgbImage) reader.value(s, field), name, BetonReadOptions.IMAGE_MODE_RAW, jpeg)
-        : (chunk, rec, s) -> ((RgbImage) reader.value(s, field)).payloadBytes();
+        ? (chunk, rec, s) -> rgb((RgbImage) decode(chunk, rec, s, field), name, BetonReadOptions.IMAGE_MODE_RAW, jpeg)
+        : (chunk, rec, s) -> ((RgbImage) decode(chunk, rec, s, field)).payloadBytes();
+  }
+
+  /**
+   * Decodes one value with the field's codec from the record in {@code chunk}, reading payloads through
+   * the core reader's bounds-checked payload access; a malformed value becomes a
+   * {@link BetonFormatException} naming file, region and offset, as {@link BetonReader#value} does.
+   */
+  private Object decode(ByteBuffer chunk, int rec, long sample, int field) {
+    int at = reader.layout().offset(field);
+    try {
+      return reader.fields().get(field).codec().decode(chunk, rec + at, reader.payloadReader(sample, field));
+    } catch (IllegalArgumentException e) {
+      throw new BetonFormatException(reader.file(), "metadata of sample " + sample + " field '"
+          + reader.fields().get(field).name() + "'",
+          reader.metadataStart() + sample * reader.layout().recordSize() + at, e.getMessage(), e);
+    }
   }
 
   /** Decoded H x W x 3 RGB bytes of a stored image. */

@@ -77,6 +77,48 @@ class RowConverterTest {
   }
 
   @Test
+  void aSampleRangeFetchesOnlyItsOwnRecords() throws Exception {
+    Path file = TestDatasets.writeFile(tmp.resolve("a.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 50));
+    ChannelSource source = new ChannelSource(file);
+    try (BetonReader r = BetonReader.open(source, ReadOptions.defaults())) {
+      BetonSchema schema = schemaOf(r, "binary");
+      StructType required = new StructType().add(schema.column("label").structField());
+      RowConverter c = new RowConverter(r, schema, required, "binary", null, 30);
+      long afterOpen = source.bytesRead();
+      GenericInternalRow row = new GenericInternalRow(1);
+      for (int i = 20; i < 30; i++) {
+        assertThat(c.fill(i, row).getLong(0)).isEqualTo(i % 10);
+      }
+      assertThat(source.bytesRead() - afterOpen).isEqualTo(10L * r.layout().recordSize());
+      assertThatThrownBy(() -> c.fill(30, row)).isInstanceOf(IndexOutOfBoundsException.class)
+          .hasMessageContaining("Sample 30 is outside 0..29");
+    }
+  }
+
+  @Test
+  void malformedMetadataFailsWithFileRegionAndOffset() throws Exception {
+    List<BetonField> fields = List.of(new BetonField("img", RgbImageField.INSTANCE), new BetonField("y", IntField.INSTANCE));
+    Path file = TestDatasets.writeFile(tmp.resolve("m.beton"), fields,
+        List.<Object[]>of(new Object[] {RgbImage.raw(1, 1, new byte[3]), 1L}, new Object[] {RgbImage.raw(1, 1, new byte[3]), 2L}));
+    long modeAt;
+    try (BetonReader r = BetonReader.open(file)) {
+      modeAt = r.metadataStart() + r.layout().recordSize() + r.layout().offset(0);
+    }
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {7}), modeAt);
+    }
+    try (BetonReader r = BetonReader.open(new ChannelSource(file), ReadOptions.defaults())) {
+      BetonSchema schema = schemaOf(r, "binary");
+      RowConverter c = new RowConverter(r, schema, schema.sparkSchema(), "binary", null);
+      c.fill(0, new GenericInternalRow(c.numColumns()));
+      assertThatThrownBy(() -> c.fill(1, new GenericInternalRow(c.numColumns())))
+          .isInstanceOf(org.sparkbeton.format.BetonFormatException.class)
+          .hasMessageContaining("m.beton: metadata of sample 1 field 'img' at offset " + modeAt)
+          .hasMessageContaining("image mode byte is 7");
+    }
+  }
+
+  @Test
   void rawAndImageModesDecodeRawImagesWithoutADecoder() throws Exception {
     Path file = TestDatasets.writeFile(tmp.resolve("a.beton"), TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 3));
     try (BetonReader r = BetonReader.open(new ChannelSource(file), ReadOptions.defaults())) {

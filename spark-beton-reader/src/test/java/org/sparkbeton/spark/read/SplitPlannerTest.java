@@ -16,7 +16,7 @@ class SplitPlannerTest {
     List<DatasetInputs.Shard> shards = List.of(shard("a", 100, 1000, true), shard("b", 0, 100, true),
         shard("c", 1000, 100_000, true));
     ReadConf conf = ReadConf.parse(Map.of("maxPartitionBytes", "30000"), Map.of());
-    List<BetonInputPartition> parts = SplitPlanner.plan(shards, List.of(0, 1, 2), conf, (p, s, l) -> new String[0]);
+    List<BetonInputPartition> parts = SplitPlanner.plan(shards, List.of(0, 1, 2), conf, false, (p, s, l) -> new String[0]);
     assertThat(parts).extracting(BetonInputPartition::path).containsExactly("a", "c", "c", "c", "c");
     assertThat(parts).extracting(BetonInputPartition::fromSample).containsExactly(0L, 0L, 300L, 600L, 900L);
     assertThat(parts).extracting(BetonInputPartition::toSample).containsExactly(100L, 300L, 600L, 900L, 1000L);
@@ -30,7 +30,7 @@ class SplitPlannerTest {
     List<DatasetInputs.Shard> shards = List.of(shard("f", 10, 1000, false));
     ReadConf conf = ReadConf.parse(Map.of("maxSamplesPerPartition", "4"), Map.of());
     List<long[]> asked = new java.util.ArrayList<>();
-    List<BetonInputPartition> parts = SplitPlanner.plan(shards, List.of(0), conf, (p, s, l) -> {
+    List<BetonInputPartition> parts = SplitPlanner.plan(shards, List.of(0), conf, false, (p, s, l) -> {
       asked.add(new long[] {s, l});
       return new String[] {"host" + s};
     });
@@ -44,8 +44,16 @@ class SplitPlannerTest {
   @Test
   void prunedShardsGetNoSplit() {
     List<DatasetInputs.Shard> shards = List.of(shard("a", 5, 50, true), shard("b", 5, 50, true));
-    List<BetonInputPartition> parts = SplitPlanner.plan(shards, List.of(1), ReadConf.defaults(), (p, s, l) -> null);
+    List<BetonInputPartition> parts = SplitPlanner.plan(shards, List.of(1), ReadConf.defaults(), false, (p, s, l) -> null);
     assertThat(parts).extracting(BetonInputPartition::path).containsExactly("b");
     assertThat(parts.get(0).preferredLocations()).isEmpty();
+  }
+
+  @Test
+  void metadataOnlyScansAreSizedByTheMetadataTheyRead() {
+    List<DatasetInputs.Shard> shards = List.of(shard("big", 10_000, 1_000_000_000L, true));
+    ReadConf conf = ReadConf.parse(Map.of("maxPartitionBytes", "128m"), Map.of());
+    assertThat(SplitPlanner.plan(shards, List.of(0), conf, false, (p, s, l) -> null)).hasSize(8);
+    assertThat(SplitPlanner.plan(shards, List.of(0), conf, true, (p, s, l) -> null)).hasSize(1);
   }
 }
