@@ -22,6 +22,10 @@ import org.sparkbeton.format.fields.RgbImage;
  * by write mode. JPEG inputs are decoded by the fastest codec at the smallest DCT scale that still
  * covers the target size; a JPEG to be stored as JPEG at its own size is passed through untouched
  * (lossless, and no encode; FFCV always re-encodes). One instance per task thread.
+ *
+ * <p>Decoded and resized pixels live in two direct buffers reused from image to image (the native
+ * resize twin needs direct memory); a raw payload returned by this class is a view of one of them,
+ * valid until the next call, which is enough because the writer copies it into its page at once.
  */
 final class ImageEncoder implements AutoCloseable {
   private final BetonWriteConf conf;
@@ -30,6 +34,8 @@ final class ImageEncoder implements AutoCloseable {
   private final JpegHeader header = new JpegHeader();
   private final Resizer resizer = new Resizer();
   private final ChromaSubsampling subsampling;
+  private ByteBuffer decoded = ByteBuffer.allocateDirect(1 << 20);
+  private ByteBuffer resized = ByteBuffer.allocateDirect(1 << 20);
   long passedThrough;
   long reencoded;
 
@@ -57,7 +63,9 @@ final class ImageEncoder implements AutoCloseable {
     long target = targetSize(w, h);
     int tw = (int) (target >>> 32);
     int th = (int) target;
-    ByteBuffer pixels = resized(ByteBuffer.wrap(rgb), w, h, tw, th);
+    decoded = ensure(decoded, rgb.length);
+    decoded.put(0, rgb);
+    ByteBuffer pixels = resized(decoded, w, h, tw, th);
     return store(pixels, tw, th, row);
   }
 
@@ -81,7 +89,7 @@ final class ImageEncoder implements AutoCloseable {
     int scale = JpegGeometry.bestScale(w, h, tw, th, JpegGeometry.FAST_SCALES);
     int sw = JpegGeometry.scaledDim(w, scale);
     int sh = JpegGeometry.scaledDim(h, scale);
-    ByteBuffer decoded = ByteBuffer.allocate(Math.multiplyExact(Math.multiplyExact(sw, sh), 3));
+    decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3));
     codec.decode(src, scale, Idct.ACCURATE, decoded, 0);
     return store(resized(decoded, sw, sh, tw, th), tw, th, row);
   }
@@ -90,9 +98,14 @@ final class ImageEncoder implements AutoCloseable {
     if (tw == w && th == h) {
       return rgb;
     }
-    ByteBuffer out = ByteBuffer.allocate(Math.multiplyExact(Math.multiplyExact(tw, th), 3));
-    resizer.resize(rgb, 0, w * 3, 0, 0, w, h, out, 0, tw, th);
-    return out;
+    resized = ensure(resized, Math.multiplyExact(Math.multiplyExact(tw, th), 3));
+    resizer.resize(rgb, 0, w * 3, 0, 0, w, h, resized, 0, tw, th);
+    return resized;
+  }
+
+  /** {@code buffer} if it holds {@code size} bytes, else a larger direct one; position 0, limit capacity. */
+  private static ByteBuffer ensure(ByteBuffer buffer, int size) {
+    return buffer.capacity() >= size ? buffer.clear() : ByteBuffer.allocateDirect(Math.max(size, buffer.capacity() * 2));
   }
 
   private RgbImage store(ByteBuffer pixels, int w, int h, long row) {
