@@ -159,6 +159,20 @@ class BetonReadTest {
   }
 
   @Test
+  void aMissingShardFailsNamingItOrIsSkipped() throws Exception {
+    Path gone = tmp.resolve("missing-shard");
+    TestDatasets.writeDataset(gone, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 4),
+        TestDatasets.everyFieldSamples(4, 10)));
+    Files.delete(gone.resolve("part-00000.beton"));
+    assertThatThrownBy(() -> spark.read().format("beton").load(gone.toString()).select("label").collectAsList())
+        .hasStackTraceContaining("part-00000.beton");
+    Dataset<Row> lenient = spark.read().format("beton").option("ignoreCorruptFiles", "true").load(gone.toString())
+        .select("label");
+    assertThat(lenient.collectAsList()).extracting(r -> r.getLong(0)).containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
+    assertThat(SparkTests.metric(lenient, BetonMetrics.CORRUPT_SHARDS_SKIPPED)).isEqualTo(1);
+  }
+
+  @Test
   void customFieldsComeBackAsRawMetadataBytes() {
     FieldCodec custom = new FieldCodec() {
       @Override public int typeId() { return FieldTypes.CUSTOM; }

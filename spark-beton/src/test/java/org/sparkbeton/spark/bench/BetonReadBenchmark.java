@@ -30,7 +30,7 @@ import org.sparkbeton.spark.read.testing.TestDatasets;
 public final class BetonReadBenchmark {
   private static final int SHARDS = 4;
   private static final int LABELS = 1000;
-  private static final int REPEATS = 5;
+  private static final int REPEATS = 7;
 
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args.length > 0 ? args[0] : "/tmp/beton-read-benchmark");
@@ -48,9 +48,7 @@ public final class BetonReadBenchmark {
 
     SparkSession spark = SparkSession.builder().master("local[2]").appName("BetonReadBenchmark")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        // a plain executed plan, so the scan's bytesRead metric is easy to find
-        .config("spark.sql.adaptive.enabled", "false").getOrCreate();
+        .config("spark.sql.shuffle.partitions", "2").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
 
     // Parquet gets the same payload bytes and labels, written by Spark (snappy, the default)
@@ -77,7 +75,7 @@ public final class BetonReadBenchmark {
         + " %d shards, %.1f MiB of payload (random bytes of JPEG-like size, mean %d KiB), %d labels%n",
         samples, SHARDS, payloadBytes / 1048576.0, meanKiB, LABELS);
     System.out.printf("write: beton %.2f s (core writer), parquet %.2f s (Spark, reading the beton dataset)%n", writeBeton, writeParquet);
-    System.out.printf("median of %d runs after one warm-up, local[2], files in the OS page cache%n%n", REPEATS);
+    System.out.printf("best of %d runs after one warm-up, local[2], files in the OS page cache%n%n", REPEATS);
     System.out.printf("| %-37s | %9s | %15s | %9s | %-45s |%n", "query", "beton s", "beton bytesRead", "parquet s",
         "ratio");
     System.out.printf("|%s|%s|%s|%s|%s|%n", "-".repeat(39), "-".repeat(11), "-".repeat(17), "-".repeat(11),
@@ -94,7 +92,7 @@ public final class BetonReadBenchmark {
         parquet.seconds, ratio);
   }
 
-  /** Median seconds of a query, and the beton bytesRead of its last run (-1 for Parquet). */
+  /** Best seconds of a query, and the beton bytesRead of its last run (-1 for Parquet). */
   private record Timing(double seconds, long bytesRead) {}
 
   private static String human(long bytes) {
@@ -110,6 +108,11 @@ public final class BetonReadBenchmark {
     java.util.ArrayDeque<org.apache.spark.sql.execution.SparkPlan> todo = new java.util.ArrayDeque<>(List.of(plan));
     while (!todo.isEmpty()) {
       org.apache.spark.sql.execution.SparkPlan p = todo.pop();
+      if (p instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec adaptive) {
+        todo.add(adaptive.executedPlan());
+      } else if (p instanceof org.apache.spark.sql.execution.adaptive.QueryStageExec stage) {
+        todo.add(stage.plan());
+      }
       if (p instanceof org.apache.spark.sql.execution.datasources.v2.BatchScanExec scan) {
         return scan.metrics().contains(org.sparkbeton.spark.read.BetonMetrics.BYTES_READ)
             ? scan.metrics().apply(org.sparkbeton.spark.read.BetonMetrics.BYTES_READ).value() : -1;
@@ -147,7 +150,8 @@ public final class BetonReadBenchmark {
       runs[i] = seconds(t);
     }
     java.util.Arrays.sort(runs);
-    return new Timing(runs[REPEATS / 2], bytesRead(last));
+    // the best run: on a shared machine, noise only ever adds time
+    return new Timing(runs[0], bytesRead(last));
   }
 
   private static double seconds(long start) {
