@@ -112,15 +112,30 @@ class BetonGoldenReadTest {
         .containsExactly(expected.get("samples").get(0).get(1).asLong(), expected.get("samples").get(1).get(1).asLong());
   }
 
+  /** beton-codec registers the pixel decoder: JPEGs decode to FFCV's pixels (fast IDCT, native path). */
   @Test
-  void jpegPixelsWithoutACodecFailNamingTheOptionAndModule() {
-    assertThatThrownBy(() -> spark.read().format("beton").option("imageMode", "image")
-        .load(GoldenFiles.path("jpg_labels").toString()).select("image").collectAsList())
-        .hasStackTraceContaining("imageMode=image")
-        .hasStackTraceContaining("beton-codec");
-    // the label alone never decodes anything
-    assertThat(spark.read().format("beton").option("imageMode", "image")
-        .load(GoldenFiles.path("jpg_labels").toString()).select("label").count()).isEqualTo(40);
+  void jpegPixelsEqualFfcvsThroughTheCodecService() throws Exception {
+    JsonNode expected = GoldenFiles.expected("jpg_labels");
+    List<Row> rows = spark.read().format("beton").option("imageMode", "raw")
+        .load(GoldenFiles.path("jpg_labels").toString()).select("image", "label").collectAsList(); // file order
+    assertThat(rows).hasSize(40);
+    for (int s = 0; s < rows.size(); s++) {
+      JsonNode image = expected.get("samples").get(s).get(0);
+      byte[] rgb = (byte[]) rows.get(s).getAs("image");
+      assertThat(rgb).hasSize(3 * image.get("width").asInt() * image.get("height").asInt());
+      if (org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable()) {
+        assertThat(sha256(rgb)).as("pixels of sample %d", s).isEqualTo(image.get("rgb_sha256").asText());
+      }
+    }
+    List<Row> sizes = spark.read().format("beton").option("imageMode", "image")
+        .load(GoldenFiles.path("jpg_labels").toString()).selectExpr("image.width", "image.height", "length(image.data)")
+        .collectAsList();
+    for (int s = 0; s < sizes.size(); s++) {
+      JsonNode image = expected.get("samples").get(s).get(0);
+      assertThat(sizes.get(s).getInt(0)).isEqualTo(image.get("width").asInt());
+      assertThat(sizes.get(s).getInt(1)).isEqualTo(image.get("height").asInt());
+      assertThat(sizes.get(s).getInt(2)).isEqualTo(3 * image.get("width").asInt() * image.get("height").asInt());
+    }
   }
 
   static String f64Bits(double v) {

@@ -28,6 +28,10 @@ public final class FfcvPixels implements PixelDecoder {
       return image.payloadBytes();
     }
     ByteBuffer src = image.payload();
+    if (!src.isDirect() && !src.hasArray()) {
+      // read-only heap views (the Hadoop and channel sources hand these out): the codec needs an array
+      src = ByteBuffer.wrap(image.payloadBytes());
+    }
     try {
       codec.probe(src, header);
     } catch (RuntimeException e) {
