@@ -6,6 +6,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.fields.Float16;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.NdArray;
 import org.sparkbeton.format.fields.NumpyDtype;
@@ -128,7 +129,7 @@ public final class SampleJson {
         default -> Long.toUnsignedString(d.getLong(at));
       });
       default -> Json.number(out, switch (dt.itemSize()) {
-        case 2 -> Half.toFloat(d.getShort(at));
+        case 2 -> Float16.toFloat(d.getShort(at));
         case 4 -> (double) d.getFloat(at);
         default -> d.getDouble(at);
       });

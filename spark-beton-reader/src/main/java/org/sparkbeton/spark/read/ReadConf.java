@@ -80,22 +80,14 @@ public final class ReadConf implements Serializable {
     return v;
   }
 
-  private static final java.util.regex.Pattern SIZE = java.util.regex.Pattern.compile("(-?\\d+)\\s*([kmgt]?)b?");
 
-  /** Plain numbers, or Spark-style sizes such as {@code 64m}, {@code 1g}, {@code 512k}, {@code 128b}. */
+  /** Plain numbers, or sizes such as {@code 64m}, {@code 1g}, {@code 512k}, {@code 128b}. */
   private static long parseBytes(String text) {
-    java.util.regex.Matcher m = SIZE.matcher(text.toLowerCase(Locale.ROOT));
-    if (!m.matches()) {
+    try {
+      return org.sparkbeton.format.ByteSizes.parse(text);
+    } catch (IllegalArgumentException e) {
       throw new NumberFormatException(text);
     }
-    int shift = switch (m.group(2)) {
-      case "k" -> 10;
-      case "m" -> 20;
-      case "g" -> 30;
-      case "t" -> 40;
-      default -> 0;
-    };
-    return Math.multiplyExact(Long.parseLong(m.group(1)), 1L << shift);
   }
 
   private static Map<String, CustomLayout> parseCustom(String text) {

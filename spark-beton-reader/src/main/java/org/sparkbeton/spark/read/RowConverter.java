@@ -251,7 +251,7 @@ final class RowConverter {
       case "f2": {
         float[] v = new float[n];
         for (int i = 0; i < n; i++) {
-          v[i] = halfToFloat(d.getShort(base + 2 * i));
+          v[i] = org.sparkbeton.format.fields.Float16.toFloat(d.getShort(base + 2 * i));
         }
         return UnsafeArrayData.fromPrimitiveArray(v);
       }
@@ -271,18 +271,4 @@ final class RowConverter {
   }
 
   /** IEEE-754 binary16 to float (Java 17 has no {@code Float.float16ToFloat}). */
-  static float halfToFloat(short bits) {
-    int h = bits & 0xffff;
-    int sign = (h >>> 15) << 31;
-    int exp = (h >>> 10) & 0x1f;
-    int mant = h & 0x3ff;
-    if (exp == 0x1f) {
-      return Float.intBitsToFloat(sign | 0x7f800000 | (mant << 13));
-    }
-    if (exp == 0) {
-      float v = mant * 0x1p-24f;
-      return sign == 0 ? v : -v;
-    }
-    return Float.intBitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
-  }
 }

@@ -1,10 +1,10 @@
-package org.sparkbeton.format.dump;
+package org.sparkbeton.format.fields;
 
-/** IEEE-754 binary16 to float (Java 17 has no Float.float16ToFloat). */
-final class Half {
-  private Half() {}
+/** IEEE-754 binary16 (numpy {@code <f2}) to float; Java 17 has no {@code Float.float16ToFloat}. */
+public final class Float16 {
+  private Float16() {}
 
-  static float toFloat(short bits) {
+  public static float toFloat(short bits) {
     int h = bits & 0xffff;
     int sign = (h >>> 15) << 31;
     int exp = (h >>> 10) & 0x1f;
