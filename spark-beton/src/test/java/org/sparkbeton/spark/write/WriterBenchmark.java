@@ -1,4 +1,4 @@
-package org.sparkbeton.spark.bench;
+package org.sparkbeton.spark.write;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,9 +7,6 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.sparkbeton.codec.ImageTranscoder;
-import org.sparkbeton.codec.jpeg.ChromaSubsampling;
-import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.fields.IntField;
@@ -20,11 +17,12 @@ import org.sparkbeton.format.write.BetonWriter;
 /**
  * Issue 4's benchmark: JPEG photos → .beton, {@code jpg} at maxResolution 256, q90, through
  * {@code df.write.format("beton")} on Spark {@code local[2]}, next to a single-threaded plain-Java loop
- * doing the same work (read file, decode, area resize, encode, write) in the same run.
+ * doing the same work with the same per-image step ({@link ImageEncoder}: read file, decode, area
+ * resize, encode, write) in the same run. (In the writer's package for that access.)
  *
  * <pre>./mvnw -q -pl spark-beton -am test-compile -DskipTests
  * java [Spark --add-opens] -cp spark-beton/target/test-classes:spark-beton/target/classes:$(cat spark-beton/target/prepare.classpath) \
- *   org.sparkbeton.spark.bench.WriterBenchmark /tmp/photos /tmp/writer-bench</pre>
+ *   org.sparkbeton.spark.write.WriterBenchmark /tmp/photos /tmp/writer-bench</pre>
  */
 public final class WriterBenchmark {
   public static void main(String[] args) throws Exception {
@@ -64,12 +62,13 @@ public final class WriterBenchmark {
   private static double plainJava(List<Path> files, Path target) throws Exception {
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE), new BetonField("label", IntField.INSTANCE));
     long t0 = System.nanoTime();
-    try (JpegCodec codec = JpegCodecs.fastest();
+    BetonWriteConf conf = BetonWriteConf.parse(java.util.Map.of("writeMode", "jpg", "maxResolution", "256",
+        "jpegQuality", "90"));
+    try (ImageEncoder images = new ImageEncoder(conf, 0);
          BetonWriter w = BetonWriter.builder(fields).expectedSamples(files.size()).open(target)) {
-      ImageTranscoder transcoder = new ImageTranscoder(codec, 256, 90, ChromaSubsampling.S420);
       for (int i = 0; i < files.size(); i++) {
-        ImageTranscoder.Result r = transcoder.transcode(Files.readAllBytes(files.get(i)));
-        w.append(RgbImage.jpeg(r.width(), r.height(), r.jpeg()), (long) (i % 10));
+        RgbImage image = images.fromEncoded(Files.readAllBytes(files.get(i)), i);
+        w.append(image, (long) (i % 10));
       }
       w.finish();
     }
