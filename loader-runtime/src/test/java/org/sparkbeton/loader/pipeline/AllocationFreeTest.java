@@ -13,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.loader.decoders.BytesDecoder;
+import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
+import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.NdArrayDecoder;
 import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
@@ -104,6 +106,28 @@ class AllocationFreeTest {
           new NdArrayDecoder(), List.of());
       assertThat(bytesPerSample(bytes, 60, 20_000)).isZero();
       assertThat(bytesPerSample(array, 60, 20_000)).isZero();
+    }
+  }
+
+  @Test
+  void cropDecodersAllocateNothingPerSample() throws IOException {
+    int[][] sizes = {{300, 220}, {257, 199}, {96, 80}, {181, 470}};
+    int[] samples = {0, 1, 2, 3, 4, 5, 6, 7};
+    for (Path file : List.of(org.sparkbeton.loader.DatasetsAccess.jpegImages(dir, 8, sizes),
+        org.sparkbeton.loader.DatasetsAccess.rawImages(dir, 8, sizes))) {
+      try (BetonReader reader = BetonReader.open(file); MappedPayloadStore store = new MappedPayloadStore(file)) {
+        RandomResizedCropRgbDecoder rrc = new RandomResizedCropRgbDecoder(64, 64);
+        CenterCropRgbDecoder center = new CenterCropRgbDecoder(64, 64, 0.875);
+        PlannedPipeline a = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store), rrc,
+            List.of(new RandomHorizontalFlip()));
+        PlannedPipeline b = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store), center,
+            List.of());
+        // the first call may grow the per-thread resize tables for the boxes of epoch 1 (once, not per sample)
+        bytesPerSample(a, 8, 5_000);
+        assertThat(bytesPerSample(a, 8, 5_000)).as(file.getFileName() + " RRC").isZero();
+        assertThat(bytesPerSample(b, 8, 5_000)).as(file.getFileName() + " centre").isZero();
+        rrc.release(); // nothing retained: frees nothing, harmless
+      }
     }
   }
 }
