@@ -256,6 +256,34 @@ class CropDecodersTest {
         (int) stats[0], stats[1] / stats[2], (int) stats[2], scales[1], scales[2], scales[4], scales[8]);
   }
 
+  /** The same vectors on the pure-Java codec, whatever is installed: region decode is exact there. */
+  @Test
+  void javaCodecCropsEqualTheJavaReferenceExactly() throws IOException {
+    List<byte[]> payloads = JpegDatasets.list();
+    Path file = JpegDatasets.jpegs(dir, "jpegs", 10, JPEG_SIZES, payloads);
+    int[] scales = new int[9];
+    double[] stats = new double[3];
+    try (org.sparkbeton.loader.decoders.BetonCodecJpeg adapter = org.sparkbeton.loader.decoders.BetonCodecJpeg.java();
+         JpegCodec codec = JpegCodecs.java()) {
+      assertThat(adapter.isNative()).isFalse();
+      List<Row> rows = load(file, new RandomResizedCropRgbDecoder(48, 40, 0.08, 1, 0.75, 4.0 / 3, adapter), 2, 1, 3);
+      for (Row r : rows) {
+        int[] size = JPEG_SIZES[r.sample % JPEG_SIZES.length];
+        int[] box = torchvisionBox(size[1], size[0], new double[] {0.08, 1}, new double[] {0.75, 4.0 / 3},
+            sampleRandom(3, r.epoch, r.sample));
+        assertClose(r.pixels, jpegReference(codec, payloads.get(r.sample), size[0], size[1], box, 48, 40, scales),
+            true, "sample " + r.sample, stats);
+      }
+      List<Row> centre = load(file, new CenterCropRgbDecoder(64, 64, 0.875, adapter), 1, 1, 0);
+      for (Row r : centre) {
+        int[] size = JPEG_SIZES[r.sample % JPEG_SIZES.length];
+        assertClose(r.pixels, jpegReference(codec, payloads.get(r.sample), size[0], size[1],
+            centerBox(size[1], size[0], 0.875), 64, 64, scales), true, "sample " + r.sample, stats);
+      }
+    }
+    assertThat(scales[1] + scales[2] + scales[4]).as("boxes decoded DCT-scaled").isGreaterThan(0);
+  }
+
   @Test
   void centerCropOnJpegsEqualsScaledFullDecodeCropResize() throws IOException {
     List<byte[]> payloads = JpegDatasets.list();

@@ -56,6 +56,25 @@ class JpegSimpleRgbTest {
   }
 
   @Test
+  void javaCodecEqualsTheJavaCodecsFullDecode() throws IOException {
+    List<byte[]> payloads = JpegDatasets.list();
+    Path file = JpegDatasets.jpegs(dir, "java", 6, new int[][] {{40, 56}}, payloads);
+    try (BetonCodecJpeg adapter = BetonCodecJpeg.java(); JpegCodec codec = JpegCodecs.java();
+         Loader loader = Loader.builder(file).batchSize(3).numThreads(2).pipeline("image", new SimpleRgbDecoder(adapter))
+             .build()) {
+      int n = 0;
+      for (Batch b : loader) {
+        for (int i = 0; i < b.size(); i++, n++) {
+          byte[] row = new byte[40 * 56 * 3];
+          b.data("image").get(i * row.length, row);
+          assertThat(row).isEqualTo(fullDecode(codec, payloads.get(b.sample(i)), 40, 56));
+        }
+      }
+      assertThat(n).isEqualTo(6);
+    }
+  }
+
+  @Test
   void adapterKeepsOneHandlePerLiveThreadAndFreesThemWithTheLoader() throws IOException {
     List<byte[]> payloads = JpegDatasets.list();
     Path file = JpegDatasets.jpegs(dir, "handles", 8, new int[][] {{32, 24}}, payloads);
