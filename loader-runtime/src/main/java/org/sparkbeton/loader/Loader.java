@@ -109,6 +109,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
     plan();
+    for (Decoder d : decoders()) {
+      d.retain(); // last: a loader that failed to build holds nothing
+    }
   }
 
   /**
@@ -374,9 +377,44 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } finally {
-      if (ownsAllocator) {
-        allocator.close();
+      try {
+        closeDecoders();
+      } finally {
+        if (ownsAllocator) {
+          allocator.close();
+        }
       }
+    }
+  }
+
+  /** Each distinct decoder, once. */
+  private List<Decoder> decoders() {
+    java.util.Set<Decoder> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    List<Decoder> out = new ArrayList<>();
+    for (Builder.Spec s : specs) {
+      if (seen.add(s.decoder)) {
+        out.add(s.decoder);
+      }
+    }
+    return out;
+  }
+
+  /** Releases each distinct decoder (frees JPEG codec handles once no loader uses them); workers have stopped. */
+  private void closeDecoders() {
+    RuntimeException failure = null;
+    for (Decoder d : decoders()) {
+      try {
+        d.release();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = new IllegalStateException("Cannot release decoder " + d.name(), e);
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 

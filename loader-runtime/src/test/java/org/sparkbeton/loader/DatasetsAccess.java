@@ -10,4 +10,14 @@ public final class DatasetsAccess {
   public static Path rawImages(Path dir, int n, int width, int height) throws IOException {
     return Datasets.rawImages(dir, n, width, height);
   }
+
+  /** JPEGs of varying sizes ({width, height} pairs, cycled). */
+  public static Path jpegImages(Path dir, int n, int[][] sizes) throws IOException {
+    return JpegDatasets.jpegs(dir, "jpegs-" + n, n, sizes, JpegDatasets.list());
+  }
+
+  /** RAW images of varying sizes ({width, height} pairs, cycled). */
+  public static Path rawImages(Path dir, int n, int[][] sizes) throws IOException {
+    return JpegDatasets.raws(dir, "raws-" + n, n, sizes, JpegDatasets.list());
+  }
 }

@@ -301,10 +301,12 @@ class LoaderTest {
   }
 
   @Test
-  void jpegImagesNeedTheCodecModule() throws IOException {
+  void jpegImagesNeedACodec() throws IOException {
     Path jpeg = Datasets.jpegImages(dir);
-    assertThatThrownBy(() -> Loader.builder(jpeg).batchSize(2).pipeline("image", new SimpleRgbDecoder()).build())
+    assertThatThrownBy(() -> Loader.builder(jpeg).batchSize(2)
+        .pipeline("image", new SimpleRgbDecoder(org.sparkbeton.loader.decoders.JpegCodec.NONE)).build())
         .hasMessage("Pipeline 'image', decoder SimpleRGB: field 'image' holds JPEG images (first: sample 1): JPEG decoding"
-            + " needs the beton-codec module, which is not wired into the loader yet; only RAW images decode without it");
+            + " is off (JpegCodec.NONE); only RAW images decode without a codec (the decoders' default constructors use"
+            + " beton-codec)");
   }
 }

@@ -3,11 +3,10 @@ package org.sparkbeton.loader.decoders;
 import java.nio.ByteBuffer;
 
 /**
- * The seam to the image codec layer (module {@code beton-codec}, built separately): JPEG decoding for
- * the RGB decoders. The codec module will provide an implementation (libjpeg-turbo with a pure-Java
- * fallback); until it is wired in, {@link #NONE} refuses JPEG payloads with a clear message and the
- * loader decodes RAW images only. Implementations are called concurrently from worker threads and
- * must not allocate per call on the fast path.
+ * The seam to the image codec layer: JPEG decoding for the RGB decoders. {@link BetonCodecJpeg} implements
+ * it with module {@code beton-codec} (libjpeg-turbo through JNI when the library loads, pure Java
+ * otherwise); {@link #NONE} refuses JPEG payloads, so only RAW images decode. Implementations are called
+ * concurrently from worker threads and must not allocate per call on the fast path.
  */
 public interface JpegCodec {
 
@@ -24,8 +23,8 @@ public interface JpegCodec {
     }
   };
 
-  String UNAVAILABLE = "JPEG decoding needs the beton-codec module, which is not wired into the loader yet;"
-      + " only RAW images decode without it";
+  String UNAVAILABLE = "JPEG decoding is off (JpegCodec.NONE); only RAW images decode without a codec"
+      + " (the decoders' default constructors use beton-codec)";
 
   /** Whether {@link #decodeRgb} works. */
   boolean available();
@@ -35,4 +34,15 @@ public interface JpegCodec {
    * bytes at {@code out[outOffset]}; the image must have exactly that size.
    */
   void decodeRgb(ByteBuffer jpeg, int offset, int length, int width, int height, ByteBuffer out, int outOffset);
+
+  /**
+   * Decodes only the box {@code [x, x+w) × [y, y+h)} (source pixels) of the JPEG at {@code jpeg[offset,
+   * offset + length)}, DCT-scaled by {@code scaleNum}/8, as packed RGB rows at {@code out[outOffset]}.
+   * Returns the decoded size packed as {@code (width << 32) | height} (beton-codec's {@code ImageSize}):
+   * the box mapped onto the scaled image as {@code [floor(x·M/8), ceil((x+w)·M/8))}.
+   */
+  default long decodeRegionRgb(ByteBuffer jpeg, int offset, int length, int x, int y, int w, int h, int scaleNum,
+      ByteBuffer out, int outOffset) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot decode a region; " + UNAVAILABLE);
+  }
 }

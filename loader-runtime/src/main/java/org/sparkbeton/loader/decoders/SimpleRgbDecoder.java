@@ -17,18 +17,42 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * An RGBImage field whose images all have one size, as uint8 [H, W, 3] (FFCV's
  * {@code SimpleRGBImageDecoder}). Planning scans the metadata of every sample the loader reads: mixed
  * sizes are refused with the sizes found; JPEG payloads are refused unless a {@link JpegCodec} is
- * available.
+ * available. JPEGs are decoded in full with the fast IDCT (FFCV's pixels with the native codec).
  */
 public final class SimpleRgbDecoder implements Decoder {
   private final JpegCodec codec;
+  private final boolean ownsCodec;
 
-  /** RAW images only, until the codec module is wired in. */
+  /**
+   * RAW and JPEG images; JPEGs through beton-codec ({@link BetonCodecJpeg#fastest()}), whose per-thread
+   * handles are freed when the last loader using this decoder closes.
+   */
   public SimpleRgbDecoder() {
-    this(JpegCodec.NONE);
+    this(BetonCodecJpeg.fastest(), true);
   }
 
+  /** Decodes JPEGs with {@code codec}, which the caller owns and closes ({@link JpegCodec#NONE}: RAW only). */
   public SimpleRgbDecoder(JpegCodec codec) {
-    this.codec = codec;
+    this(codec, false);
+  }
+
+  private SimpleRgbDecoder(JpegCodec codec, boolean ownsCodec) {
+    this.codec = java.util.Objects.requireNonNull(codec, "codec");
+    this.ownsCodec = ownsCodec;
+  }
+
+  @Override
+  public void retain() {
+    if (ownsCodec) {
+      ((BetonCodecJpeg) codec).retain();
+    }
+  }
+
+  @Override
+  public void release() {
+    if (ownsCodec) {
+      ((BetonCodecJpeg) codec).release();
+    }
   }
 
   @Override

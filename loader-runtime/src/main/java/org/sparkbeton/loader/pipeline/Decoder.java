@@ -15,6 +15,16 @@ public interface Decoder {
     return getClass().getSimpleName();
   }
 
+  /**
+   * Called once by each loader that uses this decoder, when it is built. A decoder may be shared by
+   * several loaders (a {@code filter} result shares its parent's); one holding resources (JPEG codec
+   * handles) frees them when the last loader {@link #release}s it.
+   */
+  default void retain() {}
+
+  /** Called once by each loader that {@link #retain}ed this decoder, when it closes (workers stopped). */
+  default void release() {}
+
   /** A planned decoder; same threading rules as {@link Operation.Stage}. */
   interface Stage {
     TensorSpec output();

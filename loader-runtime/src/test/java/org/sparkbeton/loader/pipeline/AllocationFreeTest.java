@@ -13,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.loader.decoders.BytesDecoder;
+import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
+import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.NdArrayDecoder;
 import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
@@ -104,6 +106,40 @@ class AllocationFreeTest {
           new NdArrayDecoder(), List.of());
       assertThat(bytesPerSample(bytes, 60, 20_000)).isZero();
       assertThat(bytesPerSample(array, 60, 20_000)).isZero();
+    }
+  }
+
+  @Test
+  void cropDecodersAllocateNothingPerSampleOnRaw() throws IOException {
+    cropDecodersAllocateNothing(org.sparkbeton.loader.DatasetsAccess.rawImages(dir, 8, CROP_SIZES));
+  }
+
+  /** Native codec only: the pure-Java codec decodes through ImageIO, which allocates (~400 KB per image). */
+  @Test
+  void cropDecodersAllocateNothingPerSampleOnJpegWithTheNativeCodec() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable(),
+        "the pure-Java codec (ImageIO) allocates per image");
+    cropDecodersAllocateNothing(org.sparkbeton.loader.DatasetsAccess.jpegImages(dir, 8, CROP_SIZES));
+  }
+
+  static final int[][] CROP_SIZES = {{300, 220}, {257, 199}, {96, 80}, {181, 470}};
+
+  void cropDecodersAllocateNothing(Path file) throws IOException {
+    int[] samples = {0, 1, 2, 3, 4, 5, 6, 7};
+    {
+      try (BetonReader reader = BetonReader.open(file); MappedPayloadStore store = new MappedPayloadStore(file)) {
+        RandomResizedCropRgbDecoder rrc = new RandomResizedCropRgbDecoder(64, 64);
+        CenterCropRgbDecoder center = new CenterCropRgbDecoder(64, 64, 0.875);
+        PlannedPipeline a = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store), rrc,
+            List.of(new RandomHorizontalFlip()));
+        PlannedPipeline b = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store), center,
+            List.of());
+        // the first call may grow the per-thread resize tables for the boxes of epoch 1 (once, not per sample)
+        bytesPerSample(a, 8, 5_000);
+        assertThat(bytesPerSample(a, 8, 5_000)).as(file.getFileName() + " RRC").isZero();
+        assertThat(bytesPerSample(b, 8, 5_000)).as(file.getFileName() + " centre").isZero();
+        rrc.release(); // nothing retained: frees nothing, harmless
+      }
     }
   }
 }

@@ -1,0 +1,175 @@
+package org.sparkbeton.loader.decoders;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.sparkbeton.codec.jpeg.Idct;
+import org.sparkbeton.codec.jpeg.ImageSize;
+import org.sparkbeton.codec.jpeg.JpegCodecs;
+
+/**
+ * The loader's {@link JpegCodec} seam implemented with beton-codec: libjpeg-turbo through JNI when the
+ * library loads ({@link #fastest()}), else the pure-Java codec; always the fast IDCT, as FFCV decodes.
+ *
+ * <p>beton-codec handles are single-threaded, so each decoding thread gets its own, created on its first
+ * call. The loader starts new worker threads every epoch: a new thread takes over the handle of a thread
+ * that has ended, so there are never more handles than threads alive at once. A decoder that owns this
+ * codec {@link #retain}s it for each loader using it and {@link #release}s it when that loader closes;
+ * the last release frees every handle (a later call creates new ones). {@link #close()} frees them for
+ * good: a call after it throws {@link IllegalStateException}. Steady-state calls allocate nothing: the thread's handle,
+ * a reusable view of the source buffer and the codec's own scratch are all kept per thread.
+ */
+public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
+  private final Supplier<org.sparkbeton.codec.jpeg.JpegCodec> factory;
+  private final String kind;
+  private final List<Handle> handles = new ArrayList<>();
+  private final ThreadLocal<Handle> local = ThreadLocal.withInitial(this::acquire);
+  private volatile boolean closed;
+  private volatile int generation;
+  private int users;
+
+  private BetonCodecJpeg(Supplier<org.sparkbeton.codec.jpeg.JpegCodec> factory, String kind) {
+    this.factory = factory;
+    this.kind = kind;
+  }
+
+  /** libjpeg-turbo when libbetoncodec loaded, else pure Java (beton-codec's {@code JpegCodecs.fastest()}). */
+  public static BetonCodecJpeg fastest() {
+    return JpegCodecs.nativeAvailable() ? new BetonCodecJpeg(JpegCodecs::fastest, "native")
+        : new BetonCodecJpeg(JpegCodecs::java, "java");
+  }
+
+  /** Always the pure-Java codec (tests compare it with the native one). */
+  public static BetonCodecJpeg java() {
+    return new BetonCodecJpeg(JpegCodecs::java, "java");
+  }
+
+  /** True when this decodes with libjpeg-turbo. */
+  public boolean isNative() {
+    return kind.equals("native");
+  }
+
+  @Override
+  public boolean available() {
+    return !closed;
+  }
+
+  @Override
+  public void decodeRgb(ByteBuffer jpeg, int offset, int length, int width, int height, ByteBuffer out, int outOffset) {
+    Handle h = handle();
+    long size = h.codec.decode(h.source(jpeg, offset, length), 8, Idct.FAST, out, outOffset);
+    if (ImageSize.width(size) != width || ImageSize.height(size) != height) {
+      throw new IllegalStateException("JPEG is " + ImageSize.width(size) + "x" + ImageSize.height(size)
+          + " but its metadata says " + width + "x" + height);
+    }
+  }
+
+  @Override
+  public long decodeRegionRgb(ByteBuffer jpeg, int offset, int length, int x, int y, int w, int h, int scaleNum,
+      ByteBuffer out, int outOffset) {
+    Handle handle = handle();
+    return handle.codec.decodeRegion(handle.source(jpeg, offset, length), x, y, w, h, scaleNum, Idct.FAST, out,
+        outOffset);
+  }
+
+  /** Handles created so far (at most the number of threads that decoded at the same time). */
+  public synchronized int handles() {
+    return handles.size();
+  }
+
+  /** One more loader uses this codec. */
+  public synchronized void retain() {
+    if (closed) {
+      throw new IllegalStateException(this + " is closed");
+    }
+    users++;
+  }
+
+  /** A loader using this codec has closed (its workers have stopped); the last one frees every handle. */
+  public synchronized void release() {
+    if (users > 0 && --users == 0) {
+      freeHandles();
+    }
+  }
+
+  /** Frees every handle for good; idempotent. Threads still decoding must have stopped. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    freeHandles();
+  }
+
+  private void freeHandles() {
+    generation++;
+    for (Handle h : handles) {
+      h.codec.close();
+    }
+    handles.clear();
+  }
+
+  @Override
+  public String toString() {
+    return "BetonCodecJpeg(" + kind + ")";
+  }
+
+  private Handle handle() {
+    if (closed) {
+      throw new IllegalStateException(this + " is closed");
+    }
+    Handle h = local.get();
+    if (h.generation != generation) { // freed by a release since this thread last decoded
+      h = acquire();
+      local.set(h);
+    }
+    if (h.owner != Thread.currentThread()) { // cannot happen unless a handle is shared by mistake
+      throw new IllegalStateException(this + ": handle owned by " + h.owner.getName());
+    }
+    return h;
+  }
+
+  private synchronized Handle acquire() {
+    if (closed) {
+      throw new IllegalStateException(this + " is closed");
+    }
+    Thread me = Thread.currentThread();
+    for (Handle h : handles) {
+      if (!h.owner.isAlive()) {
+        h.owner = me;
+        h.lastSource = null;
+        h.view = null;
+        return h;
+      }
+    }
+    Handle h = new Handle(me, factory.get(), generation);
+    handles.add(h);
+    return h;
+  }
+
+  private static final class Handle {
+    final org.sparkbeton.codec.jpeg.JpegCodec codec;
+    final int generation;
+    volatile Thread owner;
+    ByteBuffer lastSource;
+    ByteBuffer view;
+
+    Handle(Thread owner, org.sparkbeton.codec.jpeg.JpegCodec codec, int generation) {
+      this.owner = owner;
+      this.generation = generation;
+      this.codec = codec;
+    }
+
+    /** A view of {@code buf[offset, offset + length)} as position..limit; one duplicate per distinct buffer. */
+    ByteBuffer source(ByteBuffer buf, int offset, int length) {
+      if (buf != lastSource) {
+        view = buf.duplicate();
+        lastSource = buf;
+      }
+      view.limit(view.capacity()).position(offset).limit(offset + length);
+      return view;
+    }
+  }
+}

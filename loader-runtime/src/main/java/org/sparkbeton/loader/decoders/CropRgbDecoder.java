@@ -1,0 +1,190 @@
+package org.sparkbeton.loader.decoders;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import org.sparkbeton.codec.jpeg.ImageSize;
+import org.sparkbeton.codec.jpeg.JpegGeometry;
+import org.sparkbeton.codec.resize.Resizer;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.loader.io.PayloadView;
+import org.sparkbeton.loader.pipeline.Decoder;
+import org.sparkbeton.loader.pipeline.FieldSource;
+import org.sparkbeton.loader.pipeline.SampleContext;
+import org.sparkbeton.loader.pipeline.TensorSpec;
+
+/**
+ * An RGBImage field of images of any sizes as uint8 [outH, outW, 3]: a crop box chosen per sample
+ * ({@link #box}), then OpenCV INTER_AREA resize (area when shrinking, bilinear otherwise, beton-codec's
+ * {@link Resizer}). RAW payloads are cropped straight from the file's bytes; for JPEGs only the box is
+ * decoded, at the smallest DCT scale among 1/8, 1/4, 1/2, 1 whose decoded box is still at least the
+ * output size, then the decoded box is resized. (FFCV decodes the whole image at full size first: our
+ * pixels differ from its by the DCT scaling and the box's rounding onto the scaled grid.)
+ *
+ * <p>Per sample nothing is allocated: each worker thread keeps a {@link Resizer} and one scratch buffer
+ * sized at plan time for the largest image the loader will read. The output size may be changed between
+ * epochs ({@link #outputSize}): the loader re-plans at every epoch (progressive resizing).
+ */
+abstract class CropRgbDecoder implements Decoder {
+  private final JpegCodec codec;
+  private final boolean ownsCodec;
+  private volatile long outputSize;
+
+  CropRgbDecoder(int outH, int outW, JpegCodec codec, boolean ownsCodec) {
+    this.codec = Objects.requireNonNull(codec, "codec");
+    this.ownsCodec = ownsCodec;
+    outputSize(outH, outW);
+  }
+
+  /**
+   * Sets the output size from the next epoch on (the loader plans at every {@code iterator()}); batches of
+   * earlier epochs become invalid when the size changes.
+   */
+  public final void outputSize(int outH, int outW) {
+    if (outH < 1 || outW < 1 || outH > 65535 || outW > 65535) {
+      throw new IllegalArgumentException(name() + " output size must be 1..65535 on each side, got " + outH + "x"
+          + outW + " (height x width)");
+    }
+    outputSize = ((long) outH << 32) | outW;
+  }
+
+  public final int outputHeight() {
+    return (int) (outputSize >>> 32);
+  }
+
+  public final int outputWidth() {
+    return (int) outputSize;
+  }
+
+  /**
+   * Chooses the crop box of an image of {@code width x height}: writes top, left, height, width into
+   * {@code box[0..3]}. Draws randomness only from {@code ctx.random()}.
+   */
+  abstract void box(int height, int width, SampleContext ctx, int[] box);
+
+  @Override
+  public void retain() {
+    if (ownsCodec) {
+      ((BetonCodecJpeg) codec).retain();
+    }
+  }
+
+  @Override
+  public void release() {
+    if (ownsCodec) {
+      ((BetonCodecJpeg) codec).release();
+    }
+  }
+
+  @Override
+  public Stage plan(FieldSource field) {
+    field.requireType(name(), FieldTypes.RGB_IMAGE);
+    long size = outputSize;
+    int outH = (int) (size >>> 32);
+    int outW = (int) size;
+    long maxPixels = 0;
+    int firstJpeg = -1;
+    for (int s : field.samples()) {
+      ByteBuffer rec = field.records(s);
+      int at = field.at(s);
+      long pixels = (long) SimpleRgbDecoder.width(rec, at) * SimpleRgbDecoder.height(rec, at);
+      maxPixels = Math.max(maxPixels, pixels);
+      if (firstJpeg < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
+        firstJpeg = s;
+      }
+    }
+    if (field.samples().length == 0) {
+      throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
+    }
+    if (maxPixels * 3 > Integer.MAX_VALUE - 64) {
+      throw new IllegalArgumentException("field '" + field.name() + "' has an image of " + maxPixels
+          + " pixels; at most " + (Integer.MAX_VALUE - 64) / 3 + " can be decoded");
+    }
+    if (firstJpeg >= 0 && !codec.available()) {
+      throw new IllegalArgumentException("field '" + field.name() + "' holds JPEG images (first: sample " + firstJpeg
+          + "): " + JpegCodec.UNAVAILABLE);
+    }
+    return new CropStage(field, (int) (maxPixels * 3), outH, outW);
+  }
+
+  /** Per-thread working set of a stage. */
+  private static final class Scratch {
+    final ByteBuffer pixels;
+    final Resizer resizer = new Resizer();
+    final PayloadView view = new PayloadView();
+    final int[] box = new int[4];
+
+    Scratch(int bytes) {
+      pixels = ByteBuffer.allocate(Math.max(bytes, 3));
+    }
+  }
+
+  private final class CropStage implements Stage {
+    private final FieldSource field;
+    private final int scratchBytes;
+    private final int outH;
+    private final int outW;
+    private final TensorSpec output;
+    private final ThreadLocal<Scratch> scratch;
+
+    CropStage(FieldSource field, int scratchBytes, int outH, int outW) {
+      this.field = field;
+      this.scratchBytes = scratchBytes;
+      this.outH = outH;
+      this.outW = outW;
+      this.output = TensorSpec.image(outH, outW);
+      this.scratch = ThreadLocal.withInitial(() -> new Scratch(scratchBytes));
+    }
+
+    @Override
+    public TensorSpec output() {
+      return output;
+    }
+
+    @Override
+    public void decode(long sample, ByteBuffer out, int offset, SampleContext ctx) {
+      ByteBuffer rec = field.records(sample);
+      int at = field.at(sample);
+      int width = SimpleRgbDecoder.width(rec, at);
+      int height = SimpleRgbDecoder.height(rec, at);
+      int mode = rec.get(at + RgbImageField.MODE);
+      long ptr = rec.getLong(at + RgbImageField.DATA_PTR);
+      if (width == 0 || height == 0 || (long) width * height * 3 > scratchBytes) {
+        throw new BetonFormatException(field.file(), "metadata of sample " + sample + " field '" + field.name() + "'",
+            field.metadataOffset(sample), "image is " + width + "x" + height + ", expected a non-empty image of at most "
+                + scratchBytes / 3 + " pixels (the largest found when planning)");
+      }
+      Scratch s = scratch.get();
+      int[] box = s.box;
+      box(height, width, ctx, box);
+      int top = box[0];
+      int left = box[1];
+      int h = box[2];
+      int w = box[3];
+      if (mode == ImageMode.RAW.code()) {
+        long bytes = (long) width * height * 3;
+        if (field.viewPayload(sample, ptr, bytes, s.view)) {
+          s.resizer.resize(s.view.buffer(), s.view.offset(), width * 3, left, top, w, h, out, offset, outW, outH);
+        } else {
+          field.copyPayload(sample, ptr, bytes, s.pixels, 0);
+          s.resizer.resize(s.pixels, 0, width * 3, left, top, w, h, out, offset, outW, outH);
+        }
+      } else if (mode == ImageMode.JPG.code()) {
+        long size = field.allocationSize(sample, ptr);
+        if (!field.viewPayload(sample, ptr, size, s.view)) {
+          throw new UnsupportedOperationException("JPEG payload of sample " + sample + " spans two mapped segments");
+        }
+        int m = JpegGeometry.bestScale(w, h, outW, outH, JpegGeometry.FAST_SCALES);
+        long got = codec.decodeRegionRgb(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m, s.pixels, 0);
+        int bw = ImageSize.width(got);
+        int bh = ImageSize.height(got);
+        s.resizer.resize(s.pixels, 0, bw * 3, 0, 0, bw, bh, out, offset, outW, outH);
+      } else {
+        throw new BetonFormatException(field.file(), "metadata of sample " + sample + " field '" + field.name() + "'",
+            field.metadataOffset(sample), "image mode byte is " + mode + ", expected 0 (jpg) or 1 (raw)");
+      }
+    }
+  }
+}
