@@ -1,7 +1,6 @@
 package org.sparkbeton.loader.decoders;
 
 import java.nio.ByteBuffer;
-import java.util.Objects;
 import org.sparkbeton.codec.jpeg.ImageSize;
 import org.sparkbeton.codec.jpeg.JpegGeometry;
 import org.sparkbeton.codec.resize.Resizer;
@@ -28,13 +27,11 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * epochs ({@link #outputSize}): the loader re-plans at every epoch (progressive resizing).
  */
 abstract class CropRgbDecoder implements Decoder {
-  private final JpegCodec codec;
-  private final boolean ownsCodec;
+  private final OwnedCodec codec;
   private volatile long outputSize;
 
   CropRgbDecoder(int outH, int outW, JpegCodec codec, boolean ownsCodec) {
-    this.codec = Objects.requireNonNull(codec, "codec");
-    this.ownsCodec = ownsCodec;
+    this.codec = new OwnedCodec(codec, ownsCodec);
     outputSize(outH, outW);
   }
 
@@ -66,16 +63,12 @@ abstract class CropRgbDecoder implements Decoder {
 
   @Override
   public void retain() {
-    if (ownsCodec) {
-      ((BetonCodecJpeg) codec).retain();
-    }
+    codec.retain();
   }
 
   @Override
   public void release() {
-    if (ownsCodec) {
-      ((BetonCodecJpeg) codec).release();
-    }
+    codec.release();
   }
 
   @Override
@@ -102,10 +95,7 @@ abstract class CropRgbDecoder implements Decoder {
       throw new IllegalArgumentException("field '" + field.name() + "' has an image of " + maxPixels
           + " pixels; at most " + (Integer.MAX_VALUE - 64) / 3 + " can be decoded");
     }
-    if (firstJpeg >= 0 && !codec.available()) {
-      throw new IllegalArgumentException("field '" + field.name() + "' holds JPEG images (first: sample " + firstJpeg
-          + "): " + JpegCodec.UNAVAILABLE);
-    }
+    codec.requireFor(field, firstJpeg);
     return new CropStage(field, (int) (maxPixels * 3), outH, outW);
   }
 
@@ -122,6 +112,7 @@ abstract class CropRgbDecoder implements Decoder {
   }
 
   private final class CropStage implements Stage {
+    private final JpegCodec jpeg = codec.codec();
     private final FieldSource field;
     private final int scratchBytes;
     private final int outH;
@@ -177,7 +168,7 @@ abstract class CropRgbDecoder implements Decoder {
           throw new UnsupportedOperationException("JPEG payload of sample " + sample + " spans two mapped segments");
         }
         int m = JpegGeometry.bestScale(w, h, outW, outH, JpegGeometry.FAST_SCALES);
-        long got = codec.decodeRegionRgb(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m, s.pixels, 0);
+        long got = jpeg.decodeRegionRgb(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m, s.pixels, 0);
         int bw = ImageSize.width(got);
         int bh = ImageSize.height(got);
         s.resizer.resize(s.pixels, 0, bw * 3, 0, 0, bw, bh, out, offset, outW, outH);

@@ -20,8 +20,7 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * available. JPEGs are decoded in full with the fast IDCT (FFCV's pixels with the native codec).
  */
 public final class SimpleRgbDecoder implements Decoder {
-  private final JpegCodec codec;
-  private final boolean ownsCodec;
+  private final OwnedCodec codec;
 
   /**
    * RAW and JPEG images; JPEGs through beton-codec ({@link BetonCodecJpeg#fastest()}), whose per-thread
@@ -37,22 +36,17 @@ public final class SimpleRgbDecoder implements Decoder {
   }
 
   private SimpleRgbDecoder(JpegCodec codec, boolean ownsCodec) {
-    this.codec = java.util.Objects.requireNonNull(codec, "codec");
-    this.ownsCodec = ownsCodec;
+    this.codec = new OwnedCodec(codec, ownsCodec);
   }
 
   @Override
   public void retain() {
-    if (ownsCodec) {
-      ((BetonCodecJpeg) codec).retain();
-    }
+    codec.retain();
   }
 
   @Override
   public void release() {
-    if (ownsCodec) {
-      ((BetonCodecJpeg) codec).release();
-    }
+    codec.release();
   }
 
   @Override
@@ -96,12 +90,9 @@ public final class SimpleRgbDecoder implements Decoder {
           + "' to have the same size, found " + found
           + " (width x height); use RandomResizedCropRGB or CenterCropRGB for a fixed output size");
     }
-    if (firstJpeg >= 0 && !codec.available()) {
-      throw new IllegalArgumentException("field '" + field.name() + "' holds JPEG images (first: sample " + firstJpeg
-          + "): " + JpegCodec.UNAVAILABLE);
-    }
+    codec.requireFor(field, firstJpeg);
     long key = sizes.keySet().iterator().next();
-    return new RgbStage(field, codec, (int) (key >>> 16), (int) (key & 0xffff));
+    return new RgbStage(field, codec.codec(), (int) (key >>> 16), (int) (key & 0xffff));
   }
 
   static int width(ByteBuffer rec, int at) {

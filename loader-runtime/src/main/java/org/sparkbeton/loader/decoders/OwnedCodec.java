@@ -1,0 +1,43 @@
+package org.sparkbeton.loader.decoders;
+
+import java.util.Objects;
+import org.sparkbeton.loader.pipeline.FieldSource;
+
+/**
+ * The JPEG codec of an image decoder and whether the decoder owns it: an owned beton-codec is retained
+ * and released with each loader that uses the decoder (its last release frees the native handles); a
+ * codec passed in by the caller stays the caller's to close.
+ */
+final class OwnedCodec {
+  private final JpegCodec codec;
+  private final boolean owned;
+
+  OwnedCodec(JpegCodec codec, boolean owned) {
+    this.codec = Objects.requireNonNull(codec, "codec");
+    this.owned = owned;
+  }
+
+  JpegCodec codec() {
+    return codec;
+  }
+
+  void retain() {
+    if (owned) {
+      ((BetonCodecJpeg) codec).retain();
+    }
+  }
+
+  void release() {
+    if (owned) {
+      ((BetonCodecJpeg) codec).release();
+    }
+  }
+
+  /** Refuses at plan time a field holding JPEGs ({@code firstJpeg >= 0}) when no codec can decode them. */
+  void requireFor(FieldSource field, int firstJpeg) {
+    if (firstJpeg >= 0 && !codec.available()) {
+      throw new IllegalArgumentException("field '" + field.name() + "' holds JPEG images (first: sample " + firstJpeg
+          + "): " + JpegCodec.UNAVAILABLE);
+    }
+  }
+}
