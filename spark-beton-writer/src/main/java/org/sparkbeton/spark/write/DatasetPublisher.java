@@ -27,7 +27,7 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * see it (an object store's PUT of the whole object, or a write-then-rename with overwrite on file
  * systems), so a reader sees the old dataset or the new one, never a mix.
  */
-final class DatasetPublisher {
+public final class DatasetPublisher {
   private static final Set<String> OBJECT_STORES = Set.of("s3", "s3a", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss");
 
   private final FileSystem fs;
@@ -40,6 +40,11 @@ final class DatasetPublisher {
 
   /** The published manifest, or null when the directory holds no dataset. */
   DatasetManifest current() throws IOException {
+    return read(fs, dir);
+  }
+
+  /** The manifest published in {@code dir}, or null when the directory holds no dataset. */
+  public static DatasetManifest read(FileSystem fs, Path dir) throws IOException {
     Path manifest = new Path(dir, DatasetManifest.FILE_NAME);
     if (!fs.exists(manifest)) {
       return null;

@@ -7,8 +7,6 @@ import static org.apache.spark.sql.functions.map;
 import static org.apache.spark.sql.functions.regexp_extract;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +21,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.spark.write.DatasetPublisher;
 
 /**
  * The dataset preparation job: an ImageFolder tree read with Spark's {@code binaryFile} source,
@@ -94,11 +93,12 @@ public final class ImageFolderPrepare {
   }
 
   private static DatasetManifest manifest(SparkSession spark, String output) throws IOException {
-    Path m = new Path(output, DatasetManifest.FILE_NAME);
-    FileSystem fs = m.getFileSystem(spark.sparkContext().hadoopConfiguration());
-    try (InputStream in = fs.open(m)) {
-      return DatasetManifest.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    Path dir = new Path(output);
+    DatasetManifest m = DatasetPublisher.read(dir.getFileSystem(spark.sparkContext().hadoopConfiguration()), dir);
+    if (m == null) {
+      throw new IOException("The write to " + output + " published no manifest");
     }
+    return m;
   }
 
   static String summary(Result r, String output) {
