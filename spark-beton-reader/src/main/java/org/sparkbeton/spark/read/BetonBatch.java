@@ -14,11 +14,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -88,54 +85,4 @@ public final class BetonBatch implements Batch {
     String fieldsJson = new DatasetManifest(inputs.fields(), List.of(), Map.of(), "spark-beton reader").toJson();
     return new BetonPartitionReaderFactory(hadoop, conf, fieldsJson, required);
   }
-
-  /** A pushed-down {@code COUNT(*)}: one partition, one row, no file opened. */
-  static final class CountBatch implements Batch {
-    private final long count;
-
-    CountBatch(long count) {
-      this.count = count;
-    }
-
-    @Override
-    public InputPartition[] planInputPartitions() {
-      return new InputPartition[] {new CountPartition(count)};
-    }
-
-    @Override
-    public PartitionReaderFactory createReaderFactory() {
-      return new CountReaderFactory();
-    }
-  }
-
-  /** Emits the single row of a {@link CountPartition}. */
-  static final class CountReaderFactory implements PartitionReaderFactory {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    public PartitionReader<InternalRow> createReader(InputPartition partition) {
-      long count = ((CountPartition) partition).count();
-      return new PartitionReader<>() {
-        private boolean done;
-
-        @Override
-        public boolean next() {
-          boolean first = !done;
-          done = true;
-          return first;
-        }
-
-        @Override
-        public InternalRow get() {
-          return new GenericInternalRow(new Object[] {count});
-        }
-
-        @Override
-        public void close() {}
-      };
-    }
-  }
-
-  /** The total a pushed-down {@code COUNT(*)} returns. */
-  record CountPartition(long count) implements InputPartition {}
 }

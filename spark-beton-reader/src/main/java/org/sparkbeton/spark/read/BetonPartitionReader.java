@@ -2,9 +2,6 @@ package org.sparkbeton.spark.read;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -14,11 +11,8 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
-import org.sparkbeton.format.ReadOptions;
-import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dump.PixelDecoder;
 
 /**
@@ -91,35 +85,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
   private void open() throws IOException {
     source = new HadoopBetonSource(new Path(partition.path()), hadoopConf);
     String file = source.name();
-    if (partition.expectedBytes() >= 0 && source.length() != partition.expectedBytes()) {
-      long length = source.length();
-      throw new BetonFormatException(file, "file", Math.min(length, partition.expectedBytes()),
-          "shard is " + length + " bytes but the manifest says " + partition.expectedBytes());
-    }
-    ReadOptions options = ReadOptions.defaults();
-    for (Map.Entry<String, ReadConf.CustomLayout> e : conf.customFields().entrySet()) {
-      ReadConf.CustomLayout l = e.getValue();
-      options.customField(e.getKey(), args -> new RawMetadataField(l.size(), l.alignment()));
-    }
-    reader = BetonReader.open(source, options);
-    List<ManifestField> actual = new ArrayList<>();
-    for (BetonField f : reader.fields()) {
-      actual.add(ManifestField.of(f));
-    }
-    List<ManifestField> expected = new ArrayList<>();
-    schema.columns().forEach(c -> {
-      if (!expected.contains(c.field())) {
-        expected.add(c.field());
-      }
-    });
-    if (!actual.equals(expected)) {
-      throw new BetonFormatException(file, "field descriptors", 24,
-          "fields " + actual + " differ from the dataset's fields " + expected);
-    }
-    if (partition.expectedSamples() >= 0 && reader.numSamples() != partition.expectedSamples()) {
-      throw new BetonFormatException(file, "header", 8,
-          "shard holds " + reader.numSamples() + " samples but the manifest says " + partition.expectedSamples());
-    }
+    reader = ShardOpener.open(source, partition.expectedBytes(), partition.expectedSamples(), schema, conf);
     if (partition.toSample() > reader.numSamples()) {
       throw new BetonFormatException(file, "header", 8,
           "shard holds " + reader.numSamples() + " samples, fewer than the " + partition.toSample() + " planned");

@@ -26,12 +26,10 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
   private final Filter[] pushed;
   private final ReadConf conf;
   private final Configuration hadoopConf;
-  private final boolean countOnly;
   private final List<Integer> kept;
 
-  BetonScan(DatasetInputs inputs, BetonSchema schema, StructType required, Filter[] pushed, boolean countOnly,
-      ReadConf conf, Configuration hadoopConf) {
-    this.countOnly = countOnly;
+  BetonScan(DatasetInputs inputs, BetonSchema schema, StructType required, Filter[] pushed, ReadConf conf,
+      Configuration hadoopConf) {
     this.inputs = inputs;
     this.schema = schema;
     this.required = required;
@@ -54,7 +52,7 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
   @Override
   public String description() {
     return "BetonScan " + inputs.root() + " shards=" + kept.size() + "/" + inputs.shards().size()
-        + " pushedFilters=" + Arrays.toString(pushed) + (countOnly ? " pushedAggregate=COUNT(*)" : "")
+        + " pushedFilters=" + Arrays.toString(pushed)
         + " imageMode=" + conf.imageMode();
   }
 
@@ -82,13 +80,6 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
 
   @Override
   public Batch toBatch() {
-    if (countOnly) {
-      long total = 0;
-      for (int i : kept) {
-        total += inputs.shards().get(i).samples();
-      }
-      return new BetonBatch.CountBatch(total);
-    }
     return new BetonBatch(inputs, schema, required, kept, conf, hadoopConf);
   }
 

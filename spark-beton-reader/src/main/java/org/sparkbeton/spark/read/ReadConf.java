@@ -13,6 +13,7 @@ import java.util.Map;
 public final class ReadConf implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final long DEFAULT_MAX_PARTITION_BYTES = 128L << 20;
+  private static final long DEFAULT_AGGREGATE_PUSHDOWN_MAX_SAMPLES = 2_000_000;
 
   /** One custom field's metadata layout. */
   public record CustomLayout(int size, int alignment) implements Serializable {}
@@ -22,9 +23,11 @@ public final class ReadConf implements Serializable {
   private final long maxPartitionBytes;
   private final long maxSamplesPerPartition;
   private final Map<String, CustomLayout> customFields;
+  private final long aggregatePushdownMaxSamples;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, long maxPartitionBytes, long maxSamplesPerPartition,
-      Map<String, CustomLayout> customFields) {
+      Map<String, CustomLayout> customFields, long aggregatePushdownMaxSamples) {
+    this.aggregatePushdownMaxSamples = aggregatePushdownMaxSamples;
     this.imageMode = imageMode;
     this.ignoreCorruptFiles = ignoreCorruptFiles;
     this.maxPartitionBytes = maxPartitionBytes;
@@ -64,7 +67,23 @@ public final class ReadConf implements Serializable {
     long maxSamples = maxSamplesText == null ? Long.MAX_VALUE
         : positive(BetonReadOptions.MAX_SAMPLES_PER_PARTITION, maxSamplesText);
     Map<String, CustomLayout> custom = parseCustom(o.get(BetonReadOptions.CUSTOM_FIELD_LAYOUT.toLowerCase(Locale.ROOT)));
-    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom);
+    String aggText = o.get(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES.toLowerCase(Locale.ROOT));
+    long aggMax = aggText == null ? DEFAULT_AGGREGATE_PUSHDOWN_MAX_SAMPLES
+        : nonNegative(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES, aggText);
+    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom, aggMax);
+  }
+
+  private static long nonNegative(String option, String text) {
+    try {
+      long v = Long.parseLong(text.trim().replace("_", "").replace(",", ""));
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("Option " + option + " must be a whole number >= 0 (0 turns it off), got '"
+        + text + "'");
   }
 
   private static long positive(String option, String text) {
@@ -121,4 +140,5 @@ public final class ReadConf implements Serializable {
   public long maxPartitionBytes() { return maxPartitionBytes; }
   public long maxSamplesPerPartition() { return maxSamplesPerPartition; }
   public Map<String, CustomLayout> customFields() { return customFields; }
+  public long aggregatePushdownMaxSamples() { return aggregatePushdownMaxSamples; }
 }

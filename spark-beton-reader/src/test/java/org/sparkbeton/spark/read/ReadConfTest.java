@@ -43,4 +43,15 @@ class ReadConfTest {
     assertThatThrownBy(() -> ReadConf.parse(Map.of("customFieldLayout", "a:13:3"), Map.of()))
         .hasMessageContaining("customFieldLayout must be name:size:alignment").hasMessageContaining("'a:13:3'");
   }
+
+  @Test
+  void aggregatePushdownLimitDefaultsToTwoMillionSamplesAndZeroTurnsItOff() {
+    assertThat(ReadConf.defaults().aggregatePushdownMaxSamples()).isEqualTo(2_000_000);
+    assertThat(ReadConf.parse(Map.of("AGGREGATEPUSHDOWNMAXSAMPLES", "0"), Map.of()).aggregatePushdownMaxSamples())
+        .isZero();
+    assertThat(ReadConf.parse(Map.of("aggregatePushdownMaxSamples", "5_000_000"), Map.of())
+        .aggregatePushdownMaxSamples()).isEqualTo(5_000_000);
+    assertThatThrownBy(() -> ReadConf.parse(Map.of("aggregatePushdownMaxSamples", "-1"), Map.of()))
+        .hasMessageContaining("aggregatePushdownMaxSamples must be a whole number >= 0").hasMessageContaining("'-1'");
+  }
 }

@@ -77,9 +77,16 @@ final class BetonBatchWrite implements BatchWrite {
       }
     }
     try {
-      published = publisher().commit(jobId, fields, ours, overwrite, recipe());
-      LOG.info("beton write {}: published {} with {} samples in {} shards", jobId, dir, published.totalSamples(),
-          published.shards().size());
+      long quarantined = ours.stream().mapToLong(BetonCommitMessage::quarantined).sum();
+      java.util.Map<String, String> recipe = recipe();
+      if (quarantined > 0) {
+        recipe.put("quarantined_rows", quarantined + " rows of job " + jobId + " left out, listed under "
+            + QuarantineLog.DIR + "/");
+      }
+      published = publisher().commit(jobId, fields, ours, overwrite, recipe);
+      LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),
+          published.shards().size(), quarantined > 0 ? "; " + quarantined + " rows quarantined under "
+              + dir + "/" + QuarantineLog.DIR : "");
     } catch (IOException e) {
       throw new UncheckedIOException("Publishing the manifest of " + dir + " failed", e);
     }
@@ -109,7 +116,7 @@ final class BetonBatchWrite implements BatchWrite {
     Path path = new Path(dir);
     FileSystem fs = path.getFileSystem(hadoopConf);
     fs.mkdirs(path);
-    return new DatasetPublisher(fs, path);
+    return new DatasetPublisher(fs, path, conf.manifestLockTimeoutMillis);
   }
 
   /** The manifest published by {@link #commit}, for callers that want a summary. */

@@ -4,7 +4,11 @@ import java.util.List;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.sparkbeton.format.dataset.ShardEntry;
 
-/** What one committed task attempt wrote: small, sent to the driver. */
+/**
+ * What one committed task attempt wrote: small, sent to the driver.
+ *
+ * @param quarantineFile the attempt's file under {@code _quarantine/}, or null when it quarantined nothing
+ */
 record BetonCommitMessage(int partition, long taskAttempt, List<ShardEntry> shards, long samples, long skippedNulls,
-    long skippedBadImages) implements WriterCommitMessage {
+    long skippedBadImages, String quarantineFile, long quarantined) implements WriterCommitMessage {
 }

@@ -18,6 +18,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
   private final long taskAttempt;
   private final RowEncoder rows;
   private final ShardWriter shards;
+  private final QuarantineLog quarantine;
   private long rowIndex;
   private long samples;
   private List<ShardEntry> committed = List.of();
@@ -26,9 +27,11 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
       BetonWriteConf conf) {
     this.partition = partition;
     this.taskAttempt = taskAttempt;
-    this.rows = new RowEncoder(schema, conf, partition);
+    String prefix = shardPrefix(jobId, partition, taskAttempt);
+    this.quarantine = new QuarantineLog(fs, dir, prefix);
+    this.rows = new RowEncoder(schema, conf, partition, quarantine);
     List<BetonField> fields = BetonSchemaMapping.fields(schema, conf);
-    this.shards = new ShardWriter(fs, dir, shardPrefix(jobId, partition, taskAttempt), fields, conf);
+    this.shards = new ShardWriter(fs, dir, prefix, fields, conf);
   }
 
   /** Attempt-unique: two attempts of one partition never share a file name. */
@@ -48,12 +51,18 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
   @Override
   public WriterCommitMessage commit() throws IOException {
     committed = shards.finish();
-    return new BetonCommitMessage(partition, taskAttempt, committed, samples, rows.skippedNulls, rows.skippedBadImages);
+    String quarantineFile = quarantine.finish();
+    return new BetonCommitMessage(partition, taskAttempt, committed, samples, rows.skippedNulls, rows.skippedBadImages,
+        quarantineFile, quarantine.records());
   }
 
   @Override
   public void abort() throws IOException {
-    shards.abort();
+    try {
+      shards.abort();
+    } finally {
+      quarantine.abort();
+    }
   }
 
   @Override
@@ -61,7 +70,11 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     try {
       shards.close();
     } finally {
-      rows.close();
+      try {
+        quarantine.close();
+      } finally {
+        rows.close();
+      }
     }
   }
 
@@ -74,6 +87,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
         BetonWriteMetrics.task(BetonWriteMetrics.BYTES, bytes),
         BetonWriteMetrics.task(BetonWriteMetrics.PASSED_THROUGH, rows.imagesPassedThrough()),
         BetonWriteMetrics.task(BetonWriteMetrics.REENCODED, rows.imagesReencoded()),
-        BetonWriteMetrics.task(BetonWriteMetrics.SKIPPED, rows.skippedNulls + rows.skippedBadImages)};
+        BetonWriteMetrics.task(BetonWriteMetrics.SKIPPED, rows.skippedNulls + rows.skippedBadImages),
+        BetonWriteMetrics.task(BetonWriteMetrics.QUARANTINED, quarantine.records())};
   }
 }

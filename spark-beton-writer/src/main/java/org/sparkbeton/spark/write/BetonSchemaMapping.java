@@ -57,10 +57,17 @@ public final class BetonSchemaMapping {
             + schema.simpleString());
       }
     }
+    int source = sourceIdOrdinal(schema, conf);
     List<ColumnPlan> plans = new ArrayList<>();
     StructField[] fields = schema.fields();
     for (int i = 0; i < fields.length; i++) {
-      plans.add(planColumn(fields[i], i, conf));
+      if (i != source) {
+        plans.add(planColumn(fields[i], i, conf));
+      }
+    }
+    if (plans.isEmpty()) {
+      throw new IllegalArgumentException("Cannot write a DataFrame whose only column is the sourceIdColumn '"
+          + conf.sourceIdColumn + "' as .beton");
     }
     try {
       FieldDescriptor.validateNames(plans.stream().map(p -> p.field().name()).toList());
@@ -68,6 +75,24 @@ public final class BetonSchemaMapping {
       throw new IllegalArgumentException("Cannot write these columns as .beton fields: " + e.getMessage(), e);
     }
     return plans;
+  }
+
+  /**
+   * Ordinal of the {@code sourceIdColumn} (identifies rows in messages and quarantine records, never stored),
+   * or -1 when none is set.
+   */
+  static int sourceIdOrdinal(StructType schema, BetonWriteConf conf) {
+    if (conf.sourceIdColumn == null) {
+      return -1;
+    }
+    StructField[] fields = schema.fields();
+    for (int i = 0; i < fields.length; i++) {
+      if (fields[i].name().equalsIgnoreCase(conf.sourceIdColumn)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("Option sourceIdColumn names column '" + conf.sourceIdColumn
+        + "', which is not in the schema " + schema.simpleString());
   }
 
   private static ColumnPlan planColumn(StructField f, int ordinal, BetonWriteConf conf) {

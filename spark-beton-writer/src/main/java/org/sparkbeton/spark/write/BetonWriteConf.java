@@ -27,7 +27,9 @@ public final class BetonWriteConf implements Serializable {
   final long seed;
   final long pageSize;
   final long targetShardSize;
-  final boolean skipBadImages;
+  final BadImagePolicy badImages;
+  final String sourceIdColumn;
+  final long manifestLockTimeoutMillis;
   final boolean skipNulls;
   final Map<String, long[]> arrayShapes;
   final boolean stringsAsJson;
@@ -70,7 +72,10 @@ public final class BetonWriteConf implements Serializable {
     if (targetShardSize < 1) {
       throw new IllegalArgumentException("Option targetShardSize must be positive");
     }
-    skipBadImages = policy(o, BetonWriteOptions.BAD_IMAGE_POLICY);
+    badImages = BadImagePolicy.parse(o.getOrDefault(key(BetonWriteOptions.BAD_IMAGE_POLICY), "fail"));
+    String source = o.get(key(BetonWriteOptions.SOURCE_ID_COLUMN));
+    sourceIdColumn = source == null || source.isBlank() ? null : source.trim();
+    manifestLockTimeoutMillis = 1000L * positiveInt(o, BetonWriteOptions.MANIFEST_LOCK_TIMEOUT, 120);
     skipNulls = policy(o, BetonWriteOptions.NULL_POLICY);
     arrayShapes = parseShapes(o.getOrDefault(key(BetonWriteOptions.ARRAY_SHAPES), ""));
     String strings = o.getOrDefault(key(BetonWriteOptions.STRING_ENCODING), "json").trim().toLowerCase(Locale.ROOT);
@@ -79,6 +84,22 @@ public final class BetonWriteConf implements Serializable {
     }
     stringsAsJson = strings.equals("json");
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
+  }
+
+  /** What happens to a row whose image cannot be stored. */
+  enum BadImagePolicy {
+    FAIL, SKIP, QUARANTINE;
+
+    static BadImagePolicy parse(String text) {
+      String v = text.trim().toLowerCase(Locale.ROOT);
+      return switch (v) {
+        case "fail" -> FAIL;
+        case "skip" -> SKIP;
+        case "quarantine" -> QUARANTINE;
+        default -> throw new IllegalArgumentException("Option " + BetonWriteOptions.BAD_IMAGE_POLICY
+            + " must be fail, skip or quarantine, got '" + v + "'");
+      };
+    }
   }
 
   /** Parses options given with any case (Spark passes a case-insensitive map). */
@@ -106,7 +127,7 @@ public final class BetonWriteConf implements Serializable {
     r.put("resize_filter", "area (OpenCV INTER_AREA equivalent)");
     r.put("page_size", Long.toString(pageSize));
     r.put("target_shard_size", Long.toString(targetShardSize));
-    r.put("bad_image_policy", skipBadImages ? "skip" : "fail");
+    r.put("bad_image_policy", badImages.name().toLowerCase(Locale.ROOT));
     r.put("null_policy", skipNulls ? "skip" : "fail");
     return r;
   }

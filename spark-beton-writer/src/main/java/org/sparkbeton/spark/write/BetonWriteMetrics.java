@@ -12,11 +12,13 @@ final class BetonWriteMetrics {
   static final String PASSED_THROUGH = "betonImagesPassedThrough";
   static final String REENCODED = "betonImagesEncoded";
   static final String SKIPPED = "betonRowsSkipped";
+  static final String QUARANTINED = "betonRowsQuarantined";
 
   private BetonWriteMetrics() {}
 
   static CustomMetric[] supported() {
-    return new CustomMetric[] {new Samples(), new Shards(), new Bytes(), new PassedThrough(), new Encoded(), new Skipped()};
+    return new CustomMetric[] {new Samples(), new Shards(), new Bytes(), new PassedThrough(), new Encoded(), new Skipped(),
+        new Quarantined()};
   }
 
   static CustomTaskMetric task(String name, long value) {
@@ -54,5 +56,10 @@ final class BetonWriteMetrics {
   public static final class Skipped extends CustomSumMetric {
     @Override public String name() { return SKIPPED; }
     @Override public String description() { return "rows skipped (nulls, bad images)"; }
+  }
+
+  public static final class Quarantined extends CustomSumMetric {
+    @Override public String name() { return QUARANTINED; }
+    @Override public String description() { return "rows quarantined (bad images recorded under _quarantine/)"; }
   }
 }

@@ -40,7 +40,13 @@ public final class BetonWriteOptions {
   /** A task starts a new shard file once its current one holds this many payload bytes; accepts {@code 512M}, {@code 1G}. Default 1 GiB. */
   public static final String TARGET_SHARD_SIZE = "targetShardSize";
 
-  /** What to do with an image that cannot be decoded: {@code fail} the task (default) or {@code skip} the row (counted in the metrics). */
+  /**
+   * What to do with an image that cannot be stored (corrupt or truncated data, unsupported format, zero size,
+   * over 65535 pixels a side): {@code fail} the task (default; the message names the row, its source and the
+   * reason), {@code skip} the row (counted in the metrics), or {@code quarantine}: skip it and record its
+   * source, column and reason as a JSON line under the dataset's {@code _quarantine/} directory (one file per
+   * committed task; files of failed attempts are deleted), so users can fix their data.
+   */
   public static final String BAD_IMAGE_POLICY = "badImagePolicy";
 
   /** What to do with a null value: {@code fail} (default, naming the column) or {@code skip} the row (counted). */
@@ -51,6 +57,20 @@ public final class BetonWriteOptions {
 
   /** How string columns are stored: {@code json} (default: a JSON string literal in a JSON field, so FFCV's unpack gives the str) or {@code bytes} (UTF-8 in a Bytes field). */
   public static final String STRING_ENCODING = "stringEncoding";
+
+  /**
+   * A column that identifies each row's source (e.g. {@code path} from {@code spark.read.format("binaryFile")}):
+   * quoted in error messages and quarantine records, and not stored in the dataset. Default: none (rows are
+   * identified by partition and row number).
+   */
+  public static final String SOURCE_ID_COLUMN = "sourceIdColumn";
+
+  /**
+   * How long a job waits for another job's lock on the dataset's manifest ({@code _manifest.lock}) before
+   * failing, in seconds. Jobs hold it only while they publish (milliseconds); a lock older than this is
+   * reported with its owner, for a user to delete if that job died. Default 120.
+   */
+  public static final String MANIFEST_LOCK_TIMEOUT = "manifestLockTimeout";
 
   /** Directory for the per-task page spool files (shards are streamed to the target file system once complete). Default: java.io.tmpdir. */
   public static final String SPOOL_DIR = "spoolDir";

@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FileContext;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -32,10 +33,12 @@ public final class DatasetPublisher {
 
   private final FileSystem fs;
   private final Path dir;
+  private final long lockTimeoutMillis;
 
-  DatasetPublisher(FileSystem fs, Path dir) {
+  DatasetPublisher(FileSystem fs, Path dir, long lockTimeoutMillis) {
     this.fs = fs;
     this.dir = dir;
+    this.lockTimeoutMillis = lockTimeoutMillis;
   }
 
   /** The published manifest, or null when the directory holds no dataset. */
@@ -56,48 +59,82 @@ public final class DatasetPublisher {
 
   /**
    * Publishes the shards of {@code messages}: appended to the current dataset, or replacing it when
-   * {@code overwrite}. Then deletes what no manifest lists any more: old shards after an overwrite,
-   * and files of this job that no committed attempt reported (killed speculative attempts).
+   * {@code overwrite}. Holds the dataset's {@link ManifestLock} from reading the current manifest to
+   * publishing the next, so concurrent appends all land. Then deletes what no manifest lists any more: old
+   * shards and quarantine files after an overwrite, and files of this job that no committed attempt
+   * reported (killed speculative attempts, failed attempts).
    */
   DatasetManifest commit(String jobId, List<BetonField> fields, List<BetonCommitMessage> messages, boolean overwrite,
       Map<String, String> recipe) throws IOException {
-    DatasetManifest previous = current();
-    List<ManifestField> manifestFields = fields.stream().map(ManifestField::of).toList();
-    List<ShardEntry> shards = new ArrayList<>();
-    if (previous != null && !overwrite) {
-      if (!previous.fields().equals(manifestFields)) {
-        throw new IllegalArgumentException("Cannot append to " + dir + ": its fields " + previous.fields()
-            + " differ from the DataFrame's " + manifestFields + " (use mode overwrite to replace it)");
+    try (ManifestLock lock = ManifestLock.acquire(fs, dir, "spark-beton write job " + jobId, lockTimeoutMillis)) {
+      DatasetManifest previous = current();
+      List<ManifestField> manifestFields = fields.stream().map(ManifestField::of).toList();
+      List<ShardEntry> shards = new ArrayList<>();
+      if (previous != null && !overwrite) {
+        if (!previous.fields().equals(manifestFields)) {
+          throw new IllegalArgumentException("Cannot append to " + dir + ": its fields " + previous.fields()
+              + " differ from the DataFrame's " + manifestFields + " (use mode overwrite to replace it)");
+        }
+        shards.addAll(previous.shards());
       }
-      shards.addAll(previous.shards());
-    }
-    messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
-        .forEach(m -> shards.addAll(m.shards()));
-    DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, "spark-beton 0.1.0");
-    publish(next);
-    Set<String> live = new HashSet<>();
-    next.shards().forEach(s -> live.add(s.path()));
-    if (previous != null && overwrite) {
-      for (ShardEntry old : previous.shards()) {
-        if (!live.contains(old.path())) {
-          fs.delete(new Path(dir, old.path()), false);
+      messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
+          .forEach(m -> shards.addAll(m.shards()));
+      DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, "spark-beton 0.1.0");
+      publish(next);
+      Set<String> live = new HashSet<>();
+      next.shards().forEach(s -> live.add(s.path()));
+      if (previous != null && overwrite) {
+        for (ShardEntry old : previous.shards()) {
+          if (!live.contains(old.path())) {
+            fs.delete(new Path(dir, old.path()), false);
+          }
         }
       }
+      Set<String> quarantine = new HashSet<>();
+      messages.forEach(m -> {
+        if (m.quarantineFile() != null) {
+          quarantine.add(m.quarantineFile());
+        }
+      });
+      deleteUnlisted(jobId, live, quarantine, overwrite);
+      return next;
     }
-    deleteUnlisted(jobId, live);
-    return next;
   }
 
-  /** Deletes every file of this job (by its id in the name) that is not in {@code keep}. */
+  /** Deletes every file of this job (by its id in the name) that is not kept: shards, then quarantine files. */
   void deleteUnlisted(String jobId, Set<String> keep) throws IOException {
+    deleteUnlisted(jobId, keep, Set.of(), false);
+  }
+
+  /**
+   * Deletes this job's shards not in {@code keepShards} and quarantine files not in {@code keepQuarantine};
+   * with {@code otherJobsQuarantine} also every other job's quarantine file (they describe a replaced dataset).
+   */
+  private void deleteUnlisted(String jobId, Set<String> keepShards, Set<String> keepQuarantine,
+      boolean otherJobsQuarantine) throws IOException {
     if (!fs.exists(dir)) {
       return;
     }
+    String mark = "-" + jobId + "-";
     for (FileStatus f : fs.listStatus(dir)) {
       String name = f.getPath().getName();
-      if (f.isFile() && name.startsWith("part-") && name.contains("-" + jobId + "-") && !keep.contains(name)) {
+      if (f.isFile() && name.startsWith("part-") && name.contains(mark) && !keepShards.contains(name)) {
         fs.delete(f.getPath(), false);
       }
+    }
+    Path quarantineDir = new Path(dir, QuarantineLog.DIR);
+    if (!fs.exists(quarantineDir)) {
+      return;
+    }
+    for (FileStatus f : fs.listStatus(quarantineDir)) {
+      String name = f.getPath().getName();
+      boolean ours = name.contains(mark);
+      if (f.isFile() && ((ours && !keepQuarantine.contains(name)) || (!ours && otherJobsQuarantine))) {
+        fs.delete(f.getPath(), false);
+      }
+    }
+    if (fs.listStatus(quarantineDir).length == 0) {
+      fs.delete(quarantineDir, false);
     }
   }
 
@@ -108,6 +145,21 @@ public final class DatasetPublisher {
     if (OBJECT_STORES.contains(scheme)) {
       try (OutputStream out = fs.create(target, true)) {
         out.write(json);
+      }
+      return;
+    }
+    if (fs instanceof ChecksumFileSystem checksummed) {
+      // Hadoop's local file system keeps a .crc beside each file and renames the two one after the other: a
+      // reader between the renames would see a checksum error. The manifest is written without one.
+      FileSystem raw = checksummed.getRawFileSystem();
+      Path tmp = new Path(dir, "._manifest-" + UUID.randomUUID() + ".tmp");
+      try (OutputStream out = raw.create(tmp, false)) {
+        out.write(json);
+      }
+      raw.delete(new Path(dir, "." + DatasetManifest.FILE_NAME + ".crc"), false);
+      if (!raw.rename(tmp, target)) {
+        raw.delete(tmp, false);
+        throw new IOException("Could not move the new manifest into place at " + target);
       }
       return;
     }

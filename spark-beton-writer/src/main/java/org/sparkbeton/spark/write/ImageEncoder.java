@@ -2,6 +2,7 @@ package org.sparkbeton.spark.write;
 
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.ImageDecoder;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.Idct;
@@ -120,7 +121,7 @@ final class ImageEncoder implements AutoCloseable {
   /** FFCV's size rules; packed as {@code (w << 32) | h}. */
   long targetSize(int w, int h) {
     if (w > RgbImage.MAX_SIDE * 64L || h > RgbImage.MAX_SIDE * 64L) {
-      throw new IllegalArgumentException("Image " + w + "x" + h + " is absurdly large");
+      throw new ImageDecodeException("image is " + w + "x" + h + ", absurdly large");
     }
     double ratio = 1;
     if (conf.maxResolution != Integer.MAX_VALUE) {
@@ -135,7 +136,7 @@ final class ImageEncoder implements AutoCloseable {
       th = Math.max(1, (int) (ratio * h));
     }
     if (tw > RgbImage.MAX_SIDE || th > RgbImage.MAX_SIDE) {
-      throw new IllegalArgumentException("Image " + w + "x" + h + " would be stored as " + tw + "x" + th
+      throw new ImageDecodeException("image " + w + "x" + h + " would be stored as " + tw + "x" + th
           + ", over the format's 65535 per side; set maxResolution");
     }
     return ((long) tw << 32) | th;

@@ -12,19 +12,32 @@ import org.sparkbeton.format.fields.RgbImage;
 
 /**
  * Turns one {@link InternalRow} into the values the format core writes, column by column, on an
- * executor. A row whose value is null or whose image cannot be decoded is refused with a message
- * naming the column, or skipped (null result, counted) when the policy says so.
+ * executor. A row whose value is null or whose image cannot be stored is refused with a message
+ * naming the column and the row's source, or skipped (null result, counted) when the policy says so;
+ * with {@code badImagePolicy=quarantine} the skipped row's source and reason go to a {@link QuarantineLog}.
  */
 final class RowEncoder implements AutoCloseable {
   private final List<ColumnPlan> plans;
   private final BetonWriteConf conf;
   private final ImageEncoder images;
   private final Object[] values;
+  private final int partition;
+  private final int sourceOrdinal;
+  private final org.apache.spark.sql.types.DataType sourceType;
+  private final QuarantineLog quarantine;
   long skippedNulls;
   long skippedBadImages;
 
-  RowEncoder(StructType schema, BetonWriteConf conf, int partition) {
+  /** @param quarantine where quarantined rows go; needed only with {@code badImagePolicy=quarantine} */
+  RowEncoder(StructType schema, BetonWriteConf conf, int partition, QuarantineLog quarantine) {
     this.plans = BetonSchemaMapping.plan(schema, conf);
+    this.partition = partition;
+    this.sourceOrdinal = BetonSchemaMapping.sourceIdOrdinal(schema, conf);
+    this.sourceType = sourceOrdinal < 0 ? null : schema.fields()[sourceOrdinal].dataType();
+    this.quarantine = quarantine;
+    if (conf.badImages == BetonWriteConf.BadImagePolicy.QUARANTINE && quarantine == null) {
+      throw new IllegalArgumentException("badImagePolicy=quarantine needs a quarantine log");
+    }
     this.conf = conf;
     this.images = plans.stream().anyMatch(p -> p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT)
         ? new ImageEncoder(conf, partition) : null;
@@ -33,28 +46,46 @@ final class RowEncoder implements AutoCloseable {
 
   /** The values of {@code row} (a reused array), or null when the row is skipped. */
   Object[] encode(InternalRow row, long rowIndex) {
-    for (ColumnPlan p : plans) {
+    for (int k = 0; k < plans.size(); k++) {
+      ColumnPlan p = plans.get(k);
       int i = p.ordinal();
       if (row.isNullAt(i)) {
         if (conf.skipNulls) {
           skippedNulls++;
           return null;
         }
-        throw new IllegalArgumentException("Column '" + p.column() + "' is null in row " + rowIndex
-            + " of this partition; .beton has no nulls (filter them, or set nullPolicy=skip)");
+        throw new IllegalArgumentException("Column '" + p.column() + "' is null in " + where(row, rowIndex)
+            + "; .beton has no nulls (filter them, or set nullPolicy=skip)");
       }
       try {
-        values[i] = value(p, row, rowIndex);
+        values[k] = value(p, row, rowIndex);
       } catch (ImageDecodeException | JpegException e) {
-        if (conf.skipBadImages) {
-          skippedBadImages++;
-          return null;
+        switch (conf.badImages) {
+          case SKIP -> skippedBadImages++;
+          case QUARANTINE -> {
+            skippedBadImages++;
+            quarantine.add(source(row), partition, rowIndex, p.column(), e.getMessage());
+          }
+          default -> throw new IllegalArgumentException("Column '" + p.column() + "' of " + where(row, rowIndex)
+              + ": " + e.getMessage() + " (set badImagePolicy=skip or quarantine to leave such rows out)", e);
         }
-        throw new IllegalArgumentException("Column '" + p.column() + "' row " + rowIndex + " of this partition: "
-            + e.getMessage() + " (set badImagePolicy=skip to skip such rows)", e);
+        return null;
       }
     }
     return values;
+  }
+
+  /** The row's source id (the sourceIdColumn's value as text), or null when none is configured or it is null. */
+  private String source(InternalRow row) {
+    if (sourceOrdinal < 0 || row.isNullAt(sourceOrdinal)) {
+      return null;
+    }
+    return String.valueOf(row.get(sourceOrdinal, sourceType));
+  }
+
+  private String where(InternalRow row, long rowIndex) {
+    String source = source(row);
+    return "row " + rowIndex + " of partition " + partition + (source == null ? "" : " (source " + source + ")");
   }
 
   private Object value(ColumnPlan p, InternalRow row, long rowIndex) {

@@ -49,8 +49,24 @@ class BetonWriteConfTest {
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("compressProbability", "1.5")))
         .hasMessage("Option compressProbability must be a number in [0, 1], got '1.5'");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("badImagePolicy", "ignore")))
-        .hasMessage("Option badImagePolicy must be fail or skip, got 'ignore'");
+        .hasMessage("Option badImagePolicy must be fail, skip or quarantine, got 'ignore'");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("arrayShapes", "emb:3xq")))
         .hasMessage("Option arrayShapes: dimension 'q' of column 'emb' is not a positive integer");
+  }
+
+  @Test
+  void badImagePolicySourceColumnAndLockTimeout() {
+    BetonWriteConf c = BetonWriteConf.parse(Map.of("BADIMAGEPOLICY", "Quarantine", "sourceIdColumn", " path ",
+        "manifestLockTimeout", "5"));
+    assertThat(c.badImages).isEqualTo(BetonWriteConf.BadImagePolicy.QUARANTINE);
+    assertThat(c.sourceIdColumn).isEqualTo("path");
+    assertThat(c.manifestLockTimeoutMillis).isEqualTo(5000);
+    assertThat(c.recipe()).containsEntry("bad_image_policy", "quarantine");
+    BetonWriteConf d = BetonWriteConf.parse(Map.of());
+    assertThat(d.badImages).isEqualTo(BetonWriteConf.BadImagePolicy.FAIL);
+    assertThat(d.sourceIdColumn).isNull();
+    assertThat(d.manifestLockTimeoutMillis).isEqualTo(120_000);
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("manifestLockTimeout", "0")))
+        .hasMessageContaining("manifestLockTimeout must be a positive integer");
   }
 }

@@ -71,13 +71,15 @@ public final class ImageFolderPrepare {
     Column labelOf = map(entries.toArray(new Column[0]));
     Dataset<Row> files = spark.read().format("binaryFile").option("recursiveFileLookup", "true")
         .option("pathGlobFilter", IMAGE_GLOB).load(input)
-        .select(col("content").as("image"),
+        .select(col("path"), col("content").as("image"),
             element_at(labelOf, regexp_extract(col("path"), "([^/]+)/[^/]+$", 1)).cast("int").as("label"))
         .where(col("label").isNotNull());
     // binaryFile makes many small partitions; each write task fills whole pages of its own, so one task
     // per core (a coalesce: no shuffle of image bytes) unless a shard count is asked for.
     files = shards > 0 ? files.repartition(shards) : files.coalesce(spark.sparkContext().defaultParallelism());
-    DataFrameWriter<Row> writer = files.write().format("beton").option("imageColumns", "image").options(options);
+    // the file path names bad images in errors and quarantine records; it is not stored
+    DataFrameWriter<Row> writer = files.write().format("beton").option("imageColumns", "image")
+        .option("sourceIdColumn", "path").options(options);
     writer.mode(overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists).save(output);
     double seconds = (System.nanoTime() - t0) / 1e9;
 

@@ -10,10 +10,13 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
   static final String USAGE = String.join("\n",
       "Usage: beton-prepare [--input DIR] [--output URI] [--max-resolution N] [--mode raw|jpg|smart|proportion]",
       "                     [--quality Q] [--page-size S] [--shards N] [--master URL] [--overwrite] [--demo-images N]",
+      "                     [--bad-images fail|skip|quarantine]",
       "Turns an ImageFolder tree (one folder per class; labels = index of the sorted folder names, as",
       "torchvision's ImageFolder) into a sharded .beton dataset with Spark.",
       "With no --input, draws a labelled demo set of shapes first (--demo-images, default 2000) into",
       "target/beton-demo/shapes and writes target/beton-demo/dataset (replacing it).",
+      "Bad images fail the job naming the file (--bad-images fail), are skipped and counted (skip), or are",
+      "listed with the reason in <output>/_quarantine/*.jsonl (quarantine).",
       "Defaults: --mode jpg, --max-resolution 256, --quality 90, --master local[*], one write task per core.");
 
   static PrepareArgs parse(String[] args) {
@@ -47,6 +50,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
         case "--mode" -> options.put("writeMode", v);
         case "--quality" -> options.put("jpegQuality", v);
         case "--page-size" -> options.put("pageSize", v);
+        case "--bad-images" -> options.put("badImagePolicy", v);
         case "--shards" -> shards = positive(a, v);
         case "--master" -> master = v;
         case "--demo-images" -> demo = positive(a, v);

@@ -3,63 +3,63 @@ package org.sparkbeton.spark.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
-import org.sparkbeton.format.BetonField;
-import org.sparkbeton.format.fields.IntField;
-import org.sparkbeton.format.fields.RgbImage;
-import org.sparkbeton.format.fields.RgbImageField;
-import org.sparkbeton.spark.read.testing.TestDatasets;
 
 /**
- * Read benchmark: label-only queries versus a full scan of every image payload, and the same full
- * scan on Parquet written by Spark in the same run.
+ * Issue 5's read benchmark: label-only queries versus a full scan of every image payload, on a photo
+ * dataset written by the Spark writer, and the same full scan on Parquet written by Spark from the same
+ * rows, all in one run.
  *
- * <p>SYNTHETIC DATA until the Spark writer (issue 4) exists: 5,000 "photos" whose payloads are random
- * bytes of realistic JPEG size (stored as jpg-mode images; nothing decodes them), 1,000 labels,
- * written by the core BetonWriter into 4 shards plus a manifest. Run with
- * {@code java -cp <test classpath> org.sparkbeton.spark.bench.BetonReadBenchmark [dir] [samples] [meanKiB]}.
+ * <p>The dataset: the JPEG photos under {@code photos} (from {@code ../shared/bench/make_photos.py}),
+ * written with {@code df.write.format("beton")} in {@code jpg} mode without resizing (each photo's bytes
+ * are passed through unchanged), label = file number mod 1,000, 4 shards. Each query runs once to warm
+ * up, then {@value #REPEATS} times on fresh Datasets; the best time is reported (noise only adds).
+ *
+ * <pre>./mvnw -q -o install -DskipTests
+ * ./mvnw -q -o dependency:build-classpath -pl spark-beton -Dmdep.outputFile=/tmp/sb-cp.txt -Dmdep.includeScope=test
+ * java [Spark --add-opens] -cp spark-beton/target/test-classes:spark-beton/target/classes:$(cat /tmp/sb-cp.txt) \
+ *   org.sparkbeton.spark.bench.BetonReadBenchmark /tmp/photos /tmp/beton-read-benchmark</pre>
  */
 public final class BetonReadBenchmark {
   private static final int SHARDS = 4;
   private static final int LABELS = 1000;
-  private static final int REPEATS = 7;
+  private static final int REPEATS = 9;
 
   public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args.length > 0 ? args[0] : "/tmp/beton-read-benchmark");
-    int samples = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
-    int meanKiB = args.length > 2 ? Integer.parseInt(args[2]) : 110;
+    Path photos = Path.of(args.length > 0 ? args[0] : "/tmp/photos");
+    Path dir = Path.of(args.length > 1 ? args[1] : "/tmp/beton-read-benchmark");
     deleteRecursively(dir);
     Files.createDirectories(dir);
-
-    long t0 = System.nanoTime();
-    List<List<Object[]>> shards = generate(samples, meanKiB);
-    Path beton = dir.resolve("beton");
-    TestDatasets.writeDataset(beton, List.of(new BetonField("image", RgbImageField.INSTANCE),
-        new BetonField("label", IntField.INSTANCE)), shards);
-    double writeBeton = seconds(t0);
 
     SparkSession spark = SparkSession.builder().master("local[2]").appName("BetonReadBenchmark")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
         .config("spark.sql.shuffle.partitions", "2").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
 
+    Dataset<Row> rows = spark.read().format("binaryFile").option("pathGlobFilter", "*.jpg").load(photos.toString())
+        .selectExpr("content as image",
+            "cast(regexp_extract(path, '(\\\\d+)\\\\.jpg$', 1) as bigint) % " + LABELS + " as label")
+        .repartition(SHARDS);
+    long t0 = System.nanoTime();
+    Path beton = dir.resolve("beton");
+    rows.write().format("beton").option("imageColumns", "image").option("writeMode", "jpg").save(beton.toString());
+    double writeBeton = seconds(t0);
+
     // Parquet gets the same payload bytes and labels, written by Spark (snappy, the default)
     long t1 = System.nanoTime();
     Path parquet = dir.resolve("parquet");
     spark.read().format("beton").load(beton.toString()).select("image", "label").write().parquet(parquet.toString());
     double writeParquet = seconds(t1);
-    shards.clear();
 
     Dataset<Row> b = spark.read().format("beton").load(beton.toString());
     Dataset<Row> p = spark.read().parquet(parquet.toString());
+    long samples = b.count();
     long payloadBytes = b.selectExpr("sum(length(image))").first().getLong(0);
 
     // a fresh Dataset per run: re-running one plan would reuse its shuffle files and skip the scan
@@ -71,10 +71,11 @@ public final class BetonReadBenchmark {
     Timing pFull = time(() -> p.selectExpr("sum(length(image))"));
     spark.stop();
 
-    System.out.printf("%nBetonReadBenchmark -- SYNTHETIC dataset (core BetonWriter, not the Spark writer): %d samples,"
-        + " %d shards, %.1f MiB of payload (random bytes of JPEG-like size, mean %d KiB), %d labels%n",
-        samples, SHARDS, payloadBytes / 1048576.0, meanKiB, LABELS);
-    System.out.printf("write: beton %.2f s (core writer), parquet %.2f s (Spark, reading the beton dataset)%n", writeBeton, writeParquet);
+    System.out.printf("%nBetonReadBenchmark -- %d photos from %s written by df.write.format(\"beton\") (jpg, passed"
+        + " through): %d shards, %.1f MiB of JPEG payload, %d labels%n", samples, photos, SHARDS,
+        payloadBytes / 1048576.0, LABELS);
+    System.out.printf("write: beton %.2f s, parquet %.2f s (Spark, reading the beton dataset)%n", writeBeton,
+        writeParquet);
     System.out.printf("best of %d runs after one warm-up, local[2], files in the OS page cache%n%n", REPEATS);
     System.out.printf("| %-37s | %9s | %15s | %9s | %-45s |%n", "query", "beton s", "beton bytesRead", "parquet s",
         "ratio");
@@ -120,23 +121,6 @@ public final class BetonReadBenchmark {
       todo.addAll(scala.collection.JavaConverters.seqAsJavaList(p.children()));
     }
     return -1;
-  }
-
-  private static List<List<Object[]>> generate(int samples, int meanKiB) {
-    Random r = new Random(42);
-    List<List<Object[]>> shards = new ArrayList<>();
-    for (int s = 0; s < SHARDS; s++) {
-      shards.add(new ArrayList<>());
-    }
-    for (int i = 0; i < samples; i++) {
-      int size = (int) Math.max(2048, (meanKiB * 1024) * (0.5 + r.nextDouble()));
-      byte[] jpeg = new byte[size];
-      r.nextBytes(jpeg);
-      jpeg[0] = (byte) 0xff;
-      jpeg[1] = (byte) 0xd8;
-      shards.get(i * SHARDS / samples).add(new Object[] {RgbImage.jpeg(500, 375, jpeg), (long) r.nextInt(LABELS)});
-    }
-    return shards;
   }
 
   private static Timing time(Supplier<Dataset<Row>> query) {

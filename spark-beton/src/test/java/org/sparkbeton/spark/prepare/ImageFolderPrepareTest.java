@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -75,5 +76,28 @@ class ImageFolderPrepareTest {
     assertThat(demo.overwrite()).isTrue();
     assertThat(demo.demoImages()).isEqualTo(2000);
     assertThat(demo.writeOptions()).containsEntry("writeMode", "jpg").containsEntry("maxResolution", "256");
+  }
+
+  @Test
+  void badImagesFailNamingTheFileOrAreQuarantined() throws Exception {
+    Path input = DemoImageFolder.ensure(tmp.resolve("shapes-with-bad"), 16, 3);
+    Path bad = input.resolve("star").resolve("broken.jpg");
+    Files.write(bad, new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F'});
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("strict").toString(),
+        Map.of("pageSize", "2M"), 0, false)).hasStackTraceContaining("broken.jpg");
+
+    Path out = tmp.resolve("quarantined");
+    PrepareArgs args = PrepareArgs.parse(new String[] {"--input", input.toString(), "--output", out.toString(),
+        "--bad-images", "quarantine", "--page-size", "2M"});
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.writeOptions(), 0,
+        false);
+    assertThat(r.samples()).isEqualTo(16);
+    List<String> records = new java.util.ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(out.resolve("_quarantine"))) {
+      for (Path f : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
+        records.addAll(Files.readAllLines(f));
+      }
+    }
+    assertThat(records).singleElement().asString().contains("broken.jpg").contains("\"column\":\"image\"");
   }
 }

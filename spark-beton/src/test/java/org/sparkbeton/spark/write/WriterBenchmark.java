@@ -35,6 +35,7 @@ public final class WriterBenchmark {
     Files.createDirectories(out);
     System.out.printf("%d photos from %s, native JPEG codec: %s%n", files.size(), photos, JpegCodecs.nativeAvailable());
 
+    double limit = decodeLimit(files, 2);
     double plain = plainJava(files, out.resolve("plain.beton"));
     SparkSession spark = SparkSession.builder().master("local[2]").appName("WriterBenchmark")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
@@ -57,6 +58,54 @@ public final class WriterBenchmark {
     System.out.printf("%-62s %,12.0f%n", "Spark local[2] df.write.format(\"beton\"), first run", files.size() / sparkRuns[0]);
     System.out.printf("%-62s %,12.0f%n", "Spark local[2] df.write.format(\"beton\"), best of 3", files.size() / best);
     System.out.printf("%-62s %11.2fx%n", "Spark local[2] best / plain 1 thread", plain / best);
+    System.out.printf("%-62s %,12.0f%n", "decode limit: bare libjpeg-turbo full decodes, 2 threads", files.size() / limit);
+    System.out.printf("%-62s %11.2fx%n", "Spark local[2] best / decode limit", limit / best);
+    System.out.printf("%-62s %11.2fx%n", "(the goal, 1,900/s, over the reference machine's 2,900/s limit)", 1900 / 2900.0);
+  }
+
+  /**
+   * Seconds for {@code threads} threads to decode every photo at full size (accurate IDCT, as the writer),
+   * nothing else: the machine's JPEG decode limit, which bounds any writer that must decode each photo.
+   */
+  private static double decodeLimit(List<Path> files, int threads) throws Exception {
+    List<byte[]> jpegs = new java.util.ArrayList<>();
+    for (Path f : files) {
+      jpegs.add(Files.readAllBytes(f));
+    }
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads);
+    double best = Double.MAX_VALUE;
+    try {
+      for (int run = 0; run < 2; run++) { // the first run warms up
+        long t0 = System.nanoTime();
+        List<java.util.concurrent.Future<?>> parts = new java.util.ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+          int first = t;
+          parts.add(pool.submit(() -> {
+            try (org.sparkbeton.codec.jpeg.JpegCodec codec = JpegCodecs.fastest()) {
+              org.sparkbeton.codec.jpeg.JpegHeader header = new org.sparkbeton.codec.jpeg.JpegHeader();
+              java.nio.ByteBuffer pixels = java.nio.ByteBuffer.allocateDirect(1 << 20);
+              for (int i = first; i < jpegs.size(); i += threads) {
+                java.nio.ByteBuffer src = java.nio.ByteBuffer.wrap(jpegs.get(i));
+                codec.probe(src, header);
+                int bytes = header.width() * header.height() * 3;
+                if (pixels.capacity() < bytes) {
+                  pixels = java.nio.ByteBuffer.allocateDirect(bytes);
+                }
+                codec.decode(src, 8, org.sparkbeton.codec.jpeg.Idct.ACCURATE, pixels, 0);
+              }
+            }
+            return null;
+          }));
+        }
+        for (java.util.concurrent.Future<?> p : parts) {
+          p.get();
+        }
+        best = Math.min(best, (System.nanoTime() - t0) / 1e9);
+      }
+    } finally {
+      pool.shutdown();
+    }
+    return best;
   }
 
   private static double plainJava(List<Path> files, Path target) throws Exception {

@@ -1,0 +1,89 @@
+package org.sparkbeton.spark.read;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A pushed-down aggregate answered on the driver, so Spark plans a {@code LocalTableScan} and runs no job:
+ * a global {@code COUNT(*)} from the sample counts the driver already has (nothing read), anything else
+ * through {@link MetadataAggregation} over the shards' metadata records. Computed once, when Spark first
+ * asks for the rows (physical planning).
+ */
+final class BetonAggregateScan implements LocalScan {
+  private static final Logger LOG = LoggerFactory.getLogger(BetonAggregateScan.class);
+
+  private final DatasetInputs inputs;
+  private final StructType schema;
+  private final MetadataAggregation aggregation;
+  private final String description;
+  private final ReadConf conf;
+  private final Configuration hadoopConf;
+  private InternalRow[] rows;
+
+  /** A global {@code COUNT(*)} from the shards' sample counts. */
+  static BetonAggregateScan count(DatasetInputs inputs) {
+    return new BetonAggregateScan(inputs, BetonScan.COUNT_SCHEMA, null, "COUNT(*) from sample counts", null, null);
+  }
+
+  BetonAggregateScan(DatasetInputs inputs, StructType schema, MetadataAggregation aggregation, String description,
+      ReadConf conf, Configuration hadoopConf) {
+    this.inputs = inputs;
+    this.schema = schema;
+    this.aggregation = aggregation;
+    this.description = description;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+  }
+
+  @Override
+  public StructType readSchema() {
+    return schema;
+  }
+
+  @Override
+  public String description() {
+    return "BetonAggregateScan " + inputs.root() + " pushedAggregate=" + description;
+  }
+
+  @Override
+  public synchronized InternalRow[] rows() {
+    if (rows == null) {
+      rows = aggregation == null ? new InternalRow[] {new GenericInternalRow(new Object[] {totalSamples()})} : compute();
+    }
+    return rows.clone();
+  }
+
+  private long totalSamples() {
+    long total = 0;
+    for (DatasetInputs.Shard s : inputs.shards()) {
+      total += s.samples();
+    }
+    return total;
+  }
+
+  private InternalRow[] compute() {
+    long t0 = System.nanoTime();
+    List<Object[]> values;
+    try {
+      values = aggregation.run(inputs.shards(), conf, hadoopConf);
+    } catch (IOException e) {
+      throw new UncheckedIOException("beton: reading the metadata of " + inputs.root() + " for " + description, e);
+    }
+    InternalRow[] out = new InternalRow[values.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new GenericInternalRow(values.get(i));
+    }
+    LOG.info("beton: {} over {} answered from metadata on the driver: {} samples, {} bytes read, {} rows, {} ms",
+        description, inputs.root(), aggregation.samplesRead(), aggregation.bytesRead(), out.length,
+        (System.nanoTime() - t0) / 1_000_000);
+    return out;
+  }
+}

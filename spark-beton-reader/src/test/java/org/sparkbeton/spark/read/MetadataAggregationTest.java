@@ -1,0 +1,127 @@
+package org.sparkbeton.spark.read;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.fields.FloatField;
+import org.sparkbeton.format.fields.IntField;
+import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.spark.read.MetadataAggregation.Aggregate;
+import org.sparkbeton.spark.read.MetadataAggregation.Function;
+import org.sparkbeton.spark.read.testing.TestDatasets;
+
+/** The driver-side aggregation, without Spark: values against a plain loop, and bytes read = metadata only. */
+class MetadataAggregationTest {
+  private static final List<BetonField> FIELDS = List.of(new BetonField("image", RgbImageField.INSTANCE),
+      new BetonField("label", IntField.INSTANCE), new BetonField("score", FloatField.INSTANCE));
+
+  @TempDir Path tmp;
+  private final Configuration conf = new Configuration();
+
+  private List<List<Object[]>> shards() {
+    List<List<Object[]>> shards = new ArrayList<>();
+    for (int s = 0; s < 2; s++) {
+      List<Object[]> samples = new ArrayList<>();
+      for (int i = 0; i < 30; i++) {
+        int w = 8 + (i % 3);
+        samples.add(new Object[] {RgbImage.raw(w, 4, new byte[w * 4 * 3]), (long) (i % 5 - 2), s * 10.0 + i * 0.25});
+      }
+      shards.add(samples);
+    }
+    return shards;
+  }
+
+  @Test
+  void groupsCountsMinAndMaxLikeAPlainLoop() throws Exception {
+    List<List<Object[]>> shards = shards();
+    Path dir = tmp.resolve("ds");
+    TestDatasets.writeDataset(dir, FIELDS, shards);
+    DatasetInputs inputs = DatasetInputs.resolve(dir.toString(), conf);
+    BetonSchema schema = BetonSchema.of(inputs.fields(), BetonReadOptions.IMAGE_MODE_BINARY);
+    MetadataAggregation agg = new MetadataAggregation(schema, List.of(schema.column("label")), List.of(
+        new Aggregate(Function.COUNT, null), new Aggregate(Function.MIN, schema.column("score")),
+        new Aggregate(Function.MAX, schema.column("score")), new Aggregate(Function.MAX, schema.column("image_width"))));
+    List<Object[]> rows = agg.run(inputs.shards(), ReadConf.defaults(), conf);
+
+    Map<Long, Object[]> expected = new TreeMap<>();
+    for (List<Object[]> shard : shards) {
+      for (Object[] s : shard) {
+        long label = (Long) s[1];
+        double score = (Double) s[2];
+        int width = ((RgbImage) s[0]).width();
+        Object[] e = expected.computeIfAbsent(label, l -> new Object[] {l, 0L, Double.MAX_VALUE, -Double.MAX_VALUE, 0});
+        e[1] = (Long) e[1] + 1;
+        e[2] = Math.min((Double) e[2], score);
+        e[3] = Math.max((Double) e[3], score);
+        e[4] = Math.max((Integer) e[4], width);
+      }
+    }
+    Map<Long, Object[]> actual = new TreeMap<>();
+    rows.forEach(r -> actual.put((Long) r[0], r));
+    assertThat(actual.keySet()).containsExactlyElementsOf(expected.keySet());
+    expected.forEach((label, e) -> assertThat(actual.get(label)).containsExactly(e));
+    assertThat(agg.samplesRead()).isEqualTo(60);
+
+    // header, descriptors, metadata records and allocation table of each shard; no data page
+    long metadata = 0;
+    for (DatasetInputs.Shard s : inputs.shards()) {
+      try (BetonReader r = BetonReader.open(Path.of(java.net.URI.create(s.path())))) {
+        metadata += r.metadataEnd() + (s.bytes() - r.header().allocTablePtr());
+      }
+    }
+    assertThat(agg.bytesRead()).isEqualTo(metadata);
+  }
+
+  @Test
+  void aGlobalAggregateOfNothingIsOneRowOfZeroAndNulls() throws Exception {
+    Path dir = tmp.resolve("empty");
+    TestDatasets.writeDataset(dir, FIELDS, List.of(List.of()));
+    DatasetInputs inputs = DatasetInputs.resolve(dir.toString(), conf);
+    BetonSchema schema = BetonSchema.of(inputs.fields(), BetonReadOptions.IMAGE_MODE_BINARY);
+    List<Object[]> rows = new MetadataAggregation(schema, List.of(), List.of(new Aggregate(Function.COUNT, null),
+        new Aggregate(Function.MIN, schema.column("label")))).run(inputs.shards(), ReadConf.defaults(), conf);
+    assertThat(rows).singleElement().satisfies(r -> assertThat(r).containsExactly(0L, null));
+  }
+
+  @Test
+  void aShardThatIsNotWhatTheManifestSaysFailsWithTheFormatError() throws Exception {
+    Path dir = tmp.resolve("cut");
+    TestDatasets.writeDataset(dir, FIELDS, shards());
+    Path shard = dir.resolve("part-00001.beton");
+    byte[] bytes = Files.readAllBytes(shard);
+    Files.write(shard, java.util.Arrays.copyOf(bytes, bytes.length - 8));
+    DatasetInputs inputs = DatasetInputs.resolve(dir.toString(), conf);
+    BetonSchema schema = BetonSchema.of(inputs.fields(), BetonReadOptions.IMAGE_MODE_BINARY);
+    MetadataAggregation agg = new MetadataAggregation(schema, List.of(schema.column("label")),
+        List.of(new Aggregate(Function.COUNT, null)));
+    assertThatThrownBy(() -> agg.run(inputs.shards(), ReadConf.defaults(), conf))
+        .isInstanceOf(BetonFormatException.class).hasMessageContaining("part-00001.beton")
+        .hasMessageContaining("but the manifest says");
+  }
+
+  @Test
+  void refusesColumnsItCannotReadFromARecord() throws Exception {
+    Path dir = tmp.resolve("ds");
+    TestDatasets.writeDataset(dir, FIELDS, shards());
+    DatasetInputs inputs = DatasetInputs.resolve(dir.toString(), conf);
+    BetonSchema schema = BetonSchema.of(inputs.fields(), BetonReadOptions.IMAGE_MODE_BINARY);
+    assertThat(MetadataAggregation.supports(schema.column("image"))).isFalse();
+    assertThat(MetadataAggregation.supports(schema.column("image_mode"))).isFalse();
+    assertThat(MetadataAggregation.supports(schema.column("image_height"))).isTrue();
+    assertThatThrownBy(() -> new MetadataAggregation(schema, List.of(schema.column("image")), List.of()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'image'");
+  }
+}
