@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.write.DataWriter;
@@ -52,6 +53,12 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
   public WriterCommitMessage commit() throws IOException {
     committed = shards.finish();
     String quarantineFile = quarantine.finish();
+    // Spark leaves a DataSource V2 task's output metrics (the UI's "Output" column) to the source
+    TaskContext task = TaskContext.get();
+    if (task != null) {
+      task.taskMetrics().outputMetrics().setRecordsWritten(samples);
+      task.taskMetrics().outputMetrics().setBytesWritten(committed.stream().mapToLong(ShardEntry::bytes).sum());
+    }
     return new BetonCommitMessage(partition, taskAttempt, committed, samples, rows.skippedNulls, rows.skippedBadImages,
         quarantineFile, quarantine.records());
   }
@@ -80,14 +87,21 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    long bytes = committed.stream().mapToLong(ShardEntry::bytes).sum();
+    // Spark reads these before commit(): progress so far, exact for finished shards
+    long bytes = committed.isEmpty() ? shards.bytesSoFar() : committed.stream().mapToLong(ShardEntry::bytes).sum();
+    int shardCount = committed.isEmpty() ? shards.shardsSoFar() : committed.size();
+    long[] work = rows.imageWork();
     return new CustomTaskMetric[] {
         BetonWriteMetrics.task(BetonWriteMetrics.SAMPLES, samples),
-        BetonWriteMetrics.task(BetonWriteMetrics.SHARDS, committed.size()),
+        BetonWriteMetrics.task(BetonWriteMetrics.SHARDS, shardCount),
         BetonWriteMetrics.task(BetonWriteMetrics.BYTES, bytes),
         BetonWriteMetrics.task(BetonWriteMetrics.PASSED_THROUGH, rows.imagesPassedThrough()),
         BetonWriteMetrics.task(BetonWriteMetrics.REENCODED, rows.imagesReencoded()),
         BetonWriteMetrics.task(BetonWriteMetrics.SKIPPED, rows.skippedNulls + rows.skippedBadImages),
-        BetonWriteMetrics.task(BetonWriteMetrics.QUARANTINED, quarantine.records())};
+        BetonWriteMetrics.task(BetonWriteMetrics.QUARANTINED, quarantine.records()),
+        BetonWriteMetrics.task(BetonWriteMetrics.IMAGE_BYTES_IN, work[0]),
+        BetonWriteMetrics.task(BetonWriteMetrics.DECODE_MS, work[1] / 1_000_000),
+        BetonWriteMetrics.task(BetonWriteMetrics.RESIZE_MS, work[2] / 1_000_000),
+        BetonWriteMetrics.task(BetonWriteMetrics.ENCODE_MS, work[3] / 1_000_000)};
   }
 }

@@ -13,12 +13,16 @@ final class BetonWriteMetrics {
   static final String REENCODED = "betonImagesEncoded";
   static final String SKIPPED = "betonRowsSkipped";
   static final String QUARANTINED = "betonRowsQuarantined";
+  static final String IMAGE_BYTES_IN = "betonImageBytesIn";
+  static final String DECODE_MS = "betonDecodeMs";
+  static final String RESIZE_MS = "betonResizeMs";
+  static final String ENCODE_MS = "betonEncodeMs";
 
   private BetonWriteMetrics() {}
 
   static CustomMetric[] supported() {
     return new CustomMetric[] {new Samples(), new Shards(), new Bytes(), new PassedThrough(), new Encoded(), new Skipped(),
-        new Quarantined()};
+        new Quarantined(), new ImageBytesIn(), new DecodeMs(), new ResizeMs(), new EncodeMs()};
   }
 
   static CustomTaskMetric task(String name, long value) {
@@ -40,7 +44,7 @@ final class BetonWriteMetrics {
 
   public static final class Bytes extends CustomSumMetric {
     @Override public String name() { return BYTES; }
-    @Override public String description() { return ".beton bytes written"; }
+    @Override public String description() { return "shard bytes written (a task's last shard: its data pages; the Output column is exact)"; }
   }
 
   public static final class PassedThrough extends CustomSumMetric {
@@ -61,5 +65,25 @@ final class BetonWriteMetrics {
   public static final class Quarantined extends CustomSumMetric {
     @Override public String name() { return QUARANTINED; }
     @Override public String description() { return "rows quarantined (bad images recorded under _quarantine/)"; }
+  }
+
+  public static final class ImageBytesIn extends CustomSumMetric {
+    @Override public String name() { return IMAGE_BYTES_IN; }
+    @Override public String description() { return "encoded image bytes read"; }
+  }
+
+  public static final class DecodeMs extends CustomSumMetric {
+    @Override public String name() { return DECODE_MS; }
+    @Override public String description() { return "image decode time (ms, all tasks)"; }
+  }
+
+  public static final class ResizeMs extends CustomSumMetric {
+    @Override public String name() { return RESIZE_MS; }
+    @Override public String description() { return "image resize time (ms, all tasks)"; }
+  }
+
+  public static final class EncodeMs extends CustomSumMetric {
+    @Override public String name() { return ENCODE_MS; }
+    @Override public String description() { return "JPEG encode time (ms, all tasks)"; }
   }
 }

@@ -39,6 +39,11 @@ final class ImageEncoder implements AutoCloseable {
   private ByteBuffer resized = ByteBuffer.allocateDirect(1 << 20);
   long passedThrough;
   long reencoded;
+  /** Encoded input bytes seen, and nanoseconds spent decoding, resizing and encoding (for the task metrics). */
+  long bytesIn;
+  long decodeNanos;
+  long resizeNanos;
+  long encodeNanos;
 
   ImageEncoder(BetonWriteConf conf, int partition) {
     this.conf = conf;
@@ -49,13 +54,16 @@ final class ImageEncoder implements AutoCloseable {
 
   /** An encoded image in any format the codec layer reads. */
   RgbImage fromEncoded(byte[] input, long row) {
+    bytesIn += input.length;
     if (input.length >= 3 && (input[0] & 0xff) == 0xFF && (input[1] & 0xff) == 0xD8 && (input[2] & 0xff) == 0xFF) {
       RgbImage fast = fromPlainJpeg(input, row);
       if (fast != null) {
         return fast;
       }
     }
+    long t0 = System.nanoTime();
     org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(input);
+    decodeNanos += System.nanoTime() - t0;
     return fromPixels(decoded.pixels(), decoded.width(), decoded.height(), row);
   }
 
@@ -91,7 +99,9 @@ final class ImageEncoder implements AutoCloseable {
     int sw = JpegGeometry.scaledDim(w, scale);
     int sh = JpegGeometry.scaledDim(h, scale);
     decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3));
+    long t0 = System.nanoTime();
     codec.decode(src, scale, Idct.ACCURATE, decoded, 0);
+    decodeNanos += System.nanoTime() - t0;
     return store(resized(decoded, sw, sh, tw, th), tw, th, row);
   }
 
@@ -100,7 +110,9 @@ final class ImageEncoder implements AutoCloseable {
       return rgb;
     }
     resized = ensure(resized, Math.multiplyExact(Math.multiplyExact(tw, th), 3));
+    long t0 = System.nanoTime();
     resizer.resize(rgb, 0, w * 3, 0, 0, w, h, resized, 0, tw, th);
+    resizeNanos += System.nanoTime() - t0;
     return resized;
   }
 
@@ -112,8 +124,10 @@ final class ImageEncoder implements AutoCloseable {
   private RgbImage store(ByteBuffer pixels, int w, int h, long row) {
     if (storeAsJpeg(w, h, row)) {
       reencoded++;
-      return new RgbImage(ImageMode.JPG, w, h,
-          ByteBuffer.wrap(codec.encode(pixels, 0, w, h, conf.jpegQuality, subsampling)));
+      long t0 = System.nanoTime();
+      byte[] jpeg = codec.encode(pixels, 0, w, h, conf.jpegQuality, subsampling);
+      encodeNanos += System.nanoTime() - t0;
+      return new RgbImage(ImageMode.JPG, w, h, ByteBuffer.wrap(jpeg));
     }
     return new RgbImage(ImageMode.RAW, w, h, pixels.duplicate().position(0).limit(w * h * 3));
   }

@@ -99,6 +99,23 @@ final class ShardWriter implements AutoCloseable {
     return List.copyOf(finished);
   }
 
+  /** Shards started so far: finished ones and the open one. */
+  int shardsSoFar() {
+    return finished.size() + (current == null ? 0 : 1);
+  }
+
+  /**
+   * Bytes written so far: finished shards exactly, plus the data pages of the open shard (its metadata and
+   * allocation table are written when it finishes, after Spark's last metrics update of the task).
+   */
+  long bytesSoFar() {
+    long bytes = 0;
+    for (ShardEntry e : finished) {
+      bytes += e.bytes();
+    }
+    return bytes + (current == null ? 0 : current.dataBytes());
+  }
+
   long samplesInOpenShard() {
     return current == null ? 0 : currentSamples;
   }
