@@ -1,0 +1,85 @@
+package org.sparkbeton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.DatasetVerifier;
+import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.ShardChecksum;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.fields.BytesField;
+import org.sparkbeton.format.fields.IntField;
+import org.sparkbeton.format.write.BetonWriter;
+
+/** {@code beton verify DIR}: a dataset directory checked against its manifest. */
+class VerifyDatasetTest {
+  private static final List<BetonField> FIELDS = List.of(new BetonField("label", IntField.INSTANCE),
+      new BetonField("blob", BytesField.INSTANCE));
+
+  @TempDir Path tmp;
+
+  private Path dataset(int shards) throws Exception {
+    Path dir = tmp.resolve("ds");
+    Files.createDirectories(dir);
+    List<ShardEntry> entries = new ArrayList<>();
+    for (int s = 0; s < shards; s++) {
+      String name = "part-0000" + s + ".beton";
+      Path file = dir.resolve(name);
+      try (BetonWriter w = BetonWriter.builder(FIELDS).pageSize(1 << 21).open(file)) {
+        for (int i = 0; i < 5; i++) {
+          w.append((long) (s * 10 + i), new byte[] {(byte) i, 1, 2});
+        }
+        w.finish();
+      }
+      entries.add(new ShardEntry(name, 5, Files.size(file),
+          new ShardChecksum(ShardChecksum.SHA256, DatasetVerifier.checksum(file, ShardChecksum.SHA256)), Map.of()));
+    }
+    List<ManifestField> fields = FIELDS.stream().map(ManifestField::of).toList();
+    Files.writeString(dir.resolve(DatasetManifest.FILE_NAME),
+        new DatasetManifest(fields, entries, Map.of(), "test").toJson());
+    return dir;
+  }
+
+  @Test
+  void aSoundDatasetIsOk() throws Exception {
+    Path dir = dataset(3);
+    Files.writeString(dir.resolve("part-00009-orphan.beton"), "not listed, not read");
+    Cli.Result r = Cli.run("verify", dir);
+    assertThat(r.exitCode()).as(r.out()).isZero();
+    assertThat(r.outLines()).containsExactly(dir + ": OK (3 shards, 15 samples)");
+  }
+
+  @Test
+  void missingAndAlteredShardsAreReported() throws Exception {
+    Path dir = dataset(3);
+    Files.delete(dir.resolve("part-00001.beton"));
+    Path altered = dir.resolve("part-00002.beton");
+    byte[] bytes = Files.readAllBytes(altered);
+    bytes[bytes.length - 1] ^= 1; // inside the allocation table: the size stays, the checksum does not
+    Files.write(altered, bytes);
+
+    Cli.Result r = Cli.run("verify", dir);
+
+    assertThat(r.exitCode()).isEqualTo(1);
+    assertThat(r.out()).contains(dir.resolve("part-00001.beton") + ": FAILED, 1 problem")
+        .contains("missing: the manifest lists it")
+        .contains(altered + ": FAILED").contains("sha256 is ")
+        .contains(dir + ": FAILED (3 shards, 15 samples)");
+    assertThat(r.out()).doesNotContain("part-00000.beton: FAILED");
+  }
+
+  @Test
+  void aDirectoryWithoutManifestIsAUsageError() {
+    Cli.Result r = Cli.run("verify", tmp);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.err()).contains("has no _manifest.json: not a dataset directory");
+  }
+}
