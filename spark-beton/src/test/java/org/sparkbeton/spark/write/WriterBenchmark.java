@@ -40,8 +40,20 @@ public final class WriterBenchmark {
     SparkSession spark = SparkSession.builder().master("local[2]").appName("WriterBenchmark")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
+    java.util.Map<String, Long> metrics = new java.util.concurrent.ConcurrentHashMap<>();
+    spark.listenerManager().register(new org.apache.spark.sql.util.QueryExecutionListener() {
+      @Override
+      public void onSuccess(String funcName, org.apache.spark.sql.execution.QueryExecution qe, long durationNs) {
+        collect(qe.executedPlan(), metrics);
+      }
+
+      @Override
+      public void onFailure(String funcName, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {}
+    });
     double[] sparkRuns = new double[3];
     for (int run = 0; run < sparkRuns.length; run++) {
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      metrics.clear();
       long t0 = System.nanoTime();
       spark.read().format("binaryFile").option("recursiveFileLookup", "true").option("pathGlobFilter", "*.jpg")
           .load(photos.toString())
@@ -50,6 +62,10 @@ public final class WriterBenchmark {
           .option("writeMode", "jpg").option("maxResolution", "256").option("jpegQuality", "90")
           .save(out.resolve("spark").toString());
       sparkRuns[run] = (System.nanoTime() - t0) / 1e9;
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      System.out.printf("Spark run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms (both cores)%n",
+          run + 1, sparkRuns[run], metrics.getOrDefault("betonDecodeMs", 0L), metrics.getOrDefault("betonResizeMs", 0L),
+          metrics.getOrDefault("betonEncodeMs", 0L));
     }
     spark.stop();
     double best = Math.min(sparkRuns[0], Math.min(sparkRuns[1], sparkRuns[2]));
@@ -67,6 +83,17 @@ public final class WriterBenchmark {
    * Seconds for {@code threads} threads to decode every photo at full size (accurate IDCT, as the writer),
    * nothing else: the machine's JPEG decode limit, which bounds any writer that must decode each photo.
    */
+  private static void collect(org.apache.spark.sql.execution.SparkPlan plan, java.util.Map<String, Long> into) {
+    scala.collection.JavaConverters.mapAsJavaMap(plan.metrics()).forEach((name, m) -> {
+      if (name.startsWith("beton")) {
+        into.merge(name, m.value(), Long::sum);
+      }
+    });
+    for (org.apache.spark.sql.execution.SparkPlan child : scala.collection.JavaConverters.seqAsJavaList(plan.children())) {
+      collect(child, into);
+    }
+  }
+
   private static double decodeLimit(List<Path> files, int threads) throws Exception {
     List<byte[]> jpegs = new java.util.ArrayList<>();
     for (Path f : files) {
