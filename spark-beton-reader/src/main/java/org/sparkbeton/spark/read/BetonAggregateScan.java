@@ -56,18 +56,11 @@ final class BetonAggregateScan implements LocalScan {
   @Override
   public synchronized InternalRow[] rows() {
     if (rows == null) {
-      rows = aggregation == null ? new InternalRow[] {new GenericInternalRow(new Object[] {totalSamples()})} : compute();
+      rows = aggregation == null ? new InternalRow[] {new GenericInternalRow(new Object[] {inputs.totalSamples()})} : compute();
     }
     return rows.clone();
   }
 
-  private long totalSamples() {
-    long total = 0;
-    for (DatasetInputs.Shard s : inputs.shards()) {
-      total += s.samples();
-    }
-    return total;
-  }
 
   private InternalRow[] compute() {
     long t0 = System.nanoTime();

@@ -106,7 +106,7 @@ public final class BetonScanBuilder
       return true;
     }
     long max = conf.aggregatePushdownMaxSamples();
-    if (max == 0 || totalSamples() > max) {
+    if (max == 0 || inputs.totalSamples() > max) {
       return false;
     }
     List<BetonSchema.Column> groupBy = new ArrayList<>();
@@ -134,13 +134,6 @@ public final class BetonScanBuilder
     return true;
   }
 
-  private long totalSamples() {
-    long total = 0;
-    for (DatasetInputs.Shard s : inputs.shards()) {
-      total += s.samples();
-    }
-    return total;
-  }
 
   /** The column a plain column reference names, when the metadata aggregation can read it; else null. */
   private BetonSchema.Column scalarColumn(Expression e) {

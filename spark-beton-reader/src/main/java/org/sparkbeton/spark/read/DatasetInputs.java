@@ -57,6 +57,15 @@ public final class DatasetInputs {
   public String root() { return root; }
   public List<ManifestField> fields() { return fields; }
   public List<Shard> shards() { return shards; }
+  /** Samples of every shard together. */
+  public long totalSamples() {
+    long total = 0;
+    for (Shard s : shards) {
+      total += s.samples();
+    }
+    return total;
+  }
+
   /** The manifest of a dataset directory, or null for files and globs. */
   public DatasetManifest manifest() { return manifest; }
 
