@@ -66,6 +66,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final long seed;
   private SlotRing ring;
   private SlotPlan slotPlan;
+  private PlanMemory planMemory; // stages' off-heap scratch of the current plan
 
   /** Slot regions of each output: where per-sample rows go, and each batch step's input and output. */
   record SlotPlan(int[] perSample, int[][] tailIn, int[][] tailOut) {}
@@ -120,10 +121,19 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * epochs (progressive resizing) takes effect without rebuilding the loader.
    */
   private void plan() {
+    if (planMemory != null) {
+      planMemory.close(); // the last plan's workers have stopped
+    }
+    planMemory = new PlanMemory(allocator, numThreads);
     List<PlannedPipeline> planned = new ArrayList<>();
-    for (int i = 0; i < specs.size(); i++) {
-      Builder.Spec s = specs.get(i);
-      planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail));
+    try {
+      for (int i = 0; i < specs.size(); i++) {
+        Builder.Spec s = specs.get(i);
+        planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail, planMemory));
+      }
+    } catch (RuntimeException | Error e) {
+      planMemory.close(); // a refused plan keeps nothing (the user's allocator may outlive this loader)
+      throw e;
     }
     // regions 0..n-1 hold each output's final rows; batch tails may need more (see SlotPlan)
     List<Integer> rowList = new ArrayList<>();
@@ -350,9 +360,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return current == null ? new LoaderTimings(0, 0, 0, 0, profile ? 0 : -1, profile ? 0 : -1, 0) : current.timings();
   }
 
-  /** Bytes of off-heap memory the loader holds: batch slots and, in cache mode PROCESS, the page cache. */
+  /**
+   * Bytes of off-heap memory the loader holds: batch slots, the stages' per-worker scratch and, in cache
+   * mode PROCESS, the page cache.
+   */
   public synchronized long offHeapBytes() {
-    long total = 0;
+    long total = planMemory == null ? 0 : planMemory.bytes();
     for (int s = 0; s < ring.slots(); s++) {
       total += ring.buffer(s).capacity();
     }
@@ -421,6 +434,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private void freeBuffers() {
     if (ring != null) {
       ring.close();
+    }
+    if (planMemory != null) {
+      planMemory.close();
     }
   }
 

@@ -51,9 +51,15 @@ public final class PlannedPipeline {
   /** As above, followed by batch operations (the pipeline's tail). */
   public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops,
                                      List<BatchOperation> batchOps) {
+    return plan(index, output, field, decoder, ops, batchOps, StageMemory.NONE);
+  }
+
+  /** As above, with the loader's off-heap per-worker memory offered to the stages. */
+  public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops,
+                                     List<BatchOperation> batchOps, StageMemory memory) {
     Decoder.Stage d;
     try {
-      d = decoder.plan(field);
+      d = decoder.plan(field, memory);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Pipeline '" + output + "', decoder " + decoder.name() + ": " + e.getMessage(), e);
     }
