@@ -63,6 +63,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final boolean dropLast;
   private final boolean debug;
   private final boolean profile;
+  private final boolean fuse;
   private final long seed;
   private SlotRing ring;
   private SlotPlan slotPlan;
@@ -90,6 +91,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.dropLast = b.dropLast;
     this.debug = b.debug;
     this.profile = b.profile;
+    this.fuse = b.fuse;
     this.seed = b.seed;
     this.rank = b.rank;
     this.worldSize = b.worldSize;
@@ -129,7 +131,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     try {
       for (int i = 0; i < specs.size(); i++) {
         Builder.Spec s = specs.get(i);
-        planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail, planMemory));
+        planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail, planMemory, fuse));
       }
     } catch (RuntimeException | Error e) {
       planMemory.close(); // a refused plan keeps nothing (the user's allocator may outlive this loader)
@@ -466,6 +468,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     private BufferAllocator allocator;
     private boolean debug;
     private boolean profile;
+    private boolean fuse = true;
     private int firstEpoch;
     private int firstBatch;
     private long cacheBudget = -1;
@@ -489,6 +492,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       c.allocator = allocator;
       c.debug = debug;
       c.profile = profile;
+      c.fuse = fuse;
       c.firstEpoch = firstEpoch;
       c.firstBatch = firstBatch;
       c.cacheBudget = cacheBudget;
@@ -569,6 +573,17 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     /** Split worker time into decode and augment in {@link Loader#timings()} (two clock reads per sample and output). */
     public Builder profile(boolean profile) {
       this.profile = profile;
+      return this;
+    }
+
+    /**
+     * Pixel fusion, default true: consecutive {@link org.sparkbeton.loader.pipeline.PixelOperation}s
+     * (flip, normalize, channels-first, user pixel operations) run as one pass per sample, writing the
+     * final tensor once. False runs each operation on its own, one pass each; the output is the same bit
+     * for bit (a test checks it), only slower.
+     */
+    public Builder fuse(boolean fuse) {
+      this.fuse = fuse;
       return this;
     }
 
