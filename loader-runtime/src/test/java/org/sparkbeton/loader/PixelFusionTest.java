@@ -47,6 +47,10 @@ class PixelFusionTest {
         List.of("fused(NormalizeImage + RandomHorizontalFlip)"));
     compare(file, rrc, List.of(new RandomHorizontalFlip(), new ToChannelsFirst()),
         List.of("fused(RandomHorizontalFlip + ToChannelsFirst)"));
+    compare(file, rrc, List.of(new NormalizeImage(MEAN, STD, DType.FLOAT16), new RandomHorizontalFlip()),
+        List.of("fused(NormalizeImage + RandomHorizontalFlip)"));
+    compare(file, rrc, List.of(new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT32),
+        new ToChannelsFirst()), List.of("fused(RandomHorizontalFlip + NormalizeImage + ToChannelsFirst)"));
   }
 
   @Test

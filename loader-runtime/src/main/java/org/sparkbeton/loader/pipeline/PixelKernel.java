@@ -16,6 +16,7 @@ import org.sparkbeton.loader.transforms.Float16;
 final class PixelKernel {
   private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
   private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final PixelStage[] stages;
   private final int firstStep;
@@ -31,8 +32,11 @@ final class PixelKernel {
   private final byte[][] u8 = new byte[3][256];
   private final short[][] f16 = new short[3][256];
   private final int[][] f32 = new int[3][256];
-  private final byte[] sourceRow;
-  private final byte[][] outRows;
+  private final byte[] sourceRow; // one spare byte at the end: a pixel is read as one 4-byte int
+  private final byte[][] outRows; // HWC: spare bytes at the end, a pixel is written as one int or long
+  private boolean identityValues; // uint8 out and every value mapped to itself: pixels are copied
+  private boolean identityColumns; // this sample reads every column where it writes it
+  private boolean identityRows;
 
   /** {@code stages} planned for a uint8 [H, W, 3] input; {@code firstStep} is the pipeline step of the first. */
   PixelKernel(PixelStage[] stages, TensorSpec input, int firstStep) {
@@ -51,10 +55,10 @@ final class PixelKernel {
     this.columns = new int[width];
     this.rows = new int[height];
     this.sourceOffsets = new int[width];
-    this.sourceRow = new byte[width * 3];
+    this.sourceRow = new byte[width * 3 + 1];
     int e = dtype.size();
     this.outRows = channelsFirst ? new byte[][] {new byte[width * e], new byte[width * e], new byte[width * e]}
-        : new byte[][] {new byte[width * 3 * e]};
+        : new byte[][] {new byte[width * 3 * e + 8]};
     if (!randomValues) {
       buildTables();
     }
@@ -78,7 +82,15 @@ final class PixelKernel {
       }
     } else {
       switch (dtype) {
-        case UINT8 -> pixelsU8(in, inOffset, out, outOffset);
+        case UINT8 -> {
+          if (!identityValues) {
+            pixelsU8(in, inOffset, out, outOffset);
+          } else if (identityColumns) {
+            copyRows(in, inOffset, out, outOffset);
+          } else {
+            pixelCopyU8(in, inOffset, out, outOffset);
+          }
+        }
         case FLOAT16 -> pixelsF16(in, inOffset, out, outOffset);
         default -> pixelsF32(in, inOffset, out, outOffset);
       }
@@ -97,8 +109,11 @@ final class PixelKernel {
       stages[k].mapColumns(columns);
       stages[k].mapRows(rows);
     }
+    boolean sameColumns = true;
+    boolean sameRows = true;
     for (int x = 0; x < width; x++) {
       int c = columns[x];
+      sameColumns &= c == x;
       if (c < 0 || c >= width) {
         throw new IllegalStateException(describe() + ": a stage mapped output column " + x + " to input column " + c
             + ", outside 0.." + (width - 1));
@@ -106,11 +121,14 @@ final class PixelKernel {
       sourceOffsets[x] = c * 3;
     }
     for (int y = 0; y < height; y++) {
+      sameRows &= rows[y] == y;
       if (rows[y] < 0 || rows[y] >= height) {
         throw new IllegalStateException(describe() + ": a stage mapped output row " + y + " to input row " + rows[y]
             + ", outside 0.." + (height - 1));
       }
     }
+    identityColumns = sameColumns;
+    identityRows = sameRows;
   }
 
   private String describe() {
@@ -143,15 +161,48 @@ final class PixelKernel {
         }
       }
     }
+    boolean identity = dtype == DType.UINT8;
     for (int c = 0; c < 3; c++) {
       for (int v = 0; v < 256; v++) {
         float f = table[c][v];
+        identity &= f == v;
         switch (dtype) {
           case UINT8 -> u8[c][v] = (byte) (int) f;
           case FLOAT16 -> f16[c][v] = Float16.fromFloat(f);
           default -> f32[c][v] = Float.floatToRawIntBits(f);
         }
       }
+    }
+    identityValues = identity;
+  }
+
+  /** Identity values and columns: whole rows (or the whole image) copied buffer to buffer. */
+  private void copyRows(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    int rowBytes = width * 3;
+    if (identityRows) {
+      out.put(outOffset, in, inOffset, rowBytes * height);
+      return;
+    }
+    for (int y = 0; y < height; y++) {
+      out.put(outOffset + y * rowBytes, in, inOffset + rows[y] * rowBytes, rowBytes);
+    }
+  }
+
+  /**
+   * Identity values, mapped columns (a flip): each pixel moved as one 4-byte load and store; the 4th
+   * byte written is overwritten by the next pixel, and the row buffers have a spare byte for the last.
+   */
+  private void pixelCopyU8(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o = outRows[0];
+    int[] at = sourceOffsets;
+    int rowBytes = width * 3;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      for (int x = 0, d = 0; x < width; x++, d += 3) {
+        INTS.set(o, d, (int) INTS.get(src, at[x]));
+      }
+      out.put(outOffset + y * rowBytes, o, 0, rowBytes);
     }
   }
 
@@ -166,10 +217,8 @@ final class PixelKernel {
     for (int y = 0; y < height; y++) {
       in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 3) {
-        int s = at[x];
-        o[d] = r[src[s] & 0xff];
-        o[d + 1] = g[src[s + 1] & 0xff];
-        o[d + 2] = b[src[s + 2] & 0xff];
+        int p = (int) INTS.get(src, at[x]);
+        INTS.set(o, d, (r[p & 0xff] & 0xff) | (g[(p >>> 8) & 0xff] & 0xff) << 8 | (b[(p >>> 16) & 0xff] & 0xff) << 16);
       }
       out.put(outOffset + y * rowBytes, o, 0, rowBytes);
     }
@@ -186,10 +235,9 @@ final class PixelKernel {
     for (int y = 0; y < height; y++) {
       in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 6) {
-        int s = at[x];
-        SHORTS.set(o, d, r[src[s] & 0xff]);
-        SHORTS.set(o, d + 2, g[src[s + 1] & 0xff]);
-        SHORTS.set(o, d + 4, b[src[s + 2] & 0xff]);
+        int p = (int) INTS.get(src, at[x]);
+        LONGS.set(o, d, (r[p & 0xff] & 0xffffL) | (g[(p >>> 8) & 0xff] & 0xffffL) << 16
+            | (b[(p >>> 16) & 0xff] & 0xffffL) << 32);
       }
       out.put(outOffset + y * rowBytes * 2, o, 0, rowBytes * 2);
     }
@@ -253,10 +301,10 @@ final class PixelKernel {
     for (int y = 0; y < height; y++) {
       in.get(inOffset + rows[y] * width * 3, src, 0, width * 3);
       for (int x = 0, d = 0; x < width; x++, d += 2) {
-        int s = at[x];
-        SHORTS.set(o0, d, r[src[s] & 0xff]);
-        SHORTS.set(o1, d, g[src[s + 1] & 0xff]);
-        SHORTS.set(o2, d, b[src[s + 2] & 0xff]);
+        int p = (int) INTS.get(src, at[x]);
+        SHORTS.set(o0, d, r[p & 0xff]);
+        SHORTS.set(o1, d, g[(p >>> 8) & 0xff]);
+        SHORTS.set(o2, d, b[(p >>> 16) & 0xff]);
       }
       int d = outOffset + y * width * 2;
       out.put(d, o0, 0, width * 2);

@@ -28,28 +28,40 @@ import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
 import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
-import org.sparkbeton.loader.decoders.BetonCodecJpeg;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.pipeline.DType;
+import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.transforms.Float16;
+import org.sparkbeton.loader.transforms.NormalizeImage;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
+import org.sparkbeton.loader.transforms.ToChannelsFirst;
 
 /**
  * JPEG training-loader throughput, not a test: photos written as one {@code .beton} (JPEG payloads passed
- * through), batch 256, RandomResizedCrop 224 + horizontal flip, uint8 NHWC, for epoch 1 and epochs 2–5,
- * next to a plain-Java ImageIO loop doing the same work (decode, same box rule, crop, bilinear resize to
- * 224, flip, copy into a batch array) on the same number of threads in the same run.
+ * through), batch 256, RandomResizedCrop 224 + horizontal flip, for epoch 1 and epochs 2–5, as (i) uint8
+ * NHWC and (ii) the same + NormalizeImage to float16 NCHW; each with pixel fusion (one pass per sample
+ * after the resize) and without ({@code fuse(false)}: one pass per operation), next to a plain-Java
+ * ImageIO loop doing the same work (decode, same box rule, crop, bilinear resize to 224, flip, [normalize
+ * + float16 + NCHW], copy into a batch array) on the same number of threads. The first row is this
+ * machine's decode limit, measured in the same run ({@link DecodeLimit}: the codec alone decoding the
+ * same crop boxes at the same DCT scales); the last column is each row as a fraction of it.
  *
  * <pre>
- * ./mvnw -q -o test-compile -pl beton-core,beton-codec,loader-runtime
+ * ./mvnw -q -o install -pl beton-core,beton-codec,loader-runtime -am -DskipTests
+ * ./mvnw -q -o test-compile -pl loader-runtime
  * ./mvnw -q -o dependency:build-classpath -pl loader-runtime -Dmdep.outputFile=/tmp/loader-cp.txt
- * java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:$(cat /tmp/loader-cp.txt) \
+ * flock /tmp/bench.lock java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:$(cat /tmp/loader-cp.txt) \
  *     org.sparkbeton.loader.bench.JpegLoaderBenchmark /tmp/photos 5000 2
  * </pre>
  */
 public final class JpegLoaderBenchmark {
   static final int BATCH = 256;
   static final int SIDE = 224;
+  static final long SEED = 1;
+  static final double[] MEAN = {0.485 * 255, 0.456 * 255, 0.406 * 255};
+  static final double[] STD = {0.229 * 255, 0.224 * 255, 0.225 * 255};
 
   private JpegLoaderBenchmark() {}
 
@@ -61,28 +73,43 @@ public final class JpegLoaderBenchmark {
     Path file = Files.createTempFile("photos", ".beton");
     try {
       long t0 = System.nanoTime();
-      write(jpegs, file);
+      int[][] sizes = write(jpegs, file);
       System.out.printf(Locale.ROOT, "%d photos written to %s (%.1f MB) in %.1f s; %d threads, batch %d, codec %s;"
               + " load average %.2f%n", jpegs.size(), file, Files.size(file) / 1e6, (System.nanoTime() - t0) / 1e9,
-          threads, BATCH, JpegCodecs.nativeAvailable() ? "native libjpeg-turbo" : "pure Java",
-          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-      double[] loader = loader(file, threads, BetonCodecJpeg.fastest(), 5);
-      double[] imageIo = imageIo(jpegs, threads, 2);
-      double[] javaCodec = loader(file, threads, BetonCodecJpeg.java(), 2);
-      System.out.println("| RRC 224 + flip, uint8 NHWC | epoch 1 images/s | epochs 2-5 (or 2) images/s | vs ImageIO loop |");
-      System.out.println("|---|---:|---:|---:|");
-      row("loader, " + (JpegCodecs.nativeAvailable() ? "native codec" : "Java codec (no native)"), loader, imageIo);
-      row("loader, Java codec (BetonCodecJpeg.java())", javaCodec, imageIo);
-      row("plain-Java ImageIO loop (same work)", imageIo, imageIo);
-      System.out.printf(Locale.ROOT, "load average at end %.2f%n",
-          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+          threads, BATCH, JpegCodecs.nativeAvailable() ? "native libjpeg-turbo" : "pure Java", loadAverage());
+      double limit = JpegCodecs.nativeAvailable() ? DecodeLimit.imagesPerSecond(jpegs, sizes, SEED, threads, SIDE, 2)
+          : Double.NaN;
+      double[] u8Fused = loader(file, threads, false, true, 5);
+      double[] u8Unfused = loader(file, threads, false, false, 5);
+      double[] u8ImageIo = imageIo(jpegs, threads, false, 2);
+      double[] f16Fused = loader(file, threads, true, true, 5);
+      double[] f16Unfused = loader(file, threads, true, false, 5);
+      double[] f16ImageIo = imageIo(jpegs, threads, true, 2);
+      System.out.println("| RRC 224 + flip, batch " + BATCH + ", " + threads + " threads | epoch 1 images/s"
+          + " | epochs 2-5 images/s | vs ImageIO loop | vs decode limit |");
+      System.out.println("|---|---:|---:|---:|---:|");
+      System.out.printf(Locale.ROOT, "| decode limit: bare native region decode of the same boxes, same DCT scales"
+          + " | | %.0f | | 1.00x |%n", limit);
+      row("(i) uint8 NHWC, loader, fused", u8Fused, u8ImageIo, limit);
+      row("(i) uint8 NHWC, loader, unfused (fuse(false))", u8Unfused, u8ImageIo, limit);
+      row("(i) uint8 NHWC, plain-Java ImageIO loop (epochs 1, 2)", u8ImageIo, u8ImageIo, limit);
+      row("(ii) + NormalizeImage float16 NCHW, loader, fused", f16Fused, f16ImageIo, limit);
+      row("(ii) + NormalizeImage float16 NCHW, loader, unfused (fuse(false))", f16Unfused, f16ImageIo, limit);
+      row("(ii) + NormalizeImage float16 NCHW, plain-Java ImageIO loop (epochs 1, 2)", f16ImageIo, f16ImageIo, limit);
+      System.out.printf(Locale.ROOT, "fused vs unfused, epochs 2-5: (i) %.2fx, (ii) %.2fx; load average at end %.2f%n",
+          u8Fused[1] / u8Unfused[1], f16Fused[1] / f16Unfused[1], loadAverage());
     } finally {
       Files.deleteIfExists(file);
     }
   }
 
-  static void row(String name, double[] r, double[] base) {
-    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2fx |%n", name, r[0], r[1], r[1] / base[1]);
+  static double loadAverage() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  static void row(String name, double[] r, double[] imageIo, double limit) {
+    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2fx | %.2fx |%n", name, r[0], r[1], r[1] / imageIo[1],
+        r[1] / limit);
   }
 
   static List<byte[]> read(Path dir, int n) throws IOException {
@@ -97,32 +124,38 @@ public final class JpegLoaderBenchmark {
     return out;
   }
 
-  static void write(List<byte[]> jpegs, Path file) throws IOException {
+  /** Writes the photos as one file; returns each one's {width, height}. */
+  static int[][] write(List<byte[]> jpegs, Path file) throws IOException {
+    int[][] sizes = new int[jpegs.size()][];
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE), new BetonField("label", IntField.INSTANCE));
     JpegHeader header = new JpegHeader();
     try (JpegCodec codec = JpegCodecs.fastest(); BetonWriter w = BetonWriter.builder(fields).open(file)) {
       for (int i = 0; i < jpegs.size(); i++) {
         byte[] j = jpegs.get(i);
         codec.probe(ByteBuffer.wrap(j), header);
+        sizes[i] = new int[] {header.width(), header.height()};
         w.append(RgbImage.jpeg(header.width(), header.height(), j), (long) (i % 1000));
       }
       w.finish();
     }
+    return sizes;
   }
 
-  /** images/s of epoch 1 and of epochs 2..epochs together. */
-  static double[] loader(Path file, int threads, BetonCodecJpeg codec, int epochs) throws IOException {
+  /** images/s of epoch 1 (including building the loader) and of epochs 2..epochs together. */
+  static double[] loader(Path file, int threads, boolean normalize, boolean fuse, int epochs) throws IOException {
     double first = 0;
     long rest = 0;
     long restNanos = 0;
     long checksum = 0;
-    try (codec; Loader loader = Loader.builder(file).batchSize(BATCH).numThreads(threads).seed(1)
-        .order(OrderOption.RANDOM)
-        .pipeline("image", new RandomResizedCropRgbDecoder(SIDE, SIDE, 0.08, 1, 3.0 / 4, 4.0 / 3, codec),
-            new RandomHorizontalFlip())
+    Operation[] ops = normalize
+        ? new Operation[] {new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT16), new ToChannelsFirst()}
+        : new Operation[] {new RandomHorizontalFlip()};
+    long t0 = System.nanoTime();
+    try (Loader loader = Loader.builder(file).batchSize(BATCH).numThreads(threads).seed(SEED)
+        .order(OrderOption.RANDOM).fuse(fuse)
+        .pipeline("image", new RandomResizedCropRgbDecoder(SIDE, SIDE), ops)
         .pipeline("label", new IntDecoder()).build()) {
       for (int e = 0; e < epochs; e++) {
-        long t0 = System.nanoTime();
         int images = 0;
         for (Batch b : loader) {
           images += b.size();
@@ -135,6 +168,7 @@ public final class JpegLoaderBenchmark {
           rest += images;
           restNanos += dt;
         }
+        t0 = System.nanoTime();
       }
     }
     if (checksum == 42) {
@@ -144,13 +178,13 @@ public final class JpegLoaderBenchmark {
   }
 
   /** The same work with ImageIO + Java2D on {@code threads} threads; images/s of epoch 1 and of the later epochs. */
-  static double[] imageIo(List<byte[]> jpegs, int threads, int epochs) throws Exception {
+  static double[] imageIo(List<byte[]> jpegs, int threads, boolean normalize, int epochs) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     double first = 0;
     long rest = 0;
     long restNanos = 0;
     int batches = jpegs.size() / BATCH;
-    byte[][] slots = new byte[threads][BATCH * SIDE * SIDE * 3];
+    byte[][] slots = new byte[threads][BATCH * SIDE * SIDE * 3 * (normalize ? 2 : 1)];
     try {
       for (int e = 0; e < epochs; e++) {
         int epoch = e;
@@ -165,7 +199,7 @@ public final class JpegLoaderBenchmark {
             parts.add(pool.submit(() -> {
               for (int i = from; i < to; i++) {
                 int sample = batch * BATCH + i;
-                imageIoOne(jpegs.get(sample), new SplittableRandom(epoch * 1_000_003L + sample), slot, i);
+                imageIoOne(jpegs.get(sample), new SplittableRandom(epoch * 1_000_003L + sample), slot, i, normalize);
               }
               return null;
             }));
@@ -189,7 +223,7 @@ public final class JpegLoaderBenchmark {
     return new double[] {first, rest / (restNanos / 1e9)};
   }
 
-  static void imageIoOne(byte[] jpeg, SplittableRandom r, byte[] slot, int row) throws IOException {
+  static void imageIoOne(byte[] jpeg, SplittableRandom r, byte[] slot, int row, boolean normalize) throws IOException {
     BufferedImage img = ImageIO.read(new ByteArrayInputStream(jpeg));
     int height = img.getHeight();
     int width = img.getWidth();
@@ -212,6 +246,22 @@ public final class JpegLoaderBenchmark {
     g.dispose();
     byte[] bgr = ((DataBufferByte) out.getRaster().getDataBuffer()).getData();
     boolean flip = r.nextBoolean();
+    if (normalize) { // (v - mean) / std as float16, channels first
+      int plane = SIDE * SIDE * 2;
+      int base = row * plane * 3;
+      for (int y = 0; y < SIDE; y++) {
+        for (int x = 0; x < SIDE; x++) {
+          int s = (y * SIDE + (flip ? SIDE - 1 - x : x)) * 3;
+          for (int c = 0; c < 3; c++) {
+            short h = Float16.fromFloat((float) (((bgr[s + 2 - c] & 0xff) - MEAN[c]) / STD[c]));
+            int d = base + c * plane + (y * SIDE + x) * 2;
+            slot[d] = (byte) h;
+            slot[d + 1] = (byte) (h >> 8);
+          }
+        }
+      }
+      return;
+    }
     int base = row * SIDE * SIDE * 3;
     for (int y = 0; y < SIDE; y++) {
       for (int x = 0; x < SIDE; x++) {
