@@ -44,7 +44,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final int firstBatch;
   private final PageCache cache;
   private final ByteBuffer[] scratch;
-  private final Loader.SlotPlan plan;
+  private final SlotPlan plan;
   private final int[] readyBatch;
   private final boolean hasTails;
 

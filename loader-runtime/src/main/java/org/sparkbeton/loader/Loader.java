@@ -69,8 +69,6 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private SlotPlan slotPlan;
   private PlanMemory planMemory; // stages' off-heap scratch of the current plan
 
-  /** Slot regions of each output: where per-sample rows go, and each batch step's input and output. */
-  record SlotPlan(int[] perSample, int[][] tailIn, int[][] tailOut) {}
   private ByteBuffer[] scratch; // two heap buffers per worker
   private final Builder options;
   private final PageCache cache;
@@ -137,46 +135,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       planMemory.close(); // a refused plan keeps nothing (the user's allocator may outlive this loader)
       throw e;
     }
-    // regions 0..n-1 hold each output's final rows; batch tails may need more (see SlotPlan)
-    List<Integer> rowList = new ArrayList<>();
+    slotPlan = SlotPlan.of(planned);
+    int[] rows = slotPlan.rowBytes();
     int scratchBytes = 64;
     for (PlannedPipeline p : planned) {
-      rowList.add(p.spec().bytes());
       scratchBytes = Math.max(scratchBytes, p.scratchBytes());
     }
-    int n = planned.size();
-    int[] perSample = new int[n];
-    int[][] tailIn = new int[n][];
-    int[][] tailOut = new int[n][];
-    for (int o = 0; o < n; o++) {
-      List<org.sparkbeton.loader.pipeline.BatchOperation.BatchStage> tail = planned.get(o).tail();
-      int lastOutOfPlace = -1;
-      for (int j = 0; j < tail.size(); j++) {
-        lastOutOfPlace = tail.get(j).inPlace() ? lastOutOfPlace : j;
-      }
-      int cur = o;
-      if (lastOutOfPlace >= 0) {
-        cur = rowList.size();
-        rowList.add(planned.get(o).rowSpec().bytes());
-      }
-      perSample[o] = cur;
-      tailIn[o] = new int[tail.size()];
-      tailOut[o] = new int[tail.size()];
-      for (int j = 0; j < tail.size(); j++) {
-        tailIn[o][j] = cur;
-        if (!tail.get(j).inPlace()) {
-          if (j == lastOutOfPlace) {
-            cur = o;
-          } else {
-            cur = rowList.size();
-            rowList.add(tail.get(j).output().bytes());
-          }
-        }
-        tailOut[o][j] = cur;
-      }
-    }
-    int[] rows = rowList.stream().mapToInt(Integer::intValue).toArray();
-    slotPlan = new SlotPlan(perSample, tailIn, tailOut);
     boolean same = ring != null && ring.regions() == rows.length;
     for (int i = 0; same && i < rows.length; i++) {
       same = ring.rowBytes(i) == rows[i];

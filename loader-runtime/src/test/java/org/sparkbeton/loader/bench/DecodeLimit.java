@@ -18,17 +18,20 @@ import org.sparkbeton.loader.pipeline.SampleRandom;
 final class DecodeLimit {
   private DecodeLimit() {}
 
-  /** images/s over {@code epochs} epochs (after one warm-up epoch); JPEGs copied once into direct memory. */
-  static double imagesPerSecond(List<byte[]> jpegs, int[][] sizes, long seed, int threads, int side, int epochs)
+  /** Throughput over {@code epochs} epochs after one warm-up epoch; JPEGs copied once into direct memory. */
+  static Throughput measure(List<byte[]> jpegs, int[][] sizes, long seed, int threads, int side, int epochs)
       throws InterruptedException {
     ByteBuffer[] sources = new ByteBuffer[jpegs.size()];
     for (int i = 0; i < sources.length; i++) {
       sources[i] = ByteBuffer.allocateDirect(jpegs.get(i).length).put(jpegs.get(i)).flip();
     }
+    Throughput t = new Throughput();
+    t.start();
     run(sources, sizes, seed, threads, side, 0, 1);
-    long t0 = System.nanoTime();
+    t.epochDone(0, jpegs.size());
     run(sources, sizes, seed, threads, side, 1, epochs);
-    return (double) jpegs.size() * epochs / ((System.nanoTime() - t0) / 1e9);
+    t.epochDone(1, (long) jpegs.size() * epochs);
+    return t;
   }
 
   private static void run(ByteBuffer[] sources, int[][] sizes, long seed, int threads, int side, int firstEpoch,

@@ -77,39 +77,57 @@ public final class JpegLoaderBenchmark {
       System.out.printf(Locale.ROOT, "%d photos written to %s (%.1f MB) in %.1f s; %d threads, batch %d, codec %s;"
               + " load average %.2f%n", jpegs.size(), file, Files.size(file) / 1e6, (System.nanoTime() - t0) / 1e9,
           threads, BATCH, JpegCodecs.nativeAvailable() ? "native libjpeg-turbo" : "pure Java", loadAverage());
-      double limit = JpegCodecs.nativeAvailable() ? DecodeLimit.imagesPerSecond(jpegs, sizes, SEED, threads, SIDE, 2)
-          : Double.NaN;
-      double[] u8Fused = loader(file, threads, false, true, 5);
-      double[] u8Unfused = loader(file, threads, false, false, 5);
-      double[] u8ImageIo = imageIo(jpegs, threads, false, 2);
-      double[] f16Fused = loader(file, threads, true, true, 5);
-      double[] f16Unfused = loader(file, threads, true, false, 5);
-      double[] f16ImageIo = imageIo(jpegs, threads, true, 2);
+      Throughput limitBefore = decodeLimit(jpegs, sizes, threads);
+      Throughput u8Fused = loader(file, threads, false, true, 5);
+      Throughput u8Unfused = loader(file, threads, false, false, 5);
+      Throughput u8ImageIo = imageIo(jpegs, threads, false, 2);
+      Throughput f16Fused = loader(file, threads, true, true, 5);
+      Throughput f16Unfused = loader(file, threads, true, false, 5);
+      Throughput f16ImageIo = imageIo(jpegs, threads, true, 2);
+      // measured before and after the rest: the machine is shared, so the two show how much the load moved
+      Throughput limitAfter = decodeLimit(jpegs, sizes, threads);
+      double limitWall = (limitBefore.restWall() + limitAfter.restWall()) / 2;
+      double limitCpu = (limitBefore.restCpu() + limitAfter.restCpu()) / 2;
       System.out.println("| RRC 224 + flip, batch " + BATCH + ", " + threads + " threads | epoch 1 images/s"
-          + " | epochs 2-5 images/s | vs ImageIO loop | vs decode limit |");
-      System.out.println("|---|---:|---:|---:|---:|");
-      System.out.printf(Locale.ROOT, "| decode limit: bare native region decode of the same boxes, same DCT scales"
-          + " | | %.0f | | 1.00x |%n", limit);
-      row("(i) uint8 NHWC, loader, fused", u8Fused, u8ImageIo, limit);
-      row("(i) uint8 NHWC, loader, unfused (fuse(false))", u8Unfused, u8ImageIo, limit);
-      row("(i) uint8 NHWC, plain-Java ImageIO loop (epochs 1, 2)", u8ImageIo, u8ImageIo, limit);
-      row("(ii) + NormalizeImage float16 NCHW, loader, fused", f16Fused, f16ImageIo, limit);
-      row("(ii) + NormalizeImage float16 NCHW, loader, unfused (fuse(false))", f16Unfused, f16ImageIo, limit);
-      row("(ii) + NormalizeImage float16 NCHW, plain-Java ImageIO loop (epochs 1, 2)", f16ImageIo, f16ImageIo, limit);
-      System.out.printf(Locale.ROOT, "fused vs unfused, epochs 2-5: (i) %.2fx, (ii) %.2fx; load average at end %.2f%n",
-          u8Fused[1] / u8Unfused[1], f16Fused[1] / f16Unfused[1], loadAverage());
+          + " | epochs 2-5 images/s | epochs 2-5 images per CPU-second | vs ImageIO loop (wall / CPU)"
+          + " | vs decode limit (wall / CPU) |");
+      System.out.println("|---|---:|---:|---:|---:|---:|");
+      System.out.printf(Locale.ROOT, "| decode limit: bare native region decode of the same boxes at the same DCT"
+              + " scales (before %.0f / %.0f, after %.0f / %.0f) | | %.0f | %.0f | | 1.00x / 1.00x |%n",
+          limitBefore.restWall(), limitBefore.restCpu(), limitAfter.restWall(), limitAfter.restCpu(), limitWall,
+          limitCpu);
+      row("(i) uint8 NHWC, loader, fused", u8Fused, u8ImageIo, limitWall, limitCpu);
+      row("(i) uint8 NHWC, loader, unfused (fuse(false))", u8Unfused, u8ImageIo, limitWall, limitCpu);
+      row("(i) uint8 NHWC, plain-Java ImageIO loop (epochs 1, 2)", u8ImageIo, u8ImageIo, limitWall, limitCpu);
+      row("(ii) + NormalizeImage float16 NCHW, loader, fused", f16Fused, f16ImageIo, limitWall, limitCpu);
+      row("(ii) + NormalizeImage float16 NCHW, loader, unfused (fuse(false))", f16Unfused, f16ImageIo, limitWall,
+          limitCpu);
+      row("(ii) + NormalizeImage float16 NCHW, plain-Java ImageIO loop (epochs 1, 2)", f16ImageIo, f16ImageIo,
+          limitWall, limitCpu);
+      System.out.printf(Locale.ROOT, "fused vs unfused, epochs 2-5 (wall / CPU): (i) %.2fx / %.2fx, (ii) %.2fx /"
+              + " %.2fx; load average at end %.2f%n", u8Fused.restWall() / u8Unfused.restWall(),
+          u8Fused.restCpu() / u8Unfused.restCpu(), f16Fused.restWall() / f16Unfused.restWall(),
+          f16Fused.restCpu() / f16Unfused.restCpu(), loadAverage());
     } finally {
       Files.deleteIfExists(file);
     }
+  }
+
+  static Throughput decodeLimit(List<byte[]> jpegs, int[][] sizes, int threads) throws InterruptedException {
+    if (!JpegCodecs.nativeAvailable()) {
+      throw new IllegalStateException("The decode limit is measured with the native codec; libbetoncodec did not load");
+    }
+    return DecodeLimit.measure(jpegs, sizes, SEED, threads, SIDE, 2);
   }
 
   static double loadAverage() {
     return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
-  static void row(String name, double[] r, double[] imageIo, double limit) {
-    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2fx | %.2fx |%n", name, r[0], r[1], r[1] / imageIo[1],
-        r[1] / limit);
+  static void row(String name, Throughput r, Throughput imageIo, double limitWall, double limitCpu) {
+    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx / %.2fx | %.2fx / %.2fx |%n", name, r.firstWall,
+        r.restWall(), r.restCpu(), r.restWall() / imageIo.restWall(), r.restCpu() / imageIo.restCpu(),
+        r.restWall() / limitWall, r.restCpu() / limitCpu);
   }
 
   static List<byte[]> read(Path dir, int n) throws IOException {
@@ -141,16 +159,14 @@ public final class JpegLoaderBenchmark {
     return sizes;
   }
 
-  /** images/s of epoch 1 (including building the loader) and of epochs 2..epochs together. */
-  static double[] loader(Path file, int threads, boolean normalize, boolean fuse, int epochs) throws IOException {
-    double first = 0;
-    long rest = 0;
-    long restNanos = 0;
+  /** Throughput of epoch 1 (building the loader included) and of epochs 2..epochs. */
+  static Throughput loader(Path file, int threads, boolean normalize, boolean fuse, int epochs) throws IOException {
+    Throughput t = new Throughput();
     long checksum = 0;
     Operation[] ops = normalize
         ? new Operation[] {new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT16), new ToChannelsFirst()}
         : new Operation[] {new RandomHorizontalFlip()};
-    long t0 = System.nanoTime();
+    t.start();
     try (Loader loader = Loader.builder(file).batchSize(BATCH).numThreads(threads).seed(SEED)
         .order(OrderOption.RANDOM).fuse(fuse)
         .pipeline("image", new RandomResizedCropRgbDecoder(SIDE, SIDE), ops)
@@ -161,34 +177,25 @@ public final class JpegLoaderBenchmark {
           images += b.size();
           checksum += b.data("image").get(12345) + b.data("label").getLong(0);
         }
-        long dt = System.nanoTime() - t0;
-        if (e == 0) {
-          first = images / (dt / 1e9);
-        } else {
-          rest += images;
-          restNanos += dt;
-        }
-        t0 = System.nanoTime();
+        t.epochDone(e, images);
       }
     }
     if (checksum == 42) {
       System.out.println();
     }
-    return new double[] {first, rest / (restNanos / 1e9)};
+    return t;
   }
 
   /** The same work with ImageIO + Java2D on {@code threads} threads; images/s of epoch 1 and of the later epochs. */
-  static double[] imageIo(List<byte[]> jpegs, int threads, boolean normalize, int epochs) throws Exception {
+  static Throughput imageIo(List<byte[]> jpegs, int threads, boolean normalize, int epochs) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
-    double first = 0;
-    long rest = 0;
-    long restNanos = 0;
+    Throughput timing = new Throughput();
     int batches = jpegs.size() / BATCH;
     byte[][] slots = new byte[threads][BATCH * SIDE * SIDE * 3 * (normalize ? 2 : 1)];
     try {
+      timing.start();
       for (int e = 0; e < epochs; e++) {
         int epoch = e;
-        long t0 = System.nanoTime();
         for (int b = 0; b < batches; b++) {
           int batch = b;
           List<Future<?>> parts = new ArrayList<>();
@@ -208,19 +215,12 @@ public final class JpegLoaderBenchmark {
             f.get();
           }
         }
-        long dt = System.nanoTime() - t0;
-        int images = batches * BATCH;
-        if (e == 0) {
-          first = images / (dt / 1e9);
-        } else {
-          rest += images;
-          restNanos += dt;
-        }
+        timing.epochDone(e, (long) batches * BATCH);
       }
     } finally {
       pool.shutdown();
     }
-    return new double[] {first, rest / (restNanos / 1e9)};
+    return timing;
   }
 
   static void imageIoOne(byte[] jpeg, SplittableRandom r, byte[] slot, int row, boolean normalize) throws IOException {
