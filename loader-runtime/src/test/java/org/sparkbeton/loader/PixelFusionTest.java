@@ -106,6 +106,34 @@ class PixelFusionTest {
             + " float16 or float32");
   }
 
+  @Test
+  void stageMemoryIsAccountedPerWorkerReplacedAtReplanAndFreedOnClose() throws IOException {
+    Path file = DatasetsAccess.jpegImages(dir, 12, SIZES);
+    // one worker's stage memory: crop box of the largest image (181x470), resized box, fused run's input
+    long perWorker = 181 * 470 * 3 + 2 * (32 * 32 * 3);
+    assertThat(offHeapAfterEpochs(file, 2) - offHeapAfterEpochs(file, 1)).isEqualTo(perWorker);
+  }
+
+  /** Off-heap bytes of a 32x32 RRC + flip loader after 3 epochs and a re-plan; checks accounting and release. */
+  private long offHeapAfterEpochs(Path file, int threads) throws IOException {
+    DirectBufferAllocator allocator = new DirectBufferAllocator("stage memory test", Long.MAX_VALUE, true);
+    long held;
+    try (Loader loader = builder(file, new RandomResizedCropRgbDecoder(32, 32), List.of(new RandomHorizontalFlip()),
+        true, threads).allocator(allocator).build()) {
+      long atBuild = allocator.allocatedBytes();
+      for (int e = 0; e < 3; e++) { // every epoch re-plans: the last plan's scratch is freed, not kept
+        for (Batch b : loader) {
+          assertThat(b.size()).isEqualTo(4);
+        }
+        assertThat(allocator.allocatedBytes()).as("epoch %d", e).isEqualTo(atBuild).isEqualTo(loader.offHeapBytes());
+      }
+      held = allocator.allocatedBytes();
+    }
+    assertThat(allocator.outstanding()).isZero();
+    allocator.close();
+    return held;
+  }
+
   /** Proves the comparison can fail: a fused form that differs from its unfused form by one value is caught. */
   @Test
   void aFusedFormThatDiffersIsCaught() throws IOException {
