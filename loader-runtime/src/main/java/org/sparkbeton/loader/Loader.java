@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import org.sparkbeton.loader.io.PageCache;
@@ -50,7 +49,6 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final Shards shards;
   private final BufferAllocator allocator;
   private final boolean ownsAllocator;
-  private List<PlannedPipeline> pipelines;
   private final List<Builder.Spec> specs;
   private final FieldSource[] sources;
   private final TraversalOrder order;
@@ -65,11 +63,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final boolean profile;
   private final boolean fuse;
   private final long seed;
-  private SlotRing ring;
-  private SlotPlan slotPlan;
-  private PlanMemory planMemory; // stages' off-heap scratch of the current plan
+  private final LoaderPlan plan;
 
-  private ByteBuffer[] scratch; // two heap buffers per worker
   private final Builder options;
   private final PageCache cache;
   private PageMap pageMap;
@@ -109,6 +104,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       sources[i] = new FieldSource(shards, fieldIndex(specs.get(i).field), indices);
     }
     this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
+    this.plan = new LoaderPlan(allocator, numThreads, batchesAhead + 2, batchSize);
     plan();
     for (Decoder d : decoders()) {
       d.retain(); // last: a loader that failed to build holds nothing
@@ -116,49 +112,19 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * Plans every pipeline; (re)allocates the slot ring and scratch when the outputs' sizes changed.
-   * Runs at build and at the start of every epoch, so a decoder whose output size is changed between
-   * epochs (progressive resizing) takes effect without rebuilding the loader.
+   * Plans every pipeline (see {@link LoaderPlan}). Runs at build and at the start of every epoch, so a
+   * decoder whose output size is changed between epochs (progressive resizing) takes effect without
+   * rebuilding the loader.
    */
   private void plan() {
-    if (planMemory != null) {
-      planMemory.close(); // the last plan's workers have stopped
-    }
-    planMemory = new PlanMemory(allocator, numThreads);
-    List<PlannedPipeline> planned = new ArrayList<>();
-    try {
+    plan.replan(memory -> {
+      List<PlannedPipeline> planned = new ArrayList<>();
       for (int i = 0; i < specs.size(); i++) {
         Builder.Spec s = specs.get(i);
-        planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail, planMemory, fuse));
+        planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail, memory, fuse));
       }
-    } catch (RuntimeException | Error e) {
-      planMemory.close(); // a refused plan keeps nothing (the user's allocator may outlive this loader)
-      throw e;
-    }
-    slotPlan = SlotPlan.of(planned);
-    int[] rows = slotPlan.rowBytes();
-    int scratchBytes = 64;
-    for (PlannedPipeline p : planned) {
-      scratchBytes = Math.max(scratchBytes, p.scratchBytes());
-    }
-    boolean same = ring != null && ring.regions() == rows.length;
-    for (int i = 0; same && i < rows.length; i++) {
-      same = ring.rowBytes(i) == rows[i];
-    }
-    if (!same) {
-      if (ring != null) {
-        ring.close(); // batches of earlier epochs become invalid (their accessors throw)
-        ring = null;
-      }
-      ring = new SlotRing(allocator, batchesAhead + 2, batchSize, rows);
-    }
-    if (scratch == null || scratch[0].capacity() < scratchBytes) {
-      scratch = new ByteBuffer[2 * numThreads];
-      for (int i = 0; i < scratch.length; i++) {
-        scratch[i] = ByteBuffer.allocate(scratchBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-      }
-    }
-    pipelines = Collections.unmodifiableList(planned);
+      return planned;
+    });
   }
 
   private synchronized PageMap pageMap() {
@@ -236,7 +202,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** The outputs, in pipeline order, with their per-sample specs, as planned for the current epoch. */
   public synchronized List<PlannedPipeline> pipelines() {
-    return pipelines;
+    return plan.pipelines();
   }
 
   /** This rank's samples for {@code epoch}, in order, before truncation to whole batches. */
@@ -331,11 +297,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * mode PROCESS, the page cache.
    */
   public synchronized long offHeapBytes() {
-    long total = planMemory == null ? 0 : planMemory.bytes();
-    for (int s = 0; s < ring.slots(); s++) {
-      total += ring.buffer(s).capacity();
-    }
-    return total + (cache == null ? 0 : cache.bytes());
+    return plan.offHeapBytes() + (cache == null ? 0 : cache.bytes());
   }
 
   @Override
@@ -398,17 +360,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   }
 
   private void freeBuffers() {
-    if (ring != null) {
-      ring.close();
-    }
-    if (planMemory != null) {
-      planMemory.close();
-    }
+    plan.close();
   }
 
-  synchronized SlotRing ring() { return ring; }
-  synchronized SlotPlan slotPlan() { return slotPlan; }
-  synchronized ByteBuffer[] scratch() { return scratch; }
+  synchronized SlotRing ring() { return plan.ring(); }
+  synchronized SlotPlan slotPlan() { return plan.slotPlan(); }
+  synchronized ByteBuffer[] scratch() { return plan.scratch(); }
   int batchSize() { return batchSize; }
   int batchesAhead() { return batchesAhead; }
   int numThreads() { return numThreads; }
