@@ -52,7 +52,7 @@ import org.sparkbeton.loader.transforms.ToChannelsFirst;
  * ./mvnw -q -o install -pl beton-core,beton-codec,loader-runtime -am -DskipTests
  * ./mvnw -q -o test-compile -pl loader-runtime
  * ./mvnw -q -o dependency:build-classpath -pl loader-runtime -Dmdep.outputFile=/tmp/loader-cp.txt
- * flock /tmp/bench.lock java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:$(cat /tmp/loader-cp.txt) \
+ * flock /tmp/bench.lock java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:beton-core/target/classes:beton-codec/target/classes:$(cat /tmp/loader-cp.txt) \
  *     org.sparkbeton.loader.bench.JpegLoaderBenchmark /tmp/photos 5000 2
  * </pre>
  */
