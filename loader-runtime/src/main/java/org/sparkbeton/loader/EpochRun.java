@@ -44,7 +44,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final int firstBatch;
   private final PageCache cache;
   private final ByteBuffer[] scratch;
-  private final Loader.SlotPlan plan;
+  private final SlotPlan plan;
   private final int[] readyBatch;
   private final boolean hasTails;
 
@@ -97,7 +97,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   private void work(int t) {
-    SampleContext ctx = new SampleContext(loader.seed());
+    SampleContext ctx = new SampleContext(loader.seed(), t);
     ByteBuffer a = scratch[2 * t];
     ByteBuffer b = scratch[2 * t + 1];
     long[] stages = loader.profile() ? new long[2] : null;

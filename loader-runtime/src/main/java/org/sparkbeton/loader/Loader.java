@@ -6,7 +6,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import org.sparkbeton.loader.io.PageCache;
@@ -50,7 +49,6 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final Shards shards;
   private final BufferAllocator allocator;
   private final boolean ownsAllocator;
-  private List<PlannedPipeline> pipelines;
   private final List<Builder.Spec> specs;
   private final FieldSource[] sources;
   private final TraversalOrder order;
@@ -63,13 +61,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final boolean dropLast;
   private final boolean debug;
   private final boolean profile;
+  private final boolean fuse;
   private final long seed;
-  private SlotRing ring;
-  private SlotPlan slotPlan;
+  private final LoaderPlan plan;
 
-  /** Slot regions of each output: where per-sample rows go, and each batch step's input and output. */
-  record SlotPlan(int[] perSample, int[][] tailIn, int[][] tailOut) {}
-  private ByteBuffer[] scratch; // two heap buffers per worker
   private final Builder options;
   private final PageCache cache;
   private PageMap pageMap;
@@ -89,6 +84,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.dropLast = b.dropLast;
     this.debug = b.debug;
     this.profile = b.profile;
+    this.fuse = b.fuse;
     this.seed = b.seed;
     this.rank = b.rank;
     this.worldSize = b.worldSize;
@@ -108,6 +104,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       sources[i] = new FieldSource(shards, fieldIndex(specs.get(i).field), indices);
     }
     this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
+    this.plan = new LoaderPlan(allocator, numThreads, batchesAhead + 2, batchSize);
     plan();
     for (Decoder d : decoders()) {
       d.retain(); // last: a loader that failed to build holds nothing
@@ -115,74 +112,19 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   }
 
   /**
-   * Plans every pipeline; (re)allocates the slot ring and scratch when the outputs' sizes changed.
-   * Runs at build and at the start of every epoch, so a decoder whose output size is changed between
-   * epochs (progressive resizing) takes effect without rebuilding the loader.
+   * Plans every pipeline (see {@link LoaderPlan}). Runs at build and at the start of every epoch, so a
+   * decoder whose output size is changed between epochs (progressive resizing) takes effect without
+   * rebuilding the loader.
    */
   private void plan() {
-    List<PlannedPipeline> planned = new ArrayList<>();
-    for (int i = 0; i < specs.size(); i++) {
-      Builder.Spec s = specs.get(i);
-      planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail));
-    }
-    // regions 0..n-1 hold each output's final rows; batch tails may need more (see SlotPlan)
-    List<Integer> rowList = new ArrayList<>();
-    int scratchBytes = 64;
-    for (PlannedPipeline p : planned) {
-      rowList.add(p.spec().bytes());
-      scratchBytes = Math.max(scratchBytes, p.scratchBytes());
-    }
-    int n = planned.size();
-    int[] perSample = new int[n];
-    int[][] tailIn = new int[n][];
-    int[][] tailOut = new int[n][];
-    for (int o = 0; o < n; o++) {
-      List<org.sparkbeton.loader.pipeline.BatchOperation.BatchStage> tail = planned.get(o).tail();
-      int lastOutOfPlace = -1;
-      for (int j = 0; j < tail.size(); j++) {
-        lastOutOfPlace = tail.get(j).inPlace() ? lastOutOfPlace : j;
+    plan.replan(memory -> {
+      List<PlannedPipeline> planned = new ArrayList<>();
+      for (int i = 0; i < specs.size(); i++) {
+        Builder.Spec s = specs.get(i);
+        planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail, memory, fuse));
       }
-      int cur = o;
-      if (lastOutOfPlace >= 0) {
-        cur = rowList.size();
-        rowList.add(planned.get(o).rowSpec().bytes());
-      }
-      perSample[o] = cur;
-      tailIn[o] = new int[tail.size()];
-      tailOut[o] = new int[tail.size()];
-      for (int j = 0; j < tail.size(); j++) {
-        tailIn[o][j] = cur;
-        if (!tail.get(j).inPlace()) {
-          if (j == lastOutOfPlace) {
-            cur = o;
-          } else {
-            cur = rowList.size();
-            rowList.add(tail.get(j).output().bytes());
-          }
-        }
-        tailOut[o][j] = cur;
-      }
-    }
-    int[] rows = rowList.stream().mapToInt(Integer::intValue).toArray();
-    slotPlan = new SlotPlan(perSample, tailIn, tailOut);
-    boolean same = ring != null && ring.regions() == rows.length;
-    for (int i = 0; same && i < rows.length; i++) {
-      same = ring.rowBytes(i) == rows[i];
-    }
-    if (!same) {
-      if (ring != null) {
-        ring.close(); // batches of earlier epochs become invalid (their accessors throw)
-        ring = null;
-      }
-      ring = new SlotRing(allocator, batchesAhead + 2, batchSize, rows);
-    }
-    if (scratch == null || scratch[0].capacity() < scratchBytes) {
-      scratch = new ByteBuffer[2 * numThreads];
-      for (int i = 0; i < scratch.length; i++) {
-        scratch[i] = ByteBuffer.allocate(scratchBytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-      }
-    }
-    pipelines = Collections.unmodifiableList(planned);
+      return planned;
+    });
   }
 
   private synchronized PageMap pageMap() {
@@ -260,7 +202,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** The outputs, in pipeline order, with their per-sample specs, as planned for the current epoch. */
   public synchronized List<PlannedPipeline> pipelines() {
-    return pipelines;
+    return plan.pipelines();
   }
 
   /** This rank's samples for {@code epoch}, in order, before truncation to whole batches. */
@@ -350,13 +292,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return current == null ? new LoaderTimings(0, 0, 0, 0, profile ? 0 : -1, profile ? 0 : -1, 0) : current.timings();
   }
 
-  /** Bytes of off-heap memory the loader holds: batch slots and, in cache mode PROCESS, the page cache. */
+  /**
+   * Bytes of off-heap memory the loader holds: batch slots, the stages' per-worker scratch and, in cache
+   * mode PROCESS, the page cache.
+   */
   public synchronized long offHeapBytes() {
-    long total = 0;
-    for (int s = 0; s < ring.slots(); s++) {
-      total += ring.buffer(s).capacity();
-    }
-    return total + (cache == null ? 0 : cache.bytes());
+    return plan.offHeapBytes() + (cache == null ? 0 : cache.bytes());
   }
 
   @Override
@@ -419,14 +360,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   }
 
   private void freeBuffers() {
-    if (ring != null) {
-      ring.close();
-    }
+    plan.close();
   }
 
-  synchronized SlotRing ring() { return ring; }
-  synchronized SlotPlan slotPlan() { return slotPlan; }
-  synchronized ByteBuffer[] scratch() { return scratch; }
+  synchronized SlotRing ring() { return plan.ring(); }
+  synchronized SlotPlan slotPlan() { return plan.slotPlan(); }
+  synchronized ByteBuffer[] scratch() { return plan.scratch(); }
   int batchSize() { return batchSize; }
   int batchesAhead() { return batchesAhead; }
   int numThreads() { return numThreads; }
@@ -450,6 +389,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     private BufferAllocator allocator;
     private boolean debug;
     private boolean profile;
+    private boolean fuse = true;
     private int firstEpoch;
     private int firstBatch;
     private long cacheBudget = -1;
@@ -473,6 +413,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       c.allocator = allocator;
       c.debug = debug;
       c.profile = profile;
+      c.fuse = fuse;
       c.firstEpoch = firstEpoch;
       c.firstBatch = firstBatch;
       c.cacheBudget = cacheBudget;
@@ -553,6 +494,17 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     /** Split worker time into decode and augment in {@link Loader#timings()} (two clock reads per sample and output). */
     public Builder profile(boolean profile) {
       this.profile = profile;
+      return this;
+    }
+
+    /**
+     * Pixel fusion, default true: consecutive {@link org.sparkbeton.loader.pipeline.PixelOperation}s
+     * (flip, normalize, channels-first, user pixel operations) run as one pass per sample, writing the
+     * final tensor once. False runs each operation on its own, one pass each; the output is the same bit
+     * for bit (a test checks it), only slower.
+     */
+    public Builder fuse(boolean fuse) {
+      this.fuse = fuse;
       return this;
     }
 

@@ -12,6 +12,7 @@ import org.sparkbeton.loader.io.PayloadView;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.SampleContext;
+import org.sparkbeton.loader.pipeline.StageMemory;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
 /**
@@ -23,7 +24,9 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * pixels differ from its by the DCT scaling and the box's rounding onto the scaled grid.)
  *
  * <p>Per sample nothing is allocated: each worker thread keeps a {@link Resizer} and one scratch buffer
- * sized at plan time for the largest image the loader will read. The output size may be changed between
+ * sized at plan time for the largest image the loader will read. In a loader the scratch is direct memory
+ * from its {@link StageMemory}, so the JPEG codec decodes into it without a copy and the resize runs in
+ * native code (byte-identical to the Java resizer); planned without memory it is a heap buffer. The output size may be changed between
  * epochs ({@link #outputSize}): the loader re-plans at every epoch (progressive resizing).
  */
 abstract class CropRgbDecoder implements Decoder {
@@ -73,6 +76,11 @@ abstract class CropRgbDecoder implements Decoder {
 
   @Override
   public Stage plan(FieldSource field) {
+    return plan(field, StageMemory.NONE);
+  }
+
+  @Override
+  public Stage plan(FieldSource field, StageMemory memory) {
     field.requireType(name(), FieldTypes.RGB_IMAGE);
     long size = outputSize;
     int outH = (int) (size >>> 32);
@@ -96,18 +104,37 @@ abstract class CropRgbDecoder implements Decoder {
           + " pixels; at most " + (Integer.MAX_VALUE - 64) / 3 + " can be decoded");
     }
     codec.requireFor(field, firstJpeg);
-    return new CropStage(field, (int) (maxPixels * 3), outH, outW);
+    int scratchBytes = (int) Math.max(maxPixels * 3, 3);
+    Scratch[] perWorker = new Scratch[memory.workers()];
+    for (int w = 0; w < perWorker.length; w++) {
+      String purpose = name() + " '" + field.name() + "' worker " + w;
+      perWorker[w] = new Scratch(memory.direct(scratchBytes, purpose + " crop box"),
+          memory.direct(outH * outW * 3, purpose + " resized box"));
+    }
+    return new CropStage(field, scratchBytes, outH, outW, perWorker);
   }
 
-  /** Per-thread working set of a stage. */
+  /**
+   * Per-worker working set of a stage. With direct buffers (the loader's {@link StageMemory}) the codec
+   * decodes the box straight into {@code pixels} and the resizer runs natively, writing into a direct
+   * output (the batch slot) or into {@code resized} first; with heap buffers (planned without memory)
+   * the codec copies rows into the array and the resizer runs in Java.
+   */
   private static final class Scratch {
     final ByteBuffer pixels;
+    final ByteBuffer resized; // null: resize straight into the output whatever its kind
     final Resizer resizer = new Resizer();
     final PayloadView view = new PayloadView();
     final int[] box = new int[4];
 
+    Scratch(ByteBuffer pixels, ByteBuffer resized) {
+      this.pixels = pixels;
+      this.resized = resized;
+    }
+
+    /** Heap scratch for callers that plan without memory. */
     Scratch(int bytes) {
-      pixels = ByteBuffer.allocate(Math.max(bytes, 3));
+      this(ByteBuffer.allocate(bytes), null);
     }
   }
 
@@ -118,15 +145,17 @@ abstract class CropRgbDecoder implements Decoder {
     private final int outH;
     private final int outW;
     private final TensorSpec output;
-    private final ThreadLocal<Scratch> scratch;
+    private final Scratch[] perWorker;
+    private final ThreadLocal<Scratch> heapScratch;
 
-    CropStage(FieldSource field, int scratchBytes, int outH, int outW) {
+    CropStage(FieldSource field, int scratchBytes, int outH, int outW, Scratch[] perWorker) {
       this.field = field;
       this.scratchBytes = scratchBytes;
       this.outH = outH;
       this.outW = outW;
       this.output = TensorSpec.image(outH, outW);
-      this.scratch = ThreadLocal.withInitial(() -> new Scratch(scratchBytes));
+      this.perWorker = perWorker;
+      this.heapScratch = perWorker.length == 0 ? ThreadLocal.withInitial(() -> new Scratch(scratchBytes)) : null;
     }
 
     @Override
@@ -147,20 +176,24 @@ abstract class CropRgbDecoder implements Decoder {
             field.metadataOffset(sample), "image is " + width + "x" + height + ", expected a non-empty image of at most "
                 + scratchBytes / 3 + " pixels (the largest found when planning)");
       }
-      Scratch s = scratch.get();
+      Scratch s = heapScratch == null ? perWorker[ctx.worker()] : heapScratch.get();
       int[] box = s.box;
       box(height, width, ctx, box);
       int top = box[0];
       int left = box[1];
       int h = box[2];
       int w = box[3];
+      // a native resize needs direct memory on both sides: resize into the direct scratch, then copy
+      boolean viaResized = s.resized != null && !out.isDirect();
+      ByteBuffer dst = viaResized ? s.resized : out;
+      int dstOffset = viaResized ? 0 : offset;
       if (mode == ImageMode.RAW.code()) {
         long bytes = (long) width * height * 3;
         if (field.viewPayload(sample, ptr, bytes, s.view)) {
-          s.resizer.resize(s.view.buffer(), s.view.offset(), width * 3, left, top, w, h, out, offset, outW, outH);
+          s.resizer.resize(s.view.buffer(), s.view.offset(), width * 3, left, top, w, h, dst, dstOffset, outW, outH);
         } else {
           field.copyPayload(sample, ptr, bytes, s.pixels, 0);
-          s.resizer.resize(s.pixels, 0, width * 3, left, top, w, h, out, offset, outW, outH);
+          s.resizer.resize(s.pixels, 0, width * 3, left, top, w, h, dst, dstOffset, outW, outH);
         }
       } else if (mode == ImageMode.JPG.code()) {
         long size = field.allocationSize(sample, ptr);
@@ -171,10 +204,13 @@ abstract class CropRgbDecoder implements Decoder {
         long got = jpeg.decodeRegionRgb(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m, s.pixels, 0);
         int bw = ImageSize.width(got);
         int bh = ImageSize.height(got);
-        s.resizer.resize(s.pixels, 0, bw * 3, 0, 0, bw, bh, out, offset, outW, outH);
+        s.resizer.resize(s.pixels, 0, bw * 3, 0, 0, bw, bh, dst, dstOffset, outW, outH);
       } else {
         throw new BetonFormatException(field.file(), "metadata of sample " + sample + " field '" + field.name() + "'",
             field.metadataOffset(sample), "image mode byte is " + mode + ", expected 0 (jpg) or 1 (raw)");
+      }
+      if (viaResized) {
+        out.put(offset, s.resized, 0, outH * outW * 3);
       }
     }
   }

@@ -11,6 +11,14 @@ public interface Decoder {
   /** Binds the decoder to a field; throws {@link IllegalArgumentException} if it cannot decode it. */
   Stage plan(FieldSource field);
 
+  /**
+   * As {@link #plan(FieldSource)}, with off-heap per-worker scratch on offer (the loader's); decoders
+   * that call native code use it to avoid heap copies. The default ignores it.
+   */
+  default Stage plan(FieldSource field, StageMemory memory) {
+    return plan(field);
+  }
+
   default String name() {
     return getClass().getSimpleName();
   }

@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.pipeline;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -11,6 +12,11 @@ import java.util.List;
  * into the batch slot. Scratch buffers are heap buffers with arrays, so operations can run plain
  * array loops, which the JIT compiles far better than per-byte calls on direct buffers. Without
  * operations the decoder writes straight into the slot. No allocation, boxing or locking per sample.
+ *
+ * <p>With pixel fusion (the default), each run of consecutive {@link PixelOperation}s on a uint8 RGB
+ * image becomes one step, one pass per sample ({@link FusedPixelStage}); a run right after the decoder
+ * reads the decoder's output from per-worker direct memory (so a native decoder and resizer can write
+ * it), and a run at the end writes straight into the batch slot, skipping the final copy.
  */
 public final class PlannedPipeline {
   private final String output;
@@ -18,19 +24,29 @@ public final class PlannedPipeline {
   private final int index;
   private final Decoder.Stage decoder;
   private final Operation.Stage[] stages;
+  private final int[] steps; // pipeline step (1-based operation index) where each stage starts
+  private final ByteBuffer[] decoded; // per worker: direct decoder output for a fused first stage, else null
+  private final boolean lastWritesSlot;
   private final BatchOperation.BatchStage[] tail;
   private final TensorSpec rowSpec;
   private final TensorSpec spec;
   private final int scratchBytes;
 
   private PlannedPipeline(String output, String field, int index, Decoder.Stage decoder, Operation.Stage[] stages,
-                          BatchOperation.BatchStage[] tail) {
+                          int[] steps, BatchOperation.BatchStage[] tail, StageMemory memory) {
     this.output = output;
     this.field = field;
     this.index = index;
     this.decoder = decoder;
     this.stages = stages;
+    this.steps = steps;
     this.tail = tail;
+    boolean fusedFirst = stages.length > 0 && stages[0] instanceof FusedPixelStage;
+    this.decoded = fusedFirst && memory.workers() > 0 ? new ByteBuffer[memory.workers()] : null;
+    for (int w = 0; decoded != null && w < decoded.length; w++) {
+      decoded[w] = memory.direct(decoder.output().bytes(), "pipeline '" + output + "' decoded sample, worker " + w);
+    }
+    this.lastWritesSlot = stages.length > 0 && stages[stages.length - 1] instanceof FusedPixelStage;
     this.rowSpec = stages.length == 0 ? decoder.output() : stages[stages.length - 1].output();
     this.spec = tail.length == 0 ? rowSpec : tail[tail.length - 1].output();
     int scratch = stages.length == 0 ? 0 : decoder.output().bytes();
@@ -51,32 +67,60 @@ public final class PlannedPipeline {
   /** As above, followed by batch operations (the pipeline's tail). */
   public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops,
                                      List<BatchOperation> batchOps) {
+    return plan(index, output, field, decoder, ops, batchOps, StageMemory.NONE);
+  }
+
+  /** As above, with the loader's off-heap per-worker memory offered to the stages, pixel operations fused. */
+  public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops,
+                                     List<BatchOperation> batchOps, StageMemory memory) {
+    return plan(index, output, field, decoder, ops, batchOps, memory, true);
+  }
+
+  /**
+   * As above; {@code fuse} false runs every operation on its own, one pass each (the reference the
+   * fused form must match bit for bit, and the benchmark's baseline).
+   */
+  public static PlannedPipeline plan(int index, String output, FieldSource field, Decoder decoder, List<Operation> ops,
+                                     List<BatchOperation> batchOps, StageMemory memory, boolean fuse) {
     Decoder.Stage d;
     try {
-      d = decoder.plan(field);
+      d = decoder.plan(field, memory);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Pipeline '" + output + "', decoder " + decoder.name() + ": " + e.getMessage(), e);
     }
-    Operation.Stage[] stages = new Operation.Stage[ops.size()];
+    List<Operation.Stage> stages = new ArrayList<>();
+    List<Integer> steps = new ArrayList<>();
     TensorSpec current = d.output();
-    for (int i = 0; i < stages.length; i++) {
+    for (int i = 0; i < ops.size(); ) {
+      FusedPixelStage fused = fuse ? FusedPixelStage.plan(output, ops, i, current, memory.workers()) : null;
+      if (fused != null) {
+        stages.add(fused);
+        steps.add(i + 1);
+        current = fused.output();
+        i += fused.length();
+        continue;
+      }
       Operation op = ops.get(i);
+      Operation.Stage stage;
       try {
-        stages[i] = op.plan(current);
+        stage = op.plan(current);
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException("Pipeline '" + output + "', step " + (i + 1) + " (" + op.name() + ") on "
             + current + ": " + e.getMessage(), e);
       }
-      if (stages[i].inPlace() && stages[i].output().bytes() != current.bytes()) {
+      if (stage.inPlace() && stage.output().bytes() != current.bytes()) {
         throw new IllegalArgumentException("Pipeline '" + output + "', step " + (i + 1) + " (" + op.name()
-            + ") claims to work in place but turns " + current + " into " + stages[i].output());
+            + ") claims to work in place but turns " + current + " into " + stage.output());
       }
-      current = stages[i].output();
+      stages.add(stage);
+      steps.add(i + 1);
+      current = stage.output();
+      i++;
     }
     BatchOperation.BatchStage[] tail = new BatchOperation.BatchStage[batchOps.size()];
     for (int i = 0; i < tail.length; i++) {
       BatchOperation op = batchOps.get(i);
-      int step = stages.length + i + 1;
+      int step = ops.size() + i + 1;
       try {
         tail[i] = op.plan(current);
       } catch (IllegalArgumentException e) {
@@ -89,7 +133,20 @@ public final class PlannedPipeline {
       }
       current = tail[i].output();
     }
-    return new PlannedPipeline(output, field.name(), index, d, stages, tail);
+    return new PlannedPipeline(output, field.name(), index, d, stages.toArray(new Operation.Stage[0]),
+        steps.stream().mapToInt(Integer::intValue).toArray(), tail, memory);
+  }
+
+  /**
+   * The per-sample steps as planned, for logs and tests: each operation's stage class, or
+   * {@code fused(A + B + ...)} for a fused run of pixel operations.
+   */
+  public List<String> describeSteps() {
+    List<String> out = new ArrayList<>();
+    for (Operation.Stage st : stages) {
+      out.add(st instanceof FusedPixelStage f ? f.describe() : st.getClass().getName());
+    }
+    return out;
   }
 
   public String output() {
@@ -144,23 +201,28 @@ public final class PlannedPipeline {
       }
       return;
     }
-    decoder.decode(sample, a, 0, ctx);
+    ByteBuffer cur = decoded != null ? decoded[ctx.worker()] : a;
+    decoder.decode(sample, cur, 0, ctx);
     long t1 = nanos == null ? 0 : System.nanoTime();
-    ByteBuffer cur = a;
-    ByteBuffer spare = b;
-    for (int i = 0; i < n; i++) {
+    ByteBuffer spare = cur == a ? b : a;
+    int last = lastWritesSlot ? n - 1 : n;
+    for (int i = 0; i < last; i++) {
       Operation.Stage stage = stages[i];
-      ctx.enterStage(i + 1);
+      ctx.enterStage(steps[i]);
       if (stage.inPlace()) {
         stage.apply(cur, 0, cur, 0, ctx);
       } else {
         stage.apply(cur, 0, spare, 0, ctx);
-        ByteBuffer t = cur;
         cur = spare;
-        spare = t;
+        spare = cur == a ? b : a; // never the direct decoder output: unfused stages get heap arrays
       }
     }
-    out.put(outOffset, cur, 0, rowSpec.bytes());
+    if (lastWritesSlot) {
+      ctx.enterStage(steps[n - 1]);
+      stages[n - 1].apply(cur, 0, out, outOffset, ctx);
+    } else {
+      out.put(outOffset, cur, 0, rowSpec.bytes());
+    }
     if (nanos != null) {
       nanos[0] += t1 - t0;
       nanos[1] += System.nanoTime() - t1;

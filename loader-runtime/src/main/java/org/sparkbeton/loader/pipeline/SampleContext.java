@@ -6,6 +6,7 @@ package org.sparkbeton.loader.pipeline;
  */
 public final class SampleContext {
   private final long seed;
+  private final int worker;
   private final SampleRandom random = new SampleRandom();
   private int pipeline;
   private int epoch;
@@ -15,7 +16,21 @@ public final class SampleContext {
   private int stage;
 
   public SampleContext(long seed) {
+    this(seed, 0);
+  }
+
+  /** The context of worker thread {@code worker} (index of its per-worker {@link StageMemory} scratch). */
+  public SampleContext(long seed, int worker) {
+    if (worker < 0) {
+      throw new IllegalArgumentException("Worker index must be >= 0, got " + worker);
+    }
     this.seed = seed;
+    this.worker = worker;
+  }
+
+  /** The worker thread running this context: stages index their per-worker scratch with it. */
+  public int worker() {
+    return worker;
   }
 
   /** Called by the loader before each sample. */

@@ -3,15 +3,18 @@ package org.sparkbeton.loader.transforms;
 import java.nio.ByteBuffer;
 import org.sparkbeton.loader.pipeline.DType;
 import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.pipeline.PixelOperation;
+import org.sparkbeton.loader.pipeline.PixelStage;
 import org.sparkbeton.loader.pipeline.SampleContext;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
 /**
  * FFCV's {@code NormalizeImage(mean, std, type)}: uint8 [H, W, 3] → float32 or float16 [H, W, 3],
  * {@code (v - mean[c]) / std[c]} with mean and std in 0–255 units, through a 256×3 lookup table
- * computed when planning. float16 is rounded to nearest even from the float32 value.
+ * computed when planning. float16 is rounded to nearest even from the float32 value. Fused, it is a
+ * value mapping: the table entry replaces the value.
  */
-public final class NormalizeImage implements Operation {
+public final class NormalizeImage implements PixelOperation {
   private final double[] mean;
   private final double[] std;
   private final DType type;
@@ -37,6 +40,27 @@ public final class NormalizeImage implements Operation {
   /** The table entry for value {@code v} of channel {@code c}. */
   float normalized(int v, int c) {
     return (float) ((v - mean[c]) / std[c]);
+  }
+
+  @Override
+  public PixelStage planPixels(TensorSpec input) {
+    Images.requireRgb(name(), input);
+    TensorSpec output = TensorSpec.of(type, input.shape());
+    return new PixelStage() {
+      @Override
+      public TensorSpec output() {
+        return output;
+      }
+
+      @Override
+      public void mapValues(float[][] table) {
+        for (int c = 0; c < 3; c++) {
+          for (int v = 0; v < 256; v++) {
+            table[c][v] = normalized((int) table[c][v], c); // uint8 in: the entries are integers 0..255
+          }
+        }
+      }
+    };
   }
 
   @Override

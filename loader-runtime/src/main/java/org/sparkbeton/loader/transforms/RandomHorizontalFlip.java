@@ -2,11 +2,16 @@ package org.sparkbeton.loader.transforms;
 
 import java.nio.ByteBuffer;
 import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.pipeline.PixelOperation;
+import org.sparkbeton.loader.pipeline.PixelStage;
 import org.sparkbeton.loader.pipeline.SampleContext;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
-/** Mirrors an [H, W, C] image left-right with probability {@code p} (FFCV, default 0.5). */
-public final class RandomHorizontalFlip implements Operation {
+/**
+ * Mirrors an [H, W, C] image left-right with probability {@code p} (FFCV, default 0.5). Fused, it is a
+ * coordinate mapping: a flipped sample reads column {@code W - 1 - x}.
+ */
+public final class RandomHorizontalFlip implements PixelOperation {
   private final double p;
 
   public RandomHorizontalFlip() {
@@ -18,6 +23,35 @@ public final class RandomHorizontalFlip implements Operation {
       throw new IllegalArgumentException("RandomHorizontalFlip probability must be in [0, 1], got " + p);
     }
     this.p = p;
+  }
+
+  @Override
+  public PixelStage planPixels(TensorSpec input) {
+    Images.requireHwc(name(), input);
+    int width = input.dim(1);
+    double prob = p;
+    return new PixelStage() {
+      private boolean flip;
+
+      @Override
+      public TensorSpec output() {
+        return input;
+      }
+
+      @Override
+      public void begin(SampleContext ctx) {
+        flip = ctx.random().nextDouble() < prob; // the draw apply makes
+      }
+
+      @Override
+      public void mapColumns(int[] columns) {
+        if (flip) {
+          for (int x = 0; x < columns.length; x++) {
+            columns[x] = width - 1 - columns[x];
+          }
+        }
+      }
+    };
   }
 
   @Override

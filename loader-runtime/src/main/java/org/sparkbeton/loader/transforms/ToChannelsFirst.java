@@ -2,11 +2,33 @@ package org.sparkbeton.loader.transforms;
 
 import java.nio.ByteBuffer;
 import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.pipeline.PixelOperation;
+import org.sparkbeton.loader.pipeline.PixelStage;
 import org.sparkbeton.loader.pipeline.SampleContext;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
-/** [H, W, C] → [C, H, W], any element type (FFCV's {@code ToTorchImage(channels_last=False)}). */
-public final class ToChannelsFirst implements Operation {
+/**
+ * [H, W, C] → [C, H, W], any element type (FFCV's {@code ToTorchImage(channels_last=False)}). Fused, it is
+ * the output layout of the pass (RGB images of uint8, float16 or float32).
+ */
+public final class ToChannelsFirst implements PixelOperation {
+  @Override
+  public PixelStage planPixels(TensorSpec input) {
+    Images.requireHwc(name(), input);
+    TensorSpec output = TensorSpec.of(input.dtype(), input.dim(2), input.dim(0), input.dim(1));
+    return new PixelStage() {
+      @Override
+      public TensorSpec output() {
+        return output;
+      }
+
+      @Override
+      public boolean channelsFirst() {
+        return true;
+      }
+    };
+  }
+
   @Override
   public Stage plan(TensorSpec input) {
     Images.requireHwc(name(), input);

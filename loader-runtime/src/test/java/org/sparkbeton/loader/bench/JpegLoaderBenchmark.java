@@ -28,28 +28,40 @@ import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
 import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
-import org.sparkbeton.loader.decoders.BetonCodecJpeg;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.pipeline.DType;
+import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.transforms.Float16;
+import org.sparkbeton.loader.transforms.NormalizeImage;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
+import org.sparkbeton.loader.transforms.ToChannelsFirst;
 
 /**
  * JPEG training-loader throughput, not a test: photos written as one {@code .beton} (JPEG payloads passed
- * through), batch 256, RandomResizedCrop 224 + horizontal flip, uint8 NHWC, for epoch 1 and epochs 2–5,
- * next to a plain-Java ImageIO loop doing the same work (decode, same box rule, crop, bilinear resize to
- * 224, flip, copy into a batch array) on the same number of threads in the same run.
+ * through), batch 256, RandomResizedCrop 224 + horizontal flip, for epoch 1 and epochs 2–5, as (i) uint8
+ * NHWC and (ii) the same + NormalizeImage to float16 NCHW; each with pixel fusion (one pass per sample
+ * after the resize) and without ({@code fuse(false)}: one pass per operation), next to a plain-Java
+ * ImageIO loop doing the same work (decode, same box rule, crop, bilinear resize to 224, flip, [normalize
+ * + float16 + NCHW], copy into a batch array) on the same number of threads. The first row is this
+ * machine's decode limit, measured in the same run ({@link DecodeLimit}: the codec alone decoding the
+ * same crop boxes at the same DCT scales); the last column is each row as a fraction of it.
  *
  * <pre>
- * ./mvnw -q -o test-compile -pl beton-core,beton-codec,loader-runtime
+ * ./mvnw -q -o install -pl beton-core,beton-codec,loader-runtime -am -DskipTests
+ * ./mvnw -q -o test-compile -pl loader-runtime
  * ./mvnw -q -o dependency:build-classpath -pl loader-runtime -Dmdep.outputFile=/tmp/loader-cp.txt
- * java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:$(cat /tmp/loader-cp.txt) \
+ * flock /tmp/bench.lock java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:beton-core/target/classes:beton-codec/target/classes:$(cat /tmp/loader-cp.txt) \
  *     org.sparkbeton.loader.bench.JpegLoaderBenchmark /tmp/photos 5000 2
  * </pre>
  */
 public final class JpegLoaderBenchmark {
   static final int BATCH = 256;
   static final int SIDE = 224;
+  static final long SEED = 1;
+  static final double[] MEAN = {0.485 * 255, 0.456 * 255, 0.406 * 255};
+  static final double[] STD = {0.229 * 255, 0.224 * 255, 0.225 * 255};
 
   private JpegLoaderBenchmark() {}
 
@@ -61,28 +73,61 @@ public final class JpegLoaderBenchmark {
     Path file = Files.createTempFile("photos", ".beton");
     try {
       long t0 = System.nanoTime();
-      write(jpegs, file);
+      int[][] sizes = write(jpegs, file);
       System.out.printf(Locale.ROOT, "%d photos written to %s (%.1f MB) in %.1f s; %d threads, batch %d, codec %s;"
               + " load average %.2f%n", jpegs.size(), file, Files.size(file) / 1e6, (System.nanoTime() - t0) / 1e9,
-          threads, BATCH, JpegCodecs.nativeAvailable() ? "native libjpeg-turbo" : "pure Java",
-          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-      double[] loader = loader(file, threads, BetonCodecJpeg.fastest(), 5);
-      double[] imageIo = imageIo(jpegs, threads, 2);
-      double[] javaCodec = loader(file, threads, BetonCodecJpeg.java(), 2);
-      System.out.println("| RRC 224 + flip, uint8 NHWC | epoch 1 images/s | epochs 2-5 (or 2) images/s | vs ImageIO loop |");
-      System.out.println("|---|---:|---:|---:|");
-      row("loader, " + (JpegCodecs.nativeAvailable() ? "native codec" : "Java codec (no native)"), loader, imageIo);
-      row("loader, Java codec (BetonCodecJpeg.java())", javaCodec, imageIo);
-      row("plain-Java ImageIO loop (same work)", imageIo, imageIo);
-      System.out.printf(Locale.ROOT, "load average at end %.2f%n",
-          java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+          threads, BATCH, JpegCodecs.nativeAvailable() ? "native libjpeg-turbo" : "pure Java", loadAverage());
+      Throughput limitBefore = decodeLimit(jpegs, sizes, threads);
+      Throughput u8Fused = loader(file, threads, false, true, 5);
+      Throughput u8Unfused = loader(file, threads, false, false, 5);
+      Throughput u8ImageIo = imageIo(jpegs, threads, false, 2);
+      Throughput f16Fused = loader(file, threads, true, true, 5);
+      Throughput f16Unfused = loader(file, threads, true, false, 5);
+      Throughput f16ImageIo = imageIo(jpegs, threads, true, 2);
+      // measured before and after the rest: the machine is shared, so the two show how much the load moved
+      Throughput limitAfter = decodeLimit(jpegs, sizes, threads);
+      double limitWall = (limitBefore.restWall() + limitAfter.restWall()) / 2;
+      double limitCpu = (limitBefore.restCpu() + limitAfter.restCpu()) / 2;
+      System.out.println("| RRC 224 + flip, batch " + BATCH + ", " + threads + " threads | epoch 1 images/s"
+          + " | epochs 2-5 images/s | epochs 2-5 images per CPU-second | vs ImageIO loop (wall / CPU)"
+          + " | vs decode limit (wall / CPU) |");
+      System.out.println("|---|---:|---:|---:|---:|---:|");
+      System.out.printf(Locale.ROOT, "| decode limit: bare native region decode of the same boxes at the same DCT"
+              + " scales (before %.0f / %.0f, after %.0f / %.0f) | | %.0f | %.0f | | 1.00x / 1.00x |%n",
+          limitBefore.restWall(), limitBefore.restCpu(), limitAfter.restWall(), limitAfter.restCpu(), limitWall,
+          limitCpu);
+      row("(i) uint8 NHWC, loader, fused", u8Fused, u8ImageIo, limitWall, limitCpu);
+      row("(i) uint8 NHWC, loader, unfused (fuse(false))", u8Unfused, u8ImageIo, limitWall, limitCpu);
+      row("(i) uint8 NHWC, plain-Java ImageIO loop (epochs 1, 2)", u8ImageIo, u8ImageIo, limitWall, limitCpu);
+      row("(ii) + NormalizeImage float16 NCHW, loader, fused", f16Fused, f16ImageIo, limitWall, limitCpu);
+      row("(ii) + NormalizeImage float16 NCHW, loader, unfused (fuse(false))", f16Unfused, f16ImageIo, limitWall,
+          limitCpu);
+      row("(ii) + NormalizeImage float16 NCHW, plain-Java ImageIO loop (epochs 1, 2)", f16ImageIo, f16ImageIo,
+          limitWall, limitCpu);
+      System.out.printf(Locale.ROOT, "fused vs unfused, epochs 2-5 (wall / CPU): (i) %.2fx / %.2fx, (ii) %.2fx /"
+              + " %.2fx; load average at end %.2f%n", u8Fused.restWall() / u8Unfused.restWall(),
+          u8Fused.restCpu() / u8Unfused.restCpu(), f16Fused.restWall() / f16Unfused.restWall(),
+          f16Fused.restCpu() / f16Unfused.restCpu(), loadAverage());
     } finally {
       Files.deleteIfExists(file);
     }
   }
 
-  static void row(String name, double[] r, double[] base) {
-    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2fx |%n", name, r[0], r[1], r[1] / base[1]);
+  static Throughput decodeLimit(List<byte[]> jpegs, int[][] sizes, int threads) throws InterruptedException {
+    if (!JpegCodecs.nativeAvailable()) {
+      throw new IllegalStateException("The decode limit is measured with the native codec; libbetoncodec did not load");
+    }
+    return DecodeLimit.measure(jpegs, sizes, SEED, threads, SIDE, 2);
+  }
+
+  static double loadAverage() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  static void row(String name, Throughput r, Throughput imageIo, double limitWall, double limitCpu) {
+    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx / %.2fx | %.2fx / %.2fx |%n", name, r.firstWall,
+        r.restWall(), r.restCpu(), r.restWall() / imageIo.restWall(), r.restCpu() / imageIo.restCpu(),
+        r.restWall() / limitWall, r.restCpu() / limitCpu);
   }
 
   static List<byte[]> read(Path dir, int n) throws IOException {
@@ -97,64 +142,60 @@ public final class JpegLoaderBenchmark {
     return out;
   }
 
-  static void write(List<byte[]> jpegs, Path file) throws IOException {
+  /** Writes the photos as one file; returns each one's {width, height}. */
+  static int[][] write(List<byte[]> jpegs, Path file) throws IOException {
+    int[][] sizes = new int[jpegs.size()][];
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE), new BetonField("label", IntField.INSTANCE));
     JpegHeader header = new JpegHeader();
     try (JpegCodec codec = JpegCodecs.fastest(); BetonWriter w = BetonWriter.builder(fields).open(file)) {
       for (int i = 0; i < jpegs.size(); i++) {
         byte[] j = jpegs.get(i);
         codec.probe(ByteBuffer.wrap(j), header);
+        sizes[i] = new int[] {header.width(), header.height()};
         w.append(RgbImage.jpeg(header.width(), header.height(), j), (long) (i % 1000));
       }
       w.finish();
     }
+    return sizes;
   }
 
-  /** images/s of epoch 1 and of epochs 2..epochs together. */
-  static double[] loader(Path file, int threads, BetonCodecJpeg codec, int epochs) throws IOException {
-    double first = 0;
-    long rest = 0;
-    long restNanos = 0;
+  /** Throughput of epoch 1 (building the loader included) and of epochs 2..epochs. */
+  static Throughput loader(Path file, int threads, boolean normalize, boolean fuse, int epochs) throws IOException {
+    Throughput t = new Throughput();
     long checksum = 0;
-    try (codec; Loader loader = Loader.builder(file).batchSize(BATCH).numThreads(threads).seed(1)
-        .order(OrderOption.RANDOM)
-        .pipeline("image", new RandomResizedCropRgbDecoder(SIDE, SIDE, 0.08, 1, 3.0 / 4, 4.0 / 3, codec),
-            new RandomHorizontalFlip())
+    Operation[] ops = normalize
+        ? new Operation[] {new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT16), new ToChannelsFirst()}
+        : new Operation[] {new RandomHorizontalFlip()};
+    t.start();
+    try (Loader loader = Loader.builder(file).batchSize(BATCH).numThreads(threads).seed(SEED)
+        .order(OrderOption.RANDOM).fuse(fuse)
+        .pipeline("image", new RandomResizedCropRgbDecoder(SIDE, SIDE), ops)
         .pipeline("label", new IntDecoder()).build()) {
       for (int e = 0; e < epochs; e++) {
-        long t0 = System.nanoTime();
         int images = 0;
         for (Batch b : loader) {
           images += b.size();
           checksum += b.data("image").get(12345) + b.data("label").getLong(0);
         }
-        long dt = System.nanoTime() - t0;
-        if (e == 0) {
-          first = images / (dt / 1e9);
-        } else {
-          rest += images;
-          restNanos += dt;
-        }
+        t.epochDone(e, images);
       }
     }
     if (checksum == 42) {
       System.out.println();
     }
-    return new double[] {first, rest / (restNanos / 1e9)};
+    return t;
   }
 
   /** The same work with ImageIO + Java2D on {@code threads} threads; images/s of epoch 1 and of the later epochs. */
-  static double[] imageIo(List<byte[]> jpegs, int threads, int epochs) throws Exception {
+  static Throughput imageIo(List<byte[]> jpegs, int threads, boolean normalize, int epochs) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
-    double first = 0;
-    long rest = 0;
-    long restNanos = 0;
+    Throughput timing = new Throughput();
     int batches = jpegs.size() / BATCH;
-    byte[][] slots = new byte[threads][BATCH * SIDE * SIDE * 3];
+    byte[][] slots = new byte[threads][BATCH * SIDE * SIDE * 3 * (normalize ? 2 : 1)];
     try {
+      timing.start();
       for (int e = 0; e < epochs; e++) {
         int epoch = e;
-        long t0 = System.nanoTime();
         for (int b = 0; b < batches; b++) {
           int batch = b;
           List<Future<?>> parts = new ArrayList<>();
@@ -165,7 +206,7 @@ public final class JpegLoaderBenchmark {
             parts.add(pool.submit(() -> {
               for (int i = from; i < to; i++) {
                 int sample = batch * BATCH + i;
-                imageIoOne(jpegs.get(sample), new SplittableRandom(epoch * 1_000_003L + sample), slot, i);
+                imageIoOne(jpegs.get(sample), new SplittableRandom(epoch * 1_000_003L + sample), slot, i, normalize);
               }
               return null;
             }));
@@ -174,22 +215,15 @@ public final class JpegLoaderBenchmark {
             f.get();
           }
         }
-        long dt = System.nanoTime() - t0;
-        int images = batches * BATCH;
-        if (e == 0) {
-          first = images / (dt / 1e9);
-        } else {
-          rest += images;
-          restNanos += dt;
-        }
+        timing.epochDone(e, (long) batches * BATCH);
       }
     } finally {
       pool.shutdown();
     }
-    return new double[] {first, rest / (restNanos / 1e9)};
+    return timing;
   }
 
-  static void imageIoOne(byte[] jpeg, SplittableRandom r, byte[] slot, int row) throws IOException {
+  static void imageIoOne(byte[] jpeg, SplittableRandom r, byte[] slot, int row, boolean normalize) throws IOException {
     BufferedImage img = ImageIO.read(new ByteArrayInputStream(jpeg));
     int height = img.getHeight();
     int width = img.getWidth();
@@ -212,6 +246,22 @@ public final class JpegLoaderBenchmark {
     g.dispose();
     byte[] bgr = ((DataBufferByte) out.getRaster().getDataBuffer()).getData();
     boolean flip = r.nextBoolean();
+    if (normalize) { // (v - mean) / std as float16, channels first
+      int plane = SIDE * SIDE * 2;
+      int base = row * plane * 3;
+      for (int y = 0; y < SIDE; y++) {
+        for (int x = 0; x < SIDE; x++) {
+          int s = (y * SIDE + (flip ? SIDE - 1 - x : x)) * 3;
+          for (int c = 0; c < 3; c++) {
+            short h = Float16.fromFloat((float) (((bgr[s + 2 - c] & 0xff) - MEAN[c]) / STD[c]));
+            int d = base + c * plane + (y * SIDE + x) * 2;
+            slot[d] = (byte) h;
+            slot[d + 1] = (byte) (h >> 8);
+          }
+        }
+      }
+      return;
+    }
     int base = row * SIDE * SIDE * 3;
     for (int y = 0; y < SIDE; y++) {
       for (int x = 0; x < SIDE; x++) {

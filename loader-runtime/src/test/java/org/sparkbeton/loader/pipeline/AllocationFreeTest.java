@@ -124,6 +124,42 @@ class AllocationFreeTest {
 
   static final int[][] CROP_SIZES = {{300, 220}, {257, 199}, {96, 80}, {181, 470}};
 
+  /** One worker's direct stage memory, as a loader gives it (freed with the test's buffers by the GC). */
+  static final StageMemory ONE_WORKER = new StageMemory() {
+    @Override
+    public int workers() {
+      return 1;
+    }
+
+    @Override
+    public ByteBuffer direct(int bytes, String purpose) {
+      return ByteBuffer.allocateDirect(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+  };
+
+  /** The loader's path: direct scratch, native region decode and resize, fused pixel runs into the slot. */
+  @Test
+  void fusedCropPipelinesWithStageMemoryAllocateNothingPerSample() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable(),
+        "the pure-Java codec (ImageIO) allocates per image");
+    Path file = org.sparkbeton.loader.DatasetsAccess.jpegImages(dir, 8, CROP_SIZES);
+    int[] samples = {0, 1, 2, 3, 4, 5, 6, 7};
+    try (BetonReader reader = BetonReader.open(file); MappedPayloadStore store = new MappedPayloadStore(file)) {
+      PlannedPipeline u8 = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store),
+          new RandomResizedCropRgbDecoder(64, 64), List.of(new RandomHorizontalFlip()), List.of(), ONE_WORKER, true);
+      PlannedPipeline f16 = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store),
+          new RandomResizedCropRgbDecoder(64, 64), List.of(new RandomHorizontalFlip(),
+              new NormalizeImage(new double[] {1, 2, 3}, new double[] {4, 5, 6}, DType.FLOAT16), new ToChannelsFirst()),
+          List.of(), ONE_WORKER, true);
+      assertThat(u8.describeSteps()).containsExactly("fused(RandomHorizontalFlip)");
+      assertThat(f16.describeSteps()).containsExactly("fused(RandomHorizontalFlip + NormalizeImage + ToChannelsFirst)");
+      bytesPerSample(u8, 8, 5_000); // grows the resize tables for this epoch's boxes once
+      bytesPerSample(f16, 8, 5_000);
+      assertThat(bytesPerSample(u8, 8, 5_000)).isZero();
+      assertThat(bytesPerSample(f16, 8, 5_000)).isZero();
+    }
+  }
+
   void cropDecodersAllocateNothing(Path file) throws IOException {
     int[] samples = {0, 1, 2, 3, 4, 5, 6, 7};
     {

@@ -1,0 +1,340 @@
+package org.sparkbeton.loader.pipeline;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.sparkbeton.loader.transforms.Float16;
+
+/**
+ * One worker's fused pass over a run of {@link PixelStage}s: per sample it composes the stages'
+ * coordinate mappings into a column and a row table and their value mappings into a per-channel
+ * lookup table of the final element type, then reads each input row once and writes each output row
+ * once in the final layout. The loop is one of six monomorphic loops (uint8/float16/float32 ×
+ * HWC/CHW) chosen at plan time: no call per pixel, nothing allocated per sample.
+ */
+final class PixelKernel {
+  private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+  private final PixelStage[] stages;
+  private final int firstStep;
+  private final int height;
+  private final int width;
+  private final DType dtype;
+  private final boolean channelsFirst;
+  private final boolean randomValues;
+  private final int[] columns;
+  private final int[] rows;
+  private final int[] sourceOffsets;
+  private final float[][] table = new float[3][256];
+  private final byte[][] u8 = new byte[3][256];
+  private final short[][] f16 = new short[3][256];
+  private final int[][] f32 = new int[3][256];
+  private final byte[] sourceRow; // one spare byte at the end: a pixel is read as one 4-byte int
+  private final byte[][] outRows; // HWC: spare bytes at the end, a pixel is written as one int or long
+  private boolean identityValues; // uint8 out and every value mapped to itself: pixels are copied
+  private boolean identityColumns; // this sample reads every column where it writes it
+  private boolean identityRows;
+
+  /** {@code stages} planned for a uint8 [H, W, 3] input; {@code firstStep} is the pipeline step of the first. */
+  PixelKernel(PixelStage[] stages, TensorSpec input, int firstStep) {
+    this.stages = stages;
+    this.firstStep = firstStep;
+    this.height = input.dim(0);
+    this.width = input.dim(1);
+    PixelStage last = stages[stages.length - 1];
+    this.dtype = last.output().dtype();
+    this.channelsFirst = last.channelsFirst();
+    boolean random = false;
+    for (PixelStage s : stages) {
+      random |= s.randomValues();
+    }
+    this.randomValues = random;
+    this.columns = new int[width];
+    this.rows = new int[height];
+    this.sourceOffsets = new int[width];
+    this.sourceRow = new byte[width * 3 + 1];
+    int e = dtype.size();
+    this.outRows = channelsFirst ? new byte[][] {new byte[width * e], new byte[width * e], new byte[width * e]}
+        : new byte[][] {new byte[width * 3 * e + 8]};
+    if (!randomValues) {
+      buildTables();
+    }
+  }
+
+  /** Reads the uint8 [H, W, 3] sample at {@code inOffset} of {@code in}, writes the run's output at {@code outOffset}. */
+  void run(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
+    for (int k = 0; k < stages.length; k++) {
+      ctx.enterStage(firstStep + k); // the same random stream as the stage run on its own
+      stages[k].begin(ctx);
+    }
+    mapCoordinates();
+    if (randomValues) {
+      buildTables();
+    }
+    if (channelsFirst) {
+      switch (dtype) {
+        case UINT8 -> planesU8(in, inOffset, out, outOffset);
+        case FLOAT16 -> planesF16(in, inOffset, out, outOffset);
+        default -> planesF32(in, inOffset, out, outOffset);
+      }
+    } else {
+      switch (dtype) {
+        case UINT8 -> {
+          if (!identityValues) {
+            pixelsU8(in, inOffset, out, outOffset);
+          } else if (identityColumns) {
+            copyRows(in, inOffset, out, outOffset);
+          } else {
+            pixelCopyU8(in, inOffset, out, outOffset);
+          }
+        }
+        case FLOAT16 -> pixelsF16(in, inOffset, out, outOffset);
+        default -> pixelsF32(in, inOffset, out, outOffset);
+      }
+    }
+  }
+
+  /** Composes the coordinate mappings, last stage first: each turns "its output" indices into "its input" ones. */
+  private void mapCoordinates() {
+    for (int x = 0; x < width; x++) {
+      columns[x] = x;
+    }
+    for (int y = 0; y < height; y++) {
+      rows[y] = y;
+    }
+    for (int k = stages.length - 1; k >= 0; k--) {
+      stages[k].mapColumns(columns);
+      stages[k].mapRows(rows);
+    }
+    boolean sameColumns = true;
+    boolean sameRows = true;
+    for (int x = 0; x < width; x++) {
+      int c = columns[x];
+      sameColumns &= c == x;
+      if (c < 0 || c >= width) {
+        throw new IllegalStateException(describe() + ": a stage mapped output column " + x + " to input column " + c
+            + ", outside 0.." + (width - 1));
+      }
+      sourceOffsets[x] = c * 3;
+    }
+    for (int y = 0; y < height; y++) {
+      sameRows &= rows[y] == y;
+      if (rows[y] < 0 || rows[y] >= height) {
+        throw new IllegalStateException(describe() + ": a stage mapped output row " + y + " to input row " + rows[y]
+            + ", outside 0.." + (height - 1));
+      }
+    }
+    identityColumns = sameColumns;
+    identityRows = sameRows;
+  }
+
+  private String describe() {
+    StringBuilder b = new StringBuilder("Fused pixel stages (");
+    for (int i = 0; i < stages.length; i++) {
+      b.append(i == 0 ? "" : ", ").append(stages[i].getClass().getName());
+    }
+    return b.append(')').toString();
+  }
+
+  /** Composes the value mappings in order into the output type's lookup tables. */
+  private void buildTables() {
+    for (int c = 0; c < 3; c++) {
+      for (int v = 0; v < 256; v++) {
+        table[c][v] = v;
+      }
+    }
+    for (PixelStage s : stages) {
+      s.mapValues(table);
+      DType t = s.output().dtype();
+      for (int c = 0; c < 3; c++) {
+        float[] row = table[c];
+        for (int v = 0; v < 256; v++) {
+          if (t == DType.FLOAT16) {
+            row[v] = Float16.toFloat(Float16.fromFloat(row[v])); // what the next stage would read unfused
+          } else if (t == DType.UINT8 && !(row[v] >= 0 && row[v] <= 255 && row[v] == (int) row[v])) {
+            throw new IllegalStateException(s.getClass().getName() + " declares uint8 output but mapped value " + v
+                + " of channel " + c + " to " + row[v]);
+          }
+        }
+      }
+    }
+    boolean identity = dtype == DType.UINT8;
+    for (int c = 0; c < 3; c++) {
+      for (int v = 0; v < 256; v++) {
+        float f = table[c][v];
+        identity &= f == v;
+        switch (dtype) {
+          case UINT8 -> u8[c][v] = (byte) (int) f;
+          case FLOAT16 -> f16[c][v] = Float16.fromFloat(f);
+          default -> f32[c][v] = Float.floatToRawIntBits(f);
+        }
+      }
+    }
+    identityValues = identity;
+  }
+
+  /** Identity values and columns: whole rows (or the whole image) copied buffer to buffer. */
+  private void copyRows(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    int rowBytes = width * 3;
+    if (identityRows) {
+      out.put(outOffset, in, inOffset, rowBytes * height);
+      return;
+    }
+    for (int y = 0; y < height; y++) {
+      out.put(outOffset + y * rowBytes, in, inOffset + rows[y] * rowBytes, rowBytes);
+    }
+  }
+
+  /**
+   * Identity values, mapped columns (a flip): each pixel moved as one 4-byte load and store; the 4th
+   * byte written is overwritten by the next pixel, and the row buffers have a spare byte for the last.
+   */
+  private void pixelCopyU8(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o = outRows[0];
+    int[] at = sourceOffsets;
+    int rowBytes = width * 3;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      for (int x = 0, d = 0; x < width; x++, d += 3) {
+        INTS.set(o, d, (int) INTS.get(src, at[x]));
+      }
+      out.put(outOffset + y * rowBytes, o, 0, rowBytes);
+    }
+  }
+
+  private void pixelsU8(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o = outRows[0];
+    byte[] r = u8[0];
+    byte[] g = u8[1];
+    byte[] b = u8[2];
+    int[] at = sourceOffsets;
+    int rowBytes = width * 3;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      for (int x = 0, d = 0; x < width; x++, d += 3) {
+        int p = (int) INTS.get(src, at[x]);
+        INTS.set(o, d, (r[p & 0xff] & 0xff) | (g[(p >>> 8) & 0xff] & 0xff) << 8 | (b[(p >>> 16) & 0xff] & 0xff) << 16);
+      }
+      out.put(outOffset + y * rowBytes, o, 0, rowBytes);
+    }
+  }
+
+  private void pixelsF16(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o = outRows[0];
+    short[] r = f16[0];
+    short[] g = f16[1];
+    short[] b = f16[2];
+    int[] at = sourceOffsets;
+    int rowBytes = width * 3;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      for (int x = 0, d = 0; x < width; x++, d += 6) {
+        int p = (int) INTS.get(src, at[x]);
+        LONGS.set(o, d, (r[p & 0xff] & 0xffffL) | (g[(p >>> 8) & 0xff] & 0xffffL) << 16
+            | (b[(p >>> 16) & 0xff] & 0xffffL) << 32);
+      }
+      out.put(outOffset + y * rowBytes * 2, o, 0, rowBytes * 2);
+    }
+  }
+
+  private void pixelsF32(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o = outRows[0];
+    int[] r = f32[0];
+    int[] g = f32[1];
+    int[] b = f32[2];
+    int[] at = sourceOffsets;
+    int rowBytes = width * 3;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      for (int x = 0, d = 0; x < width; x++, d += 12) {
+        int s = at[x];
+        INTS.set(o, d, r[src[s] & 0xff]);
+        INTS.set(o, d + 4, g[src[s + 1] & 0xff]);
+        INTS.set(o, d + 8, b[src[s + 2] & 0xff]);
+      }
+      out.put(outOffset + y * rowBytes * 4, o, 0, rowBytes * 4);
+    }
+  }
+
+  private void planesU8(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o0 = outRows[0];
+    byte[] o1 = outRows[1];
+    byte[] o2 = outRows[2];
+    byte[] r = u8[0];
+    byte[] g = u8[1];
+    byte[] b = u8[2];
+    int[] at = sourceOffsets;
+    int plane = height * width;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * width * 3, src, 0, width * 3);
+      for (int x = 0; x < width; x++) {
+        int s = at[x];
+        o0[x] = r[src[s] & 0xff];
+        o1[x] = g[src[s + 1] & 0xff];
+        o2[x] = b[src[s + 2] & 0xff];
+      }
+      int d = outOffset + y * width;
+      out.put(d, o0, 0, width);
+      out.put(d + plane, o1, 0, width);
+      out.put(d + 2 * plane, o2, 0, width);
+    }
+  }
+
+  private void planesF16(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o0 = outRows[0];
+    byte[] o1 = outRows[1];
+    byte[] o2 = outRows[2];
+    short[] r = f16[0];
+    short[] g = f16[1];
+    short[] b = f16[2];
+    int[] at = sourceOffsets;
+    int plane = height * width * 2;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * width * 3, src, 0, width * 3);
+      for (int x = 0, d = 0; x < width; x++, d += 2) {
+        int p = (int) INTS.get(src, at[x]);
+        SHORTS.set(o0, d, r[p & 0xff]);
+        SHORTS.set(o1, d, g[(p >>> 8) & 0xff]);
+        SHORTS.set(o2, d, b[(p >>> 16) & 0xff]);
+      }
+      int d = outOffset + y * width * 2;
+      out.put(d, o0, 0, width * 2);
+      out.put(d + plane, o1, 0, width * 2);
+      out.put(d + 2 * plane, o2, 0, width * 2);
+    }
+  }
+
+  private void planesF32(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
+    byte[] src = sourceRow;
+    byte[] o0 = outRows[0];
+    byte[] o1 = outRows[1];
+    byte[] o2 = outRows[2];
+    int[] r = f32[0];
+    int[] g = f32[1];
+    int[] b = f32[2];
+    int[] at = sourceOffsets;
+    int plane = height * width * 4;
+    for (int y = 0; y < height; y++) {
+      in.get(inOffset + rows[y] * width * 3, src, 0, width * 3);
+      for (int x = 0, d = 0; x < width; x++, d += 4) {
+        int s = at[x];
+        INTS.set(o0, d, r[src[s] & 0xff]);
+        INTS.set(o1, d, g[src[s + 1] & 0xff]);
+        INTS.set(o2, d, b[src[s + 2] & 0xff]);
+      }
+      int d = outOffset + y * width * 4;
+      out.put(d, o0, 0, width * 4);
+      out.put(d + plane, o1, 0, width * 4);
+      out.put(d + 2 * plane, o2, 0, width * 4);
+    }
+  }
+}
