@@ -3,11 +3,13 @@ package org.sparkbeton.loader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.memory.BufferAllocator;
@@ -169,8 +171,16 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return indices.clone();
   }
 
-  public static Builder builder(Path file) {
-    return new Builder(List.of(file));
+  /**
+   * A loader over one {@code .beton} file, or over a dataset directory as the Spark writer makes it: the
+   * shards its {@code _manifest.json} lists, in manifest order, as one index space (files it does not list,
+   * left by failed attempts, are never opened; see {@link DatasetDirectory}).
+   */
+  public static Builder builder(Path fileOrDataset) {
+    if (Files.isDirectory(fileOrDataset)) {
+      return new Builder(DatasetDirectory.shardFiles(fileOrDataset));
+    }
+    return new Builder(List.of(fileOrDataset));
   }
 
   /**
