@@ -77,6 +77,12 @@ public final class JpegLoaderBenchmark {
       System.out.printf(Locale.ROOT, "%d photos written to %s (%.1f MB) in %.1f s; %d threads, batch %d, codec %s;"
               + " load average %.2f%n", jpegs.size(), file, Files.size(file) / 1e6, (System.nanoTime() - t0) / 1e9,
           threads, BATCH, JpegCodecs.nativeAvailable() ? "native libjpeg-turbo" : "pure Java", loadAverage());
+      // one epoch of each loader first, so no row pays for compiling the code all rows share (the JIT's
+      // threads count in the process's CPU time)
+      for (boolean normalize : new boolean[] {false, true}) {
+        loader(file, threads, normalize, true, 1);
+        loader(file, threads, normalize, false, 1);
+      }
       Throughput limitBefore = decodeLimit(jpegs, sizes, threads);
       Throughput u8Fused = loader(file, threads, false, true, 5);
       Throughput u8Unfused = loader(file, threads, false, false, 5);
