@@ -35,6 +35,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private boolean cancelled;
   private RuntimeException failure;
   private long consumerWaitNanos;
+  private long samplesHanded;
+  private final long startNanos = System.nanoTime();
   private long producerWaitNanos;
   private long cacheWaitNanos;
   private long busyNanos;
@@ -248,6 +250,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       handed = b;
       gen = generation[slot];
       notifyAll();
+      samplesHanded += sizeOf(b);
+    }
+    ProgressBar progress = loader.progressBar();
+    if (progress != null) {
+      progress.update(epoch, b + 1 - firstBatch, numBatches - firstBatch, samplesHanded, startNanos, consumerWaitNanos);
     }
     return new Batch(ring, slot, gen, pipelines, epoch, b, sizeOf(b), order, b * batchSize);
   }

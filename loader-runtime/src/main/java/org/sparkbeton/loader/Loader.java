@@ -1,6 +1,7 @@
 package org.sparkbeton.loader;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -63,6 +64,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final boolean dropLast;
   private final boolean debug;
   private final boolean profile;
+  private final ProgressBar progressBar;
   private final boolean fuse;
   private final long seed;
   private final LoaderPlan plan;
@@ -86,6 +88,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.dropLast = b.dropLast;
     this.debug = b.debug;
     this.profile = b.profile;
+    this.progressBar = b.progress == null ? null : new ProgressBar(b.progress, b.progressIntervalMillis);
     this.fuse = b.fuse;
     this.seed = b.seed;
     this.rank = b.rank;
@@ -381,6 +384,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   int numThreads() { return numThreads; }
   boolean debug() { return debug; }
   boolean profile() { return profile; }
+  /** The progress display, or null when not asked for. */
+  ProgressBar progressBar() { return progressBar; }
   long seed() { return seed; }
 
   /** Loader options; {@link #build()} opens the file, plans every pipeline and allocates the slots. */
@@ -399,6 +404,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     private BufferAllocator allocator;
     private boolean debug;
     private boolean profile;
+    private PrintStream progress;
+    private long progressIntervalMillis = 250;
     private boolean fuse = true;
     private int firstEpoch;
     private int firstBatch;
@@ -423,6 +430,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       c.allocator = allocator;
       c.debug = debug;
       c.profile = profile;
+      c.progress = progress;
+      c.progressIntervalMillis = progressIntervalMillis;
       c.fuse = fuse;
       c.firstEpoch = firstEpoch;
       c.firstBatch = firstBatch;
@@ -498,6 +507,22 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
      */
     public Builder debug(boolean debug) {
       this.debug = debug;
+      return this;
+    }
+
+    /**
+     * A progress bar on standard error for interactive use: one line per epoch, redrawn in place every
+     * 250 ms, with batches done, images/s, ETA and the share of time the training waited for data.
+     */
+    public Builder progressBar(boolean show) {
+      return progressBar(show ? System.err : null, 250);
+    }
+
+    /** A progress bar on {@code out} (null: none), redrawn at most every {@code intervalMillis}. */
+    public Builder progressBar(PrintStream out, long intervalMillis) {
+      check(intervalMillis >= 0, "Progress interval must be >= 0 ms, got " + intervalMillis);
+      this.progress = out;
+      this.progressIntervalMillis = intervalMillis;
       return this;
     }
 
