@@ -52,7 +52,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final Shards shards;
   private final BufferAllocator allocator;
   private final boolean ownsAllocator;
-  private final List<Builder.Spec> specs;
+  private final List<LoaderBuilder.Spec> specs;
   private final FieldSource[] sources;
   private final TraversalOrder order;
   private final int numIndices;
@@ -69,7 +69,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final long seed;
   private final LoaderPlan plan;
 
-  private final Builder options;
+  private final LoaderBuilder options;
   private final PageCache cache;
   private PageMap pageMap;
   private int nextEpoch;
@@ -77,7 +77,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private EpochRun current;
   private boolean closed;
 
-  private Loader(Builder b, Shards shards, PageCache cache, BufferAllocator allocator, boolean owns) {
+  Loader(LoaderBuilder b, Shards shards, PageCache cache, BufferAllocator allocator, boolean owns) {
     this.shards = shards;
     this.cache = cache;
     this.allocator = allocator;
@@ -106,7 +106,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.specs = List.copyOf(b.specs);
     this.sources = new FieldSource[specs.size()];
     for (int i = 0; i < sources.length; i++) {
-      sources[i] = new FieldSource(shards, fieldIndex(specs.get(i).field), indices);
+      sources[i] = new FieldSource(shards, fieldIndex(specs.get(i).field()), indices);
     }
     this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
     this.plan = new LoaderPlan(allocator, numThreads, batchesAhead + 2, batchSize);
@@ -125,8 +125,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     plan.replan(memory -> {
       List<PlannedPipeline> planned = new ArrayList<>();
       for (int i = 0; i < specs.size(); i++) {
-        Builder.Spec s = specs.get(i);
-        planned.add(PlannedPipeline.plan(i, s.output, sources[i], s.decoder, s.ops, s.tail, memory, fuse));
+        LoaderBuilder.Spec s = specs.get(i);
+        planned.add(PlannedPipeline.plan(i, s.output(), sources[i], s.decoder(), s.ops(), s.tail(), memory, fuse));
       }
       return planned;
     });
@@ -179,22 +179,22 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * shards its {@code _manifest.json} lists, in manifest order, as one index space (files it does not list,
    * left by failed attempts, are never opened; see {@link DatasetDirectory}).
    */
-  public static Builder builder(Path fileOrDataset) {
+  public static LoaderBuilder builder(Path fileOrDataset) {
     if (Files.isDirectory(fileOrDataset)) {
-      return new Builder(DatasetDirectory.shardFiles(fileOrDataset));
+      return new LoaderBuilder(DatasetDirectory.shardFiles(fileOrDataset));
     }
-    return new Builder(List.of(fileOrDataset));
+    return new LoaderBuilder(List.of(fileOrDataset));
   }
 
   /**
    * A loader over several files with the same fields, read as one index space in the given order
    * (file i's samples follow those of files 0..i-1).
    */
-  public static Builder builder(List<Path> files) {
+  public static LoaderBuilder builder(List<Path> files) {
     if (files.isEmpty()) {
       throw new IllegalArgumentException("A loader needs at least one .beton file");
     }
-    return new Builder(List.copyOf(files));
+    return new LoaderBuilder(List.copyOf(files));
   }
 
   /** Samples this rank reads per epoch: all indices, or {@code ceil(n / worldSize)} when distributed. */
@@ -268,7 +268,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
-    Builder scan = new Builder(options.files).batchSize(batchSize).numThreads(numThreads).dropLast(false)
+    LoaderBuilder scan = new LoaderBuilder(options.files).batchSize(batchSize).numThreads(numThreads).dropLast(false)
         .pipeline(field, decoder);
     if (options.indices != null) {
       scan.indices(options.indices);
@@ -288,7 +288,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       }
       kept = Arrays.copyOf(matches, n);
     }
-    Builder filtered = options.copy();
+    LoaderBuilder filtered = options.copy();
     filtered.indices = kept;
     return filtered.build();
   }
@@ -345,9 +345,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private List<Decoder> decoders() {
     java.util.Set<Decoder> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     List<Decoder> out = new ArrayList<>();
-    for (Builder.Spec s : specs) {
-      if (seen.add(s.decoder)) {
-        out.add(s.decoder);
+    for (LoaderBuilder.Spec s : specs) {
+      if (seen.add(s.decoder())) {
+        out.add(s.decoder());
       }
     }
     return out;
@@ -387,259 +387,4 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   /** The progress display, or null when not asked for. */
   ProgressBar progressBar() { return progressBar; }
   long seed() { return seed; }
-
-  /** Loader options; {@link #build()} opens the file, plans every pipeline and allocates the slots. */
-  public static final class Builder {
-    private final List<Path> files;
-    private final List<Spec> specs = new ArrayList<>();
-    private int batchSize = -1;
-    private int numThreads = Runtime.getRuntime().availableProcessors();
-    private int batchesAhead = 3;
-    private boolean dropLast = true;
-    private int[] indices;
-    private long seed;
-    private TraversalOrder.Factory order = OrderOption.SEQUENTIAL;
-    private int rank;
-    private int worldSize = 1;
-    private BufferAllocator allocator;
-    private boolean debug;
-    private boolean profile;
-    private PrintStream progress;
-    private long progressIntervalMillis = 250;
-    private boolean fuse = true;
-    private int firstEpoch;
-    private int firstBatch;
-    private long cacheBudget = -1;
-
-    private Builder(List<Path> files) {
-      this.files = files;
-    }
-
-    private Builder copy() {
-      Builder c = new Builder(files);
-      c.specs.addAll(specs);
-      c.batchSize = batchSize;
-      c.numThreads = numThreads;
-      c.batchesAhead = batchesAhead;
-      c.dropLast = dropLast;
-      c.indices = indices;
-      c.seed = seed;
-      c.order = order;
-      c.rank = rank;
-      c.worldSize = worldSize;
-      c.allocator = allocator;
-      c.debug = debug;
-      c.profile = profile;
-      c.progress = progress;
-      c.progressIntervalMillis = progressIntervalMillis;
-      c.fuse = fuse;
-      c.firstEpoch = firstEpoch;
-      c.firstBatch = firstBatch;
-      c.cacheBudget = cacheBudget;
-      return c;
-    }
-
-    private record Spec(String output, String field, Decoder decoder, List<Operation> ops, List<BatchOperation> tail) {}
-
-    /** Required: samples per batch. */
-    public Builder batchSize(int batchSize) {
-      check(batchSize >= 1, "Batch size must be at least 1, got " + batchSize);
-      this.batchSize = batchSize;
-      return this;
-    }
-
-    /** Worker threads; default: available processors. */
-    public Builder numThreads(int numThreads) {
-      check(numThreads >= 1, "Thread count must be at least 1, got " + numThreads);
-      this.numThreads = numThreads;
-      return this;
-    }
-
-    /** Batches prepared ahead of the consumer; default 3. The ring has {@code batchesAhead + 2} slots. */
-    public Builder batchesAhead(int batchesAhead) {
-      check(batchesAhead >= 1, "batchesAhead must be at least 1, got " + batchesAhead);
-      this.batchesAhead = batchesAhead;
-      return this;
-    }
-
-    /** Drop a last partial batch; default true (as FFCV). */
-    public Builder dropLast(boolean dropLast) {
-      this.dropLast = dropLast;
-      return this;
-    }
-
-    /** Read only these samples (dataset indices, in this order for SEQUENTIAL; repeats allowed). */
-    public Builder indices(int[] indices) {
-      this.indices = indices.clone();
-      return this;
-    }
-
-    /** Seed of the order and of every augmentation; default 0. */
-    public Builder seed(long seed) {
-      this.seed = seed;
-      return this;
-    }
-
-    /** {@link OrderOption} or any {@link TraversalOrder.Factory}; default SEQUENTIAL. */
-    public Builder order(TraversalOrder.Factory order) {
-      this.order = java.util.Objects.requireNonNull(order, "order");
-      return this;
-    }
-
-    /** Read only this rank's share of each epoch (see {@link RankShare}); works with every order. */
-    public Builder distributed(int rank, int worldSize) {
-      check(worldSize >= 1 && rank >= 0 && rank < worldSize,
-          "Rank " + rank + " of world size " + worldSize + ": expected worldSize >= 1 and 0 <= rank < worldSize");
-      this.rank = rank;
-      this.worldSize = worldSize;
-      return this;
-    }
-
-    /** Where off-heap memory comes from; the loader then frees its buffers but does not close it. */
-    public Builder allocator(BufferAllocator allocator) {
-      this.allocator = allocator;
-      return this;
-    }
-
-    /**
-     * Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show, and the
-     * default allocator leaves freed memory to the GC so a stale buffer never reads freed memory.
-     */
-    public Builder debug(boolean debug) {
-      this.debug = debug;
-      return this;
-    }
-
-    /**
-     * A progress bar on standard error for interactive use: one line per epoch, redrawn in place every
-     * 250 ms, with batches done, images/s, ETA and the share of time the training waited for data.
-     */
-    public Builder progressBar(boolean show) {
-      return progressBar(show ? System.err : null, 250);
-    }
-
-    /** A progress bar on {@code out} (null: none), redrawn at most every {@code intervalMillis}. */
-    public Builder progressBar(PrintStream out, long intervalMillis) {
-      check(intervalMillis >= 0, "Progress interval must be >= 0 ms, got " + intervalMillis);
-      this.progress = out;
-      this.progressIntervalMillis = intervalMillis;
-      return this;
-    }
-
-    /** Split worker time into decode and augment in {@link Loader#timings()} (two clock reads per sample and output). */
-    public Builder profile(boolean profile) {
-      this.profile = profile;
-      return this;
-    }
-
-    /**
-     * Pixel fusion, default true: consecutive {@link org.sparkbeton.loader.pipeline.PixelOperation}s
-     * (flip, normalize, channels-first, user pixel operations) run as one pass per sample, writing the
-     * final tensor once. False runs each operation on its own, one pass each; the output is the same bit
-     * for bit (a test checks it), only slower.
-     */
-    public Builder fuse(boolean fuse) {
-      this.fuse = fuse;
-      return this;
-    }
-
-    /** The epoch the first iteration runs (to resume a run at an epoch boundary); default 0. */
-    public Builder startEpoch(int epoch) {
-      check(epoch >= 0, "Start epoch must be >= 0, got " + epoch);
-      this.firstEpoch = epoch;
-      this.firstBatch = 0;
-      return this;
-    }
-
-    /**
-     * Cache mode PROCESS: read data pages into the loader's own page cache of at most
-     * {@code budgetBytes} (see {@link PageCache}) instead of memory-mapping the file (cache mode OS,
-     * the default). Metadata is still read through the reader.
-     */
-    public Builder processCache(long budgetBytes) {
-      check(budgetBytes > 0, "PROCESS cache budget must be positive, got " + budgetBytes);
-      this.cacheBudget = budgetBytes;
-      return this;
-    }
-
-    /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
-    public Builder resumeFrom(LoaderState state) {
-      this.firstEpoch = state.epoch();
-      this.firstBatch = state.batch();
-      return this;
-    }
-
-    /** An output named like its field. */
-    public Builder pipeline(String field, Decoder decoder, Operation... ops) {
-      return pipeline(field, field, decoder, ops);
-    }
-
-    /** An output named {@code output} reading {@code field}; several outputs may read one field. */
-    public Builder pipeline(String output, String field, Decoder decoder, Operation... ops) {
-      for (Spec s : specs) {
-        check(!s.output.equals(output), "Output '" + output + "' is defined twice");
-      }
-      specs.add(new Spec(output, field, java.util.Objects.requireNonNull(decoder, "decoder"), List.of(ops), List.of()));
-      return this;
-    }
-
-    /**
-     * Ends the pipeline of {@code output} with batch operations (ImageMixup, LabelMixup, ...), run on
-     * each whole batch after its per-sample steps.
-     */
-    public Builder thenBatch(String output, BatchOperation... ops) {
-      for (int i = 0; i < specs.size(); i++) {
-        Spec s = specs.get(i);
-        if (s.output.equals(output)) {
-          List<BatchOperation> tail = new ArrayList<>(s.tail);
-          tail.addAll(List.of(ops));
-          specs.set(i, new Spec(s.output, s.field, s.decoder, s.ops, List.copyOf(tail)));
-          return this;
-        }
-      }
-      throw new IllegalArgumentException("No pipeline named '" + output + "' to add batch operations to");
-    }
-
-    public Loader build() throws IOException {
-      check(batchSize >= 1, "Set a batch size with batchSize(n)");
-      check(!specs.isEmpty(), "Define at least one pipeline; fields without a pipeline are not read");
-      boolean owns = allocator == null;
-      Shards shards = null;
-      PageCache cache = null;
-      BufferAllocator alloc = owns
-          ? new DirectBufferAllocator("loader " + files.get(0).getFileName(), Long.MAX_VALUE, !debug) : allocator;
-      try {
-        if (cacheBudget < 0) {
-          shards = Shards.open(files);
-        } else {
-          Shards readers = Shards.openReaders(files);
-          try {
-            cache = new PageCache(readers, cacheBudget, alloc);
-          } catch (RuntimeException | IOException | Error e) {
-            readers.close();
-            throw e;
-          }
-          shards = readers.withStores(cache::store);
-        }
-        return new Loader(this, shards, cache, alloc, owns);
-      } catch (RuntimeException | IOException | Error e) {
-        if (cache != null) {
-          cache.close();
-        }
-        if (shards != null) {
-          shards.close();
-        }
-        if (owns) {
-          alloc.close();
-        }
-        throw e;
-      }
-    }
-
-    private static void check(boolean ok, String message) {
-      if (!ok) {
-        throw new IllegalArgumentException(message);
-      }
-    }
-  }
 }

@@ -2,7 +2,7 @@ package org.sparkbeton.loader;
 
 /**
  * Where a loader stands: the epoch and the batch the next {@code next()} returns. Save it with a
- * checkpoint and pass it to {@link Loader.Builder#resumeFrom}; a loader built with the same options
+ * checkpoint and pass it to {@link LoaderBuilder#resumeFrom}; a loader built with the same options
  * then yields exactly the batches that were still to come, bit for bit, because an epoch's order and
  * every augmentation depend only on (seed, epoch, sample).
  */

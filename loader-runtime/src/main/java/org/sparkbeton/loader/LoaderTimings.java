@@ -8,7 +8,7 @@ package org.sparkbeton.loader;
  * @param cacheWait workers waiting for PROCESS-cache pages to be read (0 in cache mode OS)
  * @param busy workers producing batches (decode + augment + bookkeeping)
  * @param decode decoders, including reading payload bytes (page faults in cache mode OS); -1 unless
- *     {@link Loader.Builder#profile(boolean) profiling}
+ *     {@link LoaderBuilder#profile(boolean) profiling}
  * @param augment operations and the copy into the slot; -1 unless profiling
  * @param batches batches handed to the consumer
  */

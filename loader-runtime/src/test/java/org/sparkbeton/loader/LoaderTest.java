@@ -45,15 +45,15 @@ class LoaderTest {
     file = Datasets.rawImages(dir, N, W, H);
   }
 
-  static Loader.Builder cifarLikeOn(Path file, int threads) {
+  static LoaderBuilder cifarLikeOn(Path file, int threads) {
     return cifarLike(file, threads, OrderOption.QUASI_RANDOM, 21);
   }
 
-  static Loader.Builder cifarLike(int threads, TraversalOrder.Factory order, long seed) {
+  static LoaderBuilder cifarLike(int threads, TraversalOrder.Factory order, long seed) {
     return cifarLike(file, threads, order, seed);
   }
 
-  static Loader.Builder cifarLike(Path file, int threads, TraversalOrder.Factory order, long seed) {
+  static LoaderBuilder cifarLike(Path file, int threads, TraversalOrder.Factory order, long seed) {
     return Loader.builder(file).batchSize(8).numThreads(threads).batchesAhead(2).order(order).seed(seed).dropLast(false)
         .pipeline("image", new SimpleRgbDecoder(), new RandomHorizontalFlip(), new RandomTranslate(2, 10, 20, 30),
             new Cutout(3, 1, 2, 3), new NormalizeImage(new double[] {125, 123, 114}, new double[] {63, 62, 66}, DType.FLOAT16),

@@ -40,7 +40,7 @@ class MixupTest {
     file = Datasets.rawImages(dir, 23, W, H);
   }
 
-  static Loader.Builder mixup(int threads, boolean same) {
+  static LoaderBuilder mixup(int threads, boolean same) {
     return Loader.builder(file).batchSize(4).numThreads(threads).dropLast(false).order(OrderOption.RANDOM).seed(SEED)
         .pipeline("image", new SimpleRgbDecoder()).thenBatch("image", new ImageMixup(0.4, same))
         .pipeline("label", new IntDecoder(), new ReplaceLabel(new long[] {}, 0))

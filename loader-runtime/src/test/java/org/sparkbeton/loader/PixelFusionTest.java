@@ -202,7 +202,7 @@ class PixelFusionTest {
     return out.toByteArray();
   }
 
-  private static Loader.Builder builder(Path file, Decoder decoder, List<Operation> ops, boolean fuse, int threads) {
+  private static LoaderBuilder builder(Path file, Decoder decoder, List<Operation> ops, boolean fuse, int threads) {
     return Loader.builder(file).batchSize(4).dropLast(false).numThreads(threads).seed(7).order(OrderOption.RANDOM)
         .fuse(fuse).pipeline("image", decoder, ops.toArray(new Operation[0]));
   }

@@ -39,7 +39,7 @@ class ProcessCacheTest {
     }
   }
 
-  static Loader.Builder builder(TraversalOrder.Factory order) {
+  static LoaderBuilder builder(TraversalOrder.Factory order) {
     return Loader.builder(file).batchSize(16).numThreads(2).batchesAhead(1).order(order).seed(4)
         .pipeline("image", new SimpleRgbDecoder(), new RandomHorizontalFlip()).pipeline("label", new IntDecoder());
   }

@@ -99,7 +99,7 @@ class ShardsTest {
 
   @Test
   void processCacheServesSeveralFilesLikeOsMode() throws IOException {
-    Loader.Builder builder = Loader.builder(List.of(a, b)).batchSize(4).numThreads(2).dropLast(false)
+    LoaderBuilder builder = Loader.builder(List.of(a, b)).batchSize(4).numThreads(2).dropLast(false)
         .order(OrderOption.QUASI_RANDOM).seed(3)
         .pipeline("image", new SimpleRgbDecoder()).pipeline("label", new IntDecoder());
     java.util.List<byte[]> os;

@@ -4,7 +4,7 @@ package org.sparkbeton.loader.pipeline;
  * An {@link Operation} that also has a per-pixel form, so the planner can run it together with its
  * neighbours in one pass per sample (pixel-level fusion): the decoder's uint8 RGB image is read once and
  * the final tensor (flipped, normalized, channels-first...) written once, straight into the batch slot.
- * {@link #plan} stays the operation's one-pass-per-op form ({@code Loader.Builder.fuse(false)}); both
+ * {@link #plan} stays the operation's one-pass-per-op form ({@code LoaderBuilder.fuse(false)}); both
  * forms must give the same bytes. Built-in: {@code RandomHorizontalFlip} (a coordinate mapping),
  * {@code NormalizeImage} (a value mapping and conversion), {@code ToChannelsFirst} (an output layout);
  * user operations take part by implementing this interface.

@@ -13,6 +13,7 @@ import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
 import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
@@ -134,7 +135,7 @@ public final class LoaderBenchmark {
     for (int threads : new int[] {1, 2}) {
       double base = 0;
       for (boolean augment : new boolean[] {false, true}) {
-        Loader.Builder b = Loader.builder(file).batchSize(512).numThreads(threads).order(OrderOption.QUASI_RANDOM).seed(1);
+        LoaderBuilder b = Loader.builder(file).batchSize(512).numThreads(threads).order(OrderOption.QUASI_RANDOM).seed(1);
         if (augment) {
           b.pipeline("image", new SimpleRgbDecoder(), new RandomHorizontalFlip(), new RandomTranslate(2, 125, 123, 114),
               new Cutout(8, 125, 123, 114), new NormalizeImage(new double[] {125.3, 123.0, 113.9},

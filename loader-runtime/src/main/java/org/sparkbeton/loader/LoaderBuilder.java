@@ -1,0 +1,274 @@
+package org.sparkbeton.loader;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.sparkbeton.loader.io.PageCache;
+import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.memory.BufferAllocator;
+import org.sparkbeton.loader.memory.DirectBufferAllocator;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.pipeline.BatchOperation;
+import org.sparkbeton.loader.pipeline.Decoder;
+import org.sparkbeton.loader.pipeline.Operation;
+
+/**
+ * Loader options ({@link Loader#builder}); {@link #build()} opens the files, plans every pipeline and
+ * allocates the slots.
+ */
+public final class LoaderBuilder {
+  final List<Path> files;
+  final List<Spec> specs = new ArrayList<>();
+  int batchSize = -1;
+  int numThreads = Runtime.getRuntime().availableProcessors();
+  int batchesAhead = 3;
+  boolean dropLast = true;
+  int[] indices;
+  long seed;
+  TraversalOrder.Factory order = OrderOption.SEQUENTIAL;
+  int rank;
+  int worldSize = 1;
+  BufferAllocator allocator;
+  boolean debug;
+  boolean profile;
+  PrintStream progress;
+  long progressIntervalMillis = 250;
+  boolean fuse = true;
+  int firstEpoch;
+  int firstBatch;
+  long cacheBudget = -1;
+
+  LoaderBuilder(List<Path> files) {
+    this.files = files;
+  }
+
+  LoaderBuilder copy() {
+    LoaderBuilder c = new LoaderBuilder(files);
+    c.specs.addAll(specs);
+    c.batchSize = batchSize;
+    c.numThreads = numThreads;
+    c.batchesAhead = batchesAhead;
+    c.dropLast = dropLast;
+    c.indices = indices;
+    c.seed = seed;
+    c.order = order;
+    c.rank = rank;
+    c.worldSize = worldSize;
+    c.allocator = allocator;
+    c.debug = debug;
+    c.profile = profile;
+    c.progress = progress;
+    c.progressIntervalMillis = progressIntervalMillis;
+    c.fuse = fuse;
+    c.firstEpoch = firstEpoch;
+    c.firstBatch = firstBatch;
+    c.cacheBudget = cacheBudget;
+    return c;
+  }
+
+  record Spec(String output, String field, Decoder decoder, List<Operation> ops, List<BatchOperation> tail) {}
+
+  /** Required: samples per batch. */
+  public LoaderBuilder batchSize(int batchSize) {
+    check(batchSize >= 1, "Batch size must be at least 1, got " + batchSize);
+    this.batchSize = batchSize;
+    return this;
+  }
+
+  /** Worker threads; default: available processors. */
+  public LoaderBuilder numThreads(int numThreads) {
+    check(numThreads >= 1, "Thread count must be at least 1, got " + numThreads);
+    this.numThreads = numThreads;
+    return this;
+  }
+
+  /** Batches prepared ahead of the consumer; default 3. The ring has {@code batchesAhead + 2} slots. */
+  public LoaderBuilder batchesAhead(int batchesAhead) {
+    check(batchesAhead >= 1, "batchesAhead must be at least 1, got " + batchesAhead);
+    this.batchesAhead = batchesAhead;
+    return this;
+  }
+
+  /** Drop a last partial batch; default true (as FFCV). */
+  public LoaderBuilder dropLast(boolean dropLast) {
+    this.dropLast = dropLast;
+    return this;
+  }
+
+  /** Read only these samples (dataset indices, in this order for SEQUENTIAL; repeats allowed). */
+  public LoaderBuilder indices(int[] indices) {
+    this.indices = indices.clone();
+    return this;
+  }
+
+  /** Seed of the order and of every augmentation; default 0. */
+  public LoaderBuilder seed(long seed) {
+    this.seed = seed;
+    return this;
+  }
+
+  /** {@link OrderOption} or any {@link TraversalOrder.Factory}; default SEQUENTIAL. */
+  public LoaderBuilder order(TraversalOrder.Factory order) {
+    this.order = java.util.Objects.requireNonNull(order, "order");
+    return this;
+  }
+
+  /** Read only this rank's share of each epoch (see {@link RankShare}); works with every order. */
+  public LoaderBuilder distributed(int rank, int worldSize) {
+    check(worldSize >= 1 && rank >= 0 && rank < worldSize,
+        "Rank " + rank + " of world size " + worldSize + ": expected worldSize >= 1 and 0 <= rank < worldSize");
+    this.rank = rank;
+    this.worldSize = worldSize;
+    return this;
+  }
+
+  /** Where off-heap memory comes from; the loader then frees its buffers but does not close it. */
+  public LoaderBuilder allocator(BufferAllocator allocator) {
+    this.allocator = allocator;
+    return this;
+  }
+
+  /**
+   * Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show, and the
+   * default allocator leaves freed memory to the GC so a stale buffer never reads freed memory.
+   */
+  public LoaderBuilder debug(boolean debug) {
+    this.debug = debug;
+    return this;
+  }
+
+  /**
+   * A progress bar on standard error for interactive use: one line per epoch, redrawn in place every
+   * 250 ms, with batches done, images/s, ETA and the share of time the training waited for data.
+   */
+  public LoaderBuilder progressBar(boolean show) {
+    return progressBar(show ? System.err : null, 250);
+  }
+
+  /** A progress bar on {@code out} (null: none), redrawn at most every {@code intervalMillis}. */
+  public LoaderBuilder progressBar(PrintStream out, long intervalMillis) {
+    check(intervalMillis >= 0, "Progress interval must be >= 0 ms, got " + intervalMillis);
+    this.progress = out;
+    this.progressIntervalMillis = intervalMillis;
+    return this;
+  }
+
+  /** Split worker time into decode and augment in {@link Loader#timings()} (two clock reads per sample and output). */
+  public LoaderBuilder profile(boolean profile) {
+    this.profile = profile;
+    return this;
+  }
+
+  /**
+   * Pixel fusion, default true: consecutive {@link org.sparkbeton.loader.pipeline.PixelOperation}s
+   * (flip, normalize, channels-first, user pixel operations) run as one pass per sample, writing the
+   * final tensor once. False runs each operation on its own, one pass each; the output is the same bit
+   * for bit (a test checks it), only slower.
+   */
+  public LoaderBuilder fuse(boolean fuse) {
+    this.fuse = fuse;
+    return this;
+  }
+
+  /** The epoch the first iteration runs (to resume a run at an epoch boundary); default 0. */
+  public LoaderBuilder startEpoch(int epoch) {
+    check(epoch >= 0, "Start epoch must be >= 0, got " + epoch);
+    this.firstEpoch = epoch;
+    this.firstBatch = 0;
+    return this;
+  }
+
+  /**
+   * Cache mode PROCESS: read data pages into the loader's own page cache of at most
+   * {@code budgetBytes} (see {@link PageCache}) instead of memory-mapping the file (cache mode OS,
+   * the default). Metadata is still read through the reader.
+   */
+  public LoaderBuilder processCache(long budgetBytes) {
+    check(budgetBytes > 0, "PROCESS cache budget must be positive, got " + budgetBytes);
+    this.cacheBudget = budgetBytes;
+    return this;
+  }
+
+  /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
+  public LoaderBuilder resumeFrom(LoaderState state) {
+    this.firstEpoch = state.epoch();
+    this.firstBatch = state.batch();
+    return this;
+  }
+
+  /** An output named like its field. */
+  public LoaderBuilder pipeline(String field, Decoder decoder, Operation... ops) {
+    return pipeline(field, field, decoder, ops);
+  }
+
+  /** An output named {@code output} reading {@code field}; several outputs may read one field. */
+  public LoaderBuilder pipeline(String output, String field, Decoder decoder, Operation... ops) {
+    for (Spec s : specs) {
+      check(!s.output.equals(output), "Output '" + output + "' is defined twice");
+    }
+    specs.add(new Spec(output, field, java.util.Objects.requireNonNull(decoder, "decoder"), List.of(ops), List.of()));
+    return this;
+  }
+
+  /**
+   * Ends the pipeline of {@code output} with batch operations (ImageMixup, LabelMixup, ...), run on
+   * each whole batch after its per-sample steps.
+   */
+  public LoaderBuilder thenBatch(String output, BatchOperation... ops) {
+    for (int i = 0; i < specs.size(); i++) {
+      Spec s = specs.get(i);
+      if (s.output.equals(output)) {
+        List<BatchOperation> tail = new ArrayList<>(s.tail);
+        tail.addAll(List.of(ops));
+        specs.set(i, new Spec(s.output, s.field, s.decoder, s.ops, List.copyOf(tail)));
+        return this;
+      }
+    }
+    throw new IllegalArgumentException("No pipeline named '" + output + "' to add batch operations to");
+  }
+
+  public Loader build() throws IOException {
+    check(batchSize >= 1, "Set a batch size with batchSize(n)");
+    check(!specs.isEmpty(), "Define at least one pipeline; fields without a pipeline are not read");
+    boolean owns = allocator == null;
+    Shards shards = null;
+    PageCache cache = null;
+    BufferAllocator alloc = owns
+        ? new DirectBufferAllocator("loader " + files.get(0).getFileName(), Long.MAX_VALUE, !debug) : allocator;
+    try {
+      if (cacheBudget < 0) {
+        shards = Shards.open(files);
+      } else {
+        Shards readers = Shards.openReaders(files);
+        try {
+          cache = new PageCache(readers, cacheBudget, alloc);
+        } catch (RuntimeException | IOException | Error e) {
+          readers.close();
+          throw e;
+        }
+        shards = readers.withStores(cache::store);
+      }
+      return new Loader(this, shards, cache, alloc, owns);
+    } catch (RuntimeException | IOException | Error e) {
+      if (cache != null) {
+        cache.close();
+      }
+      if (shards != null) {
+        shards.close();
+      }
+      if (owns) {
+        alloc.close();
+      }
+      throw e;
+    }
+  }
+
+  private static void check(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}
