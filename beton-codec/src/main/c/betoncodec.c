@@ -9,81 +9,31 @@
  *  - No JNI critical sections: heap arrays are copied in/out with Get/SetByteArrayRegion.
  *  - Only Java_* symbols are exported (-fvisibility=hidden, libjpeg linked with --exclude-libs).
  */
-#include <jni.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <math.h>
-#include <jpeglib.h>
-#include <jerror.h>
 
-#define RC_LIBJPEG        -1 /* libjpeg reported an error; message in handle */
-#define RC_BAD_ARGUMENT   -2 /* a bound check failed; message in handle */
-#define RC_NO_MEMORY      -3
-#define RC_DST_TOO_SMALL  -4
-#define RC_UNSUPPORTED    -5
+#include "betoncodec.h"
 
-#define FLAG_ACCURATE_IDCT 1
-
-/* decoded-size guard: refuse to allocate row buffers for absurd widths */
-#define MAX_DIMENSION 65500
-/* scanlines asked of libjpeg per jpeg_read_scanlines call */
-#define ROWS_PER_READ 4
-/* libjpeg working memory per decode (a 16k x 16k progressive 4:2:0 image needs ~800 MB) */
-#define MAX_LIBJPEG_MEMORY (1024L * 1024L * 1024L)
-
-typedef struct {
-  struct jpeg_error_mgr pub;
-  jmp_buf jump;
-  char message[JMSG_LENGTH_MAX + 64];
-} error_mgr;
-
-typedef struct {
-  struct jpeg_destination_mgr pub;
-  JOCTET *buffer;
-  size_t capacity;
-} fixed_dest;
-
-typedef struct {
-  struct jpeg_decompress_struct d;
-  struct jpeg_compress_struct c;
-  error_mgr derr;
-  error_mgr cerr;
-  unsigned char *input;   /* copy of a heap source array */
-  size_t input_cap;
-  unsigned char *row;     /* one scanline (crop window or CMYK) */
-  size_t row_cap;
-  unsigned char *row2;    /* RGB row when converting CMYK or writing to a heap array */
-  size_t row2_cap;
-  unsigned char *output;  /* encoder output when the destination is a heap array */
-  size_t output_cap;
-  char message[JMSG_LENGTH_MAX + 128];
-} codec;
-
-static void on_error(j_common_ptr cinfo) {
+void on_error(j_common_ptr cinfo) {
   error_mgr *err = (error_mgr *)cinfo->err;
   (*cinfo->err->format_message)(cinfo, err->message);
   longjmp(err->jump, 1);
 }
 
 /* Warnings: a truncated stream is an error for us (libjpeg would pad it with grey); others are ignored. */
-static void on_message(j_common_ptr cinfo, int level) {
+void on_message(j_common_ptr cinfo, int level) {
   if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
     on_error(cinfo);
   }
 }
 
-static void no_output(j_common_ptr cinfo) {
+void no_output(j_common_ptr cinfo) {
   (void)cinfo;
 }
 
-static void set_message(codec *c, const char *msg) {
+void set_message(codec *c, const char *msg) {
   snprintf(c->message, sizeof(c->message), "%s", msg);
 }
 
-static int ensure(unsigned char **buf, size_t *cap, size_t need) {
+int ensure(unsigned char **buf, size_t *cap, size_t need) {
   if (*cap >= need) {
     return 1;
   }
@@ -154,7 +104,7 @@ JNIEXPORT jstring JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_lastErr
  * Resolves (buffer | array, offset, length) into a readable pointer, copying heap arrays into the
  * handle's input buffer. Returns NULL with c->message set when the range is out of bounds.
  */
-static const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len) {
+const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len) {
   if (off < 0 || len < 0) {
     snprintf(c->message, sizeof(c->message), "source offset %d / length %d is negative", off, len);
     return NULL;
@@ -432,347 +382,4 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
   }
   jpeg_abort_decompress(d);
   return ((jlong)ow << 32) | (jlong)oh;
-}
-
-/* Encoder destination that writes into a fixed buffer and fails instead of growing. */
-static void dest_init(j_compress_ptr cinfo) {
-  fixed_dest *dest = (fixed_dest *)cinfo->dest;
-  dest->pub.next_output_byte = dest->buffer;
-  dest->pub.free_in_buffer = dest->capacity;
-}
-
-static boolean dest_empty(j_compress_ptr cinfo) {
-  ERREXIT(cinfo, JERR_BUFFER_SIZE);
-  return FALSE;
-}
-
-static void dest_term(j_compress_ptr cinfo) {
-  (void)cinfo;
-}
-
-JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_encode0(
-    JNIEnv *env, jclass cls, jlong handle, jobject srcBuf, jbyteArray srcArr, jint srcOff,
-    jint width, jint height, jint quality, jint subsampling, jint flags,
-    jobject dstBuf, jbyteArray dstArr, jint dstOff, jint dstLen) {
-  (void)cls;
-  codec *c = (codec *)(intptr_t)handle;
-  if (width <= 0 || height <= 0 || width > MAX_DIMENSION || height > MAX_DIMENSION || quality < 1 || quality > 100
-      || (subsampling != 0 && subsampling != 2) || dstOff < 0 || dstLen <= 0) {
-    snprintf(c->message, sizeof(c->message), "bad encode arguments: %dx%d quality %d subsampling %d",
-             width, height, quality, subsampling);
-    return RC_BAD_ARGUMENT;
-  }
-  size_t rowBytes = (size_t)width * 3;
-  size_t srcLen = rowBytes * (size_t)height;
-  if (srcLen > INT32_MAX) {
-    set_message(c, "image too large to encode");
-    return RC_BAD_ARGUMENT;
-  }
-  const unsigned char *src = NULL;
-  if (srcBuf != NULL) {
-    src = source(env, c, srcBuf, NULL, srcOff, (jint)srcLen);
-    if (src == NULL) {
-      return RC_BAD_ARGUMENT;
-    }
-  } else {
-    if (srcArr == NULL || srcOff < 0 || (jlong)srcOff + (jlong)srcLen > (*env)->GetArrayLength(env, srcArr)) {
-      set_message(c, "source array too small for the image");
-      return RC_BAD_ARGUMENT;
-    }
-    if (!ensure(&c->row2, &c->row2_cap, rowBytes)) {
-      set_message(c, "out of memory allocating a scanline");
-      return RC_NO_MEMORY;
-    }
-  }
-  unsigned char *out;
-  if (dstBuf != NULL) {
-    unsigned char *base = (*env)->GetDirectBufferAddress(env, dstBuf);
-    jlong cap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-    if (base == NULL || cap < 0 || (jlong)dstOff + (jlong)dstLen > cap) {
-      set_message(c, "destination range exceeds the direct buffer");
-      return RC_BAD_ARGUMENT;
-    }
-    out = base + dstOff;
-  } else {
-    if (dstArr == NULL || (jlong)dstOff + (jlong)dstLen > (*env)->GetArrayLength(env, dstArr)) {
-      set_message(c, "destination range exceeds the array");
-      return RC_BAD_ARGUMENT;
-    }
-    if (!ensure(&c->output, &c->output_cap, (size_t)dstLen)) {
-      set_message(c, "out of memory allocating the encoder output");
-      return RC_NO_MEMORY;
-    }
-    out = c->output;
-  }
-
-  struct jpeg_compress_struct *k = &c->c;
-  fixed_dest dest;
-  memset(&dest, 0, sizeof(dest));
-  dest.pub.init_destination = dest_init;
-  dest.pub.empty_output_buffer = dest_empty;
-  dest.pub.term_destination = dest_term;
-  dest.buffer = out;
-  dest.capacity = (size_t)dstLen;
-  if (setjmp(c->cerr.jump)) {
-    if (c->cerr.pub.msg_code == JERR_BUFFER_SIZE) {
-      snprintf(c->message, sizeof(c->message), "destination too small: encoded data exceeds %d bytes", dstLen);
-      jpeg_abort_compress(k);
-      k->dest = NULL;
-      return RC_DST_TOO_SMALL;
-    }
-    snprintf(c->message, sizeof(c->message), "%s", c->cerr.message);
-    jpeg_abort_compress(k);
-    k->dest = NULL;
-    return RC_LIBJPEG;
-  }
-  k->dest = &dest.pub;
-  k->image_width = (JDIMENSION)width;
-  k->image_height = (JDIMENSION)height;
-  k->input_components = 3;
-  k->in_color_space = JCS_RGB;
-  jpeg_set_defaults(k);
-  jpeg_set_quality(k, quality, TRUE);
-  k->dct_method = (flags & FLAG_ACCURATE_IDCT) ? JDCT_ISLOW : JDCT_IFAST;
-  int hs = subsampling == 2 ? 2 : 1;
-  k->comp_info[0].h_samp_factor = hs;
-  k->comp_info[0].v_samp_factor = hs;
-  k->comp_info[1].h_samp_factor = 1;
-  k->comp_info[1].v_samp_factor = 1;
-  k->comp_info[2].h_samp_factor = 1;
-  k->comp_info[2].v_samp_factor = 1;
-  jpeg_start_compress(k, TRUE);
-  while (k->next_scanline < k->image_height) {
-    JSAMPROW rows[1];
-    if (src != NULL) {
-      rows[0] = (JSAMPROW)(src + (size_t)k->next_scanline * rowBytes);
-    } else {
-      (*env)->GetByteArrayRegion(env, srcArr, srcOff + (jint)((size_t)k->next_scanline * rowBytes),
-                                 (jsize)rowBytes, (jbyte *)c->row2);
-      rows[0] = c->row2;
-    }
-    jpeg_write_scanlines(k, rows, 1);
-  }
-  jpeg_finish_compress(k);
-  jint written = (jint)((size_t)dstLen - dest.pub.free_in_buffer);
-  k->dest = NULL;
-  if (dstBuf == NULL) {
-    (*env)->SetByteArrayRegion(env, dstArr, dstOff, written, (const jbyte *)out);
-  }
-  return written;
-}
-
-/*
- * Native twin of org.sparkbeton.codec.resize.Resizer. The arithmetic is the Java code's, operation for
- * operation (double tables, float accumulation in the same order, no FMA contraction on x86-64 without
- * -mfma), so both produce identical bytes; ResizerTest checks that.
- */
-static unsigned char clamp_px(float v) {
-  int i = (int)(v + 0.5f);
-  return (unsigned char)(i < 0 ? 0 : (i > 255 ? 255 : i));
-}
-
-/* v += wy * row, vectorized like blend_rows below */
-__attribute__((optimize("vect-cost-model=dynamic")))
-static void accumulate_row(const unsigned char *restrict row, float wy, float *restrict v, int n) {
-  for (int i = 0; i < n; i++) {
-    v[i] += wy * row[i];
-  }
-}
-
-/* area window: output [outX, outX+outW) x [outY, outY+outH) of resizing w x h by (sx, sy); global source
- * pixel (0, 0) is at byte `base` of src, which is range-checked for every row and column touched. */
-JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
-    JNIEnv *env, jclass cls, jobject srcBuf, jlong base, jint stride, jint w, jint h, jdouble sx, jdouble sy,
-    jint outX, jint outY, jint outW, jint outH, jobject dstBuf, jlong dstOff) {
-  (void)cls;
-  unsigned char *src = (*env)->GetDirectBufferAddress(env, srcBuf);
-  unsigned char *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
-  jlong srcCap = (*env)->GetDirectBufferCapacity(env, srcBuf);
-  jlong dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-  if (src == NULL || dst == NULL || srcCap < 0 || dstCap < 0 || w <= 0 || h <= 0 || outW <= 0 || outH <= 0
-      || stride <= 0 || outX < 0 || outY < 0 || sx < 1.0 || sy < 1.0 || dstOff < 0
-      || dstOff + (jlong)outW * outH * 3 > dstCap) {
-    return RC_BAD_ARGUMENT;
-  }
-  int taps = (int)sx + 3;
-  size_t max = (size_t)outW * (size_t)taps;
-  int *xIdx = malloc(max * sizeof(int));
-  float *xW = malloc(max * sizeof(float));
-  int *xStart = malloc(((size_t)outW + 1) * sizeof(int));
-  int rc = 0;
-  if (xIdx == NULL || xW == NULL || xStart == NULL) {
-    rc = RC_NO_MEMORY;
-    goto done;
-  }
-  int k = 0;
-  for (int ox = 0; ox < outW; ox++) {
-    double f0 = (outX + ox) * sx;
-    double f1 = (outX + ox + 1) * sx;
-    int i0 = (int)f0;
-    double e = ceil(f1 - 1e-9);
-    int i1 = e < w ? (int)e : w;
-    xStart[ox] = k;
-    for (int i = i0; i < i1; i++) {
-      double lo = f0 > i ? f0 : i;
-      double hi = f1 < i + 1 ? f1 : i + 1;
-      double cover = hi - lo;
-      if (cover > 1e-9) {
-        if ((size_t)k >= max) {
-          rc = RC_BAD_ARGUMENT;
-          goto done;
-        }
-        xIdx[k] = i * 3;
-        xW[k] = (float)(cover / sx);
-        k++;
-      }
-    }
-  }
-  xStart[outW] = k;
-  if (k == 0) {
-    rc = RC_BAD_ARGUMENT;
-    goto done;
-  }
-  int c0 = xIdx[0];
-  int c1 = xIdx[k - 1] + 3;
-  /* rows touched */
-  int rFirst = (int)(outY * sy);
-  double eLast = ceil((outY + outH) * sy - 1e-9);
-  int rLast = eLast < h ? (int)eLast : h;
-  if (base + (jlong)rFirst * stride + c0 < 0 || base + (jlong)(rLast - 1) * stride + c1 > srcCap) {
-    rc = RC_BAD_ARGUMENT;
-    goto done;
-  }
-  unsigned char *out = dst + dstOff;
-  int rowLen = c1 - c0;
-  float *v = malloc((size_t)rowLen * sizeof(float));
-  if (v == NULL) {
-    rc = RC_NO_MEMORY;
-    goto done;
-  }
-  for (int oy = outY; oy < outY + outH; oy++) {
-    double f0 = oy * sy;
-    double f1 = (oy + 1) * sy;
-    int r0 = (int)f0;
-    double e = ceil(f1 - 1e-9);
-    int r1 = e < h ? (int)e : h;
-    memset(v, 0, (size_t)rowLen * sizeof(float));
-    for (int r = r0; r < r1; r++) {
-      double lo = f0 > r ? f0 : r;
-      double hi = f1 < r + 1 ? f1 : r + 1;
-      double cover = hi - lo;
-      if (cover <= 1e-9) {
-        continue;
-      }
-      accumulate_row(src + base + (jlong)r * stride + c0, (float)(cover / sy), v, rowLen);
-    }
-    for (int ox = 0; ox < outW; ox++) {
-      float cr = 0, cg = 0, cb = 0;
-      for (int t = xStart[ox]; t < xStart[ox + 1]; t++) {
-        const float *p = v + (xIdx[t] - c0);
-        float wx = xW[t];
-        cr += wx * p[0];
-        cg += wx * p[1];
-        cb += wx * p[2];
-      }
-      out[ox * 3] = clamp_px(cr);
-      out[ox * 3 + 1] = clamp_px(cg);
-      out[ox * 3 + 2] = clamp_px(cb);
-    }
-    out += (size_t)outW * 3;
-  }
-  free(v);
-done:
-  free(xIdx);
-  free(xW);
-  free(xStart);
-  return rc;
-}
-
-/* v = a + ay * (b - a); -O2's very cheap vectorizer cost model skips the byte-to-float widening, so ask for
- * the dynamic one here (SSE2 only, no FMA: the result stays bit-identical to Java's) */
-__attribute__((optimize("vect-cost-model=dynamic")))
-static void blend_rows(const unsigned char *restrict a, const unsigned char *restrict b, float ay,
-                       float *restrict v, int n) {
-  for (int i = 0; i < n; i++) {
-    int ta = a[i];
-    v[i] = ta + ay * (b[i] - ta);
-  }
-}
-
-/* bilinear, OpenCV half-pixel centres; box (x, y, w, h) of src rows `stride` apart from byte srcOff */
-JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
-    JNIEnv *env, jclass cls, jobject srcBuf, jlong srcOff, jint stride, jint x, jint y, jint w, jint h,
-    jint outW, jint outH, jobject dstBuf, jlong dstOff) {
-  (void)cls;
-  unsigned char *src = (*env)->GetDirectBufferAddress(env, srcBuf);
-  unsigned char *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
-  jlong srcCap = (*env)->GetDirectBufferCapacity(env, srcBuf);
-  jlong dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-  if (src == NULL || dst == NULL || srcCap < 0 || dstCap < 0 || x < 0 || y < 0 || w <= 0 || h <= 0 || outW <= 0
-      || outH <= 0 || srcOff < 0 || dstOff < 0 || (jlong)(x + w) * 3 > stride
-      || srcOff + (jlong)(y + h - 1) * stride + (jlong)(x + w) * 3 > srcCap
-      || dstOff + (jlong)outW * outH * 3 > dstCap) {
-    return RC_BAD_ARGUMENT;
-  }
-  double sx = (double)w / outW;
-  double sy = (double)h / outH;
-  int rowLen = w * 3;
-  int *idx = malloc((size_t)outW * 2 * sizeof(int));
-  float *ax = malloc((size_t)outW * sizeof(float));
-  float *v = malloc((size_t)rowLen * sizeof(float));
-  if (idx == NULL || ax == NULL || v == NULL) {
-    free(idx);
-    free(ax);
-    free(v);
-    return RC_NO_MEMORY;
-  }
-  for (int ox = 0; ox < outW; ox++) {
-    double fx = (ox + 0.5) * sx - 0.5;
-    int x0 = (int)floor(fx);
-    float a = (float)(fx - x0);
-    if (x0 < 0) {
-      x0 = 0;
-      a = 0;
-    }
-    if (x0 >= w - 1) {
-      x0 = w - 1;
-      a = 0;
-    }
-    idx[2 * ox] = x0 * 3;
-    idx[2 * ox + 1] = (x0 + 1 < w - 1 ? x0 + 1 : w - 1) * 3;
-    ax[ox] = a;
-  }
-  const unsigned char *box = src + srcOff + (jlong)y * stride + (jlong)x * 3;
-  unsigned char *out = dst + dstOff;
-  for (int oy = 0; oy < outH; oy++) {
-    double fy = (oy + 0.5) * sy - 0.5;
-    int y0 = (int)floor(fy);
-    float ay = (float)(fy - y0);
-    if (y0 < 0) {
-      y0 = 0;
-      ay = 0;
-    }
-    if (y0 >= h - 1) {
-      y0 = h - 1;
-      ay = 0;
-    }
-    int y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
-    const unsigned char *a = box + (jlong)y0 * stride;
-    const unsigned char *b = box + (jlong)y1 * stride;
-    /* vertical blend of the two rows first, then horizontal per output pixel (the Java order) */
-    blend_rows(a, b, ay, v, rowLen);
-    for (int ox = 0; ox < outW; ox++) {
-      int p0 = idx[2 * ox], p1 = idx[2 * ox + 1];
-      float wx = ax[ox];
-      for (int c = 0; c < 3; c++) {
-        float l = v[p0 + c];
-        out[ox * 3 + c] = clamp_px(l + wx * (v[p1 + c] - l));
-      }
-    }
-    out += (size_t)outW * 3;
-  }
-  free(idx);
-  free(ax);
-  free(v);
-  return 0;
 }

@@ -1,0 +1,71 @@
+/*
+ * Shared declarations of the beton-codec JNI library (libbetoncodec.so): return codes, the per-handle state
+ * and the helpers the decode, encode and resize files share. See betoncodec.c for the rules every file follows.
+ */
+#ifndef BETONCODEC_H
+#define BETONCODEC_H
+
+#include <jni.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <jpeglib.h>
+#include <jerror.h>
+
+#define RC_LIBJPEG        -1 /* libjpeg reported an error; message in handle */
+#define RC_BAD_ARGUMENT   -2 /* a bound check failed; message in handle */
+#define RC_NO_MEMORY      -3
+#define RC_DST_TOO_SMALL  -4
+#define RC_UNSUPPORTED    -5
+
+#define FLAG_ACCURATE_IDCT 1
+
+/* decoded-size guard: refuse to allocate row buffers for absurd widths */
+#define MAX_DIMENSION 65500
+/* scanlines asked of libjpeg per jpeg_read_scanlines call */
+#define ROWS_PER_READ 4
+/* libjpeg working memory per decode (a 16k x 16k progressive 4:2:0 image needs ~800 MB) */
+#define MAX_LIBJPEG_MEMORY (1024L * 1024L * 1024L)
+
+typedef struct {
+  struct jpeg_error_mgr pub;
+  jmp_buf jump;
+  char message[JMSG_LENGTH_MAX + 64];
+} error_mgr;
+
+typedef struct {
+  struct jpeg_destination_mgr pub;
+  JOCTET *buffer;
+  size_t capacity;
+} fixed_dest;
+
+typedef struct {
+  struct jpeg_decompress_struct d;
+  struct jpeg_compress_struct c;
+  error_mgr derr;
+  error_mgr cerr;
+  unsigned char *input;   /* copy of a heap source array */
+  size_t input_cap;
+  unsigned char *row;     /* one scanline (crop window or CMYK) */
+  size_t row_cap;
+  unsigned char *row2;    /* RGB row when converting CMYK or writing to a heap array */
+  size_t row2_cap;
+  unsigned char *output;  /* encoder output when the destination is a heap array */
+  size_t output_cap;
+  char message[JMSG_LENGTH_MAX + 128];
+} codec;
+
+/* libjpeg error handling: longjmp back with the message kept (never exit()) */
+void on_error(j_common_ptr cinfo);
+void on_message(j_common_ptr cinfo, int level);
+void no_output(j_common_ptr cinfo);
+void set_message(codec *c, const char *msg);
+/* grows *buf to at least need bytes; 0 when out of memory */
+int ensure(unsigned char **buf, size_t *cap, size_t need);
+/* (buffer | array, offset, length) as a readable pointer, bounds checked; NULL with c->message set */
+const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len);
+
+#endif
