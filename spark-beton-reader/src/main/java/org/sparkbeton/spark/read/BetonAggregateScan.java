@@ -74,9 +74,10 @@ final class BetonAggregateScan implements LocalScan {
     for (int i = 0; i < out.length; i++) {
       out[i] = new GenericInternalRow(values.get(i));
     }
-    LOG.info("beton: {} over {} answered from metadata on the driver: {} samples, {} bytes read, {} rows, {} ms",
+    LOG.info("beton: {} over {} answered from metadata on the driver: {} samples, {} bytes read, {} rows, {} ms{}",
         description, inputs.root(), aggregation.samplesRead(), aggregation.bytesRead(), out.length,
-        (System.nanoTime() - t0) / 1_000_000);
+        (System.nanoTime() - t0) / 1_000_000, aggregation.corruptShardsSkipped() > 0
+            ? ", " + aggregation.corruptShardsSkipped() + " corrupt shard(s) left out (ignoreCorruptFiles)" : "");
     return out;
   }
 }

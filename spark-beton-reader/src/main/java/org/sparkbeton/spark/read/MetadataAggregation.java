@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.fields.RgbImageField;
@@ -23,9 +26,12 @@ import org.sparkbeton.format.fields.RgbImageField;
  * <p>Semantics follow Spark's: groups compare floating keys after turning -0.0 into 0.0 and every NaN into
  * one NaN; {@code MIN}/{@code MAX} order doubles with NaN above everything and -0.0 equal to 0.0; with no
  * grouping column the result is one row even for an empty input ({@code COUNT} 0, {@code MIN}/{@code MAX}
- * null). beton values are never null, so {@code COUNT(column)} equals {@code COUNT(*)}.
+ * null). beton values are never null, so {@code COUNT(column)} equals {@code COUNT(*)}. A corrupt shard
+ * fails the run with the format core's message, or with {@code ignoreCorruptFiles} is left out whole.
  */
 final class MetadataAggregation {
+  private static final Logger LOG = LoggerFactory.getLogger(MetadataAggregation.class);
+
   /** The aggregate functions it computes. */
   enum Function { COUNT, MIN, MAX }
 
@@ -40,6 +46,7 @@ final class MetadataAggregation {
   private final List<Aggregate> aggregates;
   private long bytesRead;
   private long samplesRead;
+  private long corruptShardsSkipped;
 
   MetadataAggregation(BetonSchema schema, List<BetonSchema.Column> groupBy, List<Aggregate> aggregates) {
     for (BetonSchema.Column c : groupBy) {
@@ -91,12 +98,33 @@ final class MetadataAggregation {
     Map<Key, long[]> groups = new LinkedHashMap<>();
     Key probe = new Key(new long[groupBy.size()]);
     for (DatasetInputs.Shard shard : shards) {
-      HadoopBetonSource source = new HadoopBetonSource(new Path(shard.path()), hadoopConf);
-      try (BetonReader reader = ShardOpener.open(source, shard.bytes(), shard.listedInManifest() ? shard.samples() : -1,
-          schema, conf)) {
-        aggregate(reader, groups, probe);
+      HadoopBetonSource source = null;
+      // each shard is aggregated on its own and merged once whole, so a corrupt one can be left out whole
+      Map<Key, long[]> shardGroups = shards.size() == 1 ? groups : new LinkedHashMap<>();
+      try {
+        source = new HadoopBetonSource(new Path(shard.path()), hadoopConf);
+        try (BetonReader reader = ShardOpener.open(source, shard.bytes(),
+            shard.listedInManifest() ? shard.samples() : -1, schema, conf)) {
+          aggregate(reader, shardGroups, probe);
+        }
+        if (shardGroups != groups) {
+          merge(shardGroups, groups);
+        }
+      } catch (BetonFormatException | IOException | java.io.UncheckedIOException e) {
+        if (!conf.ignoreCorruptFiles()) {
+          throw e;
+        }
+        // as a scan with ignoreCorruptFiles would: leave the shard out (here nothing of it is counted)
+        LOG.warn("Skipping corrupt shard {} in an aggregate because {} is set: {}", shard.path(),
+            BetonReadOptions.IGNORE_CORRUPT_FILES, e.getMessage());
+        if (shardGroups == groups) {
+          groups.clear();
+        }
+        corruptShardsSkipped++;
       } finally {
-        bytesRead += source.bytesRead();
+        if (source != null) {
+          bytesRead += source.bytesRead();
+        }
       }
     }
     List<Object[]> rows = new ArrayList<>(Math.max(1, groups.size()));
@@ -121,6 +149,30 @@ final class MetadataAggregation {
       rows.add(row);
     }
     return rows;
+  }
+
+  /** Shards left out as corrupt (only with {@code ignoreCorruptFiles}). */
+  long corruptShardsSkipped() {
+    return corruptShardsSkipped;
+  }
+
+  /** Adds one shard's groups into the total: counts add up, MIN/MAX keep the better. */
+  private void merge(Map<Key, long[]> shard, Map<Key, long[]> total) {
+    for (Map.Entry<Key, long[]> e : shard.entrySet()) {
+      long[] into = total.putIfAbsent(e.getKey(), e.getValue());
+      if (into == null) {
+        continue;
+      }
+      long[] from = e.getValue();
+      for (int a = 0; a < aggregates.size(); a++) {
+        Aggregate agg = aggregates.get(a);
+        if (agg.function() == Function.COUNT) {
+          into[a] += from[a];
+        } else if (better(agg.function(), kind(agg.column()), from[a], into[a])) {
+          into[a] = from[a];
+        }
+      }
+    }
   }
 
   /** Bytes the last {@link #run} read from the shards (header, descriptors, allocation table, records). */

@@ -124,4 +124,23 @@ class MetadataAggregationTest {
     assertThatThrownBy(() -> new MetadataAggregation(schema, List.of(schema.column("image")), List.of()))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'image'");
   }
+
+  @Test
+  void withIgnoreCorruptFilesACorruptShardIsLeftOutWhole() throws Exception {
+    List<List<Object[]>> shards = shards();
+    Path dir = tmp.resolve("one-bad");
+    TestDatasets.writeDataset(dir, FIELDS, shards);
+    Path bad = dir.resolve("part-00000.beton");
+    byte[] bytes = Files.readAllBytes(bad);
+    Files.write(bad, java.util.Arrays.copyOf(bytes, bytes.length - 8));
+    DatasetInputs inputs = DatasetInputs.resolve(dir.toString(), conf);
+    BetonSchema schema = BetonSchema.of(inputs.fields(), BetonReadOptions.IMAGE_MODE_BINARY);
+    MetadataAggregation agg = new MetadataAggregation(schema, List.of(),
+        List.of(new Aggregate(Function.COUNT, null), new Aggregate(Function.MAX, schema.column("score"))));
+    List<Object[]> rows = agg.run(inputs.shards(), ReadConf.parse(Map.of("ignoreCorruptFiles", "true"), Map.of()), conf);
+    // only shard 1 counts: its 30 samples, scores 10.0 + i * 0.25
+    assertThat(rows).singleElement().satisfies(r -> assertThat(r).containsExactly(30L, 10.0 + 29 * 0.25));
+    assertThat(agg.corruptShardsSkipped()).isEqualTo(1);
+    assertThat(agg.samplesRead()).isEqualTo(30);
+  }
 }
