@@ -94,6 +94,20 @@ JNIEXPORT void JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_destroy0(J
   free(c);
 }
 
+#define STRINGIFY2(x) #x
+#define STRINGIFY(x) STRINGIFY2(x)
+
+/* the libjpeg-turbo headers this library was built against, for the writer's recipe */
+JNIEXPORT jstring JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_libraryVersion0(JNIEnv *env, jclass cls) {
+  (void)cls;
+#ifdef LIBJPEG_TURBO_VERSION
+  return (*env)->NewStringUTF(env, "libjpeg-turbo " STRINGIFY(LIBJPEG_TURBO_VERSION) " (libjpeg API "
+                              STRINGIFY(JPEG_LIB_VERSION) ")");
+#else
+  return (*env)->NewStringUTF(env, "libjpeg (API " STRINGIFY(JPEG_LIB_VERSION) ")");
+#endif
+}
+
 JNIEXPORT jstring JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_lastError0(JNIEnv *env, jclass cls, jlong handle) {
   (void)cls;
   codec *c = (codec *)(intptr_t)handle;

@@ -211,7 +211,8 @@ class BetonWriteTest {
         assertThat(img.payloadBytes()).as("pixels of image %d, BGR turned to RGB", id).isEqualTo(rgbs.get(id));
       }
     }
-    assertThat(m.recipe()).containsKeys("spark_version", "jpeg_codec");
+    assertThat(m.recipe()).containsKeys("spark_version", "java_version")
+        .containsEntry("jpeg_codec", org.sparkbeton.codec.jpeg.JpegCodecs.description());
   }
 
   @Test

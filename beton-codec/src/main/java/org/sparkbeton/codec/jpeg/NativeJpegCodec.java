@@ -176,6 +176,13 @@ public final class NativeJpegCodec implements JpegCodec {
     }
   }
 
+  /** The libjpeg-turbo version the native library was built against, e.g. "libjpeg-turbo 2.1.5 (libjpeg API 62)". */
+  static String libraryVersion() {
+    return libraryVersion0();
+  }
+
+  private static native String libraryVersion0();
+
   private static native long create0();
 
   private static native void destroy0(long handle);

@@ -79,6 +79,12 @@ final class BetonBatchWrite implements BatchWrite {
     try {
       long quarantined = ours.stream().mapToLong(BetonCommitMessage::quarantined).sum();
       java.util.Map<String, String> recipe = recipe();
+      // what the executors decoded and encoded with (a cluster node without the native library falls back)
+      java.util.Set<String> codecs = new java.util.TreeSet<>();
+      ours.forEach(m -> codecs.add(m.codec()));
+      if (!codecs.isEmpty()) {
+        recipe.put("jpeg_codec", String.join("; ", codecs));
+      }
       if (quarantined > 0) {
         recipe.put("quarantined_rows", quarantined + " rows of job " + jobId + " left out, listed under "
             + QuarantineLog.DIR + "/");
@@ -104,8 +110,7 @@ final class BetonBatchWrite implements BatchWrite {
   /** The options that shaped the data, plus the libraries that did the work. */
   private java.util.Map<String, String> recipe() {
     java.util.Map<String, String> r = new java.util.LinkedHashMap<>(conf.recipe());
-    r.put("jpeg_codec", org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable()
-        ? "libjpeg-turbo through JNI (driver's view)" : "ImageIO + TwelveMonkeys, pure Java (driver's view)");
+    r.put("jpeg_codec", org.sparkbeton.codec.jpeg.JpegCodecs.description() + " (driver's; no task ran)");
     r.put("spark_version", org.apache.spark.package$.MODULE$.SPARK_VERSION());
     r.put("java_version", System.getProperty("java.version"));
     r.put("job_id", jobId);

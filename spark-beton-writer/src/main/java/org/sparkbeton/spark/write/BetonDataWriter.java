@@ -60,7 +60,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
       task.taskMetrics().outputMetrics().setBytesWritten(committed.stream().mapToLong(ShardEntry::bytes).sum());
     }
     return new BetonCommitMessage(partition, taskAttempt, committed, samples, rows.skippedNulls, rows.skippedBadImages,
-        quarantineFile, quarantine.records());
+        quarantineFile, quarantine.records(), org.sparkbeton.codec.jpeg.JpegCodecs.description());
   }
 
   @Override

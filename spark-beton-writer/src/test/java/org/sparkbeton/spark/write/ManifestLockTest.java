@@ -32,7 +32,7 @@ class ManifestLockTest {
 
   private static BetonCommitMessage message(String shard) {
     ShardEntry e = new ShardEntry(shard, 10, 4096, new ShardChecksum(ShardChecksum.SHA256, "0".repeat(64)), Map.of());
-    return new BetonCommitMessage(0, 0, List.of(e), 10, 0, 0, null, 0);
+    return new BetonCommitMessage(0, 0, List.of(e), 10, 0, 0, null, 0, "test codec");
   }
 
   private DatasetPublisher publisher(long timeoutMillis) throws IOException {

@@ -1,0 +1,18 @@
+package org.sparkbeton.codec.jpeg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class JpegCodecsTest {
+  @Test
+  void describesTheCodecInUseWithItsVersion() {
+    String d = JpegCodecs.description();
+    if (JpegCodecs.nativeAvailable()) {
+      // the version of the headers the library was built against, as the writer records it
+      assertThat(d).matches("libjpeg-turbo \\d+\\.\\d+\\.\\d+ \\(libjpeg API \\d+\\) through JNI");
+    } else {
+      assertThat(d).startsWith("javax.imageio with TwelveMonkeys ").endsWith(", pure Java");
+    }
+  }
+}
