@@ -78,8 +78,9 @@ class BetonQuarantineTest {
   }
 
   /**
-   * Two partitions, each: 6 good JPEGs then the bad ones (garbage, a truncated JPEG, zero bytes, a PNG
-   * 70000 pixels wide), then a last good row with label 99 (where the injected failure strikes).
+   * Two partitions, each: 6 good JPEGs then the bad ones (garbage, a JPEG cut in its header, one cut in its
+   * scan, zero bytes, a PNG 70000 pixels wide), then a last good row with label 99 (where the injected
+   * failure strikes).
    */
   private static Dataset<Row> rows(Map<String, String> expectedBad) throws Exception {
     List<Row> rows = new ArrayList<>();
@@ -92,6 +93,8 @@ class BetonQuarantineTest {
       Map<String, byte[]> bad = new TreeMap<>();
       bad.put("file:/photos/p" + p + "/garbage.jpg", "not an image".getBytes(StandardCharsets.US_ASCII));
       bad.put("file:/photos/p" + p + "/truncated.jpg", Arrays.copyOf(good, good.length / 3));
+      // cut inside the scan: the header is whole, so only the writer's completeness check can see it
+      bad.put("file:/photos/p" + p + "/cut-in-scan.jpg", Arrays.copyOf(good, good.length - 2));
       bad.put("file:/photos/p" + p + "/empty.jpg", new byte[0]);
       bad.put("file:/photos/p" + p + "/too-wide.png", wide);
       for (Map.Entry<String, byte[]> e : bad.entrySet()) {
@@ -133,18 +136,19 @@ class BetonQuarantineTest {
     BetonWriteTest.assertConsistent(dir, 14);
     DatasetManifest m = BetonWriteTest.manifest(dir);
     assertThat(m.fields()).extracting(f -> f.name()).containsExactly("image", "label"); // path not stored
-    assertThat(m.recipe().get("quarantined_rows")).startsWith("8 rows of job");
+    assertThat(m.recipe().get("quarantined_rows")).startsWith("10 rows of job");
 
     List<JsonNode> records = records(dir);
     Map<String, String> reasons = new TreeMap<>();
     for (JsonNode r : records) {
       assertThat(reasons.put(r.get("source").asText(), r.get("reason").asText())).as("listed once").isNull();
       assertThat(r.get("column").asText()).isEqualTo("image");
-      assertThat(r.get("row").asLong()).isBetween(6L, 9L);
+      assertThat(r.get("row").asLong()).isBetween(6L, 10L);
     }
     assertThat(reasons.keySet()).containsExactlyElementsOf(expectedBad.keySet());
     assertThat(reasons.get("file:/photos/p0/too-wide.png")).contains("70000x1").contains("65535");
     assertThat(reasons.get("file:/photos/p1/empty.jpg")).isNotBlank();
+    assertThat(reasons.get("file:/photos/p1/cut-in-scan.jpg")).contains("Truncated JPEG");
     try (Stream<Path> files = Files.list(dir.resolve("_quarantine"))) {
       assertThat(files.filter(f -> f.toString().endsWith(".jsonl")).count())
           .as("one file per committed task, none from the failed attempt").isEqualTo(2);

@@ -81,6 +81,60 @@ public final class JpegMarkers {
     }
   }
 
+  /**
+   * Checks that a JPEG is complete as a structure: its segments up to the first scan (SOS) are whole, and
+   * an end-of-image marker (FF D9) follows the scan. FF D9 cannot occur inside entropy-coded data (an FF
+   * there is followed by 00 or a restart marker), so a stream cut anywhere after its header fails this
+   * check; a thumbnail's EOI inside an APP segment does not count. What it does not see: corrupt bytes
+   * inside a complete scan (only a decode finds those). Used before storing a JPEG's bytes as they are.
+   *
+   * @throws JpegException naming what is missing
+   */
+  public static void requireComplete(ByteBuffer src) {
+    int p = src.position();
+    int end = src.limit();
+    if (end - p < 4 || u8(src, p) != 0xFF || u8(src, p + 1) != 0xD8) {
+      throw new JpegException("Not a JPEG: missing SOI marker (starts with " + hexStart(src) + ")");
+    }
+    p += 2;
+    while (true) {
+      while (p < end && u8(src, p) != 0xFF) {
+        p++;
+      }
+      while (p < end && u8(src, p) == 0xFF) {
+        p++;
+      }
+      if (p >= end) {
+        throw new JpegException("Truncated JPEG: the data ends before its first scan (no SOS marker)");
+      }
+      int marker = u8(src, p++);
+      if (marker == 0xD9) {
+        throw new JpegException("Corrupt JPEG: end-of-image marker before any scan");
+      }
+      if (marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
+        continue;
+      }
+      if (p + 2 > end) {
+        throw new JpegException("Truncated JPEG: the data ends inside a segment header");
+      }
+      int len = u16(src, p);
+      if (len < 2 || p + len > end) {
+        throw new JpegException(String.format("Truncated JPEG: segment 0x%02X of %d bytes runs past the data", marker,
+            len));
+      }
+      p += len;
+      if (marker == 0xDA) {
+        break;
+      }
+    }
+    for (int i = p; i + 1 < end; i++) {
+      if (u8(src, i) == 0xFF && u8(src, i + 1) == 0xD9) {
+        return;
+      }
+    }
+    throw new JpegException("Truncated JPEG: no end-of-image marker after the scan data (the file is cut short)");
+  }
+
   /** EXIF orientation 1..8 from an APP1 segment, 1 when absent or unreadable. */
   public static int exifOrientation(ByteBuffer src) {
     int p = src.position();

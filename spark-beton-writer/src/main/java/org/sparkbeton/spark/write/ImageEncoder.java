@@ -92,6 +92,8 @@ final class ImageEncoder implements AutoCloseable {
     int tw = (int) (target >>> 32);
     int th = (int) target;
     if (tw == w && th == h && storeAsJpeg(tw, th, row)) {
+      // stored as they are, so no decoder will look at them here: refuse a stream that is cut short
+      JpegMarkers.requireComplete(src);
       passedThrough++;
       return new RgbImage(ImageMode.JPG, w, h, ByteBuffer.wrap(input));
     }

@@ -1,6 +1,7 @@
 package org.sparkbeton.spark.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
 import java.util.Map;
@@ -60,6 +61,23 @@ class ImageEncoderTest {
       RgbImage img = enc.fromEncoded(input, 0);
       assertThat(img.mode()).isEqualTo(ImageMode.JPG);
       assertThat(img.payloadBytes()).isEqualTo(input);
+      assertThat(enc.passedThrough).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aJpegCutShortIsNeverPassedThrough() {
+    byte[] input = jpeg(120, 90);
+    try (ImageEncoder enc = encoder(Map.of("writeMode", "jpg"))) {
+      // cut inside the scan data: the header still probes fine, only the end-of-image marker is missing
+      for (int keep : new int[] {input.length - 2, input.length * 3 / 4, input.length / 2 + 300}) {
+        byte[] cut = java.util.Arrays.copyOf(input, keep);
+        assertThatThrownBy(() -> enc.fromEncoded(cut, 0)).isInstanceOf(org.sparkbeton.codec.jpeg.JpegException.class)
+            .hasMessageContaining("Truncated JPEG");
+      }
+      // bytes after the end-of-image marker (some cameras append data) are kept as they are
+      byte[] trailing = java.util.Arrays.copyOf(input, input.length + 5);
+      assertThat(enc.fromEncoded(trailing, 1).payloadBytes()).isEqualTo(trailing);
       assertThat(enc.passedThrough).isEqualTo(1);
     }
   }
