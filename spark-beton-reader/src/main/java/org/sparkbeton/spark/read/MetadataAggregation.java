@@ -100,16 +100,14 @@ final class MetadataAggregation {
     for (DatasetInputs.Shard shard : shards) {
       HadoopBetonSource source = null;
       // each shard is aggregated on its own and merged once whole, so a corrupt one can be left out whole
-      Map<Key, long[]> shardGroups = shards.size() == 1 ? groups : new LinkedHashMap<>();
+      Map<Key, long[]> shardGroups = new LinkedHashMap<>();
       try {
         source = new HadoopBetonSource(new Path(shard.path()), hadoopConf);
         try (BetonReader reader = ShardOpener.open(source, shard.bytes(),
             shard.listedInManifest() ? shard.samples() : -1, schema, conf)) {
           aggregate(reader, shardGroups, probe);
         }
-        if (shardGroups != groups) {
-          merge(shardGroups, groups);
-        }
+        merge(shardGroups, groups);
       } catch (BetonFormatException | IOException | java.io.UncheckedIOException e) {
         if (!conf.ignoreCorruptFiles()) {
           throw e;
@@ -117,9 +115,6 @@ final class MetadataAggregation {
         // as a scan with ignoreCorruptFiles would: leave the shard out (here nothing of it is counted)
         LOG.warn("Skipping corrupt shard {} in an aggregate because {} is set: {}", shard.path(),
             BetonReadOptions.IGNORE_CORRUPT_FILES, e.getMessage());
-        if (shardGroups == groups) {
-          groups.clear();
-        }
         corruptShardsSkipped++;
       } finally {
         if (source != null) {

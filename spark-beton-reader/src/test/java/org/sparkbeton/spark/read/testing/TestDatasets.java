@@ -1,15 +1,11 @@
 package org.sparkbeton.spark.read.testing;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +16,7 @@ import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.dataset.ColumnStats;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.BytesField;
@@ -133,15 +130,7 @@ public final class TestDatasets {
   }
 
   public static ShardChecksum sha256(Path file) throws IOException {
-    try (InputStream in = Files.newInputStream(file)) {
-      MessageDigest md = MessageDigest.getInstance("SHA-256");
-      byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) > 0; ) {
-        md.update(buf, 0, n);
-      }
-      return new ShardChecksum(ShardChecksum.SHA256, HexFormat.of().formatHex(md.digest()));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return new ShardChecksum(ShardChecksum.SHA256, DatasetVerifier.checksum(file, ShardChecksum.SHA256));
   }
+
 }
