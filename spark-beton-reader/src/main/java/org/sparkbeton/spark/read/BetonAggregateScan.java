@@ -7,6 +7,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,6 +20,8 @@ import org.slf4j.LoggerFactory;
  */
 final class BetonAggregateScan implements LocalScan {
   private static final Logger LOG = LoggerFactory.getLogger(BetonAggregateScan.class);
+  /** Output of a pushed-down global {@code COUNT(*)}. */
+  private static final StructType COUNT_SCHEMA = new StructType().add("count(*)", DataTypes.LongType, false);
 
   private final DatasetInputs inputs;
   private final StructType schema;
@@ -30,7 +33,7 @@ final class BetonAggregateScan implements LocalScan {
 
   /** A global {@code COUNT(*)} from the shards' sample counts. */
   static BetonAggregateScan count(DatasetInputs inputs) {
-    return new BetonAggregateScan(inputs, BetonScan.COUNT_SCHEMA, null, "COUNT(*) from sample counts", null, null);
+    return new BetonAggregateScan(inputs, COUNT_SCHEMA, null, "COUNT(*) from sample counts", null, null);
   }
 
   BetonAggregateScan(DatasetInputs inputs, StructType schema, MetadataAggregation aggregation, String description,

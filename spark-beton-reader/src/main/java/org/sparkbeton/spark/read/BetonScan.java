@@ -12,14 +12,10 @@ import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.sources.Filter;
-import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /** A planned read: the pruned schema and the shards left after min/max pruning. */
 public final class BetonScan implements Scan, SupportsReportStatistics {
-  /** Output of a pushed-down {@code COUNT(*)}. */
-  static final StructType COUNT_SCHEMA = new StructType().add("count(*)", DataTypes.LongType, false);
-
   private final DatasetInputs inputs;
   private final BetonSchema schema;
   private final StructType required;

@@ -148,24 +148,20 @@ public final class DatasetPublisher {
       }
       return;
     }
-    if (fs instanceof ChecksumFileSystem checksummed) {
-      // Hadoop's local file system keeps a .crc beside each file and renames the two one after the other: a
-      // reader between the renames would see a checksum error. The manifest is written without one.
-      FileSystem raw = checksummed.getRawFileSystem();
-      Path tmp = new Path(dir, "._manifest-" + UUID.randomUUID() + ".tmp");
-      try (OutputStream out = raw.create(tmp, false)) {
-        out.write(json);
-      }
-      raw.delete(new Path(dir, "." + DatasetManifest.FILE_NAME + ".crc"), false);
-      if (!raw.rename(tmp, target)) {
-        raw.delete(tmp, false);
+    // Hadoop's local file system keeps a .crc beside each file and renames the two one after the other: a
+    // reader between the renames would see a checksum error. There the manifest is written without one.
+    FileSystem writer = fs instanceof ChecksumFileSystem checksummed ? checksummed.getRawFileSystem() : fs;
+    Path tmp = new Path(dir, "._manifest-" + UUID.randomUUID() + ".tmp");
+    try (OutputStream out = writer.create(tmp, false)) {
+      out.write(json);
+    }
+    if (writer != fs) {
+      writer.delete(new Path(dir, "." + DatasetManifest.FILE_NAME + ".crc"), false);
+      if (!writer.rename(tmp, target)) {
+        writer.delete(tmp, false);
         throw new IOException("Could not move the new manifest into place at " + target);
       }
       return;
-    }
-    Path tmp = new Path(dir, "._manifest-" + UUID.randomUUID() + ".tmp");
-    try (OutputStream out = fs.create(tmp, false)) {
-      out.write(json);
     }
     FileContext.getFileContext(fs.getUri(), fs.getConf()).rename(tmp, target, Options.Rename.OVERWRITE);
   }

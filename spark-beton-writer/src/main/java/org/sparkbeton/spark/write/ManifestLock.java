@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.sparkbeton.format.JsonStrings;
 
 /**
  * Mutual exclusion of jobs publishing to one dataset: {@code _manifest.lock} in the dataset directory, held
@@ -39,8 +40,12 @@ final class ManifestLock implements AutoCloseable {
   /** Takes the lock of {@code dir}, waiting up to {@code timeoutMillis} for another holder to release it. */
   static ManifestLock acquire(FileSystem fs, Path dir, String owner, long timeoutMillis) throws IOException {
     Path path = new Path(dir, FILE);
-    byte[] content = ("{\"owner\":\"" + owner.replace("\"", "'") + "\",\"host\":\"" + host() + "\",\"since\":\""
-        + Instant.now() + "\"}\n").getBytes(StandardCharsets.UTF_8);
+    StringBuilder json = new StringBuilder("{\"owner\":");
+    JsonStrings.append(json, owner);
+    json.append(",\"host\":");
+    JsonStrings.append(json, host());
+    json.append(",\"since\":\"").append(Instant.now()).append("\"}\n");
+    byte[] content = json.toString().getBytes(StandardCharsets.UTF_8);
     long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
     long backoff = 10;
     while (true) {
