@@ -51,9 +51,12 @@ static int sum_rows_avx2(const unsigned char *const *rows, const float *wy, int 
   return i;
 }
 
+/* set by tests (Resizer.sse2Only) to run the SSE2 paths on an AVX2 machine */
+static volatile int sse2_only = 0;
+
 static int has_avx2(void) {
   __builtin_cpu_init(); /* idempotent; needed before constructors have run */
-  return __builtin_cpu_supports("avx2");
+  return !sse2_only && __builtin_cpu_supports("avx2");
 }
 #endif
 
@@ -430,4 +433,18 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   free(v);
   free(ax4);
   return 0;
+}
+
+/* tests only: 1 keeps the resize on its SSE2 paths even where the CPU has AVX2; returns 1 if that changes
+ * anything here (an x86-64 build) */
+JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_sse2Only0(JNIEnv *env, jclass cls, jboolean on) {
+  (void)env;
+  (void)cls;
+#ifdef AREA_SSE2
+  sse2_only = on ? 1 : 0;
+  return 1;
+#else
+  (void)on;
+  return 0;
+#endif
 }

@@ -337,6 +337,16 @@ public final class Resizer {
     }
   }
 
+  /**
+   * Tests only: keeps the native resize on its SSE2 code even where the CPU has AVX2, so both SIMD paths run
+   * the same test vectors on one machine. Returns false where the library has no such paths.
+   */
+  static boolean sse2Only(boolean on) {
+    return sse2Only0(on) == 1;
+  }
+
+  private static native int sse2Only0(boolean on);
+
   private static native int area0(ByteBuffer src, long base, int stride, int w, int h, double sx, double sy,
       int outX, int outY, int outW, int outH, ByteBuffer dst, long dstOffset);
 

@@ -123,6 +123,23 @@ class ResizerTest {
   void nativeTwinIsByteIdenticalToJava() {
     org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.codec.nativeimpl.NativeLibrary.isAvailable(),
         "native library not loaded");
+    assertNativeMatchesJava();
+  }
+
+  /** The same vectors through the SSE2 code the native twin runs on CPUs without AVX2. */
+  @Test
+  void nativeSse2PathIsByteIdenticalToJava() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.codec.nativeimpl.NativeLibrary.isAvailable(),
+        "native library not loaded");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Resizer.sse2Only(true), "no SIMD paths in this build");
+    try {
+      assertNativeMatchesJava();
+    } finally {
+      Resizer.sse2Only(false);
+    }
+  }
+
+  private void assertNativeMatchesJava() {
     Resizer nat = new Resizer(true);
     Random rnd = new Random(11L);
     byte[] img = new byte[333 * 251 * 3];
