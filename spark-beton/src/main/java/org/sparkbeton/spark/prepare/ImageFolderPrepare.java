@@ -31,8 +31,6 @@ import org.sparkbeton.spark.write.DatasetPublisher;
  */
 public final class ImageFolderPrepare {
   private static final String IMAGE_GLOB = "*.{jpg,jpeg,JPG,JPEG,png,PNG,bmp,BMP,gif,GIF,tif,tiff,TIF,TIFF,webp,WEBP}";
-  /** Write tasks per core when no shard count is given: enough for the cores to finish together. */
-  static final int TASKS_PER_CORE = 4;
 
   private ImageFolderPrepare() {}
 
@@ -77,11 +75,12 @@ public final class ImageFolderPrepare {
             element_at(labelOf, regexp_extract(col("path"), "([^/]+)/[^/]+$", 1)).cast("int").as("label"))
         .where(col("label").isNotNull());
     // binaryFile makes many small partitions; each write task fills whole pages of its own, so they are
-    // merged (a coalesce: no shuffle of image bytes) into TASKS_PER_CORE tasks per core unless a shard count
-    // is asked for. Not one per core: coalesce groups partitions by count, not bytes, and the task that gets
-    // the larger photos would finish alone (WriterBenchmark: 2 tasks 471 images/s, 8 tasks 577 on 2 cores).
-    files = shards > 0 ? files.repartition(shards)
-        : files.coalesce(TASKS_PER_CORE * spark.sparkContext().defaultParallelism());
+    // merged (a coalesce: no shuffle of image bytes) into one task per core unless a shard count is asked
+    // for. More tasks balance the cores better (coalesce groups partitions by count, not bytes: in
+    // WriterBenchmark 8 tasks on 2 cores wrote 577 images/s, 2 tasks 471), but every shard costs about
+    // a page and a half of padding (the data region starts on a page boundary and pages are written
+    // whole, as FFCV does): 8 shards of the 2,000-image demo took 130 MB for 18 MB of JPEGs.
+    files = shards > 0 ? files.repartition(shards) : files.coalesce(spark.sparkContext().defaultParallelism());
     // the file path names bad images in errors and quarantine records; it is not stored
     DataFrameWriter<Row> writer = files.write().format("beton").option("imageColumns", "image")
         .option("sourceIdColumn", "path").options(options);
