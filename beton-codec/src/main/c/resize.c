@@ -157,6 +157,29 @@ static void sum_taps(const float *v, const int *off, const float *w, const float
   }
 }
 
+/* The source pixels (columns or rows below `limit`) the output window [f0, f1) covers, with weights
+ * cover / scale: indices into idx, weights into wt, at most max of each. Returns how many, or -1 if more. */
+static int area_window(double f0, double f1, int limit, double scale, int *idx, float *wt, int max) {
+  int i0 = (int)f0;
+  double e = ceil(f1 - 1e-9);
+  int i1 = e < limit ? (int)e : limit;
+  int n = 0;
+  for (int i = i0; i < i1; i++) {
+    double lo = f0 > i ? f0 : i;
+    double hi = f1 < i + 1 ? f1 : i + 1;
+    double cover = hi - lo;
+    if (cover > 1e-9) {
+      if (n >= max) {
+        return -1;
+      }
+      idx[n] = i;
+      wt[n] = (float)(cover / scale);
+      n++;
+    }
+  }
+  return n;
+}
+
 /* area window: output [outX, outX+outW) x [outY, outY+outH) of resizing w x h by (sx, sy); global source
  * pixel (0, 0) is at byte `base` of src, which is range-checked for every row and column touched. */
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
@@ -180,11 +203,12 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
   /* the same bound for the rows one output row sums */
   int maxRows = (int)sy + 2;
   const unsigned char **rows = malloc((size_t)maxRows * sizeof(*rows));
+  int *rowIdx = malloc((size_t)maxRows * sizeof(int));
   float *wy = malloc((size_t)maxRows * sizeof(float));
   float *v = NULL;
   float *xW4 = NULL;
   int rc = 0;
-  if (xOff == NULL || xW == NULL || rows == NULL || wy == NULL) {
+  if (xOff == NULL || xW == NULL || rows == NULL || rowIdx == NULL || wy == NULL) {
     rc = RC_NO_MEMORY;
     goto done;
   }
@@ -192,36 +216,21 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
   int used = 0;
   int c0 = -1, c1 = 0;
   for (int ox = 0; ox < outW; ox++) {
-    double f0 = (outX + ox) * sx;
-    double f1 = (outX + ox + 1) * sx;
-    int i0 = (int)f0;
-    double e = ceil(f1 - 1e-9);
-    int i1 = e < w ? (int)e : w;
-    int n = 0;
-    for (int i = i0; i < i1; i++) {
-      double lo = f0 > i ? f0 : i;
-      double hi = f1 < i + 1 ? f1 : i + 1;
-      double cover = hi - lo;
-      if (cover > 1e-9) {
-        if (n >= taps) {
-          rc = RC_BAD_ARGUMENT;
-          goto done;
-        }
-        xOff[(size_t)ox * taps + n] = i * 3;
-        xW[(size_t)ox * taps + n] = (float)(cover / sx);
-        n++;
-      }
-    }
-    if (n == 0) {
+    int *o = xOff + (size_t)ox * taps;
+    int n = area_window((outX + ox) * sx, (outX + ox + 1) * sx, w, sx, o, xW + (size_t)ox * taps, taps);
+    if (n <= 0) {
       rc = RC_BAD_ARGUMENT;
       goto done;
     }
-    if (c0 < 0) {
-      c0 = xOff[(size_t)ox * taps];
+    for (int t = 0; t < n; t++) {
+      o[t] *= 3; /* column -> byte offset */
     }
-    c1 = xOff[(size_t)ox * taps + n - 1] + 3;
+    if (c0 < 0) {
+      c0 = o[0];
+    }
+    c1 = o[n - 1] + 3;
     for (int t = n; t < taps; t++) {
-      xOff[(size_t)ox * taps + t] = xOff[(size_t)ox * taps + n - 1];
+      o[t] = o[n - 1];
       xW[(size_t)ox * taps + t] = 0.0f;
     }
     used = n > used ? n : used;
@@ -260,29 +269,13 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
   memset(v + rowLen, 0, 4 * sizeof(float));
   unsigned char *out = dst + dstOff;
   for (int oy = outY; oy < outY + outH; oy++) {
-    double f0 = oy * sy;
-    double f1 = (oy + 1) * sy;
-    int r0 = (int)f0;
-    double e = ceil(f1 - 1e-9);
-    int r1 = e < h ? (int)e : h;
-    int n = 0;
-    for (int r = r0; r < r1; r++) {
-      double lo = f0 > r ? f0 : r;
-      double hi = f1 < r + 1 ? f1 : r + 1;
-      double cover = hi - lo;
-      if (cover > 1e-9) {
-        if (n >= maxRows) {
-          rc = RC_BAD_ARGUMENT;
-          goto done;
-        }
-        rows[n] = src + base + (jlong)r * stride + c0;
-        wy[n] = (float)(cover / sy);
-        n++;
-      }
-    }
-    if (n == 0) {
+    int n = area_window(oy * sy, (oy + 1) * sy, h, sy, rowIdx, wy, maxRows);
+    if (n <= 0) {
       rc = RC_BAD_ARGUMENT;
       goto done;
+    }
+    for (int k = 0; k < n; k++) {
+      rows[k] = src + base + (jlong)rowIdx[k] * stride + c0;
     }
     sum_rows(rows, wy, n, v, rowLen);
     sum_taps(v, xOff, xW, xW4, used, outW, out);
@@ -292,6 +285,7 @@ done:
   free(xOff);
   free(xW);
   free(rows);
+  free(rowIdx);
   free(wy);
   free(v);
   free(xW4);
