@@ -348,6 +348,24 @@ static void blend_taps(const float *v, const int *idx, const float *wx, const fl
   }
 }
 
+/* Output index o of a bilinear resize by `scale` over n source pixels, half-pixel centres: the first
+ * source index, and the weight of the next one in *frac (0 at the edges, which are clamped) */
+static int bilinear_tap(int o, double scale, int n, float *frac) {
+  double f = (o + 0.5) * scale - 0.5;
+  int i0 = (int)floor(f);
+  float a = (float)(f - i0);
+  if (i0 < 0) {
+    i0 = 0;
+    a = 0;
+  }
+  if (i0 >= n - 1) {
+    i0 = n - 1;
+    a = 0;
+  }
+  *frac = a;
+  return i0;
+}
+
 /* bilinear, OpenCV half-pixel centres; box (x, y, w, h) of src rows `stride` apart from byte srcOff */
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
     JNIEnv *env, jclass cls, jobject srcBuf, jlong srcOff, jint stride, jint x, jint y, jint w, jint h,
@@ -382,17 +400,8 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   }
   memset(v + rowLen, 0, 4 * sizeof(float));
   for (int ox = 0; ox < outW; ox++) {
-    double fx = (ox + 0.5) * sx - 0.5;
-    int x0 = (int)floor(fx);
-    float a = (float)(fx - x0);
-    if (x0 < 0) {
-      x0 = 0;
-      a = 0;
-    }
-    if (x0 >= w - 1) {
-      x0 = w - 1;
-      a = 0;
-    }
+    float a;
+    int x0 = bilinear_tap(ox, sx, w, &a);
     idx[2 * ox] = x0 * 3;
     idx[2 * ox + 1] = (x0 + 1 < w - 1 ? x0 + 1 : w - 1) * 3;
     ax[ox] = a;
@@ -403,17 +412,8 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   const unsigned char *box = src + srcOff + (jlong)y * stride + (jlong)x * 3;
   unsigned char *out = dst + dstOff;
   for (int oy = 0; oy < outH; oy++) {
-    double fy = (oy + 0.5) * sy - 0.5;
-    int y0 = (int)floor(fy);
-    float ay = (float)(fy - y0);
-    if (y0 < 0) {
-      y0 = 0;
-      ay = 0;
-    }
-    if (y0 >= h - 1) {
-      y0 = h - 1;
-      ay = 0;
-    }
+    float ay;
+    int y0 = bilinear_tap(oy, sy, h, &ay);
     int y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
     const unsigned char *a = box + (jlong)y0 * stride;
     const unsigned char *b = box + (jlong)y1 * stride;
