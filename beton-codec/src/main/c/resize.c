@@ -1,4 +1,5 @@
 #include "betoncodec.h"
+#include <limits.h>
 
 /*
  * Native twin of org.sparkbeton.codec.resize.Resizer. The arithmetic is the Java code's, operation for
@@ -180,11 +181,37 @@ static int area_window(double f0, double f1, int limit, double scale, int *idx, 
   return n;
 }
 
-/* area window: output [outX, outX+outW) x [outY, outY+outH) of resizing w x h by (sx, sy); global source
- * pixel (0, 0) is at byte `base` of src, which is range-checked for every row and column touched. */
+/* An output coordinate map from Java (null: identity) copied into *out (NULL for identity); every entry
+ * is checked to lie in [0, n). Returns 0, RC_BAD_ARGUMENT or RC_NO_MEMORY. */
+static int read_map(JNIEnv *env, jintArray map, int n, int **out) {
+  *out = NULL;
+  if (map == NULL) {
+    return 0;
+  }
+  if ((*env)->GetArrayLength(env, map) < n) {
+    return RC_BAD_ARGUMENT;
+  }
+  int *m = malloc((size_t)n * sizeof(int));
+  if (m == NULL) {
+    return RC_NO_MEMORY;
+  }
+  (*env)->GetIntArrayRegion(env, map, 0, n, m);
+  for (int i = 0; i < n; i++) {
+    if (m[i] < 0 || m[i] >= n) {
+      free(m);
+      return RC_BAD_ARGUMENT;
+    }
+  }
+  *out = m;
+  return 0;
+}
+
+/* area window: output [outX, outX+outW) x [outY, outY+outH) of resizing w x h by (sx, sy), output column
+ * (row) i being window column (row) columns[i] (rows[i]); global source pixel (0, 0) is at byte `base` of
+ * src, which is range-checked for every row and column touched. */
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
     JNIEnv *env, jclass cls, jobject srcBuf, jlong base, jint stride, jint w, jint h, jdouble sx, jdouble sy,
-    jint outX, jint outY, jint outW, jint outH, jobject dstBuf, jlong dstOff) {
+    jint outX, jint outY, jint outW, jint outH, jobject dstBuf, jlong dstOff, jintArray colMap, jintArray rowMap) {
   (void)cls;
   unsigned char *src = (*env)->GetDirectBufferAddress(env, srcBuf);
   unsigned char *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
@@ -194,6 +221,15 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
       || stride <= 0 || outX < 0 || outY < 0 || sx < 1.0 || sy < 1.0 || dstOff < 0
       || dstOff + (jlong)outW * outH * 3 > dstCap) {
     return RC_BAD_ARGUMENT;
+  }
+  int *cols = NULL, *rowsMap = NULL;
+  int mrc = read_map(env, colMap, outW, &cols);
+  if (mrc == 0) {
+    mrc = read_map(env, rowMap, outH, &rowsMap);
+  }
+  if (mrc != 0) {
+    free(cols);
+    return mrc;
   }
   /* a window [f0, f1) of width sx >= 1 touches at most floor(sx) + 2 source pixels */
   int taps = (int)sx + 2;
@@ -214,10 +250,11 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
   }
   /* taps as global byte columns first; T = the most any pixel needs */
   int used = 0;
-  int c0 = -1, c1 = 0;
+  int c0 = INT_MAX, c1 = 0;
   for (int ox = 0; ox < outW; ox++) {
     int *o = xOff + (size_t)ox * taps;
-    int n = area_window((outX + ox) * sx, (outX + ox + 1) * sx, w, sx, o, xW + (size_t)ox * taps, taps);
+    int col = outX + (cols == NULL ? ox : cols[ox]);
+    int n = area_window((double)col * sx, (double)(col + 1) * sx, w, sx, o, xW + (size_t)ox * taps, taps);
     if (n <= 0) {
       rc = RC_BAD_ARGUMENT;
       goto done;
@@ -225,10 +262,8 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
     for (int t = 0; t < n; t++) {
       o[t] *= 3; /* column -> byte offset */
     }
-    if (c0 < 0) {
-      c0 = o[0];
-    }
-    c1 = o[n - 1] + 3;
+    c0 = o[0] < c0 ? o[0] : c0;
+    c1 = o[n - 1] + 3 > c1 ? o[n - 1] + 3 : c1;
     for (int t = n; t < taps; t++) {
       o[t] = o[n - 1];
       xW[(size_t)ox * taps + t] = 0.0f;
@@ -268,7 +303,9 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
   }
   memset(v + rowLen, 0, 4 * sizeof(float));
   unsigned char *out = dst + dstOff;
-  for (int oy = outY; oy < outY + outH; oy++) {
+  /* mapped rows stay inside [outY, outY + outH): the range checked above covers them */
+  for (int i = 0; i < outH; i++) {
+    int oy = outY + (rowsMap == NULL ? i : rowsMap[i]);
     int n = area_window(oy * sy, (oy + 1) * sy, h, sy, rowIdx, wy, maxRows);
     if (n <= 0) {
       rc = RC_BAD_ARGUMENT;
@@ -282,6 +319,8 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
     out += (size_t)outW * 3;
   }
 done:
+  free(cols);
+  free(rowsMap);
   free(xOff);
   free(xW);
   free(rows);
@@ -369,7 +408,7 @@ static int bilinear_tap(int o, double scale, int n, float *frac) {
 /* bilinear, OpenCV half-pixel centres; box (x, y, w, h) of src rows `stride` apart from byte srcOff */
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
     JNIEnv *env, jclass cls, jobject srcBuf, jlong srcOff, jint stride, jint x, jint y, jint w, jint h,
-    jint outW, jint outH, jobject dstBuf, jlong dstOff) {
+    jint outW, jint outH, jobject dstBuf, jlong dstOff, jintArray colMap, jintArray rowMap) {
   (void)cls;
   unsigned char *src = (*env)->GetDirectBufferAddress(env, srcBuf);
   unsigned char *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
@@ -380,6 +419,15 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
       || srcOff + (jlong)(y + h - 1) * stride + (jlong)(x + w) * 3 > srcCap
       || dstOff + (jlong)outW * outH * 3 > dstCap) {
     return RC_BAD_ARGUMENT;
+  }
+  int *cols = NULL, *rowsMap = NULL;
+  int mrc = read_map(env, colMap, outW, &cols);
+  if (mrc == 0) {
+    mrc = read_map(env, rowMap, outH, &rowsMap);
+  }
+  if (mrc != 0) {
+    free(cols);
+    return mrc;
   }
   double sx = (double)w / outW;
   double sy = (double)h / outH;
@@ -392,6 +440,8 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   ax4 = aligned_alloc(16, (size_t)outW * 4 * sizeof(float));
 #endif
   if (idx == NULL || ax == NULL || v == NULL || (ax4 == NULL && AREA_SIMD)) {
+    free(cols);
+    free(rowsMap);
     free(idx);
     free(ax);
     free(v);
@@ -401,7 +451,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   memset(v + rowLen, 0, 4 * sizeof(float));
   for (int ox = 0; ox < outW; ox++) {
     float a;
-    int x0 = bilinear_tap(ox, sx, w, &a);
+    int x0 = bilinear_tap(cols == NULL ? ox : cols[ox], sx, w, &a);
     idx[2 * ox] = x0 * 3;
     idx[2 * ox + 1] = (x0 + 1 < w - 1 ? x0 + 1 : w - 1) * 3;
     ax[ox] = a;
@@ -413,7 +463,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   unsigned char *out = dst + dstOff;
   for (int oy = 0; oy < outH; oy++) {
     float ay;
-    int y0 = bilinear_tap(oy, sy, h, &ay);
+    int y0 = bilinear_tap(rowsMap == NULL ? oy : rowsMap[oy], sy, h, &ay);
     int y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
     const unsigned char *a = box + (jlong)y0 * stride;
     const unsigned char *b = box + (jlong)y1 * stride;
@@ -422,6 +472,8 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
     blend_taps(v, idx, ax, ax4, outW, out);
     out += (size_t)outW * 3;
   }
+  free(cols);
+  free(rowsMap);
   free(idx);
   free(ax);
   free(v);

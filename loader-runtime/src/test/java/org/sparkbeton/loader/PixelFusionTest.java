@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.loader.UserPixelOperations.RandomBrightness;
 import org.sparkbeton.loader.UserPixelOperations.RandomVerticalFlip;
+import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
@@ -40,17 +41,30 @@ class PixelFusionTest {
   void fusedEqualsUnfusedBitForBitOnJpegCrops() throws IOException {
     Path file = DatasetsAccess.jpegImages(dir, 24, SIZES);
     Supplier<Decoder> rrc = () -> new RandomResizedCropRgbDecoder(48, 40);
-    compare(file, rrc, List.of(new RandomHorizontalFlip()), List.of("fused(RandomHorizontalFlip)"));
+    compare(file, rrc, List.of(new RandomHorizontalFlip()), List.of(inDecoder("RandomHorizontalFlip")));
     compare(file, rrc, List.of(new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT16),
-        new ToChannelsFirst()), List.of("fused(RandomHorizontalFlip + NormalizeImage + ToChannelsFirst)"));
+        new ToChannelsFirst()), List.of(inDecoder("RandomHorizontalFlip + NormalizeImage + ToChannelsFirst")));
     compare(file, rrc, List.of(new NormalizeImage(MEAN, STD, DType.FLOAT32), new RandomHorizontalFlip()),
-        List.of("fused(NormalizeImage + RandomHorizontalFlip)"));
+        List.of(inDecoder("NormalizeImage + RandomHorizontalFlip")));
     compare(file, rrc, List.of(new RandomHorizontalFlip(), new ToChannelsFirst()),
-        List.of("fused(RandomHorizontalFlip + ToChannelsFirst)"));
+        List.of(inDecoder("RandomHorizontalFlip + ToChannelsFirst")));
     compare(file, rrc, List.of(new NormalizeImage(MEAN, STD, DType.FLOAT16), new RandomHorizontalFlip()),
-        List.of("fused(NormalizeImage + RandomHorizontalFlip)"));
+        List.of(inDecoder("NormalizeImage + RandomHorizontalFlip")));
     compare(file, rrc, List.of(new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT32),
-        new ToChannelsFirst()), List.of("fused(RandomHorizontalFlip + NormalizeImage + ToChannelsFirst)"));
+        new ToChannelsFirst()), List.of(inDecoder("RandomHorizontalFlip + NormalizeImage + ToChannelsFirst")));
+  }
+
+  /** Raw payloads, row and column maps, and a mapped run followed by unfused steps and a second run. */
+  @Test
+  void resizingDecodersApplyARunsCoordinatesOnRawImagesToo() throws IOException {
+    Path file = Datasets.rawImages(dir, 20, 37, 29);
+    List<String> steps = compare(file, () -> new CenterCropRgbDecoder(16, 12, 0.875), List.of(new RandomVerticalFlip(),
+        new RandomHorizontalFlip(), new RandomTranslate(2), new RandomHorizontalFlip()), null);
+    assertThat(steps).hasSize(3);
+    assertThat(steps.get(0)).isEqualTo(inDecoder("RandomVerticalFlip + RandomHorizontalFlip"));
+    assertThat(steps.get(2)).isEqualTo("fused(RandomHorizontalFlip)");
+    compare(file, () -> new RandomResizedCropRgbDecoder(40, 30), List.of(new RandomHorizontalFlip()),
+        List.of(inDecoder("RandomHorizontalFlip")));
   }
 
   @Test
@@ -69,7 +83,8 @@ class PixelFusionTest {
     Path file = DatasetsAccess.jpegImages(dir, 24, SIZES);
     compare(file, () -> new RandomResizedCropRgbDecoder(40, 48), List.of(new RandomBrightness(), new RandomVerticalFlip(),
         new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT16), new ToChannelsFirst()),
-        List.of("fused(RandomBrightness + RandomVerticalFlip + RandomHorizontalFlip + NormalizeImage + ToChannelsFirst)"));
+        List.of(inDecoder("RandomBrightness + RandomVerticalFlip + RandomHorizontalFlip + NormalizeImage"
+            + " + ToChannelsFirst")));
   }
 
   @Test
@@ -161,6 +176,11 @@ class PixelFusionTest {
     };
     assertThat(loadAll(file, SimpleRgbDecoder::new, List.of(offByOne), true))
         .isNotEqualTo(loadAll(file, SimpleRgbDecoder::new, List.of(offByOne), false));
+  }
+
+  /** How describeSteps names a fused run whose coordinate mapping the (resizing) decoder applies. */
+  static String inDecoder(String run) {
+    return "fused(" + run + "; coordinates in the decoder)";
   }
 
   /** Loads 2 epochs fused and unfused on 1 and 3 threads, asserts equal bytes; returns the fused steps. */

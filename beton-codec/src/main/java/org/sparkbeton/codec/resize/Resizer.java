@@ -57,16 +57,35 @@ public final class Resizer {
   /** OpenCV INTER_AREA semantics: area when {@code w >= outW && h >= outH}, bilinear otherwise. */
   public void resize(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
       int dstOffset, int outW, int outH) {
+    resize(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH, null, null);
+  }
+
+  /**
+   * As {@link #resize(ByteBuffer, int, int, int, int, int, int, ByteBuffer, int, int, int)}, with the output's
+   * coordinates remapped at no cost: output pixel (i, j) is pixel ({@code rows[i]}, {@code columns[j]}) of
+   * the resized image, each computed once straight into place. A mirrored column map is a horizontal flip;
+   * null means identity. Maps need at least {@code outW} (columns) and {@code outH} (rows) entries, each in
+   * [0, outW) or [0, outH); they are read, never kept.
+   */
+  public void resize(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
+      int dstOffset, int outW, int outH, int[] columns, int[] rows) {
+    checkMap(columns, outW, "column");
+    checkMap(rows, outH, "row");
     if (w >= outW && h >= outH) {
-      area(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+      area(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH, columns, rows);
     } else {
-      bilinear(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+      bilinear(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH, columns, rows);
     }
   }
 
   /** Area-averaging downscale of the box {@code [x, x+w) x [y, y+h)} to {@code outW x outH}. */
   public void area(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
       int dstOffset, int outW, int outH) {
+    area(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH, null, null);
+  }
+
+  private void area(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
+      int dstOffset, int outW, int outH, int[] columns, int[] rows) {
     check(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
     if (w < outW || h < outH) {
       throw new IllegalArgumentException(String.format(
@@ -75,10 +94,11 @@ public final class Resizer {
     int base = srcOffset + y * srcStride + x * 3;
     if (useNative && src.isDirect() && dst.isDirect()) {
       checkNative(area0(src, base, srcStride, w, h, (double) w / outW, (double) h / outH, 0, 0, outW, outH, dst,
-          dstOffset));
+          dstOffset, columns, rows));
       return;
     }
-    areaCore(src, base, srcStride, w, h, (double) w / outW, (double) h / outH, 0, 0, dst, dstOffset, outW, outH);
+    areaCore(src, base, srcStride, w, h, (double) w / outW, (double) h / outH, 0, 0, dst, dstOffset, outW, outH,
+        columns, rows);
   }
 
   /**
@@ -106,11 +126,11 @@ public final class Resizer {
     // global column i lives at buffer column i - srcX
     if (useNative && src.isDirect() && dst.isDirect()) {
       checkNative(area0(src, (long) srcOffset - (long) srcY * srcStride - srcX * 3L, srcStride, fullW, fullH,
-          (double) fullW / fullOutW, (double) fullH / fullOutH, outX, outY, outW, outH, dst, dstOffset));
+          (double) fullW / fullOutW, (double) fullH / fullOutH, outX, outY, outW, outH, dst, dstOffset, null, null));
       return;
     }
     areaCore(src, srcOffset - srcY * srcStride - srcX * 3, srcStride, fullW, fullH, (double) fullW / fullOutW,
-        (double) fullH / fullOutH, outX, outY, dst, dstOffset, outW, outH);
+        (double) fullH / fullOutH, outX, outY, dst, dstOffset, outW, outH, null, null);
   }
 
   /** First source column/row an area window starting at output index {@code out} reads. */
@@ -123,12 +143,19 @@ public final class Resizer {
     return Math.min(full, (int) Math.ceil(outEnd * ((double) full / fullOut) - 1e-9));
   }
 
-  /** {@code base} is the byte offset of global source pixel (0, 0), possibly outside the buffer. */
+  /**
+   * {@code base} is the byte offset of global source pixel (0, 0), possibly outside the buffer; output
+   * column/row i of the window is window column/row {@code columns[i]}/{@code rows[i]} (null: i).
+   */
   private void areaCore(ByteBuffer src, int base, int srcStride, int w, int h, double sx, double sy, int outX,
-      int outY, ByteBuffer dst, int dstOffset, int outW, int outH) {
-    buildAreaTable(w, outX, outW, sx);
-    int c0 = xIdx[xStart[0]];
-    int c1 = xIdx[xStart[outW] - 1] + 3;
+      int outY, ByteBuffer dst, int dstOffset, int outW, int outH, int[] columns, int[] rows) {
+    buildAreaTable(w, outX, outW, sx, columns);
+    int c0 = Integer.MAX_VALUE;
+    int c1 = 0;
+    for (int ox = 0; ox < outW; ox++) {
+      c0 = Math.min(c0, xIdx[xStart[ox]]);
+      c1 = Math.max(c1, xIdx[xStart[ox + 1] - 1] + 3);
+    }
     int rowLen = c1 - c0;
     row0 = grow(row0, rowLen);
     acc = grow(acc, rowLen);
@@ -139,7 +166,8 @@ public final class Resizer {
     int[] idx = xIdx;
     float[] wts = xWeight;
     int out = dstOffset;
-    for (int oy = outY; oy < outY + outH; oy++) {
+    for (int j = 0; j < outH; j++) {
+      int oy = outY + (rows == null ? j : rows[j]);
       double f0 = oy * sy;
       double f1 = (oy + 1) * sy;
       int r0 = (int) f0;
@@ -182,9 +210,14 @@ public final class Resizer {
   /** Bilinear resize with OpenCV's half-pixel centres and edge clamping. */
   public void bilinear(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
       int dstOffset, int outW, int outH) {
+    bilinear(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH, null, null);
+  }
+
+  private void bilinear(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
+      int dstOffset, int outW, int outH, int[] columns, int[] rows) {
     check(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
     if (useNative && src.isDirect() && dst.isDirect()) {
-      checkNative(bilinear0(src, srcOffset, srcStride, x, y, w, h, outW, outH, dst, dstOffset));
+      checkNative(bilinear0(src, srcOffset, srcStride, x, y, w, h, outW, outH, dst, dstOffset, columns, rows));
       return;
     }
     double sx = (double) w / outW;
@@ -192,7 +225,7 @@ public final class Resizer {
     xIdx = grow(xIdx, outW * 2);
     xWeight = grow(xWeight, outW);
     for (int ox = 0; ox < outW; ox++) {
-      double fx = (ox + 0.5) * sx - 0.5;
+      double fx = ((columns == null ? ox : columns[ox]) + 0.5) * sx - 0.5;
       int x0 = (int) Math.floor(fx);
       float ax = (float) (fx - x0);
       if (x0 < 0) {
@@ -217,7 +250,7 @@ public final class Resizer {
     int loaded0 = -1;
     int loaded1 = -1;
     for (int oy = 0; oy < outH; oy++) {
-      double fy = (oy + 0.5) * sy - 0.5;
+      double fy = ((rows == null ? oy : rows[oy]) + 0.5) * sy - 0.5;
       int y0 = (int) Math.floor(fy);
       float ay = (float) (fy - y0);
       if (y0 < 0) {
@@ -266,15 +299,16 @@ public final class Resizer {
     }
   }
 
-  private void buildAreaTable(int w, int outX, int outW, double sx) {
+  private void buildAreaTable(int w, int outX, int outW, double sx, int[] columns) {
     int max = outW * ((int) Math.ceil(sx) + 2);
     xIdx = grow(xIdx, max);
     xWeight = grow(xWeight, max);
     xStart = grow(xStart, outW + 1);
     int k = 0;
     for (int ox = 0; ox < outW; ox++) {
-      double f0 = (outX + ox) * sx;
-      double f1 = (outX + ox + 1) * sx;
+      int col = outX + (columns == null ? ox : columns[ox]);
+      double f0 = col * sx;
+      double f1 = (col + 1) * sx;
       int i0 = (int) f0;
       int i1 = Math.min(w, (int) Math.ceil(f1 - 1e-9));
       xStart[ox] = k;
@@ -318,6 +352,22 @@ public final class Resizer {
     }
   }
 
+  private static void checkMap(int[] map, int n, String what) {
+    if (map == null) {
+      return;
+    }
+    if (map.length < n) {
+      throw new IllegalArgumentException(String.format("The %s map has %d entries for %d output %ss", what,
+          map.length, n, what));
+    }
+    for (int i = 0; i < n; i++) {
+      if (map[i] < 0 || map[i] >= n) {
+        throw new IllegalArgumentException(String.format("The %s map sends output %s %d to %d, outside 0..%d", what,
+            what, i, map[i], n - 1));
+      }
+    }
+  }
+
   private static int[] grow(int[] a, int n) {
     return a.length >= n ? a : new int[Math.max(n, a.length * 3 / 2)];
   }
@@ -348,8 +398,8 @@ public final class Resizer {
   private static native int sse2Only0(boolean on);
 
   private static native int area0(ByteBuffer src, long base, int stride, int w, int h, double sx, double sy,
-      int outX, int outY, int outW, int outH, ByteBuffer dst, long dstOffset);
+      int outX, int outY, int outW, int outH, ByteBuffer dst, long dstOffset, int[] columns, int[] rows);
 
   private static native int bilinear0(ByteBuffer src, long srcOffset, int stride, int x, int y, int w, int h,
-      int outW, int outH, ByteBuffer dst, long dstOffset);
+      int outW, int outH, ByteBuffer dst, long dstOffset, int[] columns, int[] rows);
 }

@@ -139,6 +139,61 @@ class ResizerTest {
     }
   }
 
+  /** A mapped resize equals the plain resize with its rows and columns picked afterwards, on both twins. */
+  @Test
+  void coordinateMapsPickRowsAndColumnsOfThePlainResize() {
+    boolean nativeToo = org.sparkbeton.codec.nativeimpl.NativeLibrary.isAvailable();
+    Random rnd = new Random(23L);
+    byte[] img = new byte[201 * 157 * 3];
+    rnd.nextBytes(img);
+    ByteBuffer src = TestImages.direct(img);
+    for (Resizer r : nativeToo ? new Resizer[] {resizer, new Resizer(true)} : new Resizer[] {resizer}) {
+      for (int i = 0; i < 60; i++) {
+        int w = 1 + rnd.nextInt(201);
+        int h = 1 + rnd.nextInt(157);
+        int x = rnd.nextInt(201 - w + 1);
+        int y = rnd.nextInt(157 - h + 1);
+        int ow = 1 + rnd.nextInt(120);
+        int oh = 1 + rnd.nextInt(120);
+        int[] cols = new int[ow];
+        int[] rows = new int[oh];
+        for (int k = 0; k < ow; k++) {
+          cols[k] = i % 2 == 0 ? ow - 1 - k : rnd.nextInt(ow); // a mirror, or any columns (repeats allowed)
+        }
+        for (int k = 0; k < oh; k++) {
+          rows[k] = rnd.nextInt(oh);
+        }
+        ByteBuffer plain = ByteBuffer.allocateDirect(ow * oh * 3);
+        ByteBuffer mapped = ByteBuffer.allocateDirect(ow * oh * 3);
+        r.resize(src, 0, 201 * 3, x, y, w, h, plain, 0, ow, oh);
+        r.resize(src, 0, 201 * 3, x, y, w, h, mapped, 0, ow, oh, cols, rows);
+        for (int oy = 0; oy < oh; oy++) {
+          for (int ox = 0; ox < ow; ox++) {
+            for (int c = 0; c < 3; c++) {
+              int want = plain.get((rows[oy] * ow + cols[ox]) * 3 + c);
+              if (mapped.get((oy * ow + ox) * 3 + c) != want) {
+                throw new AssertionError(String.format("%s box %d,%d %dx%d -> %dx%d: pixel %d,%d channel %d",
+                    r == resizer ? "java" : "native", x, y, w, h, ow, oh, ox, oy, c));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void badCoordinateMapsAreRefused() {
+    ByteBuffer src = gray(1, 2, 3, 4);
+    ByteBuffer dst = ByteBuffer.allocate(2 * 3);
+    assertThatThrownBy(() -> resizer.resize(src, 0, 12, 0, 0, 4, 1, dst, 0, 2, 1, new int[] {0, 2}, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("column map sends output column 1 to 2");
+    assertThatThrownBy(() -> resizer.resize(src, 0, 12, 0, 0, 4, 1, dst, 0, 2, 1, new int[] {0}, null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1 entries for 2 output columns");
+    assertThatThrownBy(() -> resizer.resize(src, 0, 12, 0, 0, 4, 1, dst, 0, 2, 1, null, new int[] {-1}))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("row map sends output row 0 to -1");
+  }
+
   private void assertNativeMatchesJava() {
     Resizer nat = new Resizer(true);
     Random rnd = new Random(11L);

@@ -138,7 +138,8 @@ abstract class CropRgbDecoder implements Decoder {
     }
   }
 
-  private final class CropStage implements Stage {
+  /** Also a {@link Decoder.MappingStage}: output coordinate maps go to the resizer, which computes each pixel in place. */
+  private final class CropStage implements Decoder.MappingStage {
     private final JpegCodec jpeg = codec.codec();
     private final FieldSource field;
     private final int scratchBytes;
@@ -165,6 +166,11 @@ abstract class CropRgbDecoder implements Decoder {
 
     @Override
     public void decode(long sample, ByteBuffer out, int offset, SampleContext ctx) {
+      decode(sample, out, offset, ctx, null, null);
+    }
+
+    @Override
+    public void decode(long sample, ByteBuffer out, int offset, SampleContext ctx, int[] columns, int[] rows) {
       ByteBuffer rec = field.records(sample);
       int at = field.at(sample);
       int width = SimpleRgbDecoder.width(rec, at);
@@ -190,10 +196,11 @@ abstract class CropRgbDecoder implements Decoder {
       if (mode == ImageMode.RAW.code()) {
         long bytes = (long) width * height * 3;
         if (field.viewPayload(sample, ptr, bytes, s.view)) {
-          s.resizer.resize(s.view.buffer(), s.view.offset(), width * 3, left, top, w, h, dst, dstOffset, outW, outH);
+          s.resizer.resize(s.view.buffer(), s.view.offset(), width * 3, left, top, w, h, dst, dstOffset, outW, outH, columns,
+              rows);
         } else {
           field.copyPayload(sample, ptr, bytes, s.pixels, 0);
-          s.resizer.resize(s.pixels, 0, width * 3, left, top, w, h, dst, dstOffset, outW, outH);
+          s.resizer.resize(s.pixels, 0, width * 3, left, top, w, h, dst, dstOffset, outW, outH, columns, rows);
         }
       } else if (mode == ImageMode.JPG.code()) {
         long size = field.allocationSize(sample, ptr);
@@ -204,7 +211,7 @@ abstract class CropRgbDecoder implements Decoder {
         long got = jpeg.decodeRegionRgb(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m, s.pixels, 0);
         int bw = ImageSize.width(got);
         int bh = ImageSize.height(got);
-        s.resizer.resize(s.pixels, 0, bw * 3, 0, 0, bw, bh, dst, dstOffset, outW, outH);
+        s.resizer.resize(s.pixels, 0, bw * 3, 0, 0, bw, bh, dst, dstOffset, outW, outH, columns, rows);
       } else {
         throw new BetonFormatException(field.file(), "metadata of sample " + sample + " field '" + field.name() + "'",
             field.metadataOffset(sample), "image mode byte is " + mode + ", expected 0 (jpg) or 1 (raw)");

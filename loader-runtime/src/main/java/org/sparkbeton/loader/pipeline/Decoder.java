@@ -40,4 +40,19 @@ public interface Decoder {
     /** Writes sample {@code sample}'s value, laid out as {@link #output()}, at {@code offset} of {@code out}. */
     void decode(long sample, ByteBuffer out, int offset, SampleContext ctx);
   }
+
+  /**
+   * A decoder stage that can write its image with remapped coordinates at no extra cost (a resizing
+   * decoder computes every output pixel anyway). The planner hands it the coordinate mapping of the
+   * fused pixel operations that follow it (a flip, say), so that pass either disappears or only maps
+   * values. Output [H, W, 3] images only.
+   */
+  interface MappingStage extends Stage {
+    /**
+     * As {@link #decode(long, ByteBuffer, int, SampleContext)}, but output pixel (y, x) is pixel
+     * ({@code rows[y]}, {@code columns[x]}) of the unmapped output; null maps are the identity. The
+     * maps are valid (in range, output-sized) and must not be kept.
+     */
+    void decode(long sample, ByteBuffer out, int offset, SampleContext ctx, int[] columns, int[] rows);
+  }
 }

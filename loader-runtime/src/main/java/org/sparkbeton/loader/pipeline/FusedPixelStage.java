@@ -111,7 +111,11 @@ final class FusedPixelStage implements Operation.Stage {
 
   @Override
   public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
-    PixelKernel k = unplannedWorkers == null ? perWorker[ctx.worker()] : unplannedWorkers.get();
-    k.run(in, inOffset, out, outOffset, ctx);
+    kernel(ctx).run(in, inOffset, out, outOffset, ctx);
+  }
+
+  /** The calling worker's kernel, for a pipeline that splits a run around a mapping decoder. */
+  PixelKernel kernel(SampleContext ctx) {
+    return unplannedWorkers == null ? perWorker[ctx.worker()] : unplannedWorkers.get();
   }
 }

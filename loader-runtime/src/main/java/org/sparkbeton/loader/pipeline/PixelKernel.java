@@ -25,9 +25,13 @@ final class PixelKernel {
   private final DType dtype;
   private final boolean channelsFirst;
   private final boolean randomValues;
-  private final int[] columns;
+  private final int[] columns; // composed coordinate mapping of this sample
   private final int[] rows;
-  private final int[] sourceOffsets;
+  private final int[] sourceOffsets; // columns * 3
+  private final int[] identityRows; // what the pass reads when a decoder has applied the mapping already
+  private final int[] identityOffsets;
+  private int[] passRows;
+  private int[] passOffsets;
   private final float[][] table = new float[3][256];
   private final byte[][] u8 = new byte[3][256];
   private final short[][] f16 = new short[3][256];
@@ -35,8 +39,10 @@ final class PixelKernel {
   private final byte[] sourceRow; // one spare byte at the end: a pixel is read as one 4-byte int
   private final byte[][] outRows; // HWC: spare bytes at the end, a pixel is written as one int or long
   private boolean identityValues; // uint8 out and every value mapped to itself: pixels are copied
-  private boolean identityColumns; // this sample reads every column where it writes it
-  private boolean identityRows;
+  private boolean mappedColumnsIdentity; // the composed mapping leaves columns (rows) where they are
+  private boolean mappedRowsIdentity;
+  private boolean identityColumns; // the pass reads every column where it writes it
+  private boolean rowsInPlace; // ... and every row
 
   /** {@code stages} planned for a uint8 [H, W, 3] input; {@code firstStep} is the pipeline step of the first. */
   PixelKernel(PixelStage[] stages, TensorSpec input, int firstStep) {
@@ -55,6 +61,14 @@ final class PixelKernel {
     this.columns = new int[width];
     this.rows = new int[height];
     this.sourceOffsets = new int[width];
+    this.identityRows = new int[height];
+    this.identityOffsets = new int[width];
+    for (int y = 0; y < height; y++) {
+      identityRows[y] = y;
+    }
+    for (int x = 0; x < width; x++) {
+      identityOffsets[x] = 3 * x;
+    }
     this.sourceRow = new byte[width * 3 + 1];
     int e = dtype.size();
     this.outRows = channelsFirst ? new byte[][] {new byte[width * e], new byte[width * e], new byte[width * e]}
@@ -66,6 +80,16 @@ final class PixelKernel {
 
   /** Reads the uint8 [H, W, 3] sample at {@code inOffset} of {@code in}, writes the run's output at {@code outOffset}. */
   void run(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
+    begin(ctx);
+    pass(in, inOffset, out, outOffset, false);
+  }
+
+  /**
+   * First half of {@link #run}: the stages draw this sample's randomness and the mappings are composed.
+   * After it, {@link #columnMap()} and {@link #rowMap()} tell a {@link Decoder.MappingStage} where to
+   * put its pixels, and {@link #pass} does the rest.
+   */
+  void begin(SampleContext ctx) {
     for (int k = 0; k < stages.length; k++) {
       ctx.enterStage(firstStep + k); // the same random stream as the stage run on its own
       stages[k].begin(ctx);
@@ -74,6 +98,36 @@ final class PixelKernel {
     if (randomValues) {
       buildTables();
     }
+  }
+
+  /** This sample's composed column mapping after {@link #begin}, or null when it is the identity. */
+  int[] columnMap() {
+    return mappedColumnsIdentity ? null : columns;
+  }
+
+  /** As {@link #columnMap()}, for rows. */
+  int[] rowMap() {
+    return mappedRowsIdentity ? null : rows;
+  }
+
+  /**
+   * True when, after {@link #begin}, the pass over an input whose coordinates are already mapped would
+   * only copy it (uint8 [H, W, 3] out, every value mapped to itself): a mapping decoder can then write
+   * the run's output itself.
+   */
+  boolean copiesMappedInput() {
+    return identityValues && !channelsFirst;
+  }
+
+  /**
+   * Second half of {@link #run}: one pass from {@code in} to the run's output, applying the composed
+   * coordinate mapping unless {@code coordinatesMapped} (a decoder already did).
+   */
+  void pass(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, boolean coordinatesMapped) {
+    passRows = coordinatesMapped ? identityRows : rows;
+    passOffsets = coordinatesMapped ? identityOffsets : sourceOffsets;
+    identityColumns = coordinatesMapped || mappedColumnsIdentity;
+    rowsInPlace = coordinatesMapped || mappedRowsIdentity;
     if (channelsFirst) {
       switch (dtype) {
         case UINT8 -> planesU8(in, inOffset, out, outOffset);
@@ -127,8 +181,8 @@ final class PixelKernel {
             + ", outside 0.." + (height - 1));
       }
     }
-    identityColumns = sameColumns;
-    identityRows = sameRows;
+    mappedColumnsIdentity = sameColumns;
+    mappedRowsIdentity = sameRows;
   }
 
   private String describe() {
@@ -179,12 +233,12 @@ final class PixelKernel {
   /** Identity values and columns: whole rows (or the whole image) copied buffer to buffer. */
   private void copyRows(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
     int rowBytes = width * 3;
-    if (identityRows) {
+    if (rowsInPlace) {
       out.put(outOffset, in, inOffset, rowBytes * height);
       return;
     }
     for (int y = 0; y < height; y++) {
-      out.put(outOffset + y * rowBytes, in, inOffset + rows[y] * rowBytes, rowBytes);
+      out.put(outOffset + y * rowBytes, in, inOffset + passRows[y] * rowBytes, rowBytes);
     }
   }
 
@@ -195,10 +249,10 @@ final class PixelKernel {
   private void pixelCopyU8(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
     byte[] src = sourceRow;
     byte[] o = outRows[0];
-    int[] at = sourceOffsets;
+    int[] at = passOffsets;
     int rowBytes = width * 3;
     for (int y = 0; y < height; y++) {
-      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      in.get(inOffset + passRows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 3) {
         INTS.set(o, d, (int) INTS.get(src, at[x]));
       }
@@ -212,10 +266,10 @@ final class PixelKernel {
     byte[] r = u8[0];
     byte[] g = u8[1];
     byte[] b = u8[2];
-    int[] at = sourceOffsets;
+    int[] at = passOffsets;
     int rowBytes = width * 3;
     for (int y = 0; y < height; y++) {
-      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      in.get(inOffset + passRows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 3) {
         int p = (int) INTS.get(src, at[x]);
         INTS.set(o, d, (r[p & 0xff] & 0xff) | (g[(p >>> 8) & 0xff] & 0xff) << 8 | (b[(p >>> 16) & 0xff] & 0xff) << 16);
@@ -230,10 +284,10 @@ final class PixelKernel {
     short[] r = f16[0];
     short[] g = f16[1];
     short[] b = f16[2];
-    int[] at = sourceOffsets;
+    int[] at = passOffsets;
     int rowBytes = width * 3;
     for (int y = 0; y < height; y++) {
-      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      in.get(inOffset + passRows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 6) {
         int p = (int) INTS.get(src, at[x]);
         LONGS.set(o, d, (r[p & 0xff] & 0xffffL) | (g[(p >>> 8) & 0xff] & 0xffffL) << 16
@@ -249,10 +303,10 @@ final class PixelKernel {
     int[] r = f32[0];
     int[] g = f32[1];
     int[] b = f32[2];
-    int[] at = sourceOffsets;
+    int[] at = passOffsets;
     int rowBytes = width * 3;
     for (int y = 0; y < height; y++) {
-      in.get(inOffset + rows[y] * rowBytes, src, 0, rowBytes);
+      in.get(inOffset + passRows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 12) {
         int s = at[x];
         INTS.set(o, d, r[src[s] & 0xff]);
@@ -271,10 +325,10 @@ final class PixelKernel {
     byte[] r = u8[0];
     byte[] g = u8[1];
     byte[] b = u8[2];
-    int[] at = sourceOffsets;
+    int[] at = passOffsets;
     int plane = height * width;
     for (int y = 0; y < height; y++) {
-      in.get(inOffset + rows[y] * width * 3, src, 0, width * 3);
+      in.get(inOffset + passRows[y] * width * 3, src, 0, width * 3);
       for (int x = 0; x < width; x++) {
         int s = at[x];
         o0[x] = r[src[s] & 0xff];
@@ -296,10 +350,10 @@ final class PixelKernel {
     short[] r = f16[0];
     short[] g = f16[1];
     short[] b = f16[2];
-    int[] at = sourceOffsets;
+    int[] at = passOffsets;
     int plane = height * width * 2;
     for (int y = 0; y < height; y++) {
-      in.get(inOffset + rows[y] * width * 3, src, 0, width * 3);
+      in.get(inOffset + passRows[y] * width * 3, src, 0, width * 3);
       for (int x = 0, d = 0; x < width; x++, d += 2) {
         int p = (int) INTS.get(src, at[x]);
         SHORTS.set(o0, d, r[p & 0xff]);
@@ -321,10 +375,10 @@ final class PixelKernel {
     int[] r = f32[0];
     int[] g = f32[1];
     int[] b = f32[2];
-    int[] at = sourceOffsets;
+    int[] at = passOffsets;
     int plane = height * width * 4;
     for (int y = 0; y < height; y++) {
-      in.get(inOffset + rows[y] * width * 3, src, 0, width * 3);
+      in.get(inOffset + passRows[y] * width * 3, src, 0, width * 3);
       for (int x = 0, d = 0; x < width; x++, d += 4) {
         int s = at[x];
         INTS.set(o0, d, r[src[s] & 0xff]);

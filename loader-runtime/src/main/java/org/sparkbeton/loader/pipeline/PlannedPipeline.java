@@ -16,13 +16,17 @@ import java.util.List;
  * <p>With pixel fusion (the default), each run of consecutive {@link PixelOperation}s on a uint8 RGB
  * image becomes one step, one pass per sample ({@link FusedPixelStage}); a run right after the decoder
  * reads the decoder's output from per-worker direct memory (so a native decoder and resizer can write
- * it), and a run at the end writes straight into the batch slot, skipping the final copy.
+ * it), and a run at the end writes straight into the batch slot, skipping the final copy. When the
+ * decoder is a {@link Decoder.MappingStage} (the resizing crop decoders), it also takes over the first
+ * run's coordinate mapping (flips): a run that only moves pixels then costs nothing at all, the decoder
+ * writing the slot itself, and any other run is left with values and layout.
  */
 public final class PlannedPipeline {
   private final String output;
   private final String field;
   private final int index;
   private final Decoder.Stage decoder;
+  private final Decoder.MappingStage mappingDecoder; // non-null: it applies the first fused run's mapping
   private final Operation.Stage[] stages;
   private final int[] steps; // pipeline step (1-based operation index) where each stage starts
   private final ByteBuffer[] decoded; // per worker: direct decoder output for a fused first stage, else null
@@ -47,6 +51,7 @@ public final class PlannedPipeline {
       decoded[w] = memory.direct(decoder.output().bytes(), "pipeline '" + output + "' decoded sample, worker " + w);
     }
     this.lastWritesSlot = stages.length > 0 && stages[stages.length - 1] instanceof FusedPixelStage;
+    this.mappingDecoder = fusedFirst && decoder instanceof Decoder.MappingStage m ? m : null;
     this.rowSpec = stages.length == 0 ? decoder.output() : stages[stages.length - 1].output();
     this.spec = tail.length == 0 ? rowSpec : tail[tail.length - 1].output();
     int scratch = stages.length == 0 ? 0 : decoder.output().bytes();
@@ -139,12 +144,15 @@ public final class PlannedPipeline {
 
   /**
    * The per-sample steps as planned, for logs and tests: each operation's stage class, or
-   * {@code fused(A + B + ...)} for a fused run of pixel operations.
+   * {@code fused(A + B + ...)} for a fused run of pixel operations, {@code fused(A + B; coordinates
+   * in the decoder)} when the decoder applies the run's coordinate mapping.
    */
   public List<String> describeSteps() {
     List<String> out = new ArrayList<>();
     for (Operation.Stage st : stages) {
-      out.add(st instanceof FusedPixelStage f ? f.describe() : st.getClass().getName());
+      String d = st instanceof FusedPixelStage f ? f.describe() : st.getClass().getName();
+      out.add(out.isEmpty() && mappingDecoder != null ? d.substring(0, d.length() - 1) + "; coordinates in the decoder)"
+          : d);
     }
     return out;
   }
@@ -202,14 +210,33 @@ public final class PlannedPipeline {
       return;
     }
     ByteBuffer cur = decoded != null ? decoded[ctx.worker()] : a;
-    decoder.decode(sample, cur, 0, ctx);
+    PixelKernel mapped = null; // the first run's kernel, begun, when the decoder applies its mapping
+    if (mappingDecoder != null) {
+      mapped = ((FusedPixelStage) stages[0]).kernel(ctx);
+      mapped.begin(ctx); // the run's draws come from its own steps' streams: order does not matter
+      ctx.enterStage(0);
+      if (n == 1 && lastWritesSlot && mapped.copiesMappedInput()) {
+        mappingDecoder.decode(sample, out, outOffset, ctx, mapped.columnMap(), mapped.rowMap());
+        if (nanos != null) {
+          nanos[0] += System.nanoTime() - t0;
+        }
+        return;
+      }
+      mappingDecoder.decode(sample, cur, 0, ctx, mapped.columnMap(), mapped.rowMap());
+    } else {
+      decoder.decode(sample, cur, 0, ctx);
+    }
     long t1 = nanos == null ? 0 : System.nanoTime();
     ByteBuffer spare = cur == a ? b : a;
     int last = lastWritesSlot ? n - 1 : n;
     for (int i = 0; i < last; i++) {
       Operation.Stage stage = stages[i];
       ctx.enterStage(steps[i]);
-      if (stage.inPlace()) {
+      if (i == 0 && mapped != null) {
+        mapped.pass(cur, 0, spare, 0, true);
+        cur = spare;
+        spare = cur == a ? b : a;
+      } else if (stage.inPlace()) {
         stage.apply(cur, 0, cur, 0, ctx);
       } else {
         stage.apply(cur, 0, spare, 0, ctx);
@@ -217,7 +244,9 @@ public final class PlannedPipeline {
         spare = cur == a ? b : a; // never the direct decoder output: unfused stages get heap arrays
       }
     }
-    if (lastWritesSlot) {
+    if (lastWritesSlot && n == 1 && mapped != null) {
+      mapped.pass(cur, 0, out, outOffset, true);
+    } else if (lastWritesSlot) {
       ctx.enterStage(steps[n - 1]);
       stages[n - 1].apply(cur, 0, out, outOffset, ctx);
     } else {

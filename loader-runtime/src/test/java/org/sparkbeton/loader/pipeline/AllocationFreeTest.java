@@ -151,8 +151,9 @@ class AllocationFreeTest {
           new RandomResizedCropRgbDecoder(64, 64), List.of(new RandomHorizontalFlip(),
               new NormalizeImage(new double[] {1, 2, 3}, new double[] {4, 5, 6}, DType.FLOAT16), new ToChannelsFirst()),
           List.of(), ONE_WORKER, true);
-      assertThat(u8.describeSteps()).containsExactly("fused(RandomHorizontalFlip)");
-      assertThat(f16.describeSteps()).containsExactly("fused(RandomHorizontalFlip + NormalizeImage + ToChannelsFirst)");
+      assertThat(u8.describeSteps()).containsExactly("fused(RandomHorizontalFlip; coordinates in the decoder)");
+      assertThat(f16.describeSteps())
+          .containsExactly("fused(RandomHorizontalFlip + NormalizeImage + ToChannelsFirst; coordinates in the decoder)");
       bytesPerSample(u8, 8, 5_000); // grows the resize tables for this epoch's boxes once
       bytesPerSample(f16, 8, 5_000);
       assertThat(bytesPerSample(u8, 8, 5_000)).isZero();
