@@ -206,6 +206,19 @@ static int read_map(JNIEnv *env, jintArray map, int n, int **out) {
   return 0;
 }
 
+/* Both maps of a resize (read_map); on failure neither is kept. */
+static int read_maps(JNIEnv *env, jintArray colMap, int outW, int **cols, jintArray rowMap, int outH, int **rows) {
+  int rc = read_map(env, colMap, outW, cols);
+  if (rc == 0) {
+    rc = read_map(env, rowMap, outH, rows);
+    if (rc != 0) {
+      free(*cols);
+      *cols = NULL;
+    }
+  }
+  return rc;
+}
+
 /* area window: output [outX, outX+outW) x [outY, outY+outH) of resizing w x h by (sx, sy), output column
  * (row) i being window column (row) columns[i] (rows[i]); global source pixel (0, 0) is at byte `base` of
  * src, which is range-checked for every row and column touched. */
@@ -222,13 +235,9 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
       || dstOff + (jlong)outW * outH * 3 > dstCap) {
     return RC_BAD_ARGUMENT;
   }
-  int *cols = NULL, *rowsMap = NULL;
-  int mrc = read_map(env, colMap, outW, &cols);
-  if (mrc == 0) {
-    mrc = read_map(env, rowMap, outH, &rowsMap);
-  }
+  int *cols, *rowsMap;
+  int mrc = read_maps(env, colMap, outW, &cols, rowMap, outH, &rowsMap);
   if (mrc != 0) {
-    free(cols);
     return mrc;
   }
   /* a window [f0, f1) of width sx >= 1 touches at most floor(sx) + 2 source pixels */
@@ -420,13 +429,9 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
       || dstOff + (jlong)outW * outH * 3 > dstCap) {
     return RC_BAD_ARGUMENT;
   }
-  int *cols = NULL, *rowsMap = NULL;
-  int mrc = read_map(env, colMap, outW, &cols);
-  if (mrc == 0) {
-    mrc = read_map(env, rowMap, outH, &rowsMap);
-  }
+  int *cols, *rowsMap;
+  int mrc = read_maps(env, colMap, outW, &cols, rowMap, outH, &rowsMap);
   if (mrc != 0) {
-    free(cols);
     return mrc;
   }
   double sx = (double)w / outW;
