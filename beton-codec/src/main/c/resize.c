@@ -2,56 +2,68 @@
 #include <limits.h>
 
 /*
- * Native twin of org.sparkbeton.codec.resize.Resizer. The arithmetic is the Java code's, operation for
- * operation (double tables, float accumulation in the same order, no FMA contraction: x86-64 without -mfma,
- * and the AVX2 code is built for target "avx2" alone), so both produce identical bytes; ResizerTest checks
- * that. Only the data layout differs, for SIMD:
- *  - area, vertical pass: all contributing rows are summed per element in one pass (a = w0*r0, a += w1*r1, ...;
- *    Java's 0 + w0*r0 is exactly w0*r0), 16 bytes at a time (SSE2, or AVX2 where the CPU has it);
- *  - area, horizontal pass: every output pixel gets the same number of taps T (padding taps weigh 0 and read
- *    the last real tap, and x + 0*p == x), and one 4-lane SSE vector carries R, G, B (and a lane nobody
- *    stores) per tap. 2.4-2.7x faster than the scalar gather it replaced (446x371 -> 256x212: 850 -> 320 us).
- * Other architectures run the scalar loops, which compute the same values.
+ * Native twin of org.sparkbeton.codec.resize.Resizer, in 16-bit fixed point (Pillow-SIMD style). Both twins
+ * compute the same integers, so their bytes are identical by construction; ResizerTest and
+ * ResizerAccuracyTest check that on the AVX2, SSE2 and Java paths.
+ *
+ * The weights come from the same double formulas as the Java twin (area: overlap / scale; bilinear:
+ * half-pixel centres, edges clamped) and are quantised per output pixel (quantize) to 14 bits, or to
+ * 14 + floor(log2(floor(scale))) bits for area shrinks of 2x and more (area_precision; at most 16
+ * horizontally, 22 vertically): each rounded to nearest, the first largest takes the remainder, so every
+ * output's weights sum to exactly 1 << prec. Two passes, vertical first (for area and bilinear alike):
+ *  - vertical: mid[i] = (sum_k wy[k] * row_k[i] + round) >> (prec - 7), the weighted row with 7 fraction
+ *    bits kept (<= 255 << 7 = 32640, a signed 16-bit lane); pairs of rows are interleaved byte by byte and
+ *    summed with pmaddwd (_mm256_madd_epi16 where the CPU has AVX2), an odd row paired with a zero weight;
+ *  - horizontal: out = (sum_t wx[t] * mid[off_t + c] + round) >> (prec + 7); every output pixel of a call
+ *    gets the same even number of contiguous taps (those past its window weigh 0 and read the next columns
+ *    or the zeroed padding of mid). AVX2: one 16-byte load holds two taps, vpshufb'd to R0 R1 G0 G1 B0 B1
+ *    and summed by one vpmaddwd, two pixels per 256-bit vector, 8 pixels packed per store; SSE2: tap pairs
+ *    gathered with two 8-byte loads and one pmaddwd.
+ * Errors against the exact real-valued resize: the final rounding (0.5) plus < 0.1 of weight and mid
+ * rounding for shrinks up to ~20x, so at most 1 level. Output coordinate maps (columns, rows) only choose
+ * which output column/row each tap table and row window is built for.
+ * Other architectures run the scalar loops, which compute the same integers.
  */
 #if defined(__SSE2__)
 #include <emmintrin.h>
-#define AREA_SSE2 1
-#define AREA_SIMD 1
-#else
-#define AREA_SIMD 0
+#include <immintrin.h>
+#define RESIZE_SSE2 1
 #endif
 
-static inline unsigned char clamp_px(float v) {
-  int i = (int)(v + 0.5f);
-  return (unsigned char)(i < 0 ? 0 : (i > 255 ? 255 : i));
+#define PREC 14       /* weight bits of bilinear taps and of area taps when shrinking less than 2x */
+#define MID_BITS 7     /* fraction bits kept between the passes */
+#define MAX_PREC_X 16  /* the horizontal sum, <= (255 << 7) << 16 plus rounding, must fit an int32 */
+#define MAX_PREC_Y 22  /* the vertical sum, <= 255 << 22 plus rounding, likewise */
+
+/* Weight bits of an area axis shrinking by `scale` >= 1 (Resizer.areaPrecision): no tap weighs more than
+ * 1 / floor(scale), so 14 + floor(log2(floor(scale))) bits still fit a signed 16-bit lane, and the rounding
+ * error of the many small taps of a large shrink stays far below a level. */
+static int area_precision(double scale, int max) {
+  int p = PREC + 31 - __builtin_clz((unsigned)(int)scale);
+  return p < max ? p : max;
 }
 
-#ifdef AREA_SSE2
-#include <immintrin.h>
-/* 8 bytes as 8 floats */
-__attribute__((target("avx2"))) static inline __m256 bytes8_avx2(const unsigned char *p) {
-  return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p)));
-}
-
-/* sum_rows 8 lanes wide where the CPU has AVX2 (no FMA: target "avx2" alone never contracts mul + add) */
-__attribute__((target("avx2")))
-static int sum_rows_avx2(const unsigned char *const *rows, const float *wy, int nrows, float *restrict v, int n) {
-  int i = 0;
-  for (; i + 16 <= n; i += 16) {
-    __m256 w = _mm256_set1_ps(wy[0]);
-    __m256 a0 = _mm256_mul_ps(w, bytes8_avx2(rows[0] + i));
-    __m256 a1 = _mm256_mul_ps(w, bytes8_avx2(rows[0] + i + 8));
-    for (int k = 1; k < nrows; k++) {
-      w = _mm256_set1_ps(wy[k]);
-      a0 = _mm256_add_ps(a0, _mm256_mul_ps(w, bytes8_avx2(rows[k] + i)));
-      a1 = _mm256_add_ps(a1, _mm256_mul_ps(w, bytes8_avx2(rows[k] + i + 8)));
+/* double weights w[0, n), summing to about 1, as integers summing to exactly 1 << prec: each rounded to
+ * nearest, the first largest takes the remainder (Resizer.quantize) */
+static void quantize(const double *w, int n, int prec, int *q) {
+  int one = 1 << prec;
+  int sum = 0, big = 0;
+  for (int i = 0; i < n; i++) {
+    q[i] = (int)floor(w[i] * one + 0.5);
+    sum += q[i];
+    if (q[i] > q[big]) {
+      big = i;
     }
-    _mm256_storeu_ps(v + i, a0);
-    _mm256_storeu_ps(v + i + 8, a1);
   }
-  return i;
+  q[big] += one - sum;
 }
 
+/* two 16-bit weights in one 32-bit lane, as pmaddwd pairs them: lo * first + hi * second */
+static inline int32_t pair(int lo, int hi) {
+  return (int32_t)((uint32_t)(uint16_t)lo | ((uint32_t)(uint16_t)hi << 16));
+}
+
+#ifdef RESIZE_SSE2
 /* set by tests (Resizer.sse2Only) to run the SSE2 paths on an AVX2 machine */
 static volatile int sse2_only = 0;
 
@@ -59,68 +71,98 @@ static int has_avx2(void) {
   __builtin_cpu_init(); /* idempotent; needed before constructors have run */
   return !sse2_only && __builtin_cpu_supports("avx2");
 }
+
+/* vertical_pass 32 bytes at a time (AVX2 CPUs); returns how many elements it did */
+__attribute__((target("avx2")))
+static int vertical_avx2(const unsigned char *const *rows, const int32_t *pw, int npairs, int shift,
+                         int16_t *restrict mid, int n) {
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i bias = _mm256_set1_epi32(1 << (shift - 1));
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  int i = 0;
+  for (; i + 32 <= n; i += 32) {
+    __m256i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+    for (int k = 0; k < npairs; k++) {
+      __m256i a = _mm256_loadu_si256((const __m256i *)(rows[2 * k] + i));
+      __m256i b = _mm256_loadu_si256((const __m256i *)(rows[2 * k + 1] + i));
+      __m256i w = _mm256_set1_epi32(pw[k]);
+      __m256i lo = _mm256_unpacklo_epi8(a, b), hi = _mm256_unpackhi_epi8(a, b);
+      a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(_mm256_unpacklo_epi8(lo, zero), w));
+      a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(_mm256_unpackhi_epi8(lo, zero), w));
+      a2 = _mm256_add_epi32(a2, _mm256_madd_epi16(_mm256_unpacklo_epi8(hi, zero), w));
+      a3 = _mm256_add_epi32(a3, _mm256_madd_epi16(_mm256_unpackhi_epi8(hi, zero), w));
+    }
+    /* in-lane unpacks: p = elements {0-7 | 16-23}, q = {8-15 | 24-31} */
+    __m256i p = _mm256_packs_epi32(_mm256_sra_epi32(a0, sh), _mm256_sra_epi32(a1, sh));
+    __m256i q = _mm256_packs_epi32(_mm256_sra_epi32(a2, sh), _mm256_sra_epi32(a3, sh));
+    _mm256_storeu_si256((__m256i *)(mid + i), _mm256_permute2x128_si256(p, q, 0x20));
+    _mm256_storeu_si256((__m256i *)(mid + i + 16), _mm256_permute2x128_si256(p, q, 0x31));
+  }
+  return i;
+}
 #endif
 
-/* v[i] = sum over k of wy[k] * rows[k][i], accumulated in k order, for i < n */
-static void sum_rows(const unsigned char *const *rows, const float *wy, int nrows, float *restrict v, int n) {
+/* mid[i] = (sum over k of wy[k] * rows[k][i] + 2^(shift-1)) >> shift for i < n, shift = weight bits - 7;
+ * rows and wy padded to 2 * npairs (a padding row repeats the last one with weight 0); pw[k] = pair(wy[2k],
+ * wy[2k+1]) */
+static void vertical_pass(const unsigned char *const *rows, const int *wy, const int32_t *pw, int npairs,
+                          int shift, int16_t *restrict mid, int n) {
   int i = 0;
-#ifdef AREA_SSE2
+#ifdef RESIZE_SSE2
   if (has_avx2()) {
-    i = sum_rows_avx2(rows, wy, nrows, v, n);
+    i = vertical_avx2(rows, pw, npairs, shift, mid, n);
   }
   const __m128i zero = _mm_setzero_si128();
+  const __m128i bias = _mm_set1_epi32(1 << (shift - 1));
+  const __m128i sh = _mm_cvtsi32_si128(shift);
   for (; i + 16 <= n; i += 16) {
-    __m128 a0 = _mm_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    for (int k = 0; k < nrows; k++) {
-      __m128i b = _mm_loadu_si128((const __m128i *)(rows[k] + i));
-      __m128i lo = _mm_unpacklo_epi8(b, zero), hi = _mm_unpackhi_epi8(b, zero);
-      __m128 w = _mm_set1_ps(wy[k]);
-      __m128 f0 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(lo, zero));
-      __m128 f1 = _mm_cvtepi32_ps(_mm_unpackhi_epi16(lo, zero));
-      __m128 f2 = _mm_cvtepi32_ps(_mm_unpacklo_epi16(hi, zero));
-      __m128 f3 = _mm_cvtepi32_ps(_mm_unpackhi_epi16(hi, zero));
-      if (k == 0) {
-        a0 = _mm_mul_ps(w, f0);
-        a1 = _mm_mul_ps(w, f1);
-        a2 = _mm_mul_ps(w, f2);
-        a3 = _mm_mul_ps(w, f3);
-      } else {
-        a0 = _mm_add_ps(a0, _mm_mul_ps(w, f0));
-        a1 = _mm_add_ps(a1, _mm_mul_ps(w, f1));
-        a2 = _mm_add_ps(a2, _mm_mul_ps(w, f2));
-        a3 = _mm_add_ps(a3, _mm_mul_ps(w, f3));
-      }
+    __m128i a0 = bias, a1 = bias, a2 = bias, a3 = bias;
+    for (int k = 0; k < npairs; k++) {
+      __m128i a = _mm_loadu_si128((const __m128i *)(rows[2 * k] + i));
+      __m128i b = _mm_loadu_si128((const __m128i *)(rows[2 * k + 1] + i));
+      __m128i w = _mm_set1_epi32(pw[k]);
+      __m128i lo = _mm_unpacklo_epi8(a, b), hi = _mm_unpackhi_epi8(a, b);
+      a0 = _mm_add_epi32(a0, _mm_madd_epi16(_mm_unpacklo_epi8(lo, zero), w));
+      a1 = _mm_add_epi32(a1, _mm_madd_epi16(_mm_unpackhi_epi8(lo, zero), w));
+      a2 = _mm_add_epi32(a2, _mm_madd_epi16(_mm_unpacklo_epi8(hi, zero), w));
+      a3 = _mm_add_epi32(a3, _mm_madd_epi16(_mm_unpackhi_epi8(hi, zero), w));
     }
-    _mm_storeu_ps(v + i, a0);
-    _mm_storeu_ps(v + i + 4, a1);
-    _mm_storeu_ps(v + i + 8, a2);
-    _mm_storeu_ps(v + i + 12, a3);
+    _mm_storeu_si128((__m128i *)(mid + i),
+                     _mm_packs_epi32(_mm_sra_epi32(a0, sh), _mm_sra_epi32(a1, sh)));
+    _mm_storeu_si128((__m128i *)(mid + i + 8),
+                     _mm_packs_epi32(_mm_sra_epi32(a2, sh), _mm_sra_epi32(a3, sh)));
   }
+#else
+  (void)pw;
 #endif
   for (; i < n; i++) {
-    float a = wy[0] * rows[0][i];
-    for (int k = 1; k < nrows; k++) {
+    int a = 1 << (shift - 1);
+    for (int k = 0; k < 2 * npairs; k++) {
       a += wy[k] * rows[k][i];
     }
-    v[i] = a;
+    mid[i] = (int16_t)(a >> shift);
   }
 }
 
-#ifdef AREA_SSE2
-/* pixels [ox, end) with exactly `taps` taps each; weights come pre-broadcast (4 equal floats per tap). A
- * constant `taps` lets the compiler unroll the tap loop. */
-static inline __attribute__((always_inline)) void taps_sse2(const float *v, const int *off, const float *w4,
-                                                             int taps, int ox, int end, unsigned char *out) {
-  const __m128 half = _mm_set1_ps(0.5f);
+#ifdef RESIZE_SSE2
+/* pixels [ox, end) with exactly `taps` (even) taps each; a constant `taps` lets the compiler unroll */
+static inline __attribute__((always_inline)) void taps_sse2(const int16_t *mid, const int *off, const int32_t *pw,
+                                                             int taps, int shift, int ox, int end,
+                                                             unsigned char *out) {
+  const __m128i bias = _mm_set1_epi32(1 << (shift - 1));
+  const __m128i sh = _mm_cvtsi32_si128(shift);
   for (; ox < end; ox++) {
     const int *o = off + (size_t)ox * taps;
-    const float *wt = w4 + (size_t)ox * taps * 4;
-    __m128 a = _mm_mul_ps(_mm_load_ps(wt), _mm_loadu_ps(v + o[0]));
-    for (int t = 1; t < taps; t++) {
-      a = _mm_add_ps(a, _mm_mul_ps(_mm_load_ps(wt + 4 * t), _mm_loadu_ps(v + o[t])));
+    const int32_t *w = pw + (size_t)ox * (taps / 2);
+    __m128i a = bias;
+    for (int t = 0; t < taps; t += 2) {
+      /* R0 R1 G0 G1 B0 B1 x x: one madd gives R, G, B (and x) of the two taps */
+      __m128i p = _mm_unpacklo_epi16(_mm_loadl_epi64((const __m128i *)(mid + o[t])),
+                                     _mm_loadl_epi64((const __m128i *)(mid + o[t + 1])));
+      a = _mm_add_epi32(a, _mm_madd_epi16(p, _mm_set1_epi32(w[t / 2])));
     }
-    __m128i i32 = _mm_cvttps_epi32(_mm_add_ps(a, half));
-    __m128i i16 = _mm_packs_epi32(i32, i32);
+    a = _mm_sra_epi32(a, sh);
+    __m128i i16 = _mm_packs_epi32(a, a);
     int px = _mm_cvtsi128_si32(_mm_packus_epi16(i16, i16));
     /* 4 bytes stored, the 4th overwritten by the next pixel */
     memcpy(out + (size_t)ox * 3, &px, 4);
@@ -128,39 +170,185 @@ static inline __attribute__((always_inline)) void taps_sse2(const float *v, cons
 }
 #endif
 
-/* out[3*ox + c] = clamp(sum over t of w[ox*T + t] * v[off[ox*T + t] + c]); v has 4 readable floats past each
- * offset (the caller pads it); w4 holds the same weights broadcast 4 times (SSE2 builds only) */
-static void sum_taps(const float *v, const int *off, const float *w, const float *w4, int taps, int outW,
-                     unsigned char *out) {
-  int ox = 0;
-#ifdef AREA_SSE2
-  /* every pixel but the last: its 4-byte store must not pass the end of the row */
-  int end = outW - 1;
-  switch (taps) {
-    case 1: taps_sse2(v, off, w4, 1, ox, end, out); break;
-    case 2: taps_sse2(v, off, w4, 2, ox, end, out); break;
-    case 3: taps_sse2(v, off, w4, 3, ox, end, out); break;
-    case 4: taps_sse2(v, off, w4, 4, ox, end, out); break;
-    default: taps_sse2(v, off, w4, taps, ox, end, out); break;
+#ifdef RESIZE_SSE2
+/* R0 R1 G0 G1 B0 B1 0 0 from the 16-bit R0 G0 B0 R1 G1 B1 .. of a lane */
+#define PAIR_SHUFFLE 0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -128, -128, -128, -128
+
+/* pixels ox and ox + 1 (ox even) of horizontal_pass, summed and shifted: lane 0 R G B x of ox, lane 1 of
+ * ox + 1. The taps of a pixel are contiguous (off[ox*T + t] = off[ox*T] + 3t), so one 16-byte load of the
+ * intermediate row holds two taps; shuffled to R0 R1 G0 G1 B0 B1 0 0 they need one madd against w8 (lane 0
+ * pair(w0, w1) of pixel ox 4 times, lane 1 those of ox + 1; then taps 2, 3, ...). */
+static inline __attribute__((always_inline, target("avx2"))) __m256i pixel_pair_avx2(
+    const int16_t *mid, const int *off, int taps, const __m256i *w8, int ox, __m256i shuf, __m256i bias,
+    __m128i shift) {
+  const int16_t *pa = mid + off[(size_t)ox * taps];
+  const int16_t *pb = mid + off[(size_t)(ox + 1) * taps];
+  const __m256i *w = w8 + (size_t)(ox / 2) * (taps / 2);
+  __m256i s = bias;
+  for (int h = 0; h < taps / 2; h++) {
+    __m256i v = _mm256_loadu2_m128i((const __m128i *)(pb + 6 * h), (const __m128i *)(pa + 6 * h));
+    s = _mm256_add_epi32(s, _mm256_madd_epi16(_mm256_shuffle_epi8(v, shuf), _mm256_loadu_si256(w + h)));
   }
-  ox = end;
+  return _mm256_sra_epi32(s, shift);
+}
+
+/* horizontal_pass 8 pixels, then 2 pixels, at a time (AVX2 CPUs), for pixels [0, outW - 1); returns where it
+ * stopped */
+static inline __attribute__((always_inline, target("avx2"))) int taps_avx2(const int16_t *mid, const int *off,
+                                                                           int taps, const int32_t *w8, int shift,
+                                                                           int outW, unsigned char *out) {
+  const __m256i shuf = _mm256_setr_epi8(0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -128, -128, -128, -128,
+                                        0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11, -128, -128, -128, -128);
+  /* R G B x of 4 pixels -> 12 bytes, in each lane */
+  const __m256i compact = _mm256_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128,
+                                           0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -128, -128, -128, -128);
+  const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+  const __m256i bias = _mm256_set1_epi32(1 << (shift - 1));
+  const __m128i sh = _mm_cvtsi32_si128(shift);
+  const __m256i *w = (const __m256i *)w8;
+  int ox = 0;
+  /* 8 pixels, 24 bytes in two 16-byte stores: the second ends at 3 * ox + 28 */
+  for (; ox + 10 <= outW; ox += 8) {
+    __m256i s0 = pixel_pair_avx2(mid, off, taps, w, ox, shuf, bias, sh);
+    __m256i s1 = pixel_pair_avx2(mid, off, taps, w, ox + 2, shuf, bias, sh);
+    __m256i s2 = pixel_pair_avx2(mid, off, taps, w, ox + 4, shuf, bias, sh);
+    __m256i s3 = pixel_pair_avx2(mid, off, taps, w, ox + 6, shuf, bias, sh);
+    /* lanes: {ox, ox+2, ox+4, ox+6 | ox+1, ox+3, ox+5, ox+7} as RGBx dwords, then in order, then 12 bytes each */
+    __m256i b = _mm256_packus_epi16(_mm256_packs_epi32(s0, s1), _mm256_packs_epi32(s2, s3));
+    b = _mm256_shuffle_epi8(_mm256_permutevar8x32_epi32(b, order), compact);
+    _mm_storeu_si128((__m128i *)(out + (size_t)ox * 3), _mm256_castsi256_si128(b));
+    _mm_storeu_si128((__m128i *)(out + (size_t)ox * 3 + 12), _mm256_extracti128_si256(b, 1));
+  }
+  /* pixel ox + 1 stores 4 bytes: it must not be the last */
+  for (; ox + 2 < outW; ox += 2) {
+    __m256i s = pixel_pair_avx2(mid, off, taps, w, ox, shuf, bias, sh);
+    s = _mm256_packs_epi32(s, s);
+    s = _mm256_packus_epi16(s, s);
+    int p0 = _mm_cvtsi128_si32(_mm256_castsi256_si128(s));
+    int p1 = _mm_cvtsi128_si32(_mm256_extracti128_si256(s, 1));
+    memcpy(out + (size_t)ox * 3, &p0, 4);
+    memcpy(out + (size_t)ox * 3 + 3, &p1, 4);
+  }
+  return ox;
+}
+
+__attribute__((target("avx2")))
+static int horizontal_avx2(const int16_t *mid, const int *off, int taps, const int32_t *w8, int shift, int outW,
+                           unsigned char *out) {
+  /* a constant taps lets the compiler unroll the common cases */
+  switch (taps) {
+    case 2: return taps_avx2(mid, off, 2, w8, shift, outW, out);
+    case 4: return taps_avx2(mid, off, 4, w8, shift, outW, out);
+    case 6: return taps_avx2(mid, off, 6, w8, shift, outW, out);
+    default: return taps_avx2(mid, off, taps, w8, shift, outW, out);
+  }
+}
 #endif
-  for (; ox < outW; ox++) {
-    const int *o = off + (size_t)ox * taps;
-    const float *wt = w + (size_t)ox * taps;
-    for (int c = 0; c < 3; c++) {
-      float a = wt[0] * v[o[0] + c];
-      for (int t = 1; t < taps; t++) {
-        a += wt[t] * v[o[t] + c];
-      }
-      out[(size_t)ox * 3 + c] = clamp_px(a);
+
+/* Horizontal tap tables of one call: `taps` (even) per output pixel, contiguous columns (off[ox*T + t] =
+ * off[ox*T] + 3t, element offsets into the intermediate row; taps past a pixel's window weigh 0), weights w,
+ * the same pairwise in pw (pair()), and for AVX2 per pixel pair in w8 (see pixel_pair_avx2). */
+typedef struct {
+  int taps;
+  int *off;
+  int *w;
+  int32_t *pw;
+  int32_t *w8;
+} tap_table;
+
+/* allocates t's arrays for outW pixels of `taps` taps; returns 0 or RC_NO_MEMORY (t's arrays then freed) */
+static int taps_alloc(tap_table *t, int outW, int taps) {
+  t->taps = taps;
+  t->off = malloc((size_t)outW * taps * sizeof(int));
+  t->w = malloc((size_t)outW * taps * sizeof(int));
+  t->pw = malloc((size_t)outW * taps / 2 * sizeof(int32_t));
+  /* an odd last pixel has no partner: its lane 1 weighs 0 */
+  t->w8 = calloc((size_t)(outW + 1) / 2 * taps / 2 * 8, sizeof(int32_t));
+  if (t->off == NULL || t->w == NULL || t->pw == NULL || t->w8 == NULL) {
+    free(t->off);
+    free(t->w);
+    free(t->pw);
+    free(t->w8);
+    t->off = t->w = NULL;
+    t->pw = t->w8 = NULL;
+    return RC_NO_MEMORY;
+  }
+  return 0;
+}
+
+static void taps_free(tap_table *t) {
+  free(t->off);
+  free(t->w);
+  free(t->pw);
+  free(t->w8);
+}
+
+/* pixel ox: first tap at element `start`, n real weights wt (n <= taps) */
+static void taps_set(tap_table *t, int ox, int start, const int *wt, int n) {
+  int *o = t->off + (size_t)ox * t->taps;
+  int *w = t->w + (size_t)ox * t->taps;
+  for (int k = 0; k < t->taps; k++) {
+    o[k] = start + 3 * k;
+    w[k] = k < n ? wt[k] : 0;
+  }
+  for (int k = 0; k < t->taps; k += 2) {
+    t->pw[((size_t)ox * t->taps + k) / 2] = pair(w[k], w[k + 1]);
+  }
+  /* w8: per pixel pair, per tap pair h: 4 times pair(w[2h], w[2h+1]) of the even pixel, then of the odd one */
+  int32_t *w8 = t->w8 + (size_t)(ox / 2) * (t->taps / 2) * 8 + (ox & 1) * 4;
+  for (int h = 0; h < t->taps / 2; h++) {
+    for (int j = 0; j < 4; j++) {
+      w8[8 * h + j] = pair(w[2 * h], w[2 * h + 1]);
     }
   }
 }
 
-/* The source pixels (columns or rows below `limit`) the output window [f0, f1) covers, with weights
- * cover / scale: indices into idx, weights into wt, at most max of each. Returns how many, or -1 if more. */
-static int area_window(double f0, double f1, int limit, double scale, int *idx, float *wt, int max) {
+/* elements an intermediate row needs past its end for the taps of t (see taps_avx2 and taps_sse2) */
+static int taps_padding(const tap_table *t) {
+  return 3 * t->taps + 16;
+}
+
+/* out[3*ox + c] = (sum over k of w[ox*T + k] * mid[off[ox*T + k] + c] + 2^(shift-1)) >> shift, shift = weight
+ * bits + 7; mid has taps_padding(t) readable elements past its end (the caller pads it) */
+static void horizontal_pass(const int16_t *mid, const tap_table *t, int shift, int outW, unsigned char *out) {
+  const int *off = t->off;
+  const int *w = t->w;
+  const int32_t *pw = t->pw;
+  int taps = t->taps;
+  int ox = 0;
+#ifdef RESIZE_SSE2
+  if (has_avx2()) {
+    ox = horizontal_avx2(mid, off, taps, t->w8, shift, outW, out);
+  }
+  /* every pixel but the last: its 4-byte store must not pass the end of the row */
+  int end = outW - 1;
+  switch (taps) {
+    case 2: taps_sse2(mid, off, pw, 2, shift, ox, end, out); break;
+    case 4: taps_sse2(mid, off, pw, 4, shift, ox, end, out); break;
+    case 6: taps_sse2(mid, off, pw, 6, shift, ox, end, out); break;
+    default: taps_sse2(mid, off, pw, taps, shift, ox, end, out); break;
+  }
+  ox = end > ox ? end : ox;
+#endif
+  for (; ox < outW; ox++) {
+    const int *o = off + (size_t)ox * taps;
+    const int *wt = w + (size_t)ox * taps;
+    for (int c = 0; c < 3; c++) {
+      int a = 1 << (shift - 1);
+      for (int t = 0; t < taps; t++) {
+        a += wt[t] * mid[o[t] + c];
+      }
+      a >>= shift;
+      out[(size_t)ox * 3 + c] = (unsigned char)(a > 255 ? 255 : a);
+    }
+  }
+}
+
+/* The source pixels (columns or rows below `limit`) the output window [f0, f1) covers, with their weights
+ * cover / scale quantised to `prec` bits (quantize): indices into idx, weights into q, at most max of each;
+ * wt is scratch for max doubles. Returns how many, or -1 if more. */
+static int area_window(double f0, double f1, int limit, double scale, int prec, int *idx, int *q, double *wt,
+                       int max) {
   int i0 = (int)f0;
   double e = ceil(f1 - 1e-9);
   int i1 = e < limit ? (int)e : limit;
@@ -174,9 +362,12 @@ static int area_window(double f0, double f1, int limit, double scale, int *idx, 
         return -1;
       }
       idx[n] = i;
-      wt[n] = (float)(cover / scale);
+      wt[n] = cover / scale;
       n++;
     }
+  }
+  if (n > 0) {
+    quantize(wt, n, prec, q);
   }
   return n;
 }
@@ -231,7 +422,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
   jlong srcCap = (*env)->GetDirectBufferCapacity(env, srcBuf);
   jlong dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
   if (src == NULL || dst == NULL || srcCap < 0 || dstCap < 0 || w <= 0 || h <= 0 || outW <= 0 || outH <= 0
-      || stride <= 0 || outX < 0 || outY < 0 || sx < 1.0 || sy < 1.0 || dstOff < 0
+      || stride <= 0 || outX < 0 || outY < 0 || !(sx >= 1.0) || !(sy >= 1.0) || sx > w || sy > h || dstOff < 0
       || dstOff + (jlong)outW * outH * 3 > dstCap) {
     return RC_BAD_ARGUMENT;
   }
@@ -240,168 +431,115 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
   if (mrc != 0) {
     return mrc;
   }
-  /* a window [f0, f1) of width sx >= 1 touches at most floor(sx) + 2 source pixels */
-  int taps = (int)sx + 2;
-  size_t max = (size_t)outW * (size_t)taps;
-  int *xOff = malloc(max * sizeof(int));
-  float *xW = malloc(max * sizeof(float));
-  /* the same bound for the rows one output row sums */
+  /* a window [f0, f1) of width s >= 1 touches at most floor(s) + 2 source pixels */
+  int maxTaps = (int)sx + 2;
   int maxRows = (int)sy + 2;
-  const unsigned char **rows = malloc((size_t)maxRows * sizeof(*rows));
+  size_t max = (size_t)outW * (size_t)maxTaps;
+  int *tmpCol = malloc(max * sizeof(int));
+  int *tmpW = malloc(max * sizeof(int));
+  int *nTaps = malloc((size_t)outW * sizeof(int));
+  /* rows and weights padded to an even count */
+  const unsigned char **rows = malloc((size_t)(maxRows + 1) * sizeof(*rows));
   int *rowIdx = malloc((size_t)maxRows * sizeof(int));
-  float *wy = malloc((size_t)maxRows * sizeof(float));
-  float *v = NULL;
-  float *xW4 = NULL;
+  int *wy = malloc((size_t)(maxRows + 1) * sizeof(int));
+  int32_t *yPair = malloc((size_t)(maxRows + 1) * sizeof(int32_t));
+  double *scratch = malloc((size_t)(maxTaps > maxRows ? maxTaps : maxRows) * sizeof(double));
+  tap_table xt = {0, NULL, NULL, NULL, NULL};
+  int16_t *mid = NULL;
   int rc = 0;
-  if (xOff == NULL || xW == NULL || rows == NULL || rowIdx == NULL || wy == NULL) {
+  if (tmpCol == NULL || tmpW == NULL || nTaps == NULL || rows == NULL || rowIdx == NULL || wy == NULL
+      || yPair == NULL || scratch == NULL) {
     rc = RC_NO_MEMORY;
     goto done;
   }
-  /* taps as global byte columns first; T = the most any pixel needs */
+  int precX = area_precision(sx, MAX_PREC_X);
+  int precY = area_precision(sy, MAX_PREC_Y);
+  /* the columns of each output pixel (contiguous), T = the most any pixel needs, rounded up to even */
   int used = 0;
-  int c0 = INT_MAX, c1 = 0;
+  int c0 = INT_MAX, c1 = 0; /* first byte column read, one past the last */
   for (int ox = 0; ox < outW; ox++) {
-    int *o = xOff + (size_t)ox * taps;
     int col = outX + (cols == NULL ? ox : cols[ox]);
-    int n = area_window((double)col * sx, (double)(col + 1) * sx, w, sx, o, xW + (size_t)ox * taps, taps);
+    int *c = tmpCol + (size_t)ox * maxTaps;
+    int n = area_window((double)col * sx, (double)(col + 1) * sx, w, sx, precX, c, tmpW + (size_t)ox * maxTaps,
+                        scratch, maxTaps);
     if (n <= 0) {
       rc = RC_BAD_ARGUMENT;
       goto done;
     }
-    for (int t = 0; t < n; t++) {
-      o[t] *= 3; /* column -> byte offset */
-    }
-    c0 = o[0] < c0 ? o[0] : c0;
-    c1 = o[n - 1] + 3 > c1 ? o[n - 1] + 3 : c1;
-    for (int t = n; t < taps; t++) {
-      o[t] = o[n - 1];
-      xW[(size_t)ox * taps + t] = 0.0f;
-    }
+    c0 = c[0] * 3 < c0 ? c[0] * 3 : c0;
+    c1 = (c[n - 1] + 1) * 3 > c1 ? (c[n - 1] + 1) * 3 : c1;
+    nTaps[ox] = n;
     used = n > used ? n : used;
   }
-  /* compact to `used` taps per pixel, relative to c0 */
-  for (int ox = 0; ox < outW; ox++) {
-    for (int t = 0; t < used; t++) {
-      xOff[(size_t)ox * used + t] = xOff[(size_t)ox * taps + t] - c0;
-      xW[(size_t)ox * used + t] = xW[(size_t)ox * taps + t];
-    }
-  }
-#ifdef AREA_SSE2
-  xW4 = aligned_alloc(16, ((size_t)outW * used * 4 * sizeof(float) + 15) / 16 * 16);
-  if (xW4 == NULL) {
-    rc = RC_NO_MEMORY;
+  rc = taps_alloc(&xt, outW, (used + 1) & ~1);
+  if (rc != 0) {
     goto done;
   }
-  for (size_t k = 0; k < (size_t)outW * used; k++) {
-    xW4[4 * k] = xW4[4 * k + 1] = xW4[4 * k + 2] = xW4[4 * k + 3] = xW[k];
+  for (int ox = 0; ox < outW; ox++) {
+    taps_set(&xt, ox, tmpCol[(size_t)ox * maxTaps] * 3 - c0, tmpW + (size_t)ox * maxTaps, nTaps[ox]);
   }
-#endif
   /* rows touched */
   int rFirst = (int)(outY * sy);
   double eLast = ceil((outY + outH) * sy - 1e-9);
   int rLast = eLast < h ? (int)eLast : h;
-  if (base + (jlong)rFirst * stride + c0 < 0 || base + (jlong)(rLast - 1) * stride + c1 > srcCap) {
+  if (rFirst >= rLast || base + (jlong)rFirst * stride + c0 < 0 || base + (jlong)(rLast - 1) * stride + c1 > srcCap) {
     rc = RC_BAD_ARGUMENT;
     goto done;
   }
   int rowLen = c1 - c0;
-  v = malloc(((size_t)rowLen + 4) * sizeof(float));
-  if (v == NULL) {
+  int pad = taps_padding(&xt);
+  mid = malloc(((size_t)rowLen + pad) * sizeof(int16_t));
+  if (mid == NULL) {
     rc = RC_NO_MEMORY;
     goto done;
   }
-  memset(v + rowLen, 0, 4 * sizeof(float));
+  memset(mid + rowLen, 0, (size_t)pad * sizeof(int16_t));
   unsigned char *out = dst + dstOff;
   /* mapped rows stay inside [outY, outY + outH): the range checked above covers them */
   for (int i = 0; i < outH; i++) {
     int oy = outY + (rowsMap == NULL ? i : rowsMap[i]);
-    int n = area_window(oy * sy, (oy + 1) * sy, h, sy, rowIdx, wy, maxRows);
-    if (n <= 0) {
+    int n = area_window(oy * sy, (oy + 1) * sy, h, sy, precY, rowIdx, wy, scratch, maxRows);
+    if (n <= 0 || rowIdx[0] < rFirst || rowIdx[n - 1] >= rLast) {
       rc = RC_BAD_ARGUMENT;
       goto done;
     }
     for (int k = 0; k < n; k++) {
       rows[k] = src + base + (jlong)rowIdx[k] * stride + c0;
     }
-    sum_rows(rows, wy, n, v, rowLen);
-    sum_taps(v, xOff, xW, xW4, used, outW, out);
+    if (n & 1) {
+      rows[n] = rows[n - 1];
+      wy[n] = 0;
+    }
+    int npairs = (n + 1) / 2;
+    for (int k = 0; k < npairs; k++) {
+      yPair[k] = pair(wy[2 * k], wy[2 * k + 1]);
+    }
+    vertical_pass(rows, wy, yPair, npairs, precY - MID_BITS, mid, rowLen);
+    horizontal_pass(mid, &xt, precX + MID_BITS, outW, out);
     out += (size_t)outW * 3;
   }
 done:
   free(cols);
   free(rowsMap);
-  free(xOff);
-  free(xW);
+  free(tmpCol);
+  free(tmpW);
+  free(nTaps);
   free(rows);
   free(rowIdx);
   free(wy);
-  free(v);
-  free(xW4);
+  free(yPair);
+  free(scratch);
+  taps_free(&xt);
+  free(mid);
   return rc;
 }
 
-#ifdef AREA_SSE2
-/* blend_rows 8 lanes wide (AVX2 CPUs) */
-__attribute__((target("avx2")))
-static int blend_rows_avx2(const unsigned char *a, const unsigned char *b, float ay, float *restrict v, int n) {
-  __m256 w = _mm256_set1_ps(ay);
-  int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    __m256i ta = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(a + i)));
-    __m256i tb = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(b + i)));
-    __m256 d = _mm256_cvtepi32_ps(_mm256_sub_epi32(tb, ta));
-    _mm256_storeu_ps(v + i, _mm256_add_ps(_mm256_cvtepi32_ps(ta), _mm256_mul_ps(w, d)));
-  }
-  return i;
-}
-#endif
-
-/* v[i] = a[i] + ay * (b[i] - a[i]), the difference taken in int as Java does */
-static void blend_rows(const unsigned char *a, const unsigned char *b, float ay, float *restrict v, int n) {
-  int i = 0;
-#ifdef AREA_SSE2
-  if (has_avx2()) {
-    i = blend_rows_avx2(a, b, ay, v, n);
-  }
-#endif
-  for (; i < n; i++) {
-    int ta = a[i];
-    v[i] = ta + ay * (b[i] - ta);
-  }
-}
-
-/* out[3*ox + c] = clamp(l + wx * (r - l)) with l = v[idx[2*ox] + c], r = v[idx[2*ox+1] + c]; v has 4 readable
- * floats past each index (the caller pads it); wx4 holds each weight 4 times (SSE2 builds only) */
-static void blend_taps(const float *v, const int *idx, const float *wx, const float *wx4, int outW,
-                       unsigned char *out) {
-  int ox = 0;
-#ifdef AREA_SSE2
-  const __m128 half = _mm_set1_ps(0.5f);
-  for (; ox + 1 < outW; ox++) {
-    __m128 l = _mm_loadu_ps(v + idx[2 * ox]);
-    __m128 r = _mm_loadu_ps(v + idx[2 * ox + 1]);
-    __m128 p = _mm_add_ps(l, _mm_mul_ps(_mm_load_ps(wx4 + 4 * ox), _mm_sub_ps(r, l)));
-    __m128i i32 = _mm_cvttps_epi32(_mm_add_ps(p, half));
-    __m128i i16 = _mm_packs_epi32(i32, i32);
-    int px = _mm_cvtsi128_si32(_mm_packus_epi16(i16, i16));
-    /* 4 bytes stored, the 4th overwritten by the next pixel; the last pixel goes through the scalar loop */
-    memcpy(out + (size_t)ox * 3, &px, 4);
-  }
-#endif
-  for (; ox < outW; ox++) {
-    for (int c = 0; c < 3; c++) {
-      float l = v[idx[2 * ox] + c];
-      out[ox * 3 + c] = clamp_px(l + wx[ox] * (v[idx[2 * ox + 1] + c] - l));
-    }
-  }
-}
-
-/* Output index o of a bilinear resize by `scale` over n source pixels, half-pixel centres: the first
- * source index, and the weight of the next one in *frac (0 at the edges, which are clamped) */
-static int bilinear_tap(int o, double scale, int n, float *frac) {
+/* Output index o of a bilinear resize by `scale` over n source pixels, half-pixel centres: the first source
+ * index, and in *q the quantised weight of the next one (0 at the edges, which are clamped) */
+static int bilinear_tap(int o, double scale, int n, int *q) {
   double f = (o + 0.5) * scale - 0.5;
   int i0 = (int)floor(f);
-  float a = (float)(f - i0);
+  double a = f - i0;
   if (i0 < 0) {
     i0 = 0;
     a = 0;
@@ -410,7 +548,7 @@ static int bilinear_tap(int o, double scale, int n, float *frac) {
     i0 = n - 1;
     a = 0;
   }
-  *frac = a;
+  *q = (int)floor(a * (1 << PREC) + 0.5);
   return i0;
 }
 
@@ -437,52 +575,43 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   double sx = (double)w / outW;
   double sy = (double)h / outH;
   int rowLen = w * 3;
-  int *idx = malloc((size_t)outW * 2 * sizeof(int));
-  float *ax = malloc((size_t)outW * sizeof(float));
-  float *v = malloc(((size_t)rowLen + 4) * sizeof(float)); /* + 4: blend_taps reads 4 floats per index */
-  float *ax4 = NULL;
-#ifdef AREA_SSE2
-  ax4 = aligned_alloc(16, (size_t)outW * 4 * sizeof(float));
-#endif
-  if (idx == NULL || ax == NULL || v == NULL || (ax4 == NULL && AREA_SIMD)) {
+  const int one = 1 << PREC;
+  tap_table xt;
+  int16_t *mid = NULL;
+  if (taps_alloc(&xt, outW, 2) != 0 || (mid = malloc(((size_t)rowLen + taps_padding(&xt)) * sizeof(int16_t))) == NULL) {
+    if (xt.off != NULL) {
+      taps_free(&xt);
+    }
     free(cols);
     free(rowsMap);
-    free(idx);
-    free(ax);
-    free(v);
-    free(ax4);
     return RC_NO_MEMORY;
   }
-  memset(v + rowLen, 0, 4 * sizeof(float));
+  int pad = taps_padding(&xt);
+  memset(mid + rowLen, 0, (size_t)pad * sizeof(int16_t));
   for (int ox = 0; ox < outW; ox++) {
-    float a;
-    int x0 = bilinear_tap(cols == NULL ? ox : cols[ox], sx, w, &a);
-    idx[2 * ox] = x0 * 3;
-    idx[2 * ox + 1] = (x0 + 1 < w - 1 ? x0 + 1 : w - 1) * 3;
-    ax[ox] = a;
-#ifdef AREA_SSE2
-    ax4[4 * ox] = ax4[4 * ox + 1] = ax4[4 * ox + 2] = ax4[4 * ox + 3] = a;
-#endif
+    int q;
+    int x0 = bilinear_tap(cols == NULL ? ox : cols[ox], sx, w, &q);
+    /* the second tap is x0 + 1, or weighs 0 at the right edge (it then reads the zero padding of mid) */
+    int wt[2] = {one - q, q};
+    taps_set(&xt, ox, x0 * 3, wt, 2);
   }
   const unsigned char *box = src + srcOff + (jlong)y * stride + (jlong)x * 3;
   unsigned char *out = dst + dstOff;
   for (int oy = 0; oy < outH; oy++) {
-    float ay;
-    int y0 = bilinear_tap(rowsMap == NULL ? oy : rowsMap[oy], sy, h, &ay);
+    int q;
+    int y0 = bilinear_tap(rowsMap == NULL ? oy : rowsMap[oy], sy, h, &q);
     int y1 = y0 + 1 < h - 1 ? y0 + 1 : h - 1;
-    const unsigned char *a = box + (jlong)y0 * stride;
-    const unsigned char *b = box + (jlong)y1 * stride;
-    /* vertical blend of the two rows first, then horizontal per output pixel (the Java order) */
-    blend_rows(a, b, ay, v, rowLen);
-    blend_taps(v, idx, ax, ax4, outW, out);
+    const unsigned char *rows[2] = {box + (jlong)y0 * stride, box + (jlong)y1 * stride};
+    int wy[2] = {one - q, q};
+    int32_t yPair = pair(one - q, q);
+    vertical_pass(rows, wy, &yPair, 1, PREC - MID_BITS, mid, rowLen);
+    horizontal_pass(mid, &xt, PREC + MID_BITS, outW, out);
     out += (size_t)outW * 3;
   }
+  taps_free(&xt);
+  free(mid);
   free(cols);
   free(rowsMap);
-  free(idx);
-  free(ax);
-  free(v);
-  free(ax4);
   return 0;
 }
 
@@ -491,7 +620,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_sse2Only0(JNIEnv *env, jclass cls, jboolean on) {
   (void)env;
   (void)cls;
-#ifdef AREA_SSE2
+#ifdef RESIZE_SSE2
   sse2_only = on ? 1 : 0;
   return 1;
 #else

@@ -11,17 +11,37 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
  *
  * <p>{@link #resize} follows OpenCV {@code INTER_AREA} (what FFCV's writer and crop decoders use): area
  * averaging when shrinking on both axes, bilinear otherwise. Area weights are the overlap of each source
- * pixel with the output pixel's footprint, as OpenCV's {@code resizeArea}; results are rounded to nearest.
+ * pixel with the output pixel's footprint, as OpenCV's {@code resizeArea}; bilinear uses half-pixel centres
+ * and clamps at the edges.
  *
- * <p>When both buffers are direct and libbetoncodec is loaded, the same arithmetic runs in C (several times
- * faster, measured in CodecBenchmark); its output is byte-identical to the Java code's.
+ * <p>The arithmetic is 16-bit fixed point (Pillow-SIMD style). Each output pixel's taps are quantised to
+ * integers summing to exactly {@code 1 << prec} ({@link #quantize}; 14 bits, more for large area shrinks, see
+ * {@link #areaPrecision}); a vertical pass keeps 7 fraction bits per element ({@code (sum w*p + round) >>
+ * (prec - 7)}, at most {@code 255 << 7}, a 16-bit lane), a horizontal pass sums the taps of that row and
+ * rounds to nearest ({@code >> (prec + 7)}). The result is within 1 level of the exact real-valued resize
+ * (ResizerAccuracyTest against a double-precision reference).
+ *
+ * <p>When both buffers are direct and libbetoncodec is loaded, the same integer arithmetic runs in C with
+ * SSE2/AVX2 ({@code pmaddwd}); its output is byte-identical to the Java code's by construction.
  */
 public final class Resizer {
+  /** weight bits of bilinear taps and of area taps when shrinking less than 2x */
+  static final int PREC = 14;
+  /** fraction bits kept between the vertical and the horizontal pass */
+  static final int MID_BITS = 7;
+  /** the horizontal sum, at most {@code (255 << 7) << 16} plus rounding, must fit an int */
+  static final int MAX_PREC_X = 16;
+  /** the vertical sum, at most {@code 255 << 22} plus rounding, likewise */
+  static final int MAX_PREC_Y = 22;
+
   private final boolean useNative;
   private int[] xIdx = new int[0];
-  private float[] xWeight = new float[0];
+  private int[] xWeight = new int[0];
   private int[] xStart = new int[1];
-  private float[] acc = new float[0];
+  private int[] yIdx = new int[0];
+  private int[] yWeight = new int[0];
+  private double[] wScratch = new double[0];
+  private int[] acc = new int[0];
   private byte[] row0 = new byte[0];
   private byte[] row1 = new byte[0];
   private byte[] outRow = new byte[0];
@@ -149,7 +169,9 @@ public final class Resizer {
    */
   private void areaCore(ByteBuffer src, int base, int srcStride, int w, int h, double sx, double sy, int outX,
       int outY, ByteBuffer dst, int dstOffset, int outW, int outH, int[] columns, int[] rows) {
-    buildAreaTable(w, outX, outW, sx, columns);
+    int precX = areaPrecision(sx, MAX_PREC_X);
+    int precY = areaPrecision(sy, MAX_PREC_Y);
+    buildAreaTable(w, outX, outW, sx, precX, columns);
     int c0 = Integer.MAX_VALUE;
     int c1 = 0;
     for (int ox = 0; ox < outW; ox++) {
@@ -157,50 +179,53 @@ public final class Resizer {
       c1 = Math.max(c1, xIdx[xStart[ox + 1] - 1] + 3);
     }
     int rowLen = c1 - c0;
+    int maxRows = (int) sy + 2;
+    yIdx = grow(yIdx, maxRows);
+    yWeight = grow(yWeight, maxRows);
+    wScratch = grow(wScratch, maxRows);
     row0 = grow(row0, rowLen);
     acc = grow(acc, rowLen);
     outRow = grow(outRow, outW * 3);
     byte[] row = row0;
-    float[] a = acc;
+    int[] a = acc;
     int[] starts = xStart;
     int[] idx = xIdx;
-    float[] wts = xWeight;
+    int[] wts = xWeight;
+    int vShift = precY - MID_BITS;
+    int hShift = precX + MID_BITS;
     int out = dstOffset;
     for (int j = 0; j < outH; j++) {
       int oy = outY + (rows == null ? j : rows[j]);
-      double f0 = oy * sy;
-      double f1 = (oy + 1) * sy;
-      int r0 = (int) f0;
-      int r1 = Math.min(h, (int) Math.ceil(f1 - 1e-9));
-      // vertical pass: weighted sum of the contributing source rows over the needed columns
-      java.util.Arrays.fill(a, 0, rowLen, 0f);
-      for (int r = r0; r < r1; r++) {
-        double cover = Math.min(f1, r + 1) - Math.max(f0, r);
-        if (cover <= 1e-9) {
-          continue;
-        }
-        float wy = (float) (cover / sy);
-        src.get(base + r * srcStride + c0, row, 0, rowLen);
+      int n = areaTaps(oy * sy, (oy + 1) * sy, h, sy, precY, yIdx, yWeight, 0);
+      // vertical pass: weighted sum of the contributing source rows over the needed columns, 7 fraction bits
+      java.util.Arrays.fill(a, 0, rowLen, 1 << (vShift - 1));
+      for (int k = 0; k < n; k++) {
+        int wy = yWeight[k];
+        src.get(base + yIdx[k] * srcStride + c0, row, 0, rowLen);
         for (int i = 0; i < rowLen; i++) {
           a[i] += wy * (row[i] & 0xFF);
         }
       }
+      for (int i = 0; i < rowLen; i++) {
+        a[i] >>= vShift;
+      }
       // horizontal pass: the output pixel's taps over that row
       byte[] o = outRow;
+      int bias = 1 << (hShift - 1);
       for (int ox = 0; ox < outW; ox++) {
-        float cr = 0;
-        float cg = 0;
-        float cb = 0;
+        int cr = bias;
+        int cg = bias;
+        int cb = bias;
         for (int k = starts[ox]; k < starts[ox + 1]; k++) {
           int p = idx[k] - c0;
-          float wx = wts[k];
+          int wx = wts[k];
           cr += wx * a[p];
           cg += wx * a[p + 1];
           cb += wx * a[p + 2];
         }
-        o[ox * 3] = clamp(cr);
-        o[ox * 3 + 1] = clamp(cg);
-        o[ox * 3 + 2] = clamp(cb);
+        o[ox * 3] = (byte) Math.min(cr >> hShift, 255);
+        o[ox * 3 + 1] = (byte) Math.min(cg >> hShift, 255);
+        o[ox * 3 + 2] = (byte) Math.min(cb >> hShift, 255);
       }
       dst.put(out, o, 0, outW * 3);
       out += outW * 3;
@@ -222,12 +247,13 @@ public final class Resizer {
     }
     double sx = (double) w / outW;
     double sy = (double) h / outH;
+    int one = 1 << PREC;
     xIdx = grow(xIdx, outW * 2);
     xWeight = grow(xWeight, outW);
     for (int ox = 0; ox < outW; ox++) {
       double fx = ((columns == null ? ox : columns[ox]) + 0.5) * sx - 0.5;
       int x0 = (int) Math.floor(fx);
-      float ax = (float) (fx - x0);
+      double ax = fx - x0;
       if (x0 < 0) {
         x0 = 0;
         ax = 0;
@@ -238,7 +264,7 @@ public final class Resizer {
       }
       xIdx[2 * ox] = x0 * 3;
       xIdx[2 * ox + 1] = Math.min(x0 + 1, w - 1) * 3;
-      xWeight[ox] = ax;
+      xWeight[ox] = (int) Math.floor(ax * one + 0.5);
     }
     int rowLen = w * 3;
     row0 = grow(row0, rowLen);
@@ -246,13 +272,15 @@ public final class Resizer {
     acc = grow(acc, rowLen);
     outRow = grow(outRow, outW * 3);
     byte[] o = outRow;
+    int vShift = PREC - MID_BITS;
+    int hShift = PREC + MID_BITS;
     int out = dstOffset;
     int loaded0 = -1;
     int loaded1 = -1;
     for (int oy = 0; oy < outH; oy++) {
       double fy = ((rows == null ? oy : rows[oy]) + 0.5) * sy - 0.5;
       int y0 = (int) Math.floor(fy);
-      float ay = (float) (fy - y0);
+      double ay = fy - y0;
       if (y0 < 0) {
         y0 = 0;
         ay = 0;
@@ -277,21 +305,24 @@ public final class Resizer {
         src.get(srcOffset + (y + y1) * srcStride + x * 3, row1, 0, rowLen);
         loaded1 = y1;
       }
-      // vertical blend of the two rows first (one pass over the box width), then horizontal per output pixel
+      // vertical blend of the two rows first (7 fraction bits kept), then horizontal per output pixel
+      int qy = (int) Math.floor(ay * one + 0.5);
+      int wy0 = one - qy;
       byte[] a = row0;
       byte[] b = row1;
-      float[] v = acc;
+      int[] v = acc;
+      int vBias = 1 << (vShift - 1);
       for (int i = 0; i < rowLen; i++) {
-        int ta = a[i] & 0xFF;
-        v[i] = ta + ay * ((b[i] & 0xFF) - ta);
+        v[i] = (wy0 * (a[i] & 0xFF) + qy * (b[i] & 0xFF) + vBias) >> vShift;
       }
+      int hBias = 1 << (hShift - 1);
       for (int ox = 0; ox < outW; ox++) {
         int p0 = xIdx[2 * ox];
         int p1 = xIdx[2 * ox + 1];
-        float ax = xWeight[ox];
+        int qx = xWeight[ox];
+        int wx0 = one - qx;
         for (int c = 0; c < 3; c++) {
-          float l = v[p0 + c];
-          o[ox * 3 + c] = clamp(l + ax * (v[p1 + c] - l));
+          o[ox * 3 + c] = (byte) Math.min((wx0 * v[p0 + c] + qx * v[p1 + c] + hBias) >> hShift, 255);
         }
       }
       dst.put(out, o, 0, outW * 3);
@@ -299,34 +330,75 @@ public final class Resizer {
     }
   }
 
-  private void buildAreaTable(int w, int outX, int outW, double sx, int[] columns) {
-    int max = outW * ((int) Math.ceil(sx) + 2);
-    xIdx = grow(xIdx, max);
-    xWeight = grow(xWeight, max);
+  private void buildAreaTable(int w, int outX, int outW, double sx, int prec, int[] columns) {
+    int maxTaps = (int) sx + 2; // a window of width sx >= 1 touches at most floor(sx) + 2 source pixels
+    xIdx = grow(xIdx, outW * maxTaps);
+    xWeight = grow(xWeight, outW * maxTaps);
     xStart = grow(xStart, outW + 1);
+    wScratch = grow(wScratch, maxTaps);
     int k = 0;
     for (int ox = 0; ox < outW; ox++) {
-      int col = outX + (columns == null ? ox : columns[ox]);
-      double f0 = col * sx;
-      double f1 = (col + 1) * sx;
-      int i0 = (int) f0;
-      int i1 = Math.min(w, (int) Math.ceil(f1 - 1e-9));
       xStart[ox] = k;
-      for (int i = i0; i < i1; i++) {
-        double cover = Math.min(f1, i + 1) - Math.max(f0, i);
-        if (cover > 1e-9) {
-          xIdx[k] = i * 3;
-          xWeight[k] = (float) (cover / sx);
-          k++;
-        }
+      int col = outX + (columns == null ? ox : columns[ox]);
+      int n = areaTaps(col * sx, (col + 1) * sx, w, sx, prec, xIdx, xWeight, k);
+      for (int t = k; t < k + n; t++) {
+        xIdx[t] *= 3; // column -> byte offset
       }
+      k += n;
     }
     xStart[outW] = k;
   }
 
-  private static byte clamp(float v) {
-    int i = (int) (v + 0.5f);
-    return (byte) (i < 0 ? 0 : Math.min(i, 255));
+  /**
+   * The source pixels (columns or rows below {@code limit}) the output window {@code [f0, f1)} covers, from
+   * index {@code at} of {@code idx}, with their weights {@code cover / scale} quantised to {@code prec} bits
+   * in {@code q}. Returns how many. Uses {@link #wScratch}, which must hold {@code (int) scale + 2}.
+   */
+  private int areaTaps(double f0, double f1, int limit, double scale, int prec, int[] idx, int[] q, int at) {
+    int i0 = (int) f0;
+    int i1 = Math.min(limit, (int) Math.ceil(f1 - 1e-9));
+    double[] wt = wScratch;
+    int n = 0;
+    for (int i = i0; i < i1; i++) {
+      double cover = Math.min(f1, i + 1) - Math.max(f0, i);
+      if (cover > 1e-9) {
+        idx[at + n] = i;
+        wt[n] = cover / scale;
+        n++;
+      }
+    }
+    if (n > 0) {
+      quantize(wt, n, prec, q, at);
+    }
+    return n;
+  }
+
+  /**
+   * Weight bits of an area axis shrinking by {@code scale >= 1}, at most {@code max}: no tap weighs more than
+   * {@code 1 / floor(scale)}, so {@code 14 + floor(log2(floor(scale)))} bits still fit a signed 16-bit lane,
+   * and the rounding errors of the many small taps of a large shrink stay far below a level.
+   */
+  static int areaPrecision(double scale, int max) {
+    return Math.min(max, PREC + 31 - Integer.numberOfLeadingZeros((int) scale));
+  }
+
+  /**
+   * Weights {@code w[0, n)}, summing to about 1, as integers {@code q[at, at + n)} summing to exactly
+   * {@code 1 << prec}: each rounded to nearest, then the first largest takes the remainder.
+   */
+  static void quantize(double[] w, int n, int prec, int[] q, int at) {
+    int one = 1 << prec;
+    int sum = 0;
+    int big = at;
+    for (int i = 0; i < n; i++) {
+      int v = (int) Math.floor(w[i] * one + 0.5);
+      q[at + i] = v;
+      sum += v;
+      if (v > q[big]) {
+        big = at + i;
+      }
+    }
+    q[big] += one - sum;
   }
 
   private static void check(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h,
@@ -372,8 +444,8 @@ public final class Resizer {
     return a.length >= n ? a : new int[Math.max(n, a.length * 3 / 2)];
   }
 
-  private static float[] grow(float[] a, int n) {
-    return a.length >= n ? a : new float[Math.max(n, a.length * 3 / 2)];
+  private static double[] grow(double[] a, int n) {
+    return a.length >= n ? a : new double[Math.max(n, a.length * 3 / 2)];
   }
 
   private static byte[] grow(byte[] a, int n) {
