@@ -4,6 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import org.sparkbeton.codec.pixels.ChannelLookup;
 import org.sparkbeton.loader.transforms.Float16;
 
 /**
@@ -36,6 +37,10 @@ final class PixelKernel {
   private final byte[][] u8 = new byte[3][256];
   private final short[][] f16 = new short[3][256];
   private final int[][] f32 = new int[3][256];
+  private final byte[] flatU8 = new byte[768]; // the same tables flat, for ChannelLookup
+  private final short[] flatF16 = new short[768];
+  private final int[] flatF32 = new int[768];
+  private final Object flatTable; // the one of the output type
   private final byte[] sourceRow; // one spare byte at the end: a pixel is read as one 4-byte int
   private final byte[][] outRows; // HWC: spare bytes at the end, a pixel is written as one int or long
   private boolean identityValues; // uint8 out and every value mapped to itself: pixels are copied
@@ -58,6 +63,11 @@ final class PixelKernel {
       random |= s.randomValues();
     }
     this.randomValues = random;
+    this.flatTable = switch (dtype) {
+      case UINT8 -> flatU8;
+      case FLOAT16 -> flatF16;
+      default -> flatF32;
+    };
     this.columns = new int[width];
     this.rows = new int[height];
     this.sourceOffsets = new int[width];
@@ -128,6 +138,13 @@ final class PixelKernel {
     passOffsets = coordinatesMapped ? identityOffsets : sourceOffsets;
     identityColumns = coordinatesMapped || mappedColumnsIdentity;
     rowsInPlace = coordinatesMapped || mappedRowsIdentity;
+    boolean copy = identityValues && !channelsFirst;
+    if (identityColumns && rowsInPlace && !copy && in.isDirect() && out.isDirect() && ChannelLookup.nativeAvailable()) {
+      // pixels in place, direct memory both sides (a resizing decoder's output into the batch slot): the
+      // native lookup pass, ~3x the JIT's speed on these loops (three independent loads and stores a pixel)
+      ChannelLookup.apply(in, inOffset, height * width, flatTable, channelsFirst, out, outOffset);
+      return;
+    }
     if (channelsFirst) {
       switch (dtype) {
         case UINT8 -> planesU8(in, inOffset, out, outOffset);
@@ -221,9 +238,9 @@ final class PixelKernel {
         float f = table[c][v];
         identity &= f == v;
         switch (dtype) {
-          case UINT8 -> u8[c][v] = (byte) (int) f;
-          case FLOAT16 -> f16[c][v] = Float16.fromFloat(f);
-          default -> f32[c][v] = Float.floatToRawIntBits(f);
+          case UINT8 -> u8[c][v] = flatU8[256 * c + v] = (byte) (int) f;
+          case FLOAT16 -> f16[c][v] = flatF16[256 * c + v] = Float16.fromFloat(f);
+          default -> f32[c][v] = flatF32[256 * c + v] = Float.floatToRawIntBits(f);
         }
       }
     }
