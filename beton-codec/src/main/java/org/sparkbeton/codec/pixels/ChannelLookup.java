@@ -10,8 +10,8 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
  * W]}), little-endian. This is the last pass of a training pipeline (normalize, colour jitter, layout change
  * composed into one table by the loader). The native loop reads four pixels with three 4-byte loads and
  * writes each plane's four values with one store: ~70 µs for a 224x224 image to float16 planes here, where
- * the loader's JIT-compiled loop took ~190 µs (in the loader's benchmark, normalize to float16 NCHW went
- * from 1,023-1,046 to 1,205-1,228 images/s on 2 threads). A Java loop computes the same bytes where the
+ * the loader's JIT-compiled loop took ~190 µs (in the loader, normalize to float16 NCHW went from
+ * 986-1,112 to 1,207-1,235 images/s on 2 threads, A/B). A Java loop computes the same bytes where the
  * library is not loaded, and tests run both on the same vectors.
  *
  * <p>Tables are flat arrays of 768 entries, channel c at {@code [256 c, 256 c + 256)}: {@code byte[]},
