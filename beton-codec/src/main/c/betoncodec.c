@@ -236,12 +236,14 @@ static void cmyk_to_rgb(const unsigned char *in, unsigned char *out, JDIMENSION 
  * Decodes the box [x, x+w) x [y, y+h) of the source image (source pixel coordinates; w == 0 means the
  * whole image) scaled by scaleNum/8 into dst as packed RGB rows. The box maps to the scaled image as
  * [floor(x*s), ceil((x+w)*s)) clipped to the scaled size, the same rule as JpegGeometry in Java.
- * Returns (outWidth << 32 | outHeight) or a negative code.
+ * Returns (outWidth << 32 | outHeight) or a negative code. With FLAG_PADDED_ROWS and a layout array of 2
+ * ints, rows may be left as wide as libjpeg crops them (to iMCU boundaries), decoded straight into dst with
+ * no copy: layout gets {first column of the box in a row, row stride in pixels}; {0, outWidth} otherwise.
  */
 JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     JNIEnv *env, jclass cls, jlong handle, jobject srcBuf, jbyteArray srcArr, jint srcOff, jint srcLen,
     jint x, jint y, jint w, jint h, jint scaleNum, jint flags,
-    jobject dstBuf, jbyteArray dstArr, jint dstOff) {
+    jobject dstBuf, jbyteArray dstArr, jint dstOff, jintArray layout) {
   (void)cls;
   codec *c = (codec *)(intptr_t)handle;
   const unsigned char *src = source(env, c, srcBuf, srcArr, srcOff, srcLen);
@@ -252,7 +254,8 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     set_message(c, "empty input (0 bytes)");
     return RC_LIBJPEG;
   }
-  if (scaleNum < 1 || scaleNum > 16 || x < 0 || y < 0 || w < 0 || h < 0 || dstOff < 0) {
+  if (scaleNum < 1 || scaleNum > 16 || x < 0 || y < 0 || w < 0 || h < 0 || dstOff < 0
+      || (layout != NULL && (*env)->GetArrayLength(env, layout) < 2)) {
     snprintf(c->message, sizeof(c->message), "bad decode arguments: box %d,%d %dx%d scale %d/8 offset %d",
              x, y, w, h, scaleNum, dstOff);
     return RC_BAD_ARGUMENT;
@@ -344,14 +347,18 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
   }
   size_t lead = (size_t)(sx0 - xoff);
   size_t rowBytes = (size_t)ow * 3;
-  if (!cmyk && dst != NULL && lead == 0 && cw == ow) {
-    /* scanlines are exactly the output rows: decode straight into the caller's memory */
+  /* the caller takes rows as wide as the scanlines, if they fit its buffer */
+  int padded = (flags & FLAG_PADDED_ROWS) && layout != NULL && !cmyk && dst != NULL
+               && (jlong)dstOff + (jlong)cw * oh * 3 <= dstCap;
+  if (!cmyk && dst != NULL && (padded || (lead == 0 && cw == ow))) {
+    /* scanlines are the output rows: decode straight into the caller's memory */
+    size_t stride = padded ? (size_t)cw * 3 : rowBytes;
     JDIMENSION r = 0;
     while (r < oh) {
       JSAMPROW rows[ROWS_PER_READ];
       JDIMENSION n = oh - r < ROWS_PER_READ ? oh - r : ROWS_PER_READ;
       for (JDIMENSION i = 0; i < n; i++) {
-        rows[i] = dst + (size_t)(r + i) * rowBytes;
+        rows[i] = dst + (size_t)(r + i) * stride;
       }
       JDIMENSION got = jpeg_read_scanlines(d, rows, n);
       if (got == 0) {
@@ -362,6 +369,10 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
       r += got;
     }
     jpeg_abort_decompress(d);
+    if (layout != NULL) {
+      jint l[2] = {padded ? (jint)lead : 0, padded ? (jint)cw : (jint)ow};
+      (*env)->SetIntArrayRegion(env, layout, 0, 2, l);
+    }
     return ((jlong)ow << 32) | (jlong)oh;
   }
   size_t stride = (size_t)cw * px;
@@ -395,5 +406,9 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     }
   }
   jpeg_abort_decompress(d);
+  if (layout != NULL) {
+    jint l[2] = {0, (jint)ow};
+    (*env)->SetIntArrayRegion(env, layout, 0, 2, l);
+  }
   return ((jlong)ow << 32) | (jlong)oh;
 }

@@ -22,6 +22,7 @@
 #define RC_UNSUPPORTED    -5
 
 #define FLAG_ACCURATE_IDCT 1
+#define FLAG_PADDED_ROWS   2 /* decode0: rows may stay as wide as libjpeg crops them; layout out-param says how */
 
 /* decoded-size guard: refuse to allocate row buffers for absurd widths */
 #define MAX_DIMENSION 65500

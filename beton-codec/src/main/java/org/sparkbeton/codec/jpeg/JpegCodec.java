@@ -30,6 +30,22 @@ public interface JpegCodec extends AutoCloseable {
       int dstOffset);
 
   /**
+   * As {@link #decodeRegion}, but the decoded rows may be wider than the box: libjpeg crops scanlines only to
+   * iMCU boundaries, and keeping them as they are lets it decode straight into {@code dst} instead of copying
+   * every row out of a scanline buffer (callers that read the box through a stride, like a resize, lose
+   * nothing). Returns the box's size as {@link #decodeRegion} does and sets {@code layout[0]} to the box's
+   * first column within a row and {@code layout[1]} to the row stride in pixels. The default decodes as
+   * {@link #decodeRegion}: layout {0, box width}.
+   */
+  default long decodeRegionPadded(ByteBuffer src, int x, int y, int w, int h, int scaleNum, Idct idct,
+      ByteBuffer dst, int dstOffset, int[] layout) {
+    long size = decodeRegion(src, x, y, w, h, scaleNum, idct, dst, dstOffset);
+    layout[0] = 0;
+    layout[1] = ImageSize.width(size);
+    return size;
+  }
+
+  /**
    * Encodes packed RGB rows to a baseline JFIF JPEG; returns the number of bytes written at
    * {@code dstOffset}. Fails with {@link JpegException} if they do not fit; {@link #maxEncodedSize} always fits.
    */

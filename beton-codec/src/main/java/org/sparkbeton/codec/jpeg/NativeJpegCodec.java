@@ -15,6 +15,7 @@ public final class NativeJpegCodec implements JpegCodec {
   private static final Cleaner CLEANER = Cleaner.create();
   private static final AtomicInteger LIVE_HANDLES = new AtomicInteger();
   private static final int FLAG_ACCURATE_IDCT = 1;
+  private static final int FLAG_PADDED_ROWS = 2;
 
   private final Handle handle;
   private final Cleaner.Cleanable cleanable;
@@ -63,7 +64,7 @@ public final class NativeJpegCodec implements JpegCodec {
 
   @Override
   public long decode(ByteBuffer src, int scaleNum, Idct idct, ByteBuffer dst, int dstOffset) {
-    return decode(src, 0, 0, 0, 0, scaleNum, idct, dst, dstOffset);
+    return decode(src, 0, 0, 0, 0, scaleNum, idct, dst, dstOffset, null);
   }
 
   @Override
@@ -73,18 +74,33 @@ public final class NativeJpegCodec implements JpegCodec {
       throw new IllegalArgumentException(
           String.format("Crop box %d,%d %dx%d must have a non-negative origin and a positive size", x, y, w, h));
     }
-    return decode(src, x, y, w, h, scaleNum, idct, dst, dstOffset);
+    return decode(src, x, y, w, h, scaleNum, idct, dst, dstOffset, null);
   }
 
+  @Override
+  public long decodeRegionPadded(ByteBuffer src, int x, int y, int w, int h, int scaleNum, Idct idct,
+      ByteBuffer dst, int dstOffset, int[] layout) {
+    if (x < 0 || y < 0 || w <= 0 || h <= 0) {
+      throw new IllegalArgumentException(
+          String.format("Crop box %d,%d %dx%d must have a non-negative origin and a positive size", x, y, w, h));
+    }
+    if (layout == null || layout.length < 2) {
+      throw new IllegalArgumentException("decodeRegionPadded needs a layout array of 2 ints");
+    }
+    return decode(src, x, y, w, h, scaleNum, idct, dst, dstOffset, layout);
+  }
+
+  /** {@code layout} non-null: rows may stay padded (see {@link JpegCodec#decodeRegionPadded}). */
   private long decode(ByteBuffer src, int x, int y, int w, int h, int scaleNum, Idct idct, ByteBuffer dst,
-      int dstOffset) {
+      int dstOffset, int[] layout) {
     JpegGeometry.checkScale(scaleNum);
     checkDst(dst, dstOffset);
     long handle = live();
     try {
+      int flags = (idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0) | (layout != null ? FLAG_PADDED_ROWS : 0);
       long r = decode0(handle, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), x, y, w, h,
-          scaleNum, idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0, directOrNull(dst), arrayOrNull(dst),
-          dst.isDirect() ? dstOffset : dst.arrayOffset() + dstOffset);
+          scaleNum, flags, directOrNull(dst), arrayOrNull(dst), dst.isDirect() ? dstOffset : dst.arrayOffset()
+              + dstOffset, layout);
       check(r, "decode");
       return r;
     } finally {
@@ -193,7 +209,7 @@ public final class NativeJpegCodec implements JpegCodec {
       int[] out);
 
   private static native long decode0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int srcLen, int x,
-      int y, int w, int h, int scaleNum, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff);
+      int y, int w, int h, int scaleNum, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff, int[] layout);
 
   private static native int encode0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int width,
       int height, int quality, int subsampling, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff,

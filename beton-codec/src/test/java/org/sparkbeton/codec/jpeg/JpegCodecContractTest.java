@@ -193,6 +193,51 @@ abstract class JpegCodecContractTest {
         worstMax, worstMean);
   }
 
+  /** The padded form gives decodeRegion's pixels exactly, read through its layout; padding happens somewhere. */
+  @Test
+  void paddedRegionDecodeHoldsTheSamePixelsAtItsLayout() {
+    Random rnd = new Random(7L);
+    String[] files = {"texture-420.jpg", "texture-444.jpg", "texture-progressive.jpg"};
+    int padded = 0;
+    for (int i = 0; i < 60; i++) {
+      byte[] jpeg = TestImages.image(files[i % files.length]);
+      int w = 1 + rnd.nextInt(333);
+      int h = 1 + rnd.nextInt(251);
+      int x = rnd.nextInt(333 - w + 1);
+      int y = rnd.nextInt(251 - h + 1);
+      int m = new int[] {1, 2, 4, 8}[rnd.nextInt(4)];
+      long box = JpegGeometry.scaledBox(333, 251, x, y, w, h, m);
+      int bw = ImageSize.width(box);
+      int bh = ImageSize.height(box);
+      ByteBuffer plain = ByteBuffer.allocateDirect(bw * bh * 3);
+      codec.decodeRegion(ByteBuffer.wrap(jpeg), x, y, w, h, m, Idct.FAST, plain, 0);
+      // room for rows as wide as the scaled image
+      ByteBuffer wide = ByteBuffer.allocateDirect(5 + JpegGeometry.scaledDim(333, m) * bh * 3);
+      int[] layout = {-1, -1};
+      long got = codec.decodeRegionPadded(ByteBuffer.wrap(jpeg), x, y, w, h, m, Idct.FAST, wide, 5, layout);
+      assertThat(got).isEqualTo(box);
+      assertThat(layout[0]).isGreaterThanOrEqualTo(0);
+      assertThat(layout[0] + bw).isLessThanOrEqualTo(layout[1]);
+      byte[] rows = new byte[bw * bh * 3];
+      for (int r = 0; r < bh; r++) {
+        wide.get(5 + (r * layout[1] + layout[0]) * 3, rows, r * bw * 3, bw * 3);
+      }
+      String what = String.format("%s box %d,%d %dx%d scale %d/8, layout %d/%d", files[i % files.length], x, y, w,
+          h, m, layout[0], layout[1]);
+      assertThat(rows).as(what).isEqualTo(TestImages.bytes(plain, 0, bw * bh * 3));
+      padded += layout[1] != bw ? 1 : 0;
+    }
+    assertThat(padded).as("boxes decoded with padded rows").isEqualTo(paddedRowsExpected() ? padded : 0);
+    if (paddedRowsExpected()) {
+      assertThat(padded).isGreaterThan(20);
+    }
+  }
+
+  /** Whether this codec leaves rows padded (the native one does; the default form never does). */
+  boolean paddedRowsExpected() {
+    return false;
+  }
+
   @Test
   void regionOutsideTheImageIsRejected() {
     ByteBuffer dst = ByteBuffer.allocate(64 * 48 * 3);

@@ -31,6 +31,11 @@ class NativeJpegCodecTest extends JpegCodecContractTest {
     return 0.1;
   }
 
+  @Override
+  boolean paddedRowsExpected() {
+    return true;
+  }
+
   @Test
   void goldenJpegsDecodeToFfcvPixelsExactly() {
     for (TestImages.Golden g : TestImages.golden()) {

@@ -73,6 +73,14 @@ public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
         outOffset);
   }
 
+  @Override
+  public long decodeRegionRgbPadded(ByteBuffer jpeg, int offset, int length, int x, int y, int w, int h,
+      int scaleNum, ByteBuffer out, int outOffset, int[] layout) {
+    Handle handle = handle();
+    return handle.codec.decodeRegionPadded(handle.source(jpeg, offset, length), x, y, w, h, scaleNum, Idct.FAST,
+        out, outOffset, layout);
+  }
+
   /** Handles created so far (at most the number of threads that decoded at the same time). */
   public synchronized int handles() {
     return handles.size();

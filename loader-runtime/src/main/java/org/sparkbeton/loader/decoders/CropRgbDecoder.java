@@ -126,6 +126,7 @@ abstract class CropRgbDecoder implements Decoder {
     final Resizer resizer = new Resizer();
     final PayloadView view = new PayloadView();
     final int[] box = new int[4];
+    final int[] layout = new int[2]; // decoded rows: the box's first column, the row stride (pixels)
 
     Scratch(ByteBuffer pixels, ByteBuffer resized) {
       this.pixels = pixels;
@@ -208,10 +209,13 @@ abstract class CropRgbDecoder implements Decoder {
           throw new UnsupportedOperationException("JPEG payload of sample " + sample + " spans two mapped segments");
         }
         int m = JpegGeometry.bestScale(w, h, outW, outH, JpegGeometry.FAST_SCALES);
-        long got = jpeg.decodeRegionRgb(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m, s.pixels, 0);
+        // rows left as wide as libjpeg crops them (no copy); the resize reads the box through the stride
+        long got = jpeg.decodeRegionRgbPadded(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m,
+            s.pixels, 0, s.layout);
         int bw = ImageSize.width(got);
         int bh = ImageSize.height(got);
-        s.resizer.resize(s.pixels, 0, bw * 3, 0, 0, bw, bh, dst, dstOffset, outW, outH, columns, rows);
+        s.resizer.resize(s.pixels, 0, s.layout[1] * 3, s.layout[0], 0, bw, bh, dst, dstOffset, outW, outH, columns,
+            rows);
       } else {
         throw new BetonFormatException(field.file(), "metadata of sample " + sample + " field '" + field.name() + "'",
             field.metadataOffset(sample), "image mode byte is " + mode + ", expected 0 (jpg) or 1 (raw)");

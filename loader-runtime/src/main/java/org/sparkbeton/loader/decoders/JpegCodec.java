@@ -45,4 +45,18 @@ public interface JpegCodec {
       ByteBuffer out, int outOffset) {
     throw new UnsupportedOperationException(getClass().getName() + " cannot decode a region; " + UNAVAILABLE);
   }
+
+  /**
+   * As {@link #decodeRegionRgb}, but rows may be left wider than the box (beton-codec's
+   * {@code decodeRegionPadded}: no row copy out of the decoder's scanlines): {@code layout[0]} gets the box's
+   * first column within a row, {@code layout[1]} the row stride in pixels. The default decodes as
+   * {@link #decodeRegionRgb}: layout {0, box width}.
+   */
+  default long decodeRegionRgbPadded(ByteBuffer jpeg, int offset, int length, int x, int y, int w, int h,
+      int scaleNum, ByteBuffer out, int outOffset, int[] layout) {
+    long size = decodeRegionRgb(jpeg, offset, length, x, y, w, h, scaleNum, out, outOffset);
+    layout[0] = 0;
+    layout[1] = (int) (size >>> 32);
+    return size;
+  }
 }
