@@ -45,8 +45,9 @@ import org.sparkbeton.loader.transforms.ToChannelsFirst;
  * after the resize) and without ({@code fuse(false)}: one pass per operation), next to a plain-Java
  * ImageIO loop doing the same work (decode, same box rule, crop, bilinear resize to 224, flip, [normalize
  * + float16 + NCHW], copy into a batch array) on the same number of threads. The first row is this
- * machine's decode limit, measured in the same run ({@link DecodeLimit}: the codec alone decoding the
- * same crop boxes at the same DCT scales); the last column is each row as a fraction of it.
+ * machine's decode limit ({@link DecodeLimit}: the codec alone decoding the same crop boxes at the same
+ * DCT scales), measured in the same run before and after each loader row; the last column is each row as
+ * a fraction of the mean of the two limits next to it.
  *
  * <pre>
  * ./mvnw -q -o install -pl beton-core,beton-codec,loader-runtime -am -DskipTests
@@ -83,33 +84,45 @@ public final class JpegLoaderBenchmark {
         loader(file, threads, normalize, true, 1);
         loader(file, threads, normalize, false, 1);
       }
-      Throughput limitBefore = decodeLimit(jpegs, sizes, threads);
+      // the decode limit is measured next to each loader row (before and after it): this machine's speed
+      // drifts by 20-30% within minutes, so a limit measured minutes away would make the ratio a lottery
+      Throughput[] limits = new Throughput[5];
+      limits[0] = decodeLimit(jpegs, sizes, threads);
       Throughput u8Fused = loader(file, threads, false, true, 5);
+      limits[1] = decodeLimit(jpegs, sizes, threads);
       Throughput u8Unfused = loader(file, threads, false, false, 5);
-      Throughput u8ImageIo = imageIo(jpegs, threads, false, 2);
+      limits[2] = decodeLimit(jpegs, sizes, threads);
       Throughput f16Fused = loader(file, threads, true, true, 5);
+      limits[3] = decodeLimit(jpegs, sizes, threads);
       Throughput f16Unfused = loader(file, threads, true, false, 5);
+      limits[4] = decodeLimit(jpegs, sizes, threads);
+      Throughput u8ImageIo = imageIo(jpegs, threads, false, 2);
       Throughput f16ImageIo = imageIo(jpegs, threads, true, 2);
-      // measured before and after the rest: the machine is shared, so the two show how much the load moved
-      Throughput limitAfter = decodeLimit(jpegs, sizes, threads);
-      double limitWall = (limitBefore.restWall() + limitAfter.restWall()) / 2;
-      double limitCpu = (limitBefore.restCpu() + limitAfter.restCpu()) / 2;
+      double minWall = Double.MAX_VALUE;
+      double maxWall = 0;
+      double sumWall = 0;
+      double sumCpu = 0;
+      for (Throughput l : limits) {
+        minWall = Math.min(minWall, l.restWall());
+        maxWall = Math.max(maxWall, l.restWall());
+        sumWall += l.restWall();
+        sumCpu += l.restCpu();
+      }
       System.out.println("| RRC 224 + flip, batch " + BATCH + ", " + threads + " threads | epoch 1 images/s"
           + " | epochs 2-5 images/s | epochs 2-5 images per CPU-second | vs ImageIO loop (wall / CPU)"
-          + " | vs decode limit (wall / CPU) |");
+          + " | vs decode limit next to it (wall / CPU) |");
       System.out.println("|---|---:|---:|---:|---:|---:|");
       System.out.printf(Locale.ROOT, "| decode limit: bare native region decode of the same boxes at the same DCT"
-              + " scales (before %.0f / %.0f, after %.0f / %.0f) | | %.0f | %.0f | | 1.00x / 1.00x |%n",
-          limitBefore.restWall(), limitBefore.restCpu(), limitAfter.restWall(), limitAfter.restCpu(), limitWall,
-          limitCpu);
-      row("(i) uint8 NHWC, loader, fused", u8Fused, u8ImageIo, limitWall, limitCpu);
-      row("(i) uint8 NHWC, loader, unfused (fuse(false))", u8Unfused, u8ImageIo, limitWall, limitCpu);
-      row("(i) uint8 NHWC, plain-Java ImageIO loop (epochs 1, 2)", u8ImageIo, u8ImageIo, limitWall, limitCpu);
-      row("(ii) + NormalizeImage float16 NCHW, loader, fused", f16Fused, f16ImageIo, limitWall, limitCpu);
-      row("(ii) + NormalizeImage float16 NCHW, loader, unfused (fuse(false))", f16Unfused, f16ImageIo, limitWall,
-          limitCpu);
+              + " scales, measured 5 times between the rows (wall %.0f-%.0f) | | %.0f | %.0f | | 1.00x / 1.00x |%n",
+          minWall, maxWall, sumWall / limits.length, sumCpu / limits.length);
+      row("(i) uint8 NHWC, loader, fused", u8Fused, u8ImageIo, limits[0], limits[1]);
+      row("(i) uint8 NHWC, loader, unfused (fuse(false))", u8Unfused, u8ImageIo, limits[1], limits[2]);
+      row("(i) uint8 NHWC, plain-Java ImageIO loop (epochs 1, 2)", u8ImageIo, u8ImageIo, limits[4], limits[4]);
+      row("(ii) + NormalizeImage float16 NCHW, loader, fused", f16Fused, f16ImageIo, limits[2], limits[3]);
+      row("(ii) + NormalizeImage float16 NCHW, loader, unfused (fuse(false))", f16Unfused, f16ImageIo, limits[3],
+          limits[4]);
       row("(ii) + NormalizeImage float16 NCHW, plain-Java ImageIO loop (epochs 1, 2)", f16ImageIo, f16ImageIo,
-          limitWall, limitCpu);
+          limits[4], limits[4]);
       System.out.printf(Locale.ROOT, "fused vs unfused, epochs 2-5 (wall / CPU): (i) %.2fx / %.2fx, (ii) %.2fx /"
               + " %.2fx; load average at end %.2f%n", u8Fused.restWall() / u8Unfused.restWall(),
           u8Fused.restCpu() / u8Unfused.restCpu(), f16Fused.restWall() / f16Unfused.restWall(),
@@ -130,7 +143,10 @@ public final class JpegLoaderBenchmark {
     return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
-  static void row(String name, Throughput r, Throughput imageIo, double limitWall, double limitCpu) {
+  /** One row; the ratio to the decode limit uses the mean of the limits measured just before and after it. */
+  static void row(String name, Throughput r, Throughput imageIo, Throughput limitBefore, Throughput limitAfter) {
+    double limitWall = (limitBefore.restWall() + limitAfter.restWall()) / 2;
+    double limitCpu = (limitBefore.restCpu() + limitAfter.restCpu()) / 2;
     System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx / %.2fx | %.2fx / %.2fx |%n", name, r.firstWall,
         r.restWall(), r.restCpu(), r.restWall() / imageIo.restWall(), r.restCpu() / imageIo.restCpu(),
         r.restWall() / limitWall, r.restCpu() / limitCpu);
