@@ -168,10 +168,11 @@ abstract class JpegCodecContractTest {
     int worstMax = 0;
     for (int i = 0; i < 60; i++) {
       byte[] jpeg = TestImages.image(files[i % files.length]);
-      int w = 1 + rnd.nextInt(333);
-      int h = 1 + rnd.nextInt(251);
-      int x = rnd.nextInt(333 - w + 1);
-      int y = rnd.nextInt(251 - h + 1);
+      int[] b = randomBox(rnd);
+      int x = b[0];
+      int y = b[1];
+      int w = b[2];
+      int h = b[3];
       int m = 1 + rnd.nextInt(8);
       byte[] full = decodeFull(jpeg, m, Idct.FAST);
       long box = JpegGeometry.scaledBox(333, 251, x, y, w, h, m);
@@ -201,10 +202,11 @@ abstract class JpegCodecContractTest {
     int padded = 0;
     for (int i = 0; i < 60; i++) {
       byte[] jpeg = TestImages.image(files[i % files.length]);
-      int w = 1 + rnd.nextInt(333);
-      int h = 1 + rnd.nextInt(251);
-      int x = rnd.nextInt(333 - w + 1);
-      int y = rnd.nextInt(251 - h + 1);
+      int[] b = randomBox(rnd);
+      int x = b[0];
+      int y = b[1];
+      int w = b[2];
+      int h = b[3];
       int m = new int[] {1, 2, 4, 8}[rnd.nextInt(4)];
       long box = JpegGeometry.scaledBox(333, 251, x, y, w, h, m);
       int bw = ImageSize.width(box);
@@ -231,6 +233,13 @@ abstract class JpegCodecContractTest {
     if (paddedRowsExpected()) {
       assertThat(padded).isGreaterThan(20);
     }
+  }
+
+  /** x, y, w, h of a random non-empty box of the 333x251 test textures. */
+  private static int[] randomBox(Random rnd) {
+    int w = 1 + rnd.nextInt(333);
+    int h = 1 + rnd.nextInt(251);
+    return new int[] {rnd.nextInt(333 - w + 1), rnd.nextInt(251 - h + 1), w, h};
   }
 
   /** Whether this codec leaves rows padded (the native one does; the default form never does). */
