@@ -72,6 +72,11 @@ public final class BetonReadBenchmark {
     // Spark's fixed cost of planning and running a one-task job that reads nothing: the floor under any query
     // that runs a job (the label-only one runs one over the driver's answer)
     Timing floor = time(() -> spark.range(0, 1, 1, 1).selectExpr("id + 1"));
+    // the same metadata answers with the source's optional session extension: planned as a bare LocalTableScan,
+    // collected with no job at all
+    org.sparkbeton.spark.BetonSparkExtensions.install(spark);
+    Timing bCountExt = time(() -> b.groupBy().count());
+    Timing bGroupExt = time(() -> b.groupBy("label").count());
     spark.stop();
 
     System.out.printf("%nBetonReadBenchmark -- %d photos from %s written by df.write.format(\"beton\") (jpg, passed"
@@ -89,6 +94,10 @@ public final class BetonReadBenchmark {
         String.format("full scan / label-only = %.1fx (goal >= 20x)", bFull.seconds / bGroup.seconds));
     row("sum(length(image)) (every payload)", bFull, pFull,
         String.format("beton / parquet = %.2fx (goal <= 2x)", bFull.seconds / pFull.seconds));
+    row("count(), BetonSparkExtensions", bCountExt, pCount,
+        String.format("full scan / count = %.1fx", bFull.seconds / bCountExt.seconds));
+    row("label only, BetonSparkExtensions", bGroupExt, pGroup,
+        String.format("full scan / label-only = %.1fx (goal >= 20x)", bFull.seconds / bGroupExt.seconds));
     System.out.printf("%nSpark's floor, a one-task job reading nothing (spark.range(0, 1, 1, 1)): %.3f s;"
         + " full scan / floor = %.1fx, the most any query running a job can reach on this dataset%n",
         floor.seconds, bFull.seconds / floor.seconds);

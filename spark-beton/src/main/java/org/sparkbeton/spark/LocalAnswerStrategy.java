@@ -1,0 +1,65 @@
+package org.sparkbeton.spark;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.Attribute;
+import org.apache.spark.sql.catalyst.expressions.AttributeReference;
+import org.apache.spark.sql.catalyst.expressions.Expression;
+import org.apache.spark.sql.catalyst.expressions.Unevaluable;
+import org.apache.spark.sql.catalyst.expressions.UnsafeProjection;
+import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
+import org.apache.spark.sql.catalyst.plans.logical.Project;
+import org.apache.spark.sql.connector.read.LocalScan;
+import org.apache.spark.sql.execution.LocalTableScanExec;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.SparkStrategy;
+import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
+import scala.runtime.AbstractFunction1;
+
+/**
+ * Plans a {@code Project} over a connector's {@link LocalScan} (what Spark's aggregate pushdown leaves when
+ * the {@code beton} source answers an aggregate from metadata) as a bare {@code LocalTableScan} of the
+ * projected rows, computed here on the driver. Spark collects a bare {@code LocalTableScan} without a job;
+ * with the {@code Project} on top it runs one. Projections that are not plain deterministic expressions
+ * are left to Spark's own planning.
+ */
+final class LocalAnswerStrategy extends SparkStrategy {
+
+  @Override
+  public Seq<SparkPlan> apply(LogicalPlan plan) {
+    if (!(plan instanceof Project project) || !(project.child() instanceof DataSourceV2ScanRelation relation)
+        || !(relation.scan() instanceof LocalScan scan) || !evaluableHere(project)) {
+      return JavaConverters.asScalaBuffer(List.<SparkPlan>of()).toSeq();
+    }
+    @SuppressWarnings("unchecked")
+    Seq<Expression> exprs = (Seq<Expression>) (Seq<?>) project.projectList();
+    @SuppressWarnings("unchecked")
+    Seq<Attribute> input = (Seq<Attribute>) (Seq<?>) relation.output();
+    UnsafeProjection projection = UnsafeProjection.create(exprs, input);
+    List<InternalRow> rows = new ArrayList<>();
+    for (InternalRow row : scan.rows()) {
+      rows.add(projection.apply(row).copy());
+    }
+    SparkPlan local = new LocalTableScanExec(project.output(), JavaConverters.asScalaBuffer(rows).toSeq());
+    return JavaConverters.asScalaBuffer(List.of(local)).toSeq();
+  }
+
+  /** Deterministic, and nothing that only Spark's later phases can evaluate (Spark's ConvertToLocalRelation rule). */
+  private static boolean evaluableHere(Project project) {
+    for (Object named : JavaConverters.seqAsJavaList(project.projectList())) {
+      Expression e = (Expression) named; // every NamedExpression is an Expression
+      if (!e.deterministic() || e.find(new AbstractFunction1<Expression, Object>() {
+        @Override
+        public Object apply(Expression x) {
+          return x instanceof Unevaluable && !(x instanceof AttributeReference);
+        }
+      }).isDefined()) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
