@@ -83,6 +83,25 @@ class BetonLocalAnswerTest {
     assertThat(count.get(0).getLong(0)).isEqualTo(70);
   }
 
+  /** The driver memoises answers per shard list: an append publishes new shards, so the next answer sees them. */
+  @Test
+  void aHistogramAfterAnAppendCountsTheNewRows() throws Exception {
+    String dir = tmp.resolve("appended").toString();
+    spark.range(0, 30).selectExpr("id % 3 as label").write().format("beton").save(dir);
+    assertThat(counts(spark.read().format("beton").load(dir))).containsExactly(10L, 10L, 10L);
+    assertThat(counts(spark.read().format("beton").load(dir))).containsExactly(10L, 10L, 10L); // memoised
+    spark.range(30, 36).selectExpr("id % 3 as label").write().format("beton").mode("append").save(dir);
+    assertThat(counts(spark.read().format("beton").load(dir))).containsExactly(12L, 12L, 12L);
+    spark.range(0, 3).selectExpr("id as label").write().format("beton").mode("overwrite").save(dir);
+    assertThat(counts(spark.read().format("beton").load(dir))).containsExactly(1L, 1L, 1L);
+  }
+
+  /** Counts of the label histogram of {@code df}, by label, through the local answer. */
+  private static List<Long> counts(Dataset<Row> df) {
+    Dataset<Row> q = df.groupBy("label").count().orderBy("label");
+    return q.collectAsList().stream().map(r -> r.getLong(1)).toList();
+  }
+
   /** Also the listener's positive control: a query that reads the shards runs jobs. */
   @Test
   void queriesThatNeedTheShardsStillRunAsUsual() throws Exception {

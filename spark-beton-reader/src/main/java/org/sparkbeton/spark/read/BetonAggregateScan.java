@@ -67,20 +67,34 @@ final class BetonAggregateScan implements LocalScan {
 
   private InternalRow[] compute() {
     long t0 = System.nanoTime();
-    List<Object[]> values;
+    String key = MetadataAnswers.key(inputs, description, conf);
+    List<Object[]> values = key == null ? null : MetadataAnswers.get(key);
+    if (values != null) {
+      LOG.info("beton: {} over {} answered from the driver's memo of an earlier identical query: {} rows", description,
+          inputs.root(), values.size());
+      return rowsOf(values);
+    }
     try {
       values = aggregation.run(inputs.shards(), conf, hadoopConf);
     } catch (IOException e) {
       throw new UncheckedIOException("beton: reading the metadata of " + inputs.root() + " for " + description, e);
     }
-    InternalRow[] out = new InternalRow[values.size()];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = new GenericInternalRow(values.get(i));
+    if (key != null && aggregation.corruptShardsSkipped() == 0) {
+      MetadataAnswers.put(key, values);
     }
+    InternalRow[] out = rowsOf(values);
     LOG.info("beton: {} over {} answered from metadata on the driver: {} samples, {} bytes read, {} rows, {} ms{}",
         description, inputs.root(), aggregation.samplesRead(), aggregation.bytesRead(), out.length,
         (System.nanoTime() - t0) / 1_000_000, aggregation.corruptShardsSkipped() > 0
             ? ", " + aggregation.corruptShardsSkipped() + " corrupt shard(s) left out (ignoreCorruptFiles)" : "");
+    return out;
+  }
+
+  private static InternalRow[] rowsOf(List<Object[]> values) {
+    InternalRow[] out = new InternalRow[values.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = new GenericInternalRow(values.get(i));
+    }
     return out;
   }
 }
