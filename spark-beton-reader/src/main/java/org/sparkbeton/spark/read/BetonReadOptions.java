@@ -56,6 +56,14 @@ public final class BetonReadOptions {
    */
   public static final String AGGREGATE_PUSHDOWN_MAX_SAMPLES = "aggregatePushdownMaxSamples";
 
+  /**
+   * Whether the driver keeps aggregates it answered from a dataset directory's metadata and answers an
+   * identical query over the same shards from that memo (at most 64 answers of at most 10,000 rows). Safe
+   * because shard names are unique per write and never rewritten; turn it off if files under a manifest are
+   * changed by other means. Files and globs read without a manifest are never memoised. Default: true.
+   */
+  public static final String MEMOIZE_AGGREGATES = "memoizeAggregates";
+
   /** Values of {@link #IMAGE_MODE}. */
   public static final String IMAGE_MODE_BINARY = "binary";
   public static final String IMAGE_MODE_IMAGE = "image";

@@ -27,11 +27,12 @@ final class MetadataAnswers {
   private MetadataAnswers() {}
 
   /**
-   * The memo key of {@code description} over {@code inputs}, or null when the inputs have no manifest. It names
-   * every shard (path, bytes, samples) and the read options that change an answer (corrupt shards left out).
+   * The memo key of {@code description} over {@code inputs}, or null when the inputs have no manifest or the
+   * memo is off ({@link BetonReadOptions#MEMOIZE_AGGREGATES}). It names every shard (path, bytes, samples) and
+   * the read options that change an answer (corrupt shards left out).
    */
   static String key(DatasetInputs inputs, String description, ReadConf conf) {
-    if (inputs.manifest() == null) {
+    if (inputs.manifest() == null || !conf.memoizeAggregates()) {
       return null;
     }
     StringBuilder b = new StringBuilder(description).append("|ignoreCorruptFiles=").append(conf.ignoreCorruptFiles());

@@ -24,10 +24,12 @@ public final class ReadConf implements Serializable {
   private final long maxSamplesPerPartition;
   private final Map<String, CustomLayout> customFields;
   private final long aggregatePushdownMaxSamples;
+  private final boolean memoizeAggregates;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, long maxPartitionBytes, long maxSamplesPerPartition,
-      Map<String, CustomLayout> customFields, long aggregatePushdownMaxSamples) {
+      Map<String, CustomLayout> customFields, long aggregatePushdownMaxSamples, boolean memoizeAggregates) {
     this.aggregatePushdownMaxSamples = aggregatePushdownMaxSamples;
+    this.memoizeAggregates = memoizeAggregates;
     this.imageMode = imageMode;
     this.ignoreCorruptFiles = ignoreCorruptFiles;
     this.maxPartitionBytes = maxPartitionBytes;
@@ -70,7 +72,13 @@ public final class ReadConf implements Serializable {
     String aggText = o.get(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES.toLowerCase(Locale.ROOT));
     long aggMax = aggText == null ? DEFAULT_AGGREGATE_PUSHDOWN_MAX_SAMPLES
         : nonNegative(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES, aggText);
-    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom, aggMax);
+    String memo = o.getOrDefault(BetonReadOptions.MEMOIZE_AGGREGATES.toLowerCase(Locale.ROOT), "true");
+    if (!memo.equalsIgnoreCase("true") && !memo.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("Option " + BetonReadOptions.MEMOIZE_AGGREGATES
+          + " must be true or false, got '" + memo + "'");
+    }
+    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom, aggMax,
+        Boolean.parseBoolean(memo));
   }
 
   private static long nonNegative(String option, String text) {
@@ -141,4 +149,6 @@ public final class ReadConf implements Serializable {
   public long maxSamplesPerPartition() { return maxSamplesPerPartition; }
   public Map<String, CustomLayout> customFields() { return customFields; }
   public long aggregatePushdownMaxSamples() { return aggregatePushdownMaxSamples; }
+
+  public boolean memoizeAggregates() { return memoizeAggregates; }
 }

@@ -32,6 +32,8 @@ class MetadataAnswersTest {
     ReadConf ignoring = ReadConf.parse(Map.of(BetonReadOptions.IGNORE_CORRUPT_FILES, "true"), Map.of());
 
     assertThat(MetadataAnswers.key(file, "GROUP BY label: COUNT(*)", plain)).isNull();
+    ReadConf off = ReadConf.parse(Map.of("MemoizeAggregates", "false"), Map.of());
+    assertThat(MetadataAnswers.key(dataset, "GROUP BY label: COUNT(*)", off)).isNull();
     String key = MetadataAnswers.key(dataset, "GROUP BY label: COUNT(*)", plain);
     assertThat(key).contains(dataset.shards().get(0).path()).contains(dataset.shards().get(1).path());
     assertThat(MetadataAnswers.key(dataset, "GROUP BY label: MAX(label)", plain)).isNotEqualTo(key);

@@ -54,4 +54,12 @@ class ReadConfTest {
     assertThatThrownBy(() -> ReadConf.parse(Map.of("aggregatePushdownMaxSamples", "-1"), Map.of()))
         .hasMessageContaining("aggregatePushdownMaxSamples must be a whole number >= 0").hasMessageContaining("'-1'");
   }
+
+  @Test
+  void aggregatesAreMemoisedUnlessTurnedOff() {
+    assertThat(ReadConf.defaults().memoizeAggregates()).isTrue();
+    assertThat(ReadConf.parse(Map.of("MEMOIZEAGGREGATES", "False"), Map.of()).memoizeAggregates()).isFalse();
+    assertThatThrownBy(() -> ReadConf.parse(Map.of("memoizeAggregates", "no"), Map.of()))
+        .hasMessage("Option memoizeAggregates must be true or false, got 'no'");
+  }
 }

@@ -76,6 +76,9 @@ public final class BetonReadBenchmark {
     // collected with no job at all
     org.sparkbeton.spark.BetonSparkExtensions.install(spark);
     Timing bCountExt = time(() -> b.groupBy().count());
+    // each run reading the metadata again (a first query), then answered from the driver's memo (a repeated one)
+    Dataset<Row> unmemoised = spark.read().format("beton").option("memoizeAggregates", "false").load(beton.toString());
+    Timing bGroupExtCold = time(() -> unmemoised.groupBy("label").count());
     Timing bGroupExt = time(() -> b.groupBy("label").count());
     spark.stop();
 
@@ -96,7 +99,9 @@ public final class BetonReadBenchmark {
         String.format("beton / parquet = %.2fx (goal <= 2x)", bFull.seconds / pFull.seconds));
     row("count(), BetonSparkExtensions", bCountExt, pCount,
         String.format("full scan / count = %.1fx", bFull.seconds / bCountExt.seconds));
-    row("label only, BetonSparkExtensions", bGroupExt, pGroup,
+    row("label only, BetonSparkExtensions", bGroupExtCold, pGroup,
+        String.format("full scan / label-only = %.1fx (goal >= 20x)", bFull.seconds / bGroupExtCold.seconds));
+    row("label only, extensions, memoised", bGroupExt, pGroup,
         String.format("full scan / label-only = %.1fx (goal >= 20x)", bFull.seconds / bGroupExt.seconds));
     System.out.printf("%nSpark's floor, a one-task job reading nothing (spark.range(0, 1, 1, 1)): %.3f s;"
         + " full scan / floor = %.1fx, the most any query running a job can reach on this dataset%n",
