@@ -34,10 +34,8 @@ final class PixelKernel {
   private int[] passRows;
   private int[] passOffsets;
   private final float[][] table = new float[3][256];
-  private final byte[][] u8 = new byte[3][256];
-  private final short[][] f16 = new short[3][256];
-  private final int[][] f32 = new int[3][256];
-  private final byte[] flatU8 = new byte[768]; // the same tables flat, for ChannelLookup
+  // the composed tables of the output type, channel c at [256 c, 256 c + 256) (ChannelLookup's layout)
+  private final byte[] flatU8 = new byte[768];
   private final short[] flatF16 = new short[768];
   private final int[] flatF32 = new int[768];
   private final Object flatTable; // the one of the output type
@@ -238,9 +236,9 @@ final class PixelKernel {
         float f = table[c][v];
         identity &= f == v;
         switch (dtype) {
-          case UINT8 -> u8[c][v] = flatU8[256 * c + v] = (byte) (int) f;
-          case FLOAT16 -> f16[c][v] = flatF16[256 * c + v] = Float16.fromFloat(f);
-          default -> f32[c][v] = flatF32[256 * c + v] = Float.floatToRawIntBits(f);
+          case UINT8 -> flatU8[256 * c + v] = (byte) (int) f;
+          case FLOAT16 -> flatF16[256 * c + v] = Float16.fromFloat(f);
+          default -> flatF32[256 * c + v] = Float.floatToRawIntBits(f);
         }
       }
     }
@@ -280,16 +278,15 @@ final class PixelKernel {
   private void pixelsU8(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
     byte[] src = sourceRow;
     byte[] o = outRows[0];
-    byte[] r = u8[0];
-    byte[] g = u8[1];
-    byte[] b = u8[2];
+    byte[] t = flatU8; // channel c at [256 c, 256 c + 256)
     int[] at = passOffsets;
     int rowBytes = width * 3;
     for (int y = 0; y < height; y++) {
       in.get(inOffset + passRows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 3) {
         int p = (int) INTS.get(src, at[x]);
-        INTS.set(o, d, (r[p & 0xff] & 0xff) | (g[(p >>> 8) & 0xff] & 0xff) << 8 | (b[(p >>> 16) & 0xff] & 0xff) << 16);
+        INTS.set(o, d, (t[p & 0xff] & 0xff) | (t[256 + ((p >>> 8) & 0xff)] & 0xff) << 8
+            | (t[512 + ((p >>> 16) & 0xff)] & 0xff) << 16);
       }
       out.put(outOffset + y * rowBytes, o, 0, rowBytes);
     }
@@ -298,17 +295,15 @@ final class PixelKernel {
   private void pixelsF16(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
     byte[] src = sourceRow;
     byte[] o = outRows[0];
-    short[] r = f16[0];
-    short[] g = f16[1];
-    short[] b = f16[2];
+    short[] t = flatF16; // channel c at [256 c, 256 c + 256)
     int[] at = passOffsets;
     int rowBytes = width * 3;
     for (int y = 0; y < height; y++) {
       in.get(inOffset + passRows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 6) {
         int p = (int) INTS.get(src, at[x]);
-        LONGS.set(o, d, (r[p & 0xff] & 0xffffL) | (g[(p >>> 8) & 0xff] & 0xffffL) << 16
-            | (b[(p >>> 16) & 0xff] & 0xffffL) << 32);
+        LONGS.set(o, d, (t[p & 0xff] & 0xffffL) | (t[256 + ((p >>> 8) & 0xff)] & 0xffffL) << 16
+            | (t[512 + ((p >>> 16) & 0xff)] & 0xffffL) << 32);
       }
       out.put(outOffset + y * rowBytes * 2, o, 0, rowBytes * 2);
     }
@@ -317,18 +312,16 @@ final class PixelKernel {
   private void pixelsF32(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset) {
     byte[] src = sourceRow;
     byte[] o = outRows[0];
-    int[] r = f32[0];
-    int[] g = f32[1];
-    int[] b = f32[2];
+    int[] t = flatF32; // channel c at [256 c, 256 c + 256)
     int[] at = passOffsets;
     int rowBytes = width * 3;
     for (int y = 0; y < height; y++) {
       in.get(inOffset + passRows[y] * rowBytes, src, 0, rowBytes);
       for (int x = 0, d = 0; x < width; x++, d += 12) {
         int s = at[x];
-        INTS.set(o, d, r[src[s] & 0xff]);
-        INTS.set(o, d + 4, g[src[s + 1] & 0xff]);
-        INTS.set(o, d + 8, b[src[s + 2] & 0xff]);
+        INTS.set(o, d, t[src[s] & 0xff]);
+        INTS.set(o, d + 4, t[256 + (src[s + 1] & 0xff)]);
+        INTS.set(o, d + 8, t[512 + (src[s + 2] & 0xff)]);
       }
       out.put(outOffset + y * rowBytes * 4, o, 0, rowBytes * 4);
     }
@@ -339,18 +332,16 @@ final class PixelKernel {
     byte[] o0 = outRows[0];
     byte[] o1 = outRows[1];
     byte[] o2 = outRows[2];
-    byte[] r = u8[0];
-    byte[] g = u8[1];
-    byte[] b = u8[2];
+    byte[] t = flatU8; // channel c at [256 c, 256 c + 256)
     int[] at = passOffsets;
     int plane = height * width;
     for (int y = 0; y < height; y++) {
       in.get(inOffset + passRows[y] * width * 3, src, 0, width * 3);
       for (int x = 0; x < width; x++) {
         int s = at[x];
-        o0[x] = r[src[s] & 0xff];
-        o1[x] = g[src[s + 1] & 0xff];
-        o2[x] = b[src[s + 2] & 0xff];
+        o0[x] = t[src[s] & 0xff];
+        o1[x] = t[256 + (src[s + 1] & 0xff)];
+        o2[x] = t[512 + (src[s + 2] & 0xff)];
       }
       int d = outOffset + y * width;
       out.put(d, o0, 0, width);
@@ -364,18 +355,16 @@ final class PixelKernel {
     byte[] o0 = outRows[0];
     byte[] o1 = outRows[1];
     byte[] o2 = outRows[2];
-    short[] r = f16[0];
-    short[] g = f16[1];
-    short[] b = f16[2];
+    short[] t = flatF16; // channel c at [256 c, 256 c + 256)
     int[] at = passOffsets;
     int plane = height * width * 2;
     for (int y = 0; y < height; y++) {
       in.get(inOffset + passRows[y] * width * 3, src, 0, width * 3);
       for (int x = 0, d = 0; x < width; x++, d += 2) {
         int p = (int) INTS.get(src, at[x]);
-        SHORTS.set(o0, d, r[p & 0xff]);
-        SHORTS.set(o1, d, g[(p >>> 8) & 0xff]);
-        SHORTS.set(o2, d, b[(p >>> 16) & 0xff]);
+        SHORTS.set(o0, d, t[p & 0xff]);
+        SHORTS.set(o1, d, t[256 + ((p >>> 8) & 0xff)]);
+        SHORTS.set(o2, d, t[512 + ((p >>> 16) & 0xff)]);
       }
       int d = outOffset + y * width * 2;
       out.put(d, o0, 0, width * 2);
@@ -389,18 +378,16 @@ final class PixelKernel {
     byte[] o0 = outRows[0];
     byte[] o1 = outRows[1];
     byte[] o2 = outRows[2];
-    int[] r = f32[0];
-    int[] g = f32[1];
-    int[] b = f32[2];
+    int[] t = flatF32; // channel c at [256 c, 256 c + 256)
     int[] at = passOffsets;
     int plane = height * width * 4;
     for (int y = 0; y < height; y++) {
       in.get(inOffset + passRows[y] * width * 3, src, 0, width * 3);
       for (int x = 0, d = 0; x < width; x++, d += 4) {
         int s = at[x];
-        INTS.set(o0, d, r[src[s] & 0xff]);
-        INTS.set(o1, d, g[src[s + 1] & 0xff]);
-        INTS.set(o2, d, b[src[s + 2] & 0xff]);
+        INTS.set(o0, d, t[src[s] & 0xff]);
+        INTS.set(o1, d, t[256 + (src[s + 1] & 0xff)]);
+        INTS.set(o2, d, t[512 + (src[s + 2] & 0xff)]);
       }
       int d = outOffset + y * width * 4;
       out.put(d, o0, 0, width * 4);
