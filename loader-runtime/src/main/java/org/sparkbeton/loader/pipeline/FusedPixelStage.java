@@ -96,12 +96,13 @@ final class FusedPixelStage implements Operation.Stage {
     return ops.size();
   }
 
-  String describe() {
+  /** {@code fused(A + B)}, or {@code fused(A + B; coordinates in the decoder)} when a decoder applies its mapping. */
+  String describe(boolean coordinatesInDecoder) {
     StringBuilder b = new StringBuilder("fused(");
     for (int i = 0; i < ops.size(); i++) {
       b.append(i == 0 ? "" : " + ").append(ops.get(i).name());
     }
-    return b.append(')').toString();
+    return b.append(coordinatesInDecoder ? "; coordinates in the decoder)" : ")").toString();
   }
 
   @Override

@@ -150,9 +150,8 @@ public final class PlannedPipeline {
   public List<String> describeSteps() {
     List<String> out = new ArrayList<>();
     for (Operation.Stage st : stages) {
-      String d = st instanceof FusedPixelStage f ? f.describe() : st.getClass().getName();
-      out.add(out.isEmpty() && mappingDecoder != null ? d.substring(0, d.length() - 1) + "; coordinates in the decoder)"
-          : d);
+      out.add(st instanceof FusedPixelStage f ? f.describe(out.isEmpty() && mappingDecoder != null)
+          : st.getClass().getName());
     }
     return out;
   }
