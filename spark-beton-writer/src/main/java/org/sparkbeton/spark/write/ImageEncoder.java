@@ -25,8 +25,9 @@ import org.sparkbeton.format.fields.RgbImage;
  * (lossless, and no encode; FFCV always re-encodes). One instance per task thread.
  *
  * <p>Decoded and resized pixels live in two direct buffers reused from image to image (the native
- * resize twin needs direct memory); a raw payload returned by this class is a view of one of them,
- * valid until the next call, which is enough because the writer copies it into its page at once.
+ * resize twin needs direct memory), and so does the JPEG output; a payload returned by this class is a view
+ * of one of them (or of the caller's input), valid until the next call, which is enough because the writer
+ * copies it into its page at once.
  */
 final class ImageEncoder implements AutoCloseable {
   private final BetonWriteConf conf;
@@ -37,6 +38,8 @@ final class ImageEncoder implements AutoCloseable {
   private final ChromaSubsampling subsampling;
   private ByteBuffer decoded = ByteBuffer.allocateDirect(1 << 20);
   private ByteBuffer resized = ByteBuffer.allocateDirect(1 << 20);
+  /** JPEG output; sized for the worst case, so a fresh array of that size per image is not needed. */
+  private ByteBuffer encoded = ByteBuffer.allocateDirect(1 << 20);
   long passedThrough;
   long reencoded;
   /** Encoded input bytes seen, and nanoseconds spent decoding, resizing and encoding (for the task metrics). */
@@ -54,15 +57,28 @@ final class ImageEncoder implements AutoCloseable {
 
   /** An encoded image in any format the codec layer reads. */
   RgbImage fromEncoded(byte[] input, long row) {
-    bytesIn += input.length;
-    if (input.length >= 3 && (input[0] & 0xff) == 0xFF && (input[1] & 0xff) == 0xD8 && (input[2] & 0xff) == 0xFF) {
-      RgbImage fast = fromPlainJpeg(input, row);
+    return fromEncoded(ByteBuffer.wrap(input), row);
+  }
+
+  /**
+   * An encoded image in any format the codec layer reads: the bytes from position to limit of {@code input},
+   * which may be a view of Spark's row (a passed-through JPEG payload is returned as such a view).
+   */
+  RgbImage fromEncoded(ByteBuffer input, long row) {
+    int at = input.position();
+    int n = input.remaining();
+    bytesIn += n;
+    if (n >= 3 && (input.get(at) & 0xff) == 0xFF && (input.get(at + 1) & 0xff) == 0xD8
+        && (input.get(at + 2) & 0xff) == 0xFF) {
+      RgbImage fast = fromPlainJpeg(input.slice(), row);
       if (fast != null) {
         return fast;
       }
     }
+    byte[] bytes = new byte[n];
+    input.get(at, bytes);
     long t0 = System.nanoTime();
-    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(input);
+    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(bytes);
     decodeNanos += System.nanoTime() - t0;
     return fromPixels(decoded.pixels(), decoded.width(), decoded.height(), row);
   }
@@ -79,8 +95,7 @@ final class ImageEncoder implements AutoCloseable {
   }
 
   /** Null when the JPEG needs the general decoder (EXIF rotation, CMYK/YCCK). */
-  private RgbImage fromPlainJpeg(byte[] input, long row) {
-    ByteBuffer src = ByteBuffer.wrap(input);
+  private RgbImage fromPlainJpeg(ByteBuffer src, long row) {
     codec.probe(src, header);
     JpegColorSpace cs = header.colorSpace();
     if (JpegMarkers.exifOrientation(src) != 1 || (cs != JpegColorSpace.YCBCR && cs != JpegColorSpace.GRAYSCALE)) {
@@ -95,7 +110,7 @@ final class ImageEncoder implements AutoCloseable {
       // stored as they are, so no decoder will look at them here: refuse a stream that is cut short
       JpegMarkers.requireComplete(src);
       passedThrough++;
-      return new RgbImage(ImageMode.JPG, w, h, ByteBuffer.wrap(input));
+      return new RgbImage(ImageMode.JPG, w, h, src);
     }
     int scale = JpegGeometry.bestScale(w, h, tw, th, JpegGeometry.FAST_SCALES);
     int sw = JpegGeometry.scaledDim(w, scale);
@@ -127,9 +142,10 @@ final class ImageEncoder implements AutoCloseable {
     if (storeAsJpeg(w, h, row)) {
       reencoded++;
       long t0 = System.nanoTime();
-      byte[] jpeg = codec.encode(pixels, 0, w, h, conf.jpegQuality, subsampling);
+      encoded = ensure(encoded, JpegCodec.maxEncodedSize(w, h));
+      int n = codec.encode(pixels, 0, w, h, conf.jpegQuality, subsampling, encoded, 0);
       encodeNanos += System.nanoTime() - t0;
-      return new RgbImage(ImageMode.JPG, w, h, ByteBuffer.wrap(jpeg));
+      return new RgbImage(ImageMode.JPG, w, h, encoded.duplicate().position(0).limit(n));
     }
     return new RgbImage(ImageMode.RAW, w, h, pixels.duplicate().position(0).limit(w * h * 3));
   }

@@ -1,11 +1,15 @@
 package org.sparkbeton.spark.write;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.unsafe.Platform;
+import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
 import org.sparkbeton.format.fields.RgbImage;
@@ -106,10 +110,28 @@ final class RowEncoder implements AutoCloseable {
         yield sb.toString();
       }
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
-      case ENCODED_IMAGE -> images.fromEncoded(row.getBinary(i), rowIndex);
+      case ENCODED_IMAGE -> images.fromEncoded(binaryView(row, i), rowIndex);
       case IMAGE_STRUCT -> imageStruct(p, row.getStruct(i, ((StructType) p.type()).fields().length), rowIndex);
       case NUMERIC_ARRAY -> array(p, row.getArray(i));
     };
+  }
+
+  /**
+   * The bytes of binary column {@code i} without copying them when the row is an on-heap {@link UnsafeRow}
+   * (what file sources such as binaryFile produce): a binary value is stored like a string there, so
+   * {@code getUTF8String} is a view of the row's memory, where {@code getBinary} copies the whole encoded
+   * image into a new array. The view is valid until the iterator moves on, which is enough: the writer
+   * consumes it before asking for the next row.
+   */
+  static ByteBuffer binaryView(InternalRow row, int i) {
+    if (row instanceof UnsafeRow) {
+      UTF8String view = row.getUTF8String(i);
+      if (view.getBaseObject() instanceof byte[] array) {
+        long offset = view.getBaseOffset() - Platform.BYTE_ARRAY_OFFSET;
+        return ByteBuffer.wrap(array, Math.toIntExact(offset), view.numBytes()).slice();
+      }
+    }
+    return ByteBuffer.wrap(row.getBinary(i));
   }
 
   /** Spark's image struct: BGR(A) or grey bytes, row-major. */
