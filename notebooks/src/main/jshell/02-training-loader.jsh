@@ -8,6 +8,7 @@
 import java.nio.ByteBuffer;
 import java.nio.file.*;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.format.fields.Float16;
 import org.sparkbeton.loader.*;
 import org.sparkbeton.loader.decoders.*;
 import org.sparkbeton.loader.order.OrderOption;

@@ -80,6 +80,59 @@ public final class ChannelLookup {
     }
   }
 
+  /**
+   * For a float16 table (768 entries): six floats, (a, b) per channel, with which {@link #applyHalfPlanes}
+   * computes the table's exact bits as {@code fma(v, a, b)} rounded to float16, eight values per instruction,
+   * instead of looking each one up. Null when there are none: a map that is not affine, rounding no float pair
+   * reproduces, no native library or a CPU without F16C and FMA. The native side fits a line through the
+   * entries' rounding intervals, tries floats a few ulps around it and keeps a pair only if it reproduces all
+   * 256 entries of the channel through the kernel's own arithmetic, so the fast path is exact by check, not by
+   * argument. Call once per table (well under a millisecond).
+   */
+  public static float[] fitHalfAffine(short[] table) {
+    if (table == null || table.length != 768) {
+      throw new IllegalArgumentException("fitHalfAffine needs a float16 table of 768 entries");
+    }
+    if (!NativeLibrary.isAvailable()) {
+      return null;
+    }
+    float[] ab = new float[6];
+    int rc = fitHalfAffine0(table, ab);
+    if (rc < 0) {
+      throw new IllegalStateException("Native affine fit failed with code " + rc); // checked above: a bug
+    }
+    return rc == 1 ? ab : null;
+  }
+
+  /**
+   * {@link #apply} of a float16 {@code table} into three planes ({@code [3, H, W]}), computed with
+   * {@code affine} from {@link #fitHalfAffine} where it is not null and both buffers are direct, looked up
+   * otherwise: the same bytes either way.
+   */
+  public static void applyHalfPlanes(ByteBuffer in, int inOffset, int pixels, short[] table, float[] affine,
+      ByteBuffer out, int outOffset) {
+    if (affine == null || !in.isDirect() || !out.isDirect()) {
+      apply(in, inOffset, pixels, table, true, out, outOffset);
+      return;
+    }
+    if (affine.length != 6 || table.length != 768 || pixels < 0 || inOffset < 0 || outOffset < 0
+        || (long) inOffset + 3L * pixels > in.capacity() || (long) outOffset + 6L * pixels > out.capacity()
+        || out.isReadOnly()) {
+      throw new IllegalArgumentException(String.format("Bad float16 planes: %d pixels from byte %d of %d to byte %d"
+          + " of %d%s, %d table entries, %d affine floats", pixels, inOffset, in.capacity(), outOffset,
+          out.capacity(), out.isReadOnly() ? " (read-only)" : "", table.length, affine.length));
+    }
+    int rc = applyHalfAffine0(in, inOffset, pixels, table, affine, out, outOffset);
+    if (rc < 0) {
+      throw new IllegalStateException("Native float16 planes failed with code " + rc); // checked above: a bug
+    }
+  }
+
+  private static native int fitHalfAffine0(short[] table, float[] ab);
+
+  private static native int applyHalfAffine0(ByteBuffer in, long inOffset, long pixels, short[] table, float[] ab,
+      ByteBuffer out, long outOffset);
+
   private static native int apply0(ByteBuffer in, long inOffset, long pixels, Object table, int elemSize,
       boolean planar, ByteBuffer out, long outOffset);
 }

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.sparkbeton.codec.pixels.ChannelLookup;
-import org.sparkbeton.loader.transforms.Float16;
+import org.sparkbeton.format.fields.Float16;
 
 /**
  * One worker's fused pass over a run of {@link PixelStage}s: per sample it composes the stages'
@@ -39,6 +39,7 @@ final class PixelKernel {
   private final short[] flatF16 = new short[768];
   private final int[] flatF32 = new int[768];
   private final Object flatTable; // the one of the output type
+  private float[] halfAffine; // float16 planes from fixed tables: ChannelLookup's exact fit, or null
   private final byte[] sourceRow; // one spare byte at the end: a pixel is read as one 4-byte int
   private final byte[][] outRows; // HWC: spare bytes at the end, a pixel is written as one int or long
   private boolean identityValues; // uint8 out and every value mapped to itself: pixels are copied
@@ -83,6 +84,11 @@ final class PixelKernel {
         : new byte[][] {new byte[width * 3 * e + 8]};
     if (!randomValues) {
       buildTables();
+      if (dtype == DType.FLOAT16 && channelsFirst) {
+        // a fixed float16 map into planes (NormalizeImage's): computed eight values at a time where a float
+        // pair reproduces every entry; checked on all 256 values per channel, so the same bytes as the lookup
+        halfAffine = ChannelLookup.fitHalfAffine(flatF16);
+      }
     }
   }
 
@@ -140,7 +146,11 @@ final class PixelKernel {
     if (identityColumns && rowsInPlace && !copy && in.isDirect() && out.isDirect() && ChannelLookup.nativeAvailable()) {
       // pixels in place, direct memory both sides (a resizing decoder's output into the batch slot): the
       // native lookup pass, ~3x the JIT's speed on these loops (three independent loads and stores a pixel)
-      ChannelLookup.apply(in, inOffset, height * width, flatTable, channelsFirst, out, outOffset);
+      if (halfAffine != null) {
+        ChannelLookup.applyHalfPlanes(in, inOffset, height * width, flatF16, halfAffine, out, outOffset);
+      } else {
+        ChannelLookup.apply(in, inOffset, height * width, flatTable, channelsFirst, out, outOffset);
+      }
       return;
     }
     if (channelsFirst) {

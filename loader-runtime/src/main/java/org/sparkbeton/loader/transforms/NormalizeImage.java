@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.transforms;
 
 import java.nio.ByteBuffer;
+import org.sparkbeton.format.fields.Float16;
 import org.sparkbeton.loader.pipeline.DType;
 import org.sparkbeton.loader.pipeline.Operation;
 import org.sparkbeton.loader.pipeline.PixelOperation;

@@ -33,7 +33,7 @@ import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.pipeline.DType;
 import org.sparkbeton.loader.pipeline.Operation;
-import org.sparkbeton.loader.transforms.Float16;
+import org.sparkbeton.format.fields.Float16;
 import org.sparkbeton.loader.transforms.NormalizeImage;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
 import org.sparkbeton.loader.transforms.ToChannelsFirst;

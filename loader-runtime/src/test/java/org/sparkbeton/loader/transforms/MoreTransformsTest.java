@@ -11,6 +11,7 @@ import static org.sparkbeton.loader.transforms.TransformReferenceTest.run;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.junit.jupiter.api.Test;
+import org.sparkbeton.format.fields.Float16;
 import org.sparkbeton.loader.pipeline.DType;
 import org.sparkbeton.loader.pipeline.Operation;
 import org.sparkbeton.loader.pipeline.SampleRandom;
