@@ -22,16 +22,36 @@ final class DecodeLimit {
   /** Throughput over {@code epochs} epochs after one warm-up epoch; JPEGs copied once into direct memory. */
   static Throughput measure(List<byte[]> jpegs, int[][] sizes, long seed, int threads, int side, int epochs)
       throws InterruptedException {
+    return measure(direct(jpegs), sizes, seed, threads, side, epochs);
+  }
+
+  /** The JPEGs copied into direct memory, as {@link #measure} and {@link #epoch} read them. */
+  static ByteBuffer[] direct(List<byte[]> jpegs) {
     ByteBuffer[] sources = new ByteBuffer[jpegs.size()];
     for (int i = 0; i < sources.length; i++) {
       sources[i] = ByteBuffer.allocateDirect(jpegs.get(i).length).put(jpegs.get(i)).flip();
     }
+    return sources;
+  }
+
+  /** One epoch ({@code epoch} picks the boxes), no warm-up: images/s by the wall clock and per CPU-second. */
+  static double[] epoch(ByteBuffer[] sources, int[][] sizes, long seed, int threads, int side, int epoch)
+      throws InterruptedException {
+    Throughput t = new Throughput();
+    t.start();
+    run(sources, sizes, seed, threads, side, epoch, 1);
+    t.epochDone(1, sources.length);
+    return new double[] {t.restWall(), t.restCpu()};
+  }
+
+  static Throughput measure(ByteBuffer[] sources, int[][] sizes, long seed, int threads, int side, int epochs)
+      throws InterruptedException {
     Throughput t = new Throughput();
     t.start();
     run(sources, sizes, seed, threads, side, 0, 1);
-    t.epochDone(0, jpegs.size());
+    t.epochDone(0, sources.length);
     run(sources, sizes, seed, threads, side, 1, epochs);
-    t.epochDone(1, (long) jpegs.size() * epochs);
+    t.epochDone(1, (long) sources.length * epochs);
     return t;
   }
 

@@ -28,6 +28,7 @@ import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
 import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
@@ -127,6 +128,14 @@ public final class JpegLoaderBenchmark {
               + " %.2fx; load average at end %.2f%n", u8Fused.restWall() / u8Unfused.restWall(),
           u8Fused.restCpu() / u8Unfused.restCpu(), f16Fused.restWall() / f16Unfused.restWall(),
           f16Fused.restCpu() / f16Unfused.restCpu(), loadAverage());
+      int rounds = Integer.getInteger("alternatingRounds", 7);
+      if (rounds > 0) {
+        double[] u8 = AlternatingRatio.median(file, jpegs, sizes, threads, false, rounds);
+        double[] f16 = AlternatingRatio.median(file, jpegs, sizes, threads, true, rounds);
+        System.out.printf(Locale.ROOT, "alternating, fused, median of %d epochs each against the limit epochs beside"
+            + " it (wall / CPU): (i) %.2fx / %.2fx, (ii) %.2fx / %.2fx; load average at end %.2f%n", rounds, u8[0],
+            u8[1], f16[0], f16[1], loadAverage());
+      }
     } finally {
       Files.deleteIfExists(file);
     }
@@ -181,18 +190,22 @@ public final class JpegLoaderBenchmark {
     return sizes;
   }
 
+  /** The benchmark's loader: RRC 224 + flip [+ normalize to float16 + NCHW], labels, RANDOM order. */
+  static LoaderBuilder builder(Path file, int threads, boolean normalize, boolean fuse) {
+    Operation[] ops = normalize
+        ? new Operation[] {new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT16), new ToChannelsFirst()}
+        : new Operation[] {new RandomHorizontalFlip()};
+    return Loader.builder(file).batchSize(BATCH).numThreads(threads).seed(SEED).order(OrderOption.RANDOM).fuse(fuse)
+        .pipeline("image", new RandomResizedCropRgbDecoder(SIDE, SIDE), ops)
+        .pipeline("label", new IntDecoder());
+  }
+
   /** Throughput of epoch 1 (building the loader included) and of epochs 2..epochs. */
   static Throughput loader(Path file, int threads, boolean normalize, boolean fuse, int epochs) throws IOException {
     Throughput t = new Throughput();
     long checksum = 0;
-    Operation[] ops = normalize
-        ? new Operation[] {new RandomHorizontalFlip(), new NormalizeImage(MEAN, STD, DType.FLOAT16), new ToChannelsFirst()}
-        : new Operation[] {new RandomHorizontalFlip()};
     t.start();
-    try (Loader loader = Loader.builder(file).batchSize(BATCH).numThreads(threads).seed(SEED)
-        .order(OrderOption.RANDOM).fuse(fuse)
-        .pipeline("image", new RandomResizedCropRgbDecoder(SIDE, SIDE), ops)
-        .pipeline("label", new IntDecoder()).build()) {
+    try (Loader loader = builder(file, threads, normalize, fuse).build()) {
       for (int e = 0; e < epochs; e++) {
         int images = 0;
         for (Batch b : loader) {

@@ -1,0 +1,70 @@
+package org.sparkbeton.loader.bench;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.sparkbeton.loader.Batch;
+import org.sparkbeton.loader.Loader;
+
+/**
+ * The loader's ratio to the decode limit with the drift taken out as far as one process can: one fused loader
+ * kept open, its epochs alternated with single epochs of the decode limit, each loader epoch compared with the
+ * mean of the limit epochs right before and after it (about 3 s away instead of the main table's ~20 s), and
+ * the median over the rounds reported. This 2-vCPU machine's speed moves by 20-40% within a minute (the main
+ * table's limit ranged 1,614-2,285 images/s in one run), which is what made single rows disagree.
+ */
+final class AlternatingRatio {
+  private AlternatingRatio() {}
+
+  /** Median loader/limit ratio over {@code rounds} epochs, {@code {wall, cpu}}; each round printed as it ends. */
+  static double[] median(Path file, List<byte[]> jpegs, int[][] sizes, int threads, boolean normalize, int rounds)
+      throws IOException, InterruptedException {
+    ByteBuffer[] sources = DecodeLimit.direct(jpegs);
+    double[] wall = new double[rounds];
+    double[] cpu = new double[rounds];
+    String name = normalize ? "(ii)" : "(i)";
+    try (Loader loader = JpegLoaderBenchmark.builder(file, threads, normalize, true).build()) {
+      loaderEpoch(loader); // warm-up: JIT, and the loader's first epoch
+      DecodeLimit.epoch(sources, sizes, JpegLoaderBenchmark.SEED, threads, JpegLoaderBenchmark.SIDE, 0);
+      double[] before = DecodeLimit.epoch(sources, sizes, JpegLoaderBenchmark.SEED, threads, JpegLoaderBenchmark.SIDE, 1);
+      for (int r = 0; r < rounds; r++) {
+        double[] l = loaderEpoch(loader);
+        double[] after = DecodeLimit.epoch(sources, sizes, JpegLoaderBenchmark.SEED, threads,
+            JpegLoaderBenchmark.SIDE, r + 2);
+        wall[r] = l[0] / ((before[0] + after[0]) / 2);
+        cpu[r] = l[1] / ((before[1] + after[1]) / 2);
+        System.out.printf(Locale.ROOT, "%s fused, round %d: loader %.0f images/s (%.0f per CPU-s), limits beside it"
+            + " %.0f and %.0f: %.2fx / %.2fx%n", name, r + 1, l[0], l[1], before[0], after[0], wall[r], cpu[r]);
+        before = after;
+      }
+    }
+    Arrays.sort(wall);
+    Arrays.sort(cpu);
+    return new double[] {median(wall), median(cpu)};
+  }
+
+  private static double median(double[] sorted) {
+    int n = sorted.length;
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /** One epoch of the open loader: images/s by the wall clock and per CPU-second. */
+  private static double[] loaderEpoch(Loader loader) {
+    Throughput t = new Throughput();
+    t.start();
+    int images = 0;
+    long checksum = 0;
+    for (Batch b : loader) {
+      images += b.size();
+      checksum += b.data("image").get(12345);
+    }
+    t.epochDone(1, images);
+    if (checksum == 42) {
+      System.out.println();
+    }
+    return new double[] {t.restWall(), t.restCpu()};
+  }
+}
