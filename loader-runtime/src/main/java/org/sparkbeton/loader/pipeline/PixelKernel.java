@@ -39,7 +39,7 @@ final class PixelKernel {
   private final short[] flatF16 = new short[768];
   private final int[] flatF32 = new int[768];
   private final Object flatTable; // the one of the output type
-  private float[] halfAffine; // float16 planes from fixed tables: ChannelLookup's exact fit, or null
+  private final float[] halfAffine; // float16 planes from fixed tables: ChannelLookup's exact fit, or null
   private final byte[] sourceRow; // one spare byte at the end: a pixel is read as one 4-byte int
   private final byte[][] outRows; // HWC: spare bytes at the end, a pixel is written as one int or long
   private boolean identityValues; // uint8 out and every value mapped to itself: pixels are copied
@@ -84,12 +84,11 @@ final class PixelKernel {
         : new byte[][] {new byte[width * 3 * e + 8]};
     if (!randomValues) {
       buildTables();
-      if (dtype == DType.FLOAT16 && channelsFirst) {
-        // a fixed float16 map into planes (NormalizeImage's): computed eight values at a time where a float
-        // pair reproduces every entry; checked on all 256 values per channel, so the same bytes as the lookup
-        halfAffine = ChannelLookup.fitHalfAffine(flatF16);
-      }
     }
+    // a fixed float16 map into planes (NormalizeImage's): computed eight values at a time where a float pair
+    // reproduces every entry; checked on all 256 values per channel, so the same bytes as the lookup
+    this.halfAffine = !randomValues && dtype == DType.FLOAT16 && channelsFirst ? ChannelLookup.fitHalfAffine(flatF16)
+        : null;
   }
 
   /** Reads the uint8 [H, W, 3] sample at {@code inOffset} of {@code in}, writes the run's output at {@code outOffset}. */

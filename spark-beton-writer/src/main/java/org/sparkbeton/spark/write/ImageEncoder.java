@@ -75,8 +75,13 @@ final class ImageEncoder implements AutoCloseable {
         return fast;
       }
     }
-    byte[] bytes = new byte[n];
-    input.get(at, bytes);
+    byte[] bytes;
+    if (input.hasArray() && input.arrayOffset() + at == 0 && n == input.array().length) {
+      bytes = input.array(); // a whole array (fromEncoded(byte[])): no copy
+    } else {
+      bytes = new byte[n];
+      input.get(at, bytes);
+    }
     long t0 = System.nanoTime();
     org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(bytes);
     decodeNanos += System.nanoTime() - t0;
