@@ -64,6 +64,11 @@ class ShardWriterTest {
     try (var spool = Files.list(tmp)) {
       assertThat(spool.filter(p -> p.toString().endsWith(".spool")).count()).as("spool files left").isZero();
     }
+    try (var files = Files.list(out)) {
+      // the manifest's SHA-256 is the shards' checksum: no hidden .crc files from Hadoop's local file system
+      assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrderElementsOf(
+          shards.stream().map(ShardEntry::path).toList());
+    }
   }
 
   @Test
