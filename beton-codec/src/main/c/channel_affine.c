@@ -111,13 +111,13 @@ static uint16_t half_next(uint16_t h, int up) {
 static int fit_line(const uint16_t *t, double *slope, double *intercept) {
   double lo[256], hi[256];
   for (int v = 0; v < 256; v++) {
-    double x = half_value(t[v]);
-    if (!isfinite(x) || (t[v] & 0x7c00) == 0x7c00 || (half_next(t[v], 1) & 0x7c00) == 0x7c00
-        || (half_next(t[v], 0) & 0x7c00) == 0x7c00) {
+    /* an infinite neighbour (the entry is the largest finite half) leaves no finite interval edge */
+    double x = half_value(t[v]), down = half_value(half_next(t[v], 0)), up = half_value(half_next(t[v], 1));
+    if (!isfinite(x) || !isfinite(down) || !isfinite(up)) {
       return 0;
     }
-    lo[v] = (x + half_value(half_next(t[v], 0))) / 2;
-    hi[v] = (x + half_value(half_next(t[v], 1))) / 2;
+    lo[v] = (x + down) / 2;
+    hi[v] = (x + up) / 2;
   }
   double amin = -INFINITY, amax = INFINITY;
   for (int u = 0; u < 256; u++) {

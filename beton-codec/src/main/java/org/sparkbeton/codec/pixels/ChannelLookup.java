@@ -34,13 +34,7 @@ public final class ChannelLookup {
   /** As above; {@code allowNative} false runs the Java loop (tests compare the two). */
   public static void apply(ByteBuffer in, int inOffset, int pixels, Object table, boolean planar, ByteBuffer out,
       int outOffset, boolean allowNative) {
-    int elem = elementSize(table);
-    if (pixels < 0 || inOffset < 0 || outOffset < 0 || (long) inOffset + 3L * pixels > in.capacity()
-        || (long) outOffset + 3L * pixels * elem > out.capacity() || out.isReadOnly()) {
-      throw new IllegalArgumentException(String.format("Bad channel lookup: %d pixels from byte %d of %d to byte %d"
-          + " of %d%s (%d bytes per value)", pixels, inOffset, in.capacity(), outOffset, out.capacity(),
-          out.isReadOnly() ? " (read-only)" : "", elem));
-    }
+    int elem = checkArguments(in, inOffset, pixels, table, out, outOffset);
     if (allowNative && in.isDirect() && out.isDirect() && NativeLibrary.isAvailable()) {
       int rc = apply0(in, inOffset, pixels, table, elem, planar, out, outOffset);
       if (rc < 0) {
@@ -49,6 +43,19 @@ public final class ChannelLookup {
       return;
     }
     lookupJava(in, inOffset, pixels, table, elem, planar, out.duplicate().order(ByteOrder.LITTLE_ENDIAN), outOffset);
+  }
+
+  /** Refuses ranges outside either buffer and a read-only output; returns the table's bytes per value. */
+  private static int checkArguments(ByteBuffer in, int inOffset, int pixels, Object table, ByteBuffer out,
+      int outOffset) {
+    int elem = elementSize(table);
+    if (pixels < 0 || inOffset < 0 || outOffset < 0 || (long) inOffset + 3L * pixels > in.capacity()
+        || (long) outOffset + 3L * pixels * elem > out.capacity() || out.isReadOnly()) {
+      throw new IllegalArgumentException(String.format("Bad channel lookup: %d pixels from byte %d of %d to byte %d"
+          + " of %d%s (%d bytes per value)", pixels, inOffset, in.capacity(), outOffset, out.capacity(),
+          out.isReadOnly() ? " (read-only)" : "", elem));
+    }
+    return elem;
   }
 
   private static int elementSize(Object table) {
@@ -115,13 +122,10 @@ public final class ChannelLookup {
       apply(in, inOffset, pixels, table, true, out, outOffset);
       return;
     }
-    if (affine.length != 6 || table.length != 768 || pixels < 0 || inOffset < 0 || outOffset < 0
-        || (long) inOffset + 3L * pixels > in.capacity() || (long) outOffset + 6L * pixels > out.capacity()
-        || out.isReadOnly()) {
-      throw new IllegalArgumentException(String.format("Bad float16 planes: %d pixels from byte %d of %d to byte %d"
-          + " of %d%s, %d table entries, %d affine floats", pixels, inOffset, in.capacity(), outOffset,
-          out.capacity(), out.isReadOnly() ? " (read-only)" : "", table.length, affine.length));
+    if (affine.length != 6) {
+      throw new IllegalArgumentException("An affine fit is 6 floats (a, b per channel), got " + affine.length);
     }
+    checkArguments(in, inOffset, pixels, table, out, outOffset);
     int rc = applyHalfAffine0(in, inOffset, pixels, table, affine, out, outOffset);
     if (rc < 0) {
       throw new IllegalStateException("Native float16 planes failed with code " + rc); // checked above: a bug
