@@ -36,6 +36,8 @@ import org.sparkbeton.format.write.BetonWriter;
  *   org.sparkbeton.spark.write.WriterBenchmark /tmp/photos /tmp/writer-bench</pre>
  */
 public final class WriterBenchmark {
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
   public static void main(String[] args) throws Exception {
     Path photos = Path.of(args[0]);
     Path out = Path.of(args.length > 1 ? args[1] : "/tmp/writer-bench");
@@ -54,9 +56,10 @@ public final class WriterBenchmark {
     // the image step against bare decoding on one thread, each beside the other: what any framework around
     // the step could reach at best
     double limit1Before = decodeLimit(jpegs, 1);
-    double plain = plainJava(files, out.resolve("plain"), 1);
+    long[] plainCpu = new long[1];
+    double plain = plainJava(files, out.resolve("plain"), 1, plainCpu);
     double limit1After = decodeLimit(jpegs, 1);
-    double plain2 = plainJava(files, out.resolve("plain"), 2);
+    double plain2 = plainJava(files, out.resolve("plain"), 2, new long[1]);
     SparkSession spark = SparkSession.builder().master("local[2]").appName("WriterBenchmark")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
@@ -70,6 +73,8 @@ public final class WriterBenchmark {
       @Override
       public void onFailure(String funcName, org.apache.spark.sql.execution.QueryExecution qe, Exception e) {}
     });
+    TaskTimes taskTimes = new TaskTimes();
+    spark.sparkContext().addSparkListener(taskTimes);
     // Two warm-up writes (the first is reported: class loading and most of the JIT's work), then write runs
     // alternating 8 and 2 write tasks, each between two decode-limit measurements: the machine's speed drifts
     // 20-30% within minutes, so a ratio is only meaningful against a limit measured right beside it.
@@ -79,19 +84,26 @@ public final class WriterBenchmark {
     int warmUps = 2;
     double[] seconds = new double[schedule.length];
     double[] limits = new double[schedule.length + 1];
+    List<TaskTimes.Job> jobs = new ArrayList<>();
     for (int run = 0; run < schedule.length; run++) {
       if (run >= warmUps) {
         limits[run] = limits[run] > 0 ? limits[run] : decodeLimit(jpegs, 2);
       }
       spark.sparkContext().listenerBus().waitUntilEmpty();
       metrics.clear();
+      taskTimes.clear();
+      long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
       write(spark, photos, schedule[run], out.resolve("spark"), 1);
       seconds[run] = (System.nanoTime() - t0) / 1e9;
+      long endMs = System.currentTimeMillis();
       if (run >= warmUps) {
         limits[run + 1] = decodeLimit(jpegs, 2);
       }
       spark.sparkContext().listenerBus().waitUntilEmpty();
+      if (run >= warmUps && schedule[run] == 8) {
+        jobs.add(taskTimes.job(startMs, endMs));
+      }
       System.out.printf("Spark, %d write tasks, run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
               + " (both cores)%n", schedule[run], run + 1, seconds[run], metrics.getOrDefault("betonDecodeMs", 0L),
           metrics.getOrDefault("betonResizeMs", 0L), metrics.getOrDefault("betonEncodeMs", 0L));
@@ -133,6 +145,7 @@ public final class WriterBenchmark {
         + 8 * copies + " tasks)", copies * n / longSeconds, copies * longLimit / longSeconds);
     System.out.printf("%-66s %10s %15.2fx%n", "(the goal, 1,900/s, over the reference machine's 2,900/s limit)", "",
         1900 / 2900.0);
+    TaskTimes.print(jobs, n, plainCpu[0] / 1e6 / n);
   }
 
   /** Writes the photos ({@code copies} times over, in one job) as jpg at maxResolution 256, q90. */
@@ -183,8 +196,11 @@ public final class WriterBenchmark {
     });
   }
 
-  /** Seconds for {@code threads} threads to run the writer's image step over every photo into one file each. */
-  private static double plainJava(List<Path> files, Path prefix, int threads) throws Exception {
+  /**
+   * Seconds for {@code threads} threads to run the writer's image step over every photo into one file each;
+   * their CPU time (ns, summed over the threads) into {@code cpuNanos[0]}.
+   */
+  private static double plainJava(List<Path> files, Path prefix, int threads, long[] cpuNanos) throws Exception {
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE), new BetonField("label", IntField.INSTANCE));
     BetonWriteConf conf = BetonWriteConf.parse(java.util.Map.of("writeMode", "jpg", "maxResolution", "256",
         "jpegQuality", "90"));
@@ -192,11 +208,16 @@ public final class WriterBenchmark {
       try (ImageEncoder images = new ImageEncoder(conf, first);
            BetonWriter w = BetonWriter.builder(fields).expectedSamples(files.size() / threads + 1)
                .open(Path.of(prefix + "-" + first + ".beton"))) {
+        long cpu0 = THREADS.getCurrentThreadCpuTime();
         for (int i = first; i < files.size(); i += threads) {
           RgbImage image = images.fromEncoded(Files.readAllBytes(files.get(i)), i);
           w.append(image, (long) (i % 10));
         }
         w.finish();
+        long cpu = THREADS.getCurrentThreadCpuTime() - cpu0;
+        synchronized (cpuNanos) {
+          cpuNanos[0] += cpu;
+        }
       }
     });
   }
