@@ -15,6 +15,9 @@
  *  - vertical: mid[i] = (sum_k wy[k] * row_k[i] + round) >> (prec - 7), the weighted row with 7 fraction
  *    bits kept (<= 255 << 7 = 32640, a signed 16-bit lane); pairs of rows are interleaved byte by byte and
  *    summed with pmaddwd (_mm256_madd_epi16 where the CPU has AVX2), an odd row paired with a zero weight;
+ *    with AVX2, windows of two and three rows (bilinear, area shrinks under 2x) sum their differences from
+ *    one row instead (the weights sum to 1 << prec: base << 7 plus the rounded rest, one vpmulhrsw or vpmaddwd
+ *    per 8 to 16 elements);
  *  - horizontal: out = (sum_t wx[t] * mid[off_t + c] + round) >> (prec + 7); every output pixel of a call
  *    gets the same even number of contiguous taps (those past its window weigh 0 and read the next columns
  *    or the zeroed padding of mid). AVX2: one 16-byte load holds two taps, vpshufb'd to R0 R1 G0 G1 B0 B1
@@ -39,15 +42,30 @@ static int area_precision(double scale, int max) {
   return p < max ? p : max;
 }
 
-/* double weights w[0, n), summing to about 1, as integers summing to exactly 1 << prec: each rounded to
- * nearest, the first largest takes the remainder (Resizer.quantize) */
+/* floor(x) and ceil(x) as ints for |x| < 2^31: a truncating conversion and a correction, shorter (in latency,
+ * on the weights' dependency chains) than floor() and ceil() */
+static inline int floor_int(double x) {
+  int i = (int)x;
+  return i - (x < i);
+}
+
+static inline int ceil_int(double x) {
+  int i = (int)x;
+  return i + (x > i);
+}
+
+/* double weights w[0, n), each >= 0 and summing to about 1, as integers summing to exactly 1 << prec: each
+ * rounded to nearest, the first largest takes the remainder (Resizer.quantize) */
 static void quantize(const double *w, int n, int prec, int *q) {
   int one = 1 << prec;
-  int sum = 0, big = 0;
+  int sum = 0, big = 0, max = -1;
   for (int i = 0; i < n; i++) {
-    q[i] = (int)floor(w[i] * one + 0.5);
-    sum += q[i];
-    if (q[i] > q[big]) {
+    /* w[i] * one + 0.5 > 0: truncation is its floor */
+    int v = (int)(w[i] * one + 0.5);
+    q[i] = v;
+    sum += v;
+    if (v > max) {
+      max = v;
       big = i;
     }
   }
@@ -60,8 +78,8 @@ static void quantize(const double *w, int n, int prec, int *q) {
 static int area_window(double f0, double f1, int limit, double scale, int prec, int *idx, int *q, double *wt,
                        int max) {
   int i0 = (int)f0;
-  double e = ceil(f1 - 1e-9);
-  int i1 = e < limit ? (int)e : limit;
+  int e = ceil_int(f1 - 1e-9);
+  int i1 = e < limit ? e : limit;
   int n = 0;
   for (int i = i0; i < i1; i++) {
     double lo = f0 > i ? f0 : i;
@@ -248,7 +266,7 @@ done:
  * index, and in *q the quantised weight of the next one (0 at the edges, which are clamped) */
 static int bilinear_tap(int o, double scale, int n, int *q) {
   double f = (o + 0.5) * scale - 0.5;
-  int i0 = (int)floor(f);
+  int i0 = floor_int(f);
   double a = f - i0;
   if (i0 < 0) {
     i0 = 0;
@@ -258,7 +276,8 @@ static int bilinear_tap(int o, double scale, int n, int *q) {
     i0 = n - 1;
     a = 0;
   }
-  *q = (int)floor(a * (1 << PREC) + 0.5);
+  /* a * 2^PREC + 0.5 > 0: truncation is its floor */
+  *q = (int)(a * (1 << PREC) + 0.5);
   return i0;
 }
 

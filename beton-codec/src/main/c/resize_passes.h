@@ -15,7 +15,8 @@ static inline int32_t pair(int lo, int hi) {
 
 /* Horizontal tap tables of one call: `taps` (even) per output pixel, contiguous columns (off[ox*T + t] =
  * off[ox*T] + 3t, element offsets into the intermediate row; taps past a pixel's window weigh 0), weights w,
- * the same pairwise in pw (pair()), and for AVX2 per pixel pair in w8 (see pixel_pair_avx2). */
+ * the same pairwise in pw (pair()), and for AVX2 per block of 8 pixels in w8 (see block_avx2); off and w8 run
+ * on to a whole last block (offset 0, weight 0). */
 typedef struct {
   int taps;
   int *off;
