@@ -30,7 +30,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     this.taskAttempt = taskAttempt;
     String prefix = shardPrefix(jobId, partition, taskAttempt);
     this.quarantine = new QuarantineLog(fs, dir, prefix);
-    this.rows = new RowEncoder(schema, conf, partition, quarantine);
+    this.rows = new RowEncoder(schema, conf, partition, quarantine, fs.getConf());
     List<BetonField> fields = BetonSchemaMapping.fields(schema, conf);
     this.shards = new ShardWriter(fs, dir, prefix, fields, conf);
   }

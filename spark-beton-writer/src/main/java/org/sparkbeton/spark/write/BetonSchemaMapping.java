@@ -29,7 +29,7 @@ import org.sparkbeton.format.fields.RgbImageField;
 /**
  * Spark schema → .beton fields, checked when the write is planned, with messages naming the column:
  * integral and boolean → Int; float/double → Float; binary → Bytes, or RGBImage for the columns
- * named in {@code imageColumns}; Spark's {@code image} struct → RGBImage; arrays of numbers with a
+ * named in {@code imageColumns} (strings named there are paths of image files, read by the executors); Spark's {@code image} struct → RGBImage; arrays of numbers with a
  * shape in {@code arrayShapes} → NDArray; string → JSON string literal (or UTF-8 Bytes); other
  * structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique.
  */
@@ -98,9 +98,9 @@ public final class BetonSchemaMapping {
   private static ColumnPlan planColumn(StructField f, int ordinal, BetonWriteConf conf) {
     String name = f.name();
     DataType t = f.dataType();
-    if (conf.isImageColumn(name) && !(t instanceof BinaryType) && !isImageStruct(t)) {
-      throw new IllegalArgumentException("Cannot write image column '" + name + "': expected BinaryType or image struct, got "
-          + t.simpleString());
+    if (conf.isImageColumn(name) && !(t instanceof BinaryType) && !(t instanceof StringType) && !isImageStruct(t)) {
+      throw new IllegalArgumentException("Cannot write image column '" + name + "': expected binary (encoded images),"
+          + " string (paths of image files) or an image struct, got " + t.simpleString());
     }
     ColumnKind kind;
     BetonField field;
@@ -130,6 +130,8 @@ public final class BetonSchemaMapping {
       }
       return new ColumnPlan(name, ordinal, t, ColumnKind.NUMERIC_ARRAY,
           new BetonField(name, NdArrayField.ndarray(numpyType(a.elementType()), shape)));
+    } else if (t instanceof StringType && conf.isImageColumn(name)) {
+      kind = ColumnKind.IMAGE_PATH;
     } else if (t instanceof StringType) {
       kind = conf.stringsAsJson ? ColumnKind.STRING_JSON : ColumnKind.STRING_BYTES;
     } else if (t instanceof StructType || t instanceof MapType || t instanceof ArrayType) {
@@ -142,7 +144,7 @@ public final class BetonSchemaMapping {
       case LONG, INT, SHORT, BYTE, BOOLEAN -> new BetonField(name, IntField.INSTANCE);
       case FLOAT, DOUBLE -> new BetonField(name, FloatField.INSTANCE);
       case BINARY, STRING_BYTES -> new BetonField(name, BytesField.INSTANCE);
-      case ENCODED_IMAGE, IMAGE_STRUCT -> new BetonField(name, RgbImageField.INSTANCE);
+      case ENCODED_IMAGE, IMAGE_PATH, IMAGE_STRUCT -> new BetonField(name, RgbImageField.INSTANCE);
       default -> new BetonField(name, JsonField.INSTANCE);
     };
     return new ColumnPlan(name, ordinal, t, kind, field);

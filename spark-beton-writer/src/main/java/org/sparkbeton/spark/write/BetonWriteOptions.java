@@ -7,7 +7,13 @@ package org.sparkbeton.spark.write;
 public final class BetonWriteOptions {
   private BetonWriteOptions() {}
 
-  /** Comma-separated binary columns holding encoded images (any format the codec reads) to store as RGBImage fields. Spark {@code image} structs are image columns without being listed. Default: none. */
+  /**
+   * Comma-separated columns to store as RGBImage fields: binary columns holding encoded images (any format the
+   * codec reads), or string columns holding the paths or URIs of image files, which the executors read
+   * themselves through Hadoop's file systems (a missing file is bad input, see {@link #BAD_IMAGE_POLICY}) —
+   * cheaper per row than {@code binaryFile}'s content column. Spark {@code image} structs are image columns
+   * without being listed. Default: none.
+   */
   public static final String IMAGE_COLUMNS = "imageColumns";
 
   /** Longest side after resizing (FFCV {@code max_resolution}); never upscales. Default: no limit. */

@@ -29,11 +29,17 @@ final class RowEncoder implements AutoCloseable {
   private final int sourceOrdinal;
   private final org.apache.spark.sql.types.DataType sourceType;
   private final QuarantineLog quarantine;
+  private final ImageFileReader files; // image columns of paths; null when there are none
+  private final int pathOrdinal; // the first image column of paths: a row's source when no sourceIdColumn is set
   long skippedNulls;
   long skippedBadImages;
 
-  /** @param quarantine where quarantined rows go; needed only with {@code badImagePolicy=quarantine} */
-  RowEncoder(StructType schema, BetonWriteConf conf, int partition, QuarantineLog quarantine) {
+  /**
+   * @param quarantine where quarantined rows go; needed only with {@code badImagePolicy=quarantine}
+   * @param hadoopConf how image columns of paths are read; needed only when there are such columns
+   */
+  RowEncoder(StructType schema, BetonWriteConf conf, int partition, QuarantineLog quarantine,
+      org.apache.hadoop.conf.Configuration hadoopConf) {
     this.plans = BetonSchemaMapping.plan(schema, conf);
     this.partition = partition;
     this.sourceOrdinal = BetonSchemaMapping.sourceIdOrdinal(schema, conf);
@@ -43,13 +49,20 @@ final class RowEncoder implements AutoCloseable {
       throw new IllegalArgumentException("badImagePolicy=quarantine needs a quarantine log");
     }
     this.conf = conf;
-    this.images = plans.stream().anyMatch(p -> p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT)
-        ? new ImageEncoder(conf, partition) : null;
+    this.images = plans.stream().anyMatch(p -> p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT
+        || p.kind() == ColumnKind.IMAGE_PATH) ? new ImageEncoder(conf, partition) : null;
+    boolean paths = plans.stream().anyMatch(p -> p.kind() == ColumnKind.IMAGE_PATH);
+    if (paths && hadoopConf == null) {
+      throw new IllegalArgumentException("image columns of paths need a Hadoop configuration to read the files");
+    }
+    this.files = paths ? new ImageFileReader(hadoopConf) : null;
+    this.pathOrdinal = plans.stream().filter(p -> p.kind() == ColumnKind.IMAGE_PATH).mapToInt(ColumnPlan::ordinal)
+        .findFirst().orElse(-1);
     this.values = new Object[plans.size()];
   }
 
   /** The values of {@code row} (a reused array), or null when the row is skipped. */
-  Object[] encode(InternalRow row, long rowIndex) {
+  Object[] encode(InternalRow row, long rowIndex) throws java.io.IOException {
     for (int k = 0; k < plans.size(); k++) {
       ColumnPlan p = plans.get(k);
       int i = p.ordinal();
@@ -79,9 +92,15 @@ final class RowEncoder implements AutoCloseable {
     return values;
   }
 
-  /** The row's source id (the sourceIdColumn's value as text), or null when none is configured or it is null. */
+  /**
+   * The row's source id: the sourceIdColumn's value as text, else the path in its first image column of paths;
+   * null when there is neither or it is null.
+   */
   private String source(InternalRow row) {
-    if (sourceOrdinal < 0 || row.isNullAt(sourceOrdinal)) {
+    if (sourceOrdinal < 0) {
+      return pathOrdinal < 0 || row.isNullAt(pathOrdinal) ? null : row.getUTF8String(pathOrdinal).toString();
+    }
+    if (row.isNullAt(sourceOrdinal)) {
       return null;
     }
     return String.valueOf(row.get(sourceOrdinal, sourceType));
@@ -92,7 +111,7 @@ final class RowEncoder implements AutoCloseable {
     return "row " + rowIndex + " of partition " + partition + (source == null ? "" : " (source " + source + ")");
   }
 
-  private Object value(ColumnPlan p, InternalRow row, long rowIndex) {
+  private Object value(ColumnPlan p, InternalRow row, long rowIndex) throws java.io.IOException {
     int i = p.ordinal();
     return switch (p.kind()) {
       case LONG -> row.getLong(i);
@@ -111,6 +130,7 @@ final class RowEncoder implements AutoCloseable {
       }
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
       case ENCODED_IMAGE -> images.fromEncoded(binaryView(row, i), rowIndex);
+      case IMAGE_PATH -> images.fromEncoded(files.read(row.getUTF8String(i).toString()), rowIndex);
       case IMAGE_STRUCT -> imageStruct(p, row.getStruct(i, ((StructType) p.type()).fields().length), rowIndex);
       case NUMERIC_ARRAY -> array(p, row.getArray(i));
     };

@@ -42,6 +42,15 @@ class BetonSchemaMappingTest {
   }
 
   @Test
+  void stringsNamedAsImageColumnsArePathsOfImages() {
+    StructType schema = new StructType().add("image", DataTypes.StringType).add("caption", DataTypes.StringType);
+    List<ColumnPlan> plans = BetonSchemaMapping.plan(schema, BetonWriteConf.parse(Map.of("imageColumns", "image")));
+    assertThat(plans.get(0).kind()).isEqualTo(ColumnKind.IMAGE_PATH);
+    assertThat(plans.get(0).field().codec().typeId()).isEqualTo(org.sparkbeton.format.FieldTypes.RGB_IMAGE);
+    assertThat(plans.get(1).kind()).as("other strings stay strings").isEqualTo(ColumnKind.STRING_JSON);
+  }
+
+  @Test
   void problemsNameTheColumn() {
     BetonWriteConf none = BetonWriteConf.parse(Map.of());
     assertThatThrownBy(() -> BetonSchemaMapping.fields(
@@ -54,7 +63,8 @@ class BetonSchemaMappingTest {
         .hasMessage("Column 'emb' is an array of double: give its shape with option arrayShapes, e.g. 'emb:3x4'");
     BetonWriteConf img = BetonWriteConf.parse(Map.of("imageColumns", "label"));
     assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType), img))
-        .hasMessage("Cannot write image column 'label': expected BinaryType or image struct, got int");
+        .hasMessage("Cannot write image column 'label': expected binary (encoded images), string (paths of image files)"
+            + " or an image struct, got int");
     BetonWriteConf missing = BetonWriteConf.parse(Map.of("imageColumns", "photo"));
     assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType), missing))
         .hasMessageStartingWith("Option imageColumns names column 'photo', which is not in the schema");

@@ -24,7 +24,8 @@ import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.spark.write.DatasetPublisher;
 
 /**
- * The dataset preparation job: an ImageFolder tree read with Spark's {@code binaryFile} source,
+ * The dataset preparation job: an ImageFolder tree listed with Spark's {@code binaryFile} source (the
+ * image files are read by the write tasks, by path),
  * labelled by the index of its sorted class folder (torchvision's rule), written with
  * {@code format("beton")} (decode, resize, re-encode on executors). Runs the same on an embedded
  * {@code local[*]} Spark or under {@code spark-submit}.
@@ -71,7 +72,7 @@ public final class ImageFolderPrepare {
     Column labelOf = map(entries.toArray(new Column[0]));
     Dataset<Row> files = spark.read().format("binaryFile").option("recursiveFileLookup", "true")
         .option("pathGlobFilter", IMAGE_GLOB).load(input)
-        .select(col("path"), col("content").as("image"),
+        .select(col("path"), col("path").as("image"),
             element_at(labelOf, regexp_extract(col("path"), "([^/]+)/[^/]+$", 1)).cast("int").as("label"))
         .where(col("label").isNotNull());
     // binaryFile makes many small partitions; each write task fills whole pages of its own, so they are
@@ -81,7 +82,10 @@ public final class ImageFolderPrepare {
     // a page and a half of padding (the data region starts on a page boundary and pages are written
     // whole, as FFCV does): 8 shards of the 2,000-image demo took 130 MB for 18 MB of JPEGs.
     files = shards > 0 ? files.repartition(shards) : files.coalesce(spark.sparkContext().defaultParallelism());
-    // the file path names bad images in errors and quarantine records; it is not stored
+    // binaryFile only lists the files here (its content column is not selected, so it reads none): the write
+    // tasks read each image by path themselves, at a fraction of the content column's cost per row (a stream
+    // copy into a growing array, then a copy into the row). The path also names bad images in errors and
+    // quarantine records; it is not stored.
     DataFrameWriter<Row> writer = files.write().format("beton").option("imageColumns", "image")
         .option("sourceIdColumn", "path").options(options);
     writer.mode(overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists).save(output);

@@ -54,7 +54,8 @@ final class TaskTimes extends SparkListener {
 
   /** Medians over {@code jobs} of each part, next to the plain loop's CPU per photo ({@code plainCpuMs}). */
   static void print(List<Job> jobs, int rows, double plainCpuMs) {
-    System.out.printf("%nwhere the 8-task writes' time goes (median of %d writes of %d rows)%n", jobs.size(), rows);
+    System.out.printf("%nwhere the image-path writes' time goes (median of %d writes of %d rows, 8 tasks)%n", jobs.size(),
+        rows);
     System.out.printf("%-66s %10.0f%n", "wall ms", median(jobs, j -> j.wallMs));
     System.out.printf("%-66s %10.0f%n", "  before the first task starts (listing, planning, scheduling), ms",
         median(jobs, j -> j.beforeMs));

@@ -78,9 +78,11 @@ public final class WriterBenchmark {
     // Two warm-up writes (the first is reported: class loading and most of the JIT's work), then write runs
     // alternating 8 and 2 write tasks, each between two decode-limit measurements: the machine's speed drifts
     // 20-30% within minutes, so a ratio is only meaningful against a limit measured right beside it.
-    // Write tasks = cores (one shard per core), or 4 per core: binaryFile's partitions are balanced by bytes
-    // but coalesce groups them by count, so with one task per core the task with the larger photos decides.
-    int[] schedule = {8, 8, 8, 2, 8, 2, 8, 2};
+    // 8 write tasks (4 per core: binaryFile's partitions are balanced by bytes but coalesce groups them by
+    // count, so with one task per core the task with the larger photos decides), the image column either the
+    // files' paths (the writer reads them; what beton prepare does) or binaryFile's content column.
+    int[] schedule = {8, 8, 8, 8, 8, 8, 8, 8};
+    boolean[] byPath = {true, true, true, false, true, false, true, false};
     int warmUps = 2;
     double[] seconds = new double[schedule.length];
     double[] limits = new double[schedule.length + 1];
@@ -94,17 +96,17 @@ public final class WriterBenchmark {
       taskTimes.clear();
       long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
-      write(spark, photos, schedule[run], out.resolve("spark"), 1);
+      write(spark, photos, schedule[run], out.resolve("spark"), 1, byPath[run]);
       seconds[run] = (System.nanoTime() - t0) / 1e9;
       long endMs = System.currentTimeMillis();
       if (run >= warmUps) {
         limits[run + 1] = decodeLimit(jpegs, 2);
       }
       spark.sparkContext().listenerBus().waitUntilEmpty();
-      if (run >= warmUps && schedule[run] == 8) {
+      if (run >= warmUps && byPath[run]) {
         jobs.add(taskTimes.job(startMs, endMs));
       }
-      System.out.printf("Spark, %d write tasks, run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
+      System.out.printf("Spark, %d write tasks, " + (byPath[run] ? "paths" : "content") + ", run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
               + " (both cores)%n", schedule[run], run + 1, seconds[run], metrics.getOrDefault("betonDecodeMs", 0L),
           metrics.getOrDefault("betonResizeMs", 0L), metrics.getOrDefault("betonEncodeMs", 0L));
     }
@@ -113,7 +115,7 @@ public final class WriterBenchmark {
     int copies = 4;
     spark.sparkContext().listenerBus().waitUntilEmpty();
     long tLong = System.nanoTime();
-    write(spark, photos, 8 * copies, out.resolve("spark"), copies);
+    write(spark, photos, 8 * copies, out.resolve("spark"), copies, true);
     double longSeconds = (System.nanoTime() - tLong) / 1e9;
     double longLimit = (limits[schedule.length] + decodeLimit(jpegs, 2)) / 2;
     spark.stop();
@@ -125,34 +127,47 @@ public final class WriterBenchmark {
         n / plain, (limit1Before + limit1After) / 2 / plain);
     System.out.printf("%-66s %,10.0f%n", "plain Java loop, 2 threads (no Spark: the image step's ceiling)", n / plain2);
     System.out.printf("%-66s %,10.0f%n", "Spark local[2] df.write.format(\"beton\"), first run", n / seconds[0]);
-    double[] ratios8 = new double[schedule.length];
-    int k8 = 0;
+    double[] ratiosPath = new double[schedule.length];
+    double[] ratiosContent = new double[schedule.length];
+    int kp = 0;
+    int kc = 0;
     for (int run = warmUps; run < schedule.length; run++) {
       // the limit beside a run: the mean of the measurements right before and right after it
       double limit = (limits[run] + limits[run + 1]) / 2;
       double ratio = limit / seconds[run];
-      if (schedule[run] == 8) {
-        ratios8[k8++] = ratio;
+      if (byPath[run]) {
+        ratiosPath[kp++] = ratio;
+      } else {
+        ratiosContent[kc++] = ratio;
       }
-      System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], " + schedule[run] + " write tasks, run " + (run + 1)
+      System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], " + (byPath[run] ? "paths" : "content") + ", run " + (run + 1)
           + " (limit beside it " + String.format("%,.0f", n / limit) + "/s)", n / seconds[run], ratio);
     }
-    double[] sorted = java.util.Arrays.copyOf(ratios8, k8);
-    java.util.Arrays.sort(sorted);
-    System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], 8 write tasks, median of " + k8 + " runs", "",
-        sorted[k8 / 2]);
-    System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], one job over the photos " + copies + " times ("
-        + 8 * copies + " tasks)", copies * n / longSeconds, copies * longLimit / longSeconds);
+    System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], image paths, median of " + kp + " runs", "",
+        median(ratiosPath, kp));
+    System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], binaryFile content column, median of " + kc + " runs", "",
+        median(ratiosContent, kc));
+    System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], image paths, one job over the photos " + copies
+        + " times (" + 8 * copies + " tasks)", copies * n / longSeconds, copies * longLimit / longSeconds);
     System.out.printf("%-66s %10s %15.2fx%n", "(the goal, 1,900/s, over the reference machine's 2,900/s limit)", "",
         1900 / 2900.0);
     TaskTimes.print(jobs, n, plainCpu[0] / 1e6 / n);
   }
 
-  /** Writes the photos ({@code copies} times over, in one job) as jpg at maxResolution 256, q90. */
-  private static void write(SparkSession spark, Path photos, int tasks, Path target, int copies) {
+  private static double median(double[] values, int n) {
+    double[] sorted = java.util.Arrays.copyOf(values, n);
+    java.util.Arrays.sort(sorted);
+    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  }
+
+  /**
+   * Writes the photos ({@code copies} times over, in one job) as jpg at maxResolution 256, q90; the image column
+   * is their paths (read by the writer) or binaryFile's content column.
+   */
+  private static void write(SparkSession spark, Path photos, int tasks, Path target, int copies, boolean byPath) {
     Dataset<Row> one = spark.read().format("binaryFile").option("recursiveFileLookup", "true")
         .option("pathGlobFilter", "*.jpg").load(photos.toString())
-        .selectExpr("content as image", "cast(substring(regexp_extract(path, '(\\\\d+)\\\\.jpg$', 1), -1) as int) as label");
+        .selectExpr((byPath ? "path" : "content") + " as image", "cast(substring(regexp_extract(path, '(\\\\d+)\\\\.jpg$', 1), -1) as int) as label");
     Dataset<Row> rows = one;
     for (int c = 1; c < copies; c++) {
       rows = rows.union(one);

@@ -1,0 +1,82 @@
+package org.sparkbeton.spark.write;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sparkbeton.codec.ImageDecodeException;
+
+/**
+ * Reads whole image files named by an image column of strings (paths or URIs, on any Hadoop file system) into
+ * one array reused from file to file: what {@code binaryFile} does for a content column, at a fraction of its
+ * cost per row (measured with 5,000 photos on 2 cores: 0.35 s by path against 0.8-1.1 s through the content
+ * column, whose every file goes through a growing stream copy and a copy into the row). On Hadoop's local file
+ * system the raw one is read: the checksummed one looks for a hidden {@code .crc} beside every file. One
+ * instance per task thread.
+ */
+final class ImageFileReader {
+  /** The largest file read (a Java array's limit, as binaryFile's). */
+  static final int MAX_BYTES = Integer.MAX_VALUE - 16;
+
+  private final Configuration hadoopConf;
+  private FileSystem lastFs;
+  private URI lastRoot;
+  private byte[] buffer = new byte[1 << 18];
+
+  ImageFileReader(Configuration hadoopConf) {
+    this.hadoopConf = hadoopConf;
+  }
+
+  /**
+   * The bytes of the file at {@code location}, as a view of this reader's array valid until the next call. A
+   * file that does not exist (or is a directory) is bad input, as a corrupt image: an
+   * {@link ImageDecodeException} naming it; other I/O errors (the file system failing) propagate, so that the
+   * task fails and Spark retries it.
+   */
+  ByteBuffer read(String location) throws IOException {
+    Path path = new Path(location);
+    FileSystem fs = fileSystem(path);
+    int n = 0;
+    try (InputStream in = fs.open(path)) {
+      while (true) {
+        if (n == buffer.length) {
+          if (n >= MAX_BYTES) {
+            throw new ImageDecodeException("image file " + location + " is over " + MAX_BYTES + " bytes");
+          }
+          byte[] larger = new byte[(int) Math.min(MAX_BYTES, 2L * n)];
+          System.arraycopy(buffer, 0, larger, 0, n);
+          buffer = larger;
+        }
+        int got = in.read(buffer, n, buffer.length - n);
+        if (got < 0) {
+          break;
+        }
+        n += got;
+      }
+    } catch (FileNotFoundException e) {
+      throw new ImageDecodeException("image file " + location + " does not exist", e);
+    }
+    if (n == 0) {
+      throw new ImageDecodeException("image file " + location + " is empty");
+    }
+    return ByteBuffer.wrap(buffer, 0, n);
+  }
+
+  /** The file system of {@code path}, kept while consecutive rows stay on one (Hadoop's own cache locks). */
+  private FileSystem fileSystem(Path path) throws IOException {
+    URI uri = path.toUri();
+    URI root = uri.getScheme() == null ? null : URI.create(uri.getScheme() + "://" + (uri.getAuthority() == null ? ""
+        : uri.getAuthority()) + "/");
+    if (lastFs == null || !java.util.Objects.equals(root, lastRoot)) {
+      FileSystem fs = path.getFileSystem(hadoopConf);
+      lastFs = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
+      lastRoot = root;
+    }
+    return lastFs;
+  }
+}

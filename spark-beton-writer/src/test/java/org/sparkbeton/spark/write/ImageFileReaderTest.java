@@ -1,0 +1,86 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.ImageDecodeException;
+
+/** Image files read by path for image columns of strings: whole, by any spelling of the path, missing ones as bad input. */
+class ImageFileReaderTest {
+  @TempDir Path tmp;
+  final ImageFileReader reader = new ImageFileReader(new Configuration());
+
+  static byte[] bytes(int n, long seed) {
+    byte[] b = new byte[n];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  static byte[] remaining(ByteBuffer b) {
+    byte[] out = new byte[b.remaining()];
+    b.duplicate().get(out);
+    return out;
+  }
+
+  @Test
+  void readsWholeFilesLargerAndSmallerThanItsBuffer() throws Exception {
+    byte[] big = bytes(700_000, 1); // past the initial 256 KiB buffer: it grows twice
+    byte[] small = bytes(1_000, 2);
+    Path a = Files.write(tmp.resolve("big.jpg"), big);
+    Path b = Files.write(tmp.resolve("small.jpg"), small);
+    assertThat(remaining(reader.read(a.toString()))).isEqualTo(big);
+    // the buffer is reused: the view ends where the smaller file does
+    assertThat(remaining(reader.read(b.toString()))).isEqualTo(small);
+    assertThat(remaining(reader.read(a.toString()))).isEqualTo(big);
+  }
+
+  @Test
+  void acceptsPlainPathsFileUrisAndSpacesAsBinaryFileWritesThem() throws Exception {
+    byte[] data = bytes(5_000, 3);
+    Path f = Files.write(tmp.resolve("with space.jpg"), data);
+    assertThat(remaining(reader.read(f.toString()))).isEqualTo(data);
+    // binaryFile's path column holds Hadoop's spelling: file:/dir/with space.jpg
+    assertThat(remaining(reader.read("file:" + f))).isEqualTo(data);
+    assertThat(remaining(reader.read(new org.apache.hadoop.fs.Path(f.toUri()).toString()))).isEqualTo(data);
+  }
+
+  @Test
+  void readsTheFileItselfNotHadoopsChecksumOfIt() throws Exception {
+    byte[] data = bytes(5_000, 4);
+    Path f = Files.write(tmp.resolve("photo.jpg"), data);
+    // a stale checksum beside the file: Hadoop's checksummed local file system would refuse the bytes
+    org.apache.hadoop.fs.LocalFileSystem checked = org.apache.hadoop.fs.FileSystem.getLocal(new Configuration());
+    try (var out = checked.create(new org.apache.hadoop.fs.Path(f.toUri()), true)) {
+      out.write(bytes(5_000, 5));
+    }
+    Files.write(f, data); // same length, other bytes: the .crc written above no longer matches
+    assertThat(tmp.resolve(".photo.jpg.crc")).exists();
+    assertThatThrownBy(() -> {
+      try (var in = checked.open(new org.apache.hadoop.fs.Path(f.toUri()))) {
+        in.readFully(new byte[5_000]);
+      }
+    }).as("the positive control: the checksummed file system reads through the .crc")
+        .isInstanceOf(org.apache.hadoop.fs.ChecksumException.class);
+    assertThat(remaining(reader.read(f.toString()))).isEqualTo(data);
+  }
+
+  @Test
+  void missingEmptyAndDirectoryPathsAreBadInputNamingThePath() throws Exception {
+    Path missing = tmp.resolve("missing.jpg");
+    assertThatThrownBy(() -> reader.read(missing.toString())).isInstanceOf(ImageDecodeException.class)
+        .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist");
+    Path empty = Files.createFile(tmp.resolve("empty.jpg"));
+    assertThatThrownBy(() -> reader.read(empty.toString())).isInstanceOf(ImageDecodeException.class)
+        .hasMessageContaining("empty.jpg is empty");
+    Path dir = Files.createDirectory(tmp.resolve("a-dir.jpg"));
+    assertThatThrownBy(() -> reader.read(dir.toString())).isInstanceOf(ImageDecodeException.class)
+        .hasMessageContaining("a-dir.jpg");
+  }
+}
