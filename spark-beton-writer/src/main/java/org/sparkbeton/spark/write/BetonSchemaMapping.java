@@ -29,8 +29,9 @@ import org.sparkbeton.format.fields.RgbImageField;
 /**
  * Spark schema → .beton fields, checked when the write is planned, with messages naming the column:
  * integral and boolean → Int; float/double → Float; binary → Bytes, or RGBImage for the columns
- * named in {@code imageColumns} (strings named there are paths of image files, read by the executors); Spark's {@code image} struct → RGBImage; arrays of numbers with a
- * shape in {@code arrayShapes} → NDArray; string → JSON string literal (or UTF-8 Bytes); other
+ * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
+ * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} →
+ * NDArray; string → JSON string literal (or UTF-8 Bytes); other
  * structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique.
  */
 public final class BetonSchemaMapping {
