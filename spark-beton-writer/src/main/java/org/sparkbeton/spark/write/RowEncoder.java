@@ -51,13 +51,12 @@ final class RowEncoder implements AutoCloseable {
     this.conf = conf;
     this.images = plans.stream().anyMatch(p -> p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT
         || p.kind() == ColumnKind.IMAGE_PATH) ? new ImageEncoder(conf, partition) : null;
-    boolean paths = plans.stream().anyMatch(p -> p.kind() == ColumnKind.IMAGE_PATH);
-    if (paths && hadoopConf == null) {
-      throw new IllegalArgumentException("image columns of paths need a Hadoop configuration to read the files");
-    }
-    this.files = paths ? new ImageFileReader(hadoopConf) : null;
     this.pathOrdinal = plans.stream().filter(p -> p.kind() == ColumnKind.IMAGE_PATH).mapToInt(ColumnPlan::ordinal)
         .findFirst().orElse(-1);
+    if (pathOrdinal >= 0 && hadoopConf == null) {
+      throw new IllegalArgumentException("image columns of paths need a Hadoop configuration to read the files");
+    }
+    this.files = pathOrdinal >= 0 ? new ImageFileReader(hadoopConf) : null;
     this.values = new Object[plans.size()];
   }
 

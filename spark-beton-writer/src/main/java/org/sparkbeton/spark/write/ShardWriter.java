@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.fs.ChecksumFileSystem;
 import org.apache.hadoop.fs.FileSystem;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.FieldTypes;
@@ -37,10 +36,8 @@ final class ShardWriter implements AutoCloseable {
   private long currentSamples;
 
   ShardWriter(FileSystem fs, org.apache.hadoop.fs.Path dir, String prefix, List<BetonField> fields, BetonWriteConf conf) {
-    // Hadoop's checksummed local file system would write a hidden .crc beside every shard (CRC32 of every byte,
-    // and on machines without Hadoop's native library a forked chmod for each of the two files); the
-    // manifest already records each shard's SHA-256, so shards are written to the raw local file system
-    this.fs = fs instanceof ChecksumFileSystem checksummed ? checksummed.getRawFileSystem() : fs;
+    // no hidden .crc beside each shard: the manifest records each shard's SHA-256
+    this.fs = RawFileSystems.withoutChecksums(fs);
     this.dir = dir;
     this.prefix = prefix;
     this.fields = fields;

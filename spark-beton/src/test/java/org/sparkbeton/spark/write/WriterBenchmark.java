@@ -81,13 +81,13 @@ public final class WriterBenchmark {
     // 8 write tasks (4 per core: binaryFile's partitions are balanced by bytes but coalesce groups them by
     // count, so with one task per core the task with the larger photos decides), the image column either the
     // files' paths (the writer reads them; what beton prepare does) or binaryFile's content column.
-    int[] schedule = {8, 8, 8, 8, 8, 8, 8, 8};
+    int tasks = 8;
     boolean[] byPath = {true, true, true, false, true, false, true, false};
     int warmUps = 2;
-    double[] seconds = new double[schedule.length];
-    double[] limits = new double[schedule.length + 1];
+    double[] seconds = new double[byPath.length];
+    double[] limits = new double[byPath.length + 1];
     List<TaskTimes.Job> jobs = new ArrayList<>();
-    for (int run = 0; run < schedule.length; run++) {
+    for (int run = 0; run < byPath.length; run++) {
       if (run >= warmUps) {
         limits[run] = limits[run] > 0 ? limits[run] : decodeLimit(jpegs, 2);
       }
@@ -96,7 +96,7 @@ public final class WriterBenchmark {
       taskTimes.clear();
       long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
-      write(spark, photos, schedule[run], out.resolve("spark"), 1, byPath[run]);
+      write(spark, photos, tasks, out.resolve("spark"), 1, byPath[run]);
       seconds[run] = (System.nanoTime() - t0) / 1e9;
       long endMs = System.currentTimeMillis();
       if (run >= warmUps) {
@@ -107,7 +107,7 @@ public final class WriterBenchmark {
         jobs.add(taskTimes.job(startMs, endMs));
       }
       System.out.printf("Spark, %d write tasks, " + (byPath[run] ? "paths" : "content") + ", run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
-              + " (both cores)%n", schedule[run], run + 1, seconds[run], metrics.getOrDefault("betonDecodeMs", 0L),
+              + " (both cores)%n", tasks, run + 1, seconds[run], metrics.getOrDefault("betonDecodeMs", 0L),
           metrics.getOrDefault("betonResizeMs", 0L), metrics.getOrDefault("betonEncodeMs", 0L));
     }
     // one job over the photos 4 times (32 tasks): the per-job costs (planning, listing, the last task's tail,
@@ -115,9 +115,9 @@ public final class WriterBenchmark {
     int copies = 4;
     spark.sparkContext().listenerBus().waitUntilEmpty();
     long tLong = System.nanoTime();
-    write(spark, photos, 8 * copies, out.resolve("spark"), copies, true);
+    write(spark, photos, tasks * copies, out.resolve("spark"), copies, true);
     double longSeconds = (System.nanoTime() - tLong) / 1e9;
-    double longLimit = (limits[schedule.length] + decodeLimit(jpegs, 2)) / 2;
+    double longLimit = (limits[byPath.length] + decodeLimit(jpegs, 2)) / 2;
     spark.stop();
 
     int n = files.size();
@@ -127,11 +127,11 @@ public final class WriterBenchmark {
         n / plain, (limit1Before + limit1After) / 2 / plain);
     System.out.printf("%-66s %,10.0f%n", "plain Java loop, 2 threads (no Spark: the image step's ceiling)", n / plain2);
     System.out.printf("%-66s %,10.0f%n", "Spark local[2] df.write.format(\"beton\"), first run", n / seconds[0]);
-    double[] ratiosPath = new double[schedule.length];
-    double[] ratiosContent = new double[schedule.length];
+    double[] ratiosPath = new double[byPath.length];
+    double[] ratiosContent = new double[byPath.length];
     int kp = 0;
     int kc = 0;
-    for (int run = warmUps; run < schedule.length; run++) {
+    for (int run = warmUps; run < byPath.length; run++) {
       // the limit beside a run: the mean of the measurements right before and right after it
       double limit = (limits[run] + limits[run + 1]) / 2;
       double ratio = limit / seconds[run];
@@ -148,7 +148,7 @@ public final class WriterBenchmark {
     System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], binaryFile content column, median of " + kc + " runs", "",
         median(ratiosContent, kc));
     System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], image paths, one job over the photos " + copies
-        + " times (" + 8 * copies + " tasks)", copies * n / longSeconds, copies * longLimit / longSeconds);
+        + " times (" + tasks * copies + " tasks)", copies * n / longSeconds, copies * longLimit / longSeconds);
     System.out.printf("%-66s %10s %15.2fx%n", "(the goal, 1,900/s, over the reference machine's 2,900/s limit)", "",
         1900 / 2900.0);
     TaskTimes.print(jobs, n, plainCpu[0] / 1e6 / n);
