@@ -91,6 +91,7 @@ JNIEXPORT void JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_destroy0(J
   free(c->row);
   free(c->row2);
   free(c->output);
+  free(c->planes);
   free(c);
 }
 

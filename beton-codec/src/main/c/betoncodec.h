@@ -56,6 +56,8 @@ typedef struct {
   size_t row2_cap;
   unsigned char *output;  /* encoder output when the destination is a heap array */
   size_t output_cap;
+  unsigned char *planes;  /* one iMCU row of every component, for raw (planar YCbCr) decode and encode */
+  size_t planes_cap;
   char message[JMSG_LENGTH_MAX + 128];
 } codec;
 
@@ -68,5 +70,15 @@ void set_message(codec *c, const char *msg);
 int ensure(unsigned char **buf, size_t *cap, size_t need);
 /* (buffer | array, offset, length) as a readable pointer, bounds checked; NULL with c->message set */
 const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len);
+/* An encoder's fixed output range (direct buffer, or the handle's output buffer standing in for a heap array,
+ * copied back by finish_output); NULL with c->message set and *rc the code when it is out of bounds. */
+unsigned char *output_range(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, jint dstOff, jint dstLen,
+                            int *rc);
+/* Points c->c at `out` (capacity len) with a destination that fails instead of growing. */
+void fixed_destination(codec *c, fixed_dest *dest, unsigned char *out, size_t len);
+/* After jpeg_finish_compress: the bytes written, copied into dstArr when the destination is a heap array. */
+jint finish_output(JNIEnv *env, codec *c, fixed_dest *dest, jbyteArray dstArr, jint dstOff);
+/* The setjmp branch of an encode: the error as a return code, the compressor reset for the next image. */
+jint encode_failed(codec *c, jint dstLen);
 
 #endif

@@ -18,6 +18,66 @@ static void dest_term(j_compress_ptr cinfo) {
   (void)cinfo;
 }
 
+unsigned char *output_range(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, jint dstOff, jint dstLen,
+                            int *rc) {
+  *rc = RC_BAD_ARGUMENT;
+  if (dstOff < 0 || dstLen <= 0) {
+    set_message(c, "destination offset or length out of range");
+    return NULL;
+  }
+  if (dstBuf != NULL) {
+    unsigned char *base = (*env)->GetDirectBufferAddress(env, dstBuf);
+    jlong cap = (*env)->GetDirectBufferCapacity(env, dstBuf);
+    if (base == NULL || cap < 0 || (jlong)dstOff + (jlong)dstLen > cap) {
+      set_message(c, "destination range exceeds the direct buffer");
+      return NULL;
+    }
+    return base + dstOff;
+  }
+  if (dstArr == NULL || (jlong)dstOff + (jlong)dstLen > (*env)->GetArrayLength(env, dstArr)) {
+    set_message(c, "destination range exceeds the array");
+    return NULL;
+  }
+  if (!ensure(&c->output, &c->output_cap, (size_t)dstLen)) {
+    set_message(c, "out of memory allocating the encoder output");
+    *rc = RC_NO_MEMORY;
+    return NULL;
+  }
+  return c->output;
+}
+
+void fixed_destination(codec *c, fixed_dest *dest, unsigned char *out, size_t len) {
+  memset(dest, 0, sizeof(*dest));
+  dest->pub.init_destination = dest_init;
+  dest->pub.empty_output_buffer = dest_empty;
+  dest->pub.term_destination = dest_term;
+  dest->buffer = out;
+  dest->capacity = len;
+  c->c.dest = &dest->pub;
+}
+
+jint finish_output(JNIEnv *env, codec *c, fixed_dest *dest, jbyteArray dstArr, jint dstOff) {
+  jint written = (jint)(dest->capacity - dest->pub.free_in_buffer);
+  c->c.dest = NULL;
+  if (dstArr != NULL) {
+    (*env)->SetByteArrayRegion(env, dstArr, dstOff, written, (const jbyte *)dest->buffer);
+  }
+  return written;
+}
+
+jint encode_failed(codec *c, jint dstLen) {
+  jint rc = RC_LIBJPEG;
+  if (c->cerr.pub.msg_code == JERR_BUFFER_SIZE) {
+    snprintf(c->message, sizeof(c->message), "destination too small: encoded data exceeds %d bytes", dstLen);
+    rc = RC_DST_TOO_SMALL;
+  } else {
+    snprintf(c->message, sizeof(c->message), "%s", c->cerr.message);
+  }
+  jpeg_abort_compress(&c->c);
+  c->c.dest = NULL;
+  return rc;
+}
+
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_encode0(
     JNIEnv *env, jclass cls, jlong handle, jobject srcBuf, jbyteArray srcArr, jint srcOff,
     jint width, jint height, jint quality, jint subsampling, jint flags,
@@ -52,48 +112,18 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_encode0(
       return RC_NO_MEMORY;
     }
   }
-  unsigned char *out;
-  if (dstBuf != NULL) {
-    unsigned char *base = (*env)->GetDirectBufferAddress(env, dstBuf);
-    jlong cap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-    if (base == NULL || cap < 0 || (jlong)dstOff + (jlong)dstLen > cap) {
-      set_message(c, "destination range exceeds the direct buffer");
-      return RC_BAD_ARGUMENT;
-    }
-    out = base + dstOff;
-  } else {
-    if (dstArr == NULL || (jlong)dstOff + (jlong)dstLen > (*env)->GetArrayLength(env, dstArr)) {
-      set_message(c, "destination range exceeds the array");
-      return RC_BAD_ARGUMENT;
-    }
-    if (!ensure(&c->output, &c->output_cap, (size_t)dstLen)) {
-      set_message(c, "out of memory allocating the encoder output");
-      return RC_NO_MEMORY;
-    }
-    out = c->output;
+  int rc;
+  unsigned char *out = output_range(env, c, dstBuf, dstArr, dstOff, dstLen, &rc);
+  if (out == NULL) {
+    return rc;
   }
 
   struct jpeg_compress_struct *k = &c->c;
   fixed_dest dest;
-  memset(&dest, 0, sizeof(dest));
-  dest.pub.init_destination = dest_init;
-  dest.pub.empty_output_buffer = dest_empty;
-  dest.pub.term_destination = dest_term;
-  dest.buffer = out;
-  dest.capacity = (size_t)dstLen;
   if (setjmp(c->cerr.jump)) {
-    if (c->cerr.pub.msg_code == JERR_BUFFER_SIZE) {
-      snprintf(c->message, sizeof(c->message), "destination too small: encoded data exceeds %d bytes", dstLen);
-      jpeg_abort_compress(k);
-      k->dest = NULL;
-      return RC_DST_TOO_SMALL;
-    }
-    snprintf(c->message, sizeof(c->message), "%s", c->cerr.message);
-    jpeg_abort_compress(k);
-    k->dest = NULL;
-    return RC_LIBJPEG;
+    return encode_failed(c, dstLen);
   }
-  k->dest = &dest.pub;
+  fixed_destination(c, &dest, out, (size_t)dstLen);
   k->image_width = (JDIMENSION)width;
   k->image_height = (JDIMENSION)height;
   k->input_components = 3;
@@ -121,10 +151,5 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_encode0(
     jpeg_write_scanlines(k, rows, 1);
   }
   jpeg_finish_compress(k);
-  jint written = (jint)((size_t)dstLen - dest.pub.free_in_buffer);
-  k->dest = NULL;
-  if (dstBuf == NULL) {
-    (*env)->SetByteArrayRegion(env, dstArr, dstOff, written, (const jbyte *)out);
-  }
-  return written;
+  return finish_output(env, c, &dest, dstArr, dstOff);
 }

@@ -233,6 +233,58 @@ public final class JavaJpegCodec implements JpegCodec {
     }
   }
 
+  /**
+   * Decodes RGB at the scale (as {@link #decode}), then converts it to 4:2:0 planes in Java
+   * ({@link YccConversion}): ImageIO has no way to hand over the stored planes.
+   */
+  @Override
+  public void decodePlanes(ByteBuffer src, int scaleNum, Idct idct, ByteBuffer dst, int dstOffset, YccPlanes into) {
+    live();
+    JpegMarkers.probe(src, header);
+    if (header.components() != 3 || header.colorSpace() != JpegColorSpace.YCBCR) {
+      throw new JpegException("Java JPEG plane decode failed: not a YCbCr JPEG (" + header + ")");
+    }
+    checkDst(dst, dstOffset);
+    int w = JpegGeometry.scaledDim(header.width(), scaleNum);
+    int h = JpegGeometry.scaledDim(header.height(), scaleNum);
+    long need = (long) w * h + 2L * YccPlanes.chromaWidth420(w) * YccPlanes.chromaWidth420(h);
+    if (dstOffset + need > dst.capacity()) {
+      throw new JpegException(String.format(
+          "Java JPEG plane decode failed: destination too small: need %d bytes at offset %d, capacity %d", need,
+          dstOffset, dst.capacity()));
+    }
+    ByteBuffer rgb = ByteBuffer.allocate(Math.multiplyExact(w * 3, h));
+    decode(src, scaleNum, idct, rgb, 0);
+    YccConversion.rgbToPlanes420(rgb, 0, w, h, dst, dstOffset);
+    into.set420(w, h);
+  }
+
+  /** Converts the planes to RGB in Java ({@link YccConversion}, chroma repeated), then encodes as {@link #encode}. */
+  @Override
+  public int encodePlanes(ByteBuffer planes, int srcOffset, int width, int height, int quality, ByteBuffer dst,
+      int dstOffset) {
+    checkPlaneEncodeArgs(planes, srcOffset, width, height, quality);
+    ByteBuffer rgb = ByteBuffer.allocate(Math.multiplyExact(width * 3, height));
+    YccConversion.planesToRgb(planes, srcOffset, new YccPlanes().set420(width, height), rgb, 0);
+    return encode(rgb, 0, width, height, quality, ChromaSubsampling.S420, dst, dstOffset);
+  }
+
+  static void checkPlaneEncodeArgs(ByteBuffer planes, int srcOffset, int width, int height, int quality) {
+    if (width <= 0 || height <= 0 || width > 65500 || height > 65500) {
+      throw new IllegalArgumentException("Cannot encode a " + width + "x" + height + " image: sides must be 1..65500");
+    }
+    if (quality < 1 || quality > 100) {
+      throw new IllegalArgumentException("JPEG quality must be 1..100, got " + quality);
+    }
+    long chroma = (long) YccPlanes.chromaWidth420(width) * YccPlanes.chromaWidth420(height);
+    long need = (long) width * height + 2 * chroma;
+    if (srcOffset < 0 || srcOffset + need > planes.capacity()) {
+      throw new IllegalArgumentException(String.format(
+          "Plane source too small: 4:2:0 planes of %dx%d need %d bytes at offset %d, capacity %d", width, height,
+          need, srcOffset, planes.capacity()));
+    }
+  }
+
   static void checkEncodeArgs(ByteBuffer rgb, int rgbOffset, int width, int height, int quality,
       ChromaSubsampling subsampling) {
     if (width <= 0 || height <= 0 || width > 65500 || height > 65500) {

@@ -67,6 +67,24 @@ public interface JpegCodec extends AutoCloseable {
     return bytes;
   }
 
+  /**
+   * Decodes a 3-component YCbCr JPEG at scale {@code scaleNum}/8 into its Y, Cb and Cr planes, with no colour
+   * conversion: the layout (see {@link YccPlanes}) goes into {@code into}, the planes from {@code dstOffset} of
+   * {@code dst}, at most {@link YccPlanes#maxBytes} of the scaled size. The chroma planes' size is the codec's:
+   * libjpeg-turbo returns them as the image stores them (no upsampling: half of Y's size for 4:2:0 at full scale,
+   * but as large as Y at 1/2, where it scales chroma by its IDCT instead); the Java codec always returns 4:2:0
+   * planes. Other colour spaces (greyscale, CMYK, YCCK) fail with {@link JpegException}.
+   */
+  void decodePlanes(ByteBuffer src, int scaleNum, Idct idct, ByteBuffer dst, int dstOffset, YccPlanes into);
+
+  /**
+   * Encodes 4:2:0 planes ({@link YccPlanes#set420} layout of a {@code width x height} image, from
+   * {@code srcOffset}) to a baseline JFIF JPEG with 4:2:0 chroma, without colour conversion or chroma
+   * downsampling; returns the bytes written at {@code dstOffset}. {@link #maxEncodedSize} always fits.
+   */
+  int encodePlanes(ByteBuffer planes, int srcOffset, int width, int height, int quality, ByteBuffer dst,
+      int dstOffset);
+
   /** An upper bound of the encoded size (TurboJPEG's tjBufSize rule for 4:4:4, the worst case). */
   static int maxEncodedSize(int width, int height) {
     long pw = (width + 15L) & ~15L;

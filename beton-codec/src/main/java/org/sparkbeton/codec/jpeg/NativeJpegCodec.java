@@ -20,6 +20,7 @@ public final class NativeJpegCodec implements JpegCodec {
   private final Handle handle;
   private final Cleaner.Cleanable cleanable;
   private final int[] probeOut = new int[6];
+  private final int[] planeDims = new int[4];
 
   /** Throws {@link IllegalStateException} when the library is not loaded; check {@link #isAvailable()}. */
   public NativeJpegCodec() {
@@ -126,6 +127,40 @@ public final class NativeJpegCodec implements JpegCodec {
   }
 
   @Override
+  public void decodePlanes(ByteBuffer src, int scaleNum, Idct idct, ByteBuffer dst, int dstOffset, YccPlanes into) {
+    JpegGeometry.checkScale(scaleNum);
+    checkDst(dst, dstOffset);
+    long handle = live();
+    try {
+      long r = decodePlanes0(handle, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), scaleNum,
+          idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0, directOrNull(dst), arrayOrNull(dst),
+          dst.isDirect() ? dstOffset : dst.arrayOffset() + dstOffset, planeDims);
+      check(r, "plane decode");
+      into.set(planeDims[0], planeDims[1], planeDims[2], planeDims[3]);
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  @Override
+  public int encodePlanes(ByteBuffer planes, int srcOffset, int width, int height, int quality, ByteBuffer dst,
+      int dstOffset) {
+    JavaJpegCodec.checkPlaneEncodeArgs(planes, srcOffset, width, height, quality);
+    checkDst(dst, dstOffset);
+    long handle = live();
+    try {
+      int rc = encodePlanes0(handle, directOrNull(planes), arrayOrNull(planes),
+          planes.isDirect() ? srcOffset : planes.arrayOffset() + srcOffset, width, height, quality, FLAG_ACCURATE_IDCT,
+          directOrNull(dst), arrayOrNull(dst), dst.isDirect() ? dstOffset : dst.arrayOffset() + dstOffset,
+          dst.capacity() - dstOffset);
+      check(rc, "plane encode");
+      return rc;
+    } finally {
+      Reference.reachabilityFence(this);
+    }
+  }
+
+  @Override
   public void close() {
     if (!handle.closed) {
       handle.closed = true;
@@ -210,6 +245,12 @@ public final class NativeJpegCodec implements JpegCodec {
 
   private static native long decode0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int srcLen, int x,
       int y, int w, int h, int scaleNum, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff, int[] layout);
+
+  private static native long decodePlanes0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int srcLen,
+      int scaleNum, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff, int[] dims);
+
+  private static native int encodePlanes0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int width,
+      int height, int quality, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff, int dstLen);
 
   private static native int encode0(long handle, ByteBuffer srcBuf, byte[] srcArr, int srcOff, int width,
       int height, int quality, int subsampling, int flags, ByteBuffer dstBuf, byte[] dstArr, int dstOff,

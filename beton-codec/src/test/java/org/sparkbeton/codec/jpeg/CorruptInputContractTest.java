@@ -18,7 +18,8 @@ import org.sparkbeton.codec.TestImages;
 
 /**
  * A corrupt-input corpus built in the test (truncations at every 1/16th, bit flips, header edits, non-JPEG
- * bytes), run on each codec: only {@link JpegException}, never a crash, never a hang.
+ * bytes), run on each codec through probe, decode, region decode and plane decode: only {@link JpegException},
+ * never a crash, never a hang.
  */
 abstract class CorruptInputContractTest {
   static final String[] BASES = {"texture-420.jpg", "texture-progressive.jpg", "quad-gray.jpg",
@@ -131,14 +132,16 @@ abstract class CorruptInputContractTest {
         List<byte[]> corpus = corpus(TestImages.image(base), rnd);
         for (int i = 0; i < corpus.size(); i++) {
           byte[] bad = corpus.get(i);
-          for (int op = 0; op < 4; op++) {
+          for (int op = 0; op < 6; op++) {
             try {
               ByteBuffer src = op % 2 == 0 ? ByteBuffer.wrap(bad) : TestImages.direct(bad);
               switch (op) {
                 case 0 -> codec.probe(src, h);
                 case 1 -> codec.decode(src, 8, Idct.FAST, dst, 0);
                 case 2 -> codec.decode(src, 2, Idct.ACCURATE, dst, 0);
-                default -> codec.decodeRegion(src, 1, 1, 16, 16, 4, Idct.FAST, dst, 0);
+                case 3 -> codec.decodeRegion(src, 1, 1, 16, 16, 4, Idct.FAST, dst, 0);
+                case 4 -> codec.decodePlanes(src, 8, Idct.ACCURATE, dst, 0, new YccPlanes());
+                default -> codec.decodePlanes(src, 4, Idct.ACCURATE, dst, 0, new YccPlanes());
               }
               outcome[0]++;
             } catch (JpegException e) {
