@@ -87,6 +87,8 @@ public final class WriterBenchmark {
     double[] seconds = new double[byPath.length];
     double[] limits = new double[byPath.length + 1];
     List<TaskTimes.Job> jobs = new ArrayList<>();
+    java.util.Map<String, Double> threadCpu = new java.util.TreeMap<>(); // over the timed path writes
+    double pathWallMs = 0;
     for (int run = 0; run < byPath.length; run++) {
       if (run >= warmUps) {
         limits[run] = limits[run] > 0 ? limits[run] : decodeLimit(jpegs, 2);
@@ -94,11 +96,17 @@ public final class WriterBenchmark {
       spark.sparkContext().listenerBus().waitUntilEmpty();
       metrics.clear();
       taskTimes.clear();
+      ThreadCpu.Snapshot cpuBefore = ThreadCpu.take();
       long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
       write(spark, photos, tasks, out.resolve("spark"), 1, byPath[run]);
       seconds[run] = (System.nanoTime() - t0) / 1e9;
       long endMs = System.currentTimeMillis();
+      ThreadCpu.Snapshot cpuAfter = ThreadCpu.take();
+      if (run >= warmUps && byPath[run]) {
+        ThreadCpu.between(cpuBefore, cpuAfter).forEach((group, ms) -> threadCpu.merge(group, ms, Double::sum));
+        pathWallMs += seconds[run] * 1000;
+      }
       if (run >= warmUps) {
         limits[run + 1] = decodeLimit(jpegs, 2);
       }
@@ -152,6 +160,18 @@ public final class WriterBenchmark {
     System.out.printf("%-66s %10s %15.2fx%n", "(the goal, 1,900/s, over the reference machine's 2,900/s limit)", "",
         1900 / 2900.0);
     TaskTimes.print(jobs, n, plainCpu[0] / 1e6 / n);
+    printThreadCpu(threadCpu, pathWallMs);
+  }
+
+  /** Each thread group's CPU over the timed path writes, as a share of both cores for their wall time. */
+  private static void printThreadCpu(java.util.Map<String, Double> groups, double wallMs) {
+    System.out.printf("%nwho used the 2 cores during the timed image-path writes (share of 2 cores x %.0f ms; Linux ticks)%n",
+        wallMs);
+    double total = groups.values().stream().mapToDouble(Double::doubleValue).sum();
+    groups.entrySet().stream().sorted(java.util.Map.Entry.<String, Double>comparingByValue().reversed())
+        .filter(e -> e.getValue() >= 0.002 * 2 * wallMs)
+        .forEach(e -> System.out.printf("  %-64s %10.3f%n", e.getKey(), e.getValue() / (2 * wallMs)));
+    System.out.printf("  %-64s %10.3f%n", "all threads of the process", total / (2 * wallMs));
   }
 
   private static double median(double[] values, int n) {
