@@ -1,6 +1,9 @@
 #include "betoncodec.h"
 #include "resize_passes.h"
 #include <limits.h>
+#ifdef __SSE2__
+#include <immintrin.h>
+#endif
 
 /*
  * Native twin of org.sparkbeton.codec.resize.Resizer, in 16-bit fixed point (Pillow-SIMD style). Both twins
@@ -8,7 +11,7 @@
  * ResizerAccuracyTest check that on the AVX2, SSE2 and Java paths.
  *
  * The weights come from the same double formulas as the Java twin (area: overlap / scale; bilinear:
- * half-pixel centres, edges clamped) and are quantised per output pixel (quantize) to 14 bits, or to
+ * half-pixel centres, edges clamped) and are quantised per output pixel (area_taps) to 14 bits, or to
  * 14 + floor(log2(floor(scale))) bits for area shrinks of 2x and more (area_precision; at most 16
  * horizontally, 22 vertically): each rounded to nearest, the first largest takes the remainder, so every
  * output's weights sum to exactly 1 << prec. Two passes, vertical first (for area and bilinear alike):
@@ -22,7 +25,10 @@
  *    gets the same even number of contiguous taps (those past its window weigh 0 and read the next columns
  *    or the zeroed padding of mid). AVX2: one 16-byte load holds two taps, vpshufb'd to R0 R1 G0 G1 B0 B1
  *    and summed by one vpmaddwd, two pixels per 256-bit vector, 8 pixels packed per store; SSE2: tap pairs
- *    gathered with two 8-byte loads and one pmaddwd.
+ *    gathered with two 8-byte loads and one pmaddwd. One channel (Resizer.resizePlane, area_resize and
+ *    bilinear_resize with ch = 1): the same integers per element, a pixel's taps being contiguous int16s, T = 2
+ *    (one 32-bit load) or a multiple of 4 (one 64-bit load per 4 taps), 8 pixels per vector (see
+ *    resize_passes.c).
  * Errors against the exact real-valued resize: the final rounding (0.5) plus < 0.1 of weight and mid
  * rounding for shrinks up to ~20x, so at most 1 level. Output coordinate maps (columns, rows) only choose
  * which output column/row each tap table and row window is built for.
@@ -54,50 +60,159 @@ static inline int ceil_int(double x) {
   return i + (x > i);
 }
 
-/* double weights w[0, n), each >= 0 and summing to about 1, as integers summing to exactly 1 << prec: each
- * rounded to nearest, the first largest takes the remainder (Resizer.quantize) */
-static void quantize(const double *w, int n, int prec, int *q) {
-  int one = 1 << prec;
-  int sum = 0, big = 0, max = -1;
-  for (int i = 0; i < n; i++) {
-    /* w[i] * one + 0.5 > 0: truncation is its floor */
-    int v = (int)(w[i] * one + 0.5);
-    q[i] = v;
-    sum += v;
-    if (v > max) {
-      max = v;
-      big = i;
-    }
-  }
-  q[big] += one - sum;
+/* A weight cover / scale (cover in (0, 1]) quantised to `prec` bits: rounded to nearest (Resizer.quantize; the
+ * value is > 0, so truncation is its floor) */
+static inline int quantize_one(double cover, double scale, int one) {
+  return (int)(cover / scale * one + 0.5);
 }
 
-/* The source pixels (columns or rows below `limit`) the output window [f0, f1) covers, with their weights
- * cover / scale quantised to `prec` bits (quantize): indices into idx, weights into q, at most max of each;
- * wt is scratch for max doubles. Returns how many, or -1 if more. */
-static int area_window(double f0, double f1, int limit, double scale, int prec, int *idx, int *q, double *wt,
-                       int max) {
-  int i0 = (int)f0;
-  int e = ceil_int(f1 - 1e-9);
-  int i1 = e < limit ? e : limit;
-  int n = 0;
-  for (int i = i0; i < i1; i++) {
-    double lo = f0 > i ? f0 : i;
-    double hi = f1 < i + 1 ? f1 : i + 1;
-    double cover = hi - lo;
-    if (cover > 1e-9) {
-      if (n >= max) {
+/* The numbers of area windows k < count (see area_taps) that take floating point: the first source index i0,
+ * how many indices the window spans, the quantised weights of its first and last pixel, and whether each covers
+ * more than 1e-9 (bits of hasFirst, hasLast). The first pixel covers f0 (>= i0) to the window's end or i0 + 1;
+ * the last, when not the first, i1 - 1 (> f0) to the window's end or i1. */
+typedef struct {
+  int i0[64];
+  int span[64];
+  int vFirst[64];
+  int vLast[64];
+  uint64_t hasFirst;
+  uint64_t hasLast;
+} area_numbers;
+
+static void area_numbers_scalar(int first, const int *map, int k0, int count, double scale, int limit, int one,
+                                area_numbers *a) {
+  a->hasFirst = a->hasLast = 0;
+  for (int k = 0; k < count; k++) {
+    int o = first + (map == NULL ? k0 + k : map[k0 + k]);
+    double f0 = (double)o * scale;
+    double f1 = (double)(o + 1) * scale;
+    int i0 = (int)f0;
+    int e = ceil_int(f1 - 1e-9);
+    int i1 = e < limit ? e : limit;
+    double coverFirst = (f1 < i0 + 1 ? f1 : i0 + 1) - f0;
+    double coverLast = (f1 < i1 ? f1 : i1) - (i1 - 1);
+    a->i0[k] = i0;
+    a->span[k] = i1 - i0;
+    a->vFirst[k] = quantize_one(coverFirst, scale, one);
+    a->vLast[k] = quantize_one(coverLast, scale, one);
+    a->hasFirst |= (uint64_t)(coverFirst > 1e-9) << k;
+    a->hasLast |= (uint64_t)(coverLast > 1e-9) << k;
+  }
+}
+
+#ifdef __SSE2__
+/* area_numbers_scalar 4 windows at a time (AVX2 CPUs): the same IEEE operations in the same order (vminpd is
+ * a < b ? a : b as the scalar selects; vcvttpd2dq truncates as (int) does), so the same numbers; the last step
+ * may compute windows past count, which are not read */
+__attribute__((target("avx2"))) static void area_numbers_avx2(int first, const int *map, int k0, int count,
+                                                             double scale, int limit, int one, area_numbers *a) {
+  const __m256d s = _mm256_set1_pd(scale);
+  const __m256d eps = _mm256_set1_pd(1e-9);
+  const __m256d ones = _mm256_set1_pd(1.0);
+  const __m256d oneQ = _mm256_set1_pd(one);
+  const __m256d half = _mm256_set1_pd(0.5);
+  const __m128i one32 = _mm_set1_epi32(1);
+  const __m128i lim = _mm_set1_epi32(limit);
+  a->hasFirst = a->hasLast = 0;
+  for (int k = 0; k < count; k += 4) {
+    __m128i o;
+    if (map == NULL) {
+      o = _mm_add_epi32(_mm_set1_epi32(first + k0 + k), _mm_setr_epi32(0, 1, 2, 3));
+    } else {
+      int m[4];
+      for (int j = 0; j < 4; j++) {
+        m[j] = k + j < count ? map[k0 + k + j] : map[k0 + k];
+      }
+      o = _mm_add_epi32(_mm_set1_epi32(first), _mm_loadu_si128((const __m128i *)m));
+    }
+    __m256d f0 = _mm256_mul_pd(_mm256_cvtepi32_pd(o), s);
+    __m256d f1 = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_add_epi32(o, one32)), s);
+    __m128i i0 = _mm256_cvttpd_epi32(f0);
+    /* ceil_int(f1 - 1e-9): the truncation, plus 1 where it is below */
+    __m256d x = _mm256_sub_pd(f1, eps);
+    __m128i ix = _mm256_cvttpd_epi32(x);
+    __m256d below = _mm256_and_pd(_mm256_cmp_pd(x, _mm256_cvtepi32_pd(ix), _CMP_GT_OQ), ones);
+    __m128i i1 = _mm_min_epi32(_mm_add_epi32(ix, _mm256_cvttpd_epi32(below)), lim);
+    __m256d coverFirst = _mm256_sub_pd(_mm256_min_pd(f1, _mm256_cvtepi32_pd(_mm_add_epi32(i0, one32))), f0);
+    __m256d coverLast = _mm256_sub_pd(_mm256_min_pd(f1, _mm256_cvtepi32_pd(i1)),
+                                      _mm256_cvtepi32_pd(_mm_sub_epi32(i1, one32)));
+    __m128i vFirst = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_div_pd(coverFirst, s), oneQ), half));
+    __m128i vLast = _mm256_cvttpd_epi32(_mm256_add_pd(_mm256_mul_pd(_mm256_div_pd(coverLast, s), oneQ), half));
+    _mm_storeu_si128((__m128i *)(a->i0 + k), i0);
+    _mm_storeu_si128((__m128i *)(a->span + k), _mm_sub_epi32(i1, i0));
+    _mm_storeu_si128((__m128i *)(a->vFirst + k), vFirst);
+    _mm_storeu_si128((__m128i *)(a->vLast + k), vLast);
+    a->hasFirst |= (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(coverFirst, eps, _CMP_GT_OQ)) << k;
+    a->hasLast |= (uint64_t)_mm256_movemask_pd(_mm256_cmp_pd(coverLast, eps, _CMP_GT_OQ)) << k;
+  }
+}
+#endif
+
+/* The windows of an area axis shrinking `limit` source pixels (columns or rows) by `scale`, for the output
+ * indices first + map[k] (map NULL: first + k), k < count: window k covers the source pixels start[k] ..
+ * start[k] + n[k] - 1 with the weights q[k * stride + t], t < n[k] (zero from there to stride >= max): cover /
+ * scale quantised to `prec` bits as Resizer.quantize does, each rounded to nearest, the first largest taking the
+ * remainder, so that they sum to exactly 1 << prec. Returns 0, or -1 when a window covers no pixel or more
+ * than max.
+ * The pixels strictly inside a window cover exactly 1 (the same double as (i + 1) - i), so their weight `inner`
+ * is computed once; only the first and the last pixel take floating point (area_numbers, 64 windows at a time,
+ * 4 at once with AVX2). */
+static int area_taps(int first, const int *map, int count, double scale, int limit, int prec, int max, int stride,
+                     int *start, int *n, int *q) {
+  int one = 1 << prec;
+  int inner = quantize_one(1.0, scale, one);
+  area_numbers a;
+  for (int k0 = 0; k0 < count; k0 += 64) {
+    int chunk = count - k0 < 64 ? count - k0 : 64;
+#ifdef __SSE2__
+    if (resize_avx2()) {
+      area_numbers_avx2(first, map, k0, chunk, scale, limit, one, &a);
+    } else {
+      area_numbers_scalar(first, map, k0, chunk, scale, limit, one, &a);
+    }
+#else
+    area_numbers_scalar(first, map, k0, chunk, scale, limit, one, &a);
+#endif
+    for (int j = 0; j < chunk; j++) {
+      int k = k0 + j;
+      int span = a.span[j];
+      if (span <= 0) {
         return -1;
       }
-      idx[n] = i;
-      wt[n] = cover / scale;
-      n++;
+      /* & and selects rather than && and ifs: the window sizes follow the scale's pattern, branches on them
+       * would be mispredicted */
+      int hasFirst = (int)(a.hasFirst >> j) & 1;
+      int hasLast = (span > 1) & (int)(a.hasLast >> j);
+      int nInner = span > 2 ? span - 2 : 0;
+      int taps = hasFirst + nInner + hasLast;
+      if (taps == 0 || taps > max) {
+        return -1;
+      }
+      int vFirst = a.vFirst[j];
+      int vLast = a.vLast[j];
+      /* the first largest, in the order first, inner, last */
+      int big = 0;
+      int most = hasFirst ? vFirst : -1;
+      int takeInner = (nInner > 0) & (inner > most);
+      big = takeInner ? hasFirst : big;
+      most = takeInner ? inner : most;
+      big = hasLast & (vLast > most) ? taps - 1 : big;
+      int *w = q + (size_t)k * stride;
+      for (int t = 0; t < stride; t++) {
+        w[t] = (unsigned)(t - hasFirst) < (unsigned)nInner ? inner : 0;
+      }
+      if (hasFirst) {
+        w[0] = vFirst;
+      }
+      if (hasLast) {
+        w[taps - 1] = vLast;
+      }
+      w[big] += one - (hasFirst * vFirst + nInner * inner + hasLast * vLast);
+      start[k] = a.i0[j] + !hasFirst;
+      n[k] = taps;
     }
   }
-  if (n > 0) {
-    quantize(wt, n, prec, q);
-  }
-  return n;
+  return 0;
 }
 
 /* An output coordinate map from Java (null: identity) copied into *out (NULL for identity); every entry
@@ -138,74 +253,84 @@ static int read_maps(JNIEnv *env, jintArray colMap, int outW, int **cols, jintAr
   return rc;
 }
 
-/* area window: output [outX, outX+outW) x [outY, outY+outH) of resizing w x h by (sx, sy), output column
- * (row) i being window column (row) columns[i] (rows[i]); global source pixel (0, 0) is at byte `base` of
- * src, which is range-checked for every row and column touched. */
-JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
-    JNIEnv *env, jclass cls, jobject srcBuf, jlong base, jint stride, jint w, jint h, jdouble sx, jdouble sy,
-    jint outX, jint outY, jint outW, jint outH, jobject dstBuf, jlong dstOff, jintArray colMap, jintArray rowMap) {
-  (void)cls;
-  unsigned char *src = (*env)->GetDirectBufferAddress(env, srcBuf);
-  unsigned char *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
-  jlong srcCap = (*env)->GetDirectBufferCapacity(env, srcBuf);
-  jlong dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-  if (src == NULL || dst == NULL || srcCap < 0 || dstCap < 0 || w <= 0 || h <= 0 || outW <= 0 || outH <= 0
-      || stride <= 0 || outX < 0 || outY < 0 || !(sx >= 1.0) || !(sy >= 1.0) || sx > w || sy > h || dstOff < 0
-      || dstOff + (jlong)outW * outH * 3 > dstCap) {
-    return RC_BAD_ARGUMENT;
+/* The addresses and capacities of two direct buffers; 0 when either is not direct or (impossible for a Java
+ * ByteBuffer, whose capacity is an int) holds 2^31 bytes or more, which keeps the offset sums of the checks below
+ * far from overflowing. */
+static int direct_buffers(JNIEnv *env, jobject srcBuf, jobject dstBuf, unsigned char **src, jlong *srcCap,
+                          unsigned char **dst, jlong *dstCap) {
+  *src = (*env)->GetDirectBufferAddress(env, srcBuf);
+  *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
+  *srcCap = (*env)->GetDirectBufferCapacity(env, srcBuf);
+  *dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
+  return *src != NULL && *dst != NULL && *srcCap >= 0 && *srcCap <= INT_MAX && *dstCap >= 0 && *dstCap <= INT_MAX;
+}
+
+/* Whether the bytes [off, off + (rows - 1) * stride + len) lie inside a buffer of cap bytes (cap < 2^31), for any
+ * values Java may pass: no sum or product that could overflow is formed. */
+static int inside(jlong off, jlong rows, jlong stride, jlong len, jlong cap) {
+  if (off < 0 || rows <= 0 || stride <= 0 || len <= 0 || off > cap || len > cap - off) {
+    return 0;
   }
-  int *cols, *rowsMap;
-  int mrc = read_maps(env, colMap, outW, &cols, rowMap, outH, &rowsMap);
-  if (mrc != 0) {
-    return mrc;
+  return rows - 1 <= (cap - off - len) / stride;
+}
+
+/* Area resize of `ch` interleaved channels (3 or 1): output [outX, outX+outW) x [outY, outY+outH) of resizing
+ * w x h by (sx, sy), output column (row) i being window column (row) cols[i] (rowsMap[i]; NULL: i). Global
+ * source pixel (0, 0) is at byte `base` of src (srcCap bytes), rows `stride` apart; every row and column touched
+ * is range-checked here. Output row i goes to out + i * dstStride, outW * ch bytes, which the caller checked.
+ * Returns 0, RC_BAD_ARGUMENT or RC_NO_MEMORY. */
+static int area_resize(const unsigned char *src, jlong srcCap, jlong base, int stride, int ch, int w, int h,
+                       double sx, double sy, int outX, int outY, int outW, int outH, unsigned char *out,
+                       size_t dstStride, const int *cols, const int *rowsMap) {
+  /* a window's base is srcOffset - srcY * stride - srcX * 3 > -2^62 - 2^34: past that (or past the buffer) it
+   * is garbage, and bounding it keeps the row offsets checked below from overflowing */
+  if (w <= 0 || h <= 0 || outW <= 0 || outH <= 0 || stride <= 0 || outX < 0 || outY < 0 || !(sx >= 1.0)
+      || !(sy >= 1.0) || sx > w || sy > h || base > srcCap || base < -((jlong)1 << 62) - ((jlong)1 << 34)) {
+    return RC_BAD_ARGUMENT;
   }
   /* a window [f0, f1) of width s >= 1 touches at most floor(s) + 2 source pixels */
   int maxTaps = (int)sx + 2;
   int maxRows = (int)sy + 2;
-  size_t max = (size_t)outW * (size_t)maxTaps;
-  int *tmpCol = malloc(max * sizeof(int));
-  int *tmpW = malloc(max * sizeof(int));
-  int *nTaps = malloc((size_t)outW * sizeof(int));
-  /* rows and weights padded to an even count */
+  /* the windows of every output column and row; a row's weights padded with a zero to an even count */
+  int *colStart = malloc((size_t)outW * sizeof(int));
+  int *colN = malloc((size_t)outW * sizeof(int));
+  int *colW = malloc((size_t)outW * maxTaps * sizeof(int));
+  int *rowStart = malloc((size_t)outH * sizeof(int));
+  int *rowN = malloc((size_t)outH * sizeof(int));
+  int *rowW = malloc((size_t)outH * (maxRows + 1) * sizeof(int));
   const unsigned char **rows = malloc((size_t)(maxRows + 1) * sizeof(*rows));
-  int *rowIdx = malloc((size_t)maxRows * sizeof(int));
-  int *wy = malloc((size_t)(maxRows + 1) * sizeof(int));
   int32_t *yPair = malloc((size_t)(maxRows + 1) * sizeof(int32_t));
-  double *scratch = malloc((size_t)(maxTaps > maxRows ? maxTaps : maxRows) * sizeof(double));
-  tap_table xt = {0, NULL, NULL, NULL, NULL};
+  tap_table xt = {0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL};
   int16_t *mid = NULL;
   int rc = 0;
-  if (tmpCol == NULL || tmpW == NULL || nTaps == NULL || rows == NULL || rowIdx == NULL || wy == NULL
-      || yPair == NULL || scratch == NULL) {
+  if (colStart == NULL || colN == NULL || colW == NULL || rowStart == NULL || rowN == NULL || rowW == NULL
+      || rows == NULL || yPair == NULL) {
     rc = RC_NO_MEMORY;
     goto done;
   }
   int precX = area_precision(sx, MAX_PREC_X);
   int precY = area_precision(sy, MAX_PREC_Y);
-  /* the columns of each output pixel (contiguous), T = the most any pixel needs, rounded up to even */
+  if (area_taps(outX, cols, outW, sx, w, precX, maxTaps, maxTaps, colStart, colN, colW) != 0
+      || area_taps(outY, rowsMap, outH, sy, h, precY, maxRows, maxRows + 1, rowStart, rowN, rowW) != 0) {
+    rc = RC_BAD_ARGUMENT;
+    goto done;
+  }
+  /* the columns of each output pixel (contiguous), and the most any pixel needs */
   int used = 0;
   int c0 = INT_MAX, c1 = 0; /* first byte column read, one past the last */
   for (int ox = 0; ox < outW; ox++) {
-    int col = outX + (cols == NULL ? ox : cols[ox]);
-    int *c = tmpCol + (size_t)ox * maxTaps;
-    int n = area_window((double)col * sx, (double)(col + 1) * sx, w, sx, precX, c, tmpW + (size_t)ox * maxTaps,
-                        scratch, maxTaps);
-    if (n <= 0) {
-      rc = RC_BAD_ARGUMENT;
-      goto done;
-    }
-    c0 = c[0] * 3 < c0 ? c[0] * 3 : c0;
-    c1 = (c[n - 1] + 1) * 3 > c1 ? (c[n - 1] + 1) * 3 : c1;
-    nTaps[ox] = n;
-    used = n > used ? n : used;
+    c0 = colStart[ox] * ch < c0 ? colStart[ox] * ch : c0;
+    c1 = (colStart[ox] + colN[ox]) * ch > c1 ? (colStart[ox] + colN[ox]) * ch : c1;
+    used = colN[ox] > used ? colN[ox] : used;
   }
-  rc = taps_alloc(&xt, outW, (used + 1) & ~1);
+  rc = taps_alloc(&xt, ch, outW, used);
   if (rc != 0) {
     goto done;
   }
   for (int ox = 0; ox < outW; ox++) {
-    taps_set(&xt, ox, tmpCol[(size_t)ox * maxTaps] * 3 - c0, tmpW + (size_t)ox * maxTaps, nTaps[ox]);
+    taps_set(&xt, ox, colStart[ox] * ch - c0, colW + (size_t)ox * maxTaps, colN[ox]);
   }
+  taps_done(&xt);
   /* rows touched */
   int rFirst = (int)(outY * sy);
   double eLast = ceil((outY + outH) * sy - 1e-9);
@@ -222,43 +347,61 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
     goto done;
   }
   memset(mid + rowLen, 0, (size_t)pad * sizeof(int16_t));
-  unsigned char *out = dst + dstOff;
-  /* mapped rows stay inside [outY, outY + outH): the range checked above covers them */
+  /* mapped rows stay inside [outY, outY + outH): each window lies in the range checked above */
   for (int i = 0; i < outH; i++) {
-    int oy = outY + (rowsMap == NULL ? i : rowsMap[i]);
-    int n = area_window(oy * sy, (oy + 1) * sy, h, sy, precY, rowIdx, wy, scratch, maxRows);
-    if (n <= 0 || rowIdx[0] < rFirst || rowIdx[n - 1] >= rLast) {
+    int n = rowN[i];
+    const int *wy = rowW + (size_t)i * (maxRows + 1);
+    if (rowStart[i] < rFirst || rowStart[i] + n > rLast) {
       rc = RC_BAD_ARGUMENT;
       goto done;
     }
-    for (int k = 0; k < n; k++) {
-      rows[k] = src + base + (jlong)rowIdx[k] * stride + c0;
+    /* every slot set, whatever n (loops on n would be mispredicted as the window sizes alternate): rows past the
+     * window repeat its last one, with weight 0 */
+    for (int k = 0; k <= maxRows; k++) {
+      rows[k] = src + base + (jlong)(rowStart[i] + (k < n ? k : n - 1)) * stride + c0;
     }
-    if (n & 1) {
-      rows[n] = rows[n - 1];
-      wy[n] = 0;
-    }
-    int npairs = (n + 1) / 2;
-    for (int k = 0; k < npairs; k++) {
+    for (int k = 0; k < (maxRows + 1) / 2; k++) {
       yPair[k] = pair(wy[2 * k], wy[2 * k + 1]);
     }
+    int npairs = (n + 1) / 2;
     vertical_pass(rows, wy, yPair, npairs, precY - MID_BITS, mid, rowLen);
     horizontal_pass(mid, &xt, precX + MID_BITS, outW, out);
-    out += (size_t)outW * 3;
+    out += dstStride;
   }
 done:
-  free(cols);
-  free(rowsMap);
-  free(tmpCol);
-  free(tmpW);
-  free(nTaps);
+  free(colStart);
+  free(colN);
+  free(colW);
+  free(rowStart);
+  free(rowN);
+  free(rowW);
   free(rows);
-  free(rowIdx);
-  free(wy);
   free(yPair);
-  free(scratch);
   taps_free(&xt);
   free(mid);
+  return rc;
+}
+
+/* area window of an RGB image (area_resize, 3 channels, rows packed in the output from dstOff); the maps come
+ * from Java and are checked in read_maps */
+JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_area0(
+    JNIEnv *env, jclass cls, jobject srcBuf, jlong base, jint stride, jint w, jint h, jdouble sx, jdouble sy,
+    jint outX, jint outY, jint outW, jint outH, jobject dstBuf, jlong dstOff, jintArray colMap, jintArray rowMap) {
+  (void)cls;
+  unsigned char *src, *dst;
+  jlong srcCap, dstCap;
+  if (!direct_buffers(env, srcBuf, dstBuf, &src, &srcCap, &dst, &dstCap) || outW <= 0
+      || !inside(dstOff, outH, (jlong)outW * 3, (jlong)outW * 3, dstCap)) {
+    return RC_BAD_ARGUMENT;
+  }
+  int *cols = NULL, *rowsMap = NULL;
+  int rc = read_maps(env, colMap, outW, &cols, rowMap, outH, &rowsMap);
+  if (rc == 0) {
+    rc = area_resize(src, srcCap, base, stride, 3, w, h, sx, sy, outX, outY, outW, outH, dst + dstOff,
+                     (size_t)outW * 3, cols, rowsMap);
+  }
+  free(cols);
+  free(rowsMap);
   return rc;
 }
 
@@ -281,51 +424,36 @@ static int bilinear_tap(int o, double scale, int n, int *q) {
   return i0;
 }
 
-/* bilinear, OpenCV half-pixel centres; box (x, y, w, h) of src rows `stride` apart from byte srcOff */
-JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
-    JNIEnv *env, jclass cls, jobject srcBuf, jlong srcOff, jint stride, jint x, jint y, jint w, jint h,
-    jint outW, jint outH, jobject dstBuf, jlong dstOff, jintArray colMap, jintArray rowMap) {
-  (void)cls;
-  unsigned char *src = (*env)->GetDirectBufferAddress(env, srcBuf);
-  unsigned char *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
-  jlong srcCap = (*env)->GetDirectBufferCapacity(env, srcBuf);
-  jlong dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-  if (src == NULL || dst == NULL || srcCap < 0 || dstCap < 0 || x < 0 || y < 0 || w <= 0 || h <= 0 || outW <= 0
-      || outH <= 0 || srcOff < 0 || dstOff < 0 || (jlong)(x + w) * 3 > stride
-      || srcOff + (jlong)(y + h - 1) * stride + (jlong)(x + w) * 3 > srcCap
-      || dstOff + (jlong)outW * outH * 3 > dstCap) {
-    return RC_BAD_ARGUMENT;
-  }
-  int *cols, *rowsMap;
-  int mrc = read_maps(env, colMap, outW, &cols, rowMap, outH, &rowsMap);
-  if (mrc != 0) {
-    return mrc;
-  }
+/* Bilinear resize of `ch` interleaved channels (3 or 1), OpenCV half-pixel centres: the w x h box whose first
+ * pixel is at `box`, rows `stride` apart (checked by the caller), to outW x outH, output column (row) i being
+ * column (row) cols[i] (rowsMap[i]; NULL: i) of the plain resize; output row i to out + i * dstStride. Returns 0
+ * or RC_NO_MEMORY. */
+static int bilinear_resize(const unsigned char *box, int stride, int ch, int w, int h, int outW, int outH,
+                           unsigned char *out, size_t dstStride, const int *cols, const int *rowsMap) {
   double sx = (double)w / outW;
   double sy = (double)h / outH;
-  int rowLen = w * 3;
+  int rowLen = w * ch;
   const int one = 1 << PREC;
   tap_table xt;
   int16_t *mid = NULL;
-  if (taps_alloc(&xt, outW, 2) != 0 || (mid = malloc(((size_t)rowLen + taps_padding(&xt)) * sizeof(int16_t))) == NULL) {
-    if (xt.off != NULL) {
-      taps_free(&xt);
-    }
-    free(cols);
-    free(rowsMap);
+  if (taps_alloc(&xt, ch, outW, 2) != 0) {
     return RC_NO_MEMORY;
   }
   int pad = taps_padding(&xt);
+  mid = malloc(((size_t)rowLen + pad) * sizeof(int16_t));
+  if (mid == NULL) {
+    taps_free(&xt);
+    return RC_NO_MEMORY;
+  }
   memset(mid + rowLen, 0, (size_t)pad * sizeof(int16_t));
   for (int ox = 0; ox < outW; ox++) {
     int q;
     int x0 = bilinear_tap(cols == NULL ? ox : cols[ox], sx, w, &q);
     /* the second tap is x0 + 1, or weighs 0 at the right edge (it then reads the zero padding of mid) */
     int wt[2] = {one - q, q};
-    taps_set(&xt, ox, x0 * 3, wt, 2);
+    taps_set(&xt, ox, x0 * ch, wt, 2);
   }
-  const unsigned char *box = src + srcOff + (jlong)y * stride + (jlong)x * 3;
-  unsigned char *out = dst + dstOff;
+  taps_done(&xt);
   for (int oy = 0; oy < outH; oy++) {
     int q;
     int y0 = bilinear_tap(rowsMap == NULL ? oy : rowsMap[oy], sy, h, &q);
@@ -335,11 +463,58 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
     int32_t yPair = pair(one - q, q);
     vertical_pass(rows, wy, &yPair, 1, PREC - MID_BITS, mid, rowLen);
     horizontal_pass(mid, &xt, PREC + MID_BITS, outW, out);
-    out += (size_t)outW * 3;
+    out += dstStride;
   }
   taps_free(&xt);
   free(mid);
+  return 0;
+}
+
+/* bilinear RGB (bilinear_resize, 3 channels, rows packed in the output from dstOff); box (x, y, w, h) of src rows
+ * `stride` apart from byte srcOff */
+JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
+    JNIEnv *env, jclass cls, jobject srcBuf, jlong srcOff, jint stride, jint x, jint y, jint w, jint h,
+    jint outW, jint outH, jobject dstBuf, jlong dstOff, jintArray colMap, jintArray rowMap) {
+  (void)cls;
+  unsigned char *src, *dst;
+  jlong srcCap, dstCap;
+  /* the rows of the box (the source's rows 0 .. y + h - 1 from srcOff, x + w pixels of each) and of the output */
+  if (!direct_buffers(env, srcBuf, dstBuf, &src, &srcCap, &dst, &dstCap) || x < 0 || y < 0 || w <= 0 || h <= 0
+      || outW <= 0 || ((jlong)x + w) * 3 > stride || !inside(srcOff, (jlong)y + h, stride, ((jlong)x + w) * 3, srcCap)
+      || !inside(dstOff, outH, (jlong)outW * 3, (jlong)outW * 3, dstCap)) {
+    return RC_BAD_ARGUMENT;
+  }
+  int *cols = NULL, *rowsMap = NULL;
+  int rc = read_maps(env, colMap, outW, &cols, rowMap, outH, &rowsMap);
+  if (rc == 0) {
+    rc = bilinear_resize(src + srcOff + (jlong)y * stride + (jlong)x * 3, stride, 3, w, h, outW, outH,
+                         dst + dstOff, (size_t)outW * 3, cols, rowsMap);
+  }
   free(cols);
   free(rowsMap);
-  return 0;
+  return rc;
+}
+
+/* Resizer.resizePlane: box (x, y, w, h) of a plane of bytes whose rows are srcStride apart from byte srcOff, to
+ * outW x outH bytes from byte dstOff, rows dstStride apart; area when shrinking on both axes, bilinear otherwise.
+ * Every range is re-checked here against the buffers' capacities. */
+JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_plane0(
+    JNIEnv *env, jclass cls, jobject srcBuf, jlong srcOff, jint srcStride, jint x, jint y, jint w, jint h,
+    jobject dstBuf, jlong dstOff, jint dstStride, jint outW, jint outH) {
+  (void)cls;
+  unsigned char *src, *dst;
+  jlong srcCap, dstCap;
+  /* the rows of the box (the plane's rows 0 .. y + h - 1 from srcOff, x + w bytes of each) and of the output */
+  if (!direct_buffers(env, srcBuf, dstBuf, &src, &srcCap, &dst, &dstCap) || x < 0 || y < 0 || w <= 0 || h <= 0
+      || outW <= 0 || (jlong)x + w > srcStride || outW > dstStride
+      || !inside(srcOff, (jlong)y + h, srcStride, (jlong)x + w, srcCap)
+      || !inside(dstOff, outH, dstStride, outW, dstCap)) {
+    return RC_BAD_ARGUMENT;
+  }
+  if (w >= outW && h >= outH) {
+    return area_resize(src, srcCap, srcOff + (jlong)y * srcStride + x, srcStride, 1, w, h, (double)w / outW,
+                       (double)h / outH, 0, 0, outW, outH, dst + dstOff, (size_t)dstStride, NULL, NULL);
+  }
+  return bilinear_resize(src + srcOff + (jlong)y * srcStride + x, srcStride, 1, w, h, outW, outH, dst + dstOff,
+                         (size_t)dstStride, NULL, NULL);
 }

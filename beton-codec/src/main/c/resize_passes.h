@@ -8,30 +8,44 @@
 
 #include <stdint.h>
 
+/* whether this call may use AVX2: the CPU has it and the tests' Resizer.sse2Only switch is off */
+int resize_avx2(void);
+
 /* two 16-bit weights in one 32-bit lane, as pmaddwd pairs them: lo * first + hi * second */
 static inline int32_t pair(int lo, int hi) {
   return (int32_t)((uint32_t)(uint16_t)lo | ((uint32_t)(uint16_t)hi << 16));
 }
 
-/* Horizontal tap tables of one call: `taps` (even) per output pixel, contiguous columns (off[ox*T + t] =
- * off[ox*T] + 3t, element offsets into the intermediate row; taps past a pixel's window weigh 0), weights w,
- * the same pairwise in pw (pair()), and for AVX2 per block of 8 pixels in w8 (see block_avx2); off and w8 run
- * on to a whole last block (offset 0, weight 0). */
+/* Horizontal tap tables of one call, for 3 interleaved channels (RGB) or one (a plane): `taps` per output
+ * pixel, contiguous columns (off[ox*T + t] = off[ox*T] + channels * t, element offsets into the intermediate
+ * row; taps past a pixel's window weigh 0), weights w. RGB: T even, the weights pairwise in pw (pair(), SSE2)
+ * and per block of 8 pixels in w8 (AVX2, see block_avx2). Plane: T is 2 or a multiple of 4, and w8 holds the
+ * weights of its SIMD passes per block of 8 pixels (see plane_w8), and where T <= 4 shuf the byte shuffles of
+ * the AVX2 window loads, used when near (taps_done). off and w8 run on to a whole last block (offset 0 for RGB,
+ * the last pixel's for a plane; weight 0). */
 typedef struct {
+  int channels;
   int taps;
+  int outW;
+  int near;
   int *off;
   int *w;
   int32_t *pw;
   int32_t *w8;
+  unsigned char *shuf;
 } tap_table;
 
-/* allocates t's arrays for outW pixels of `taps` taps; returns 0 or RC_NO_MEMORY (t's arrays then freed) */
-int taps_alloc(tap_table *t, int outW, int taps);
+/* allocates t's arrays for outW pixels of `channels` (3 or 1) with up to `taps` real taps each (rounded up to
+ * the T the passes need); returns 0 or RC_NO_MEMORY (t's arrays then freed) */
+int taps_alloc(tap_table *t, int channels, int outW, int taps);
 
 void taps_free(tap_table *t);
 
 /* pixel ox: first tap at element `start`, n real weights wt (n <= taps) */
 void taps_set(tap_table *t, int ox, int start, const int *wt, int n);
+
+/* completes t once every pixel is set: for a plane, the padding pixels' starts and the window shuffles */
+void taps_done(tap_table *t);
 
 /* elements an intermediate row needs past its end for the taps of t */
 int taps_padding(const tap_table *t);
@@ -42,8 +56,9 @@ int taps_padding(const tap_table *t);
 void vertical_pass(const unsigned char *const *rows, const int *wy, const int32_t *pw, int npairs, int shift,
                    int16_t *restrict mid, int n);
 
-/* out[3*ox + c] = (sum over k of w[ox*T + k] * mid[off[ox*T + k] + c] + 2^(shift-1)) >> shift, shift = weight
- * bits + 7; mid has taps_padding(t) readable elements past its end (the caller pads it) */
+/* out[C*ox + c] = (sum over k of w[ox*T + k] * mid[off[ox*T + k] + c] + 2^(shift-1)) >> shift for the C =
+ * t->channels channels c, shift = weight bits + 7; mid has taps_padding(t) readable elements past its end (the
+ * caller pads it); exactly outW * C bytes of out are written */
 void horizontal_pass(const int16_t *mid, const tap_table *t, int shift, int outW, unsigned char *out);
 
 #endif

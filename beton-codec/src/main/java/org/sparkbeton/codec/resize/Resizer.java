@@ -4,10 +4,11 @@ import java.nio.ByteBuffer;
 import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 
 /**
- * Resizes a box of a packed RGB image (rows {@code srcStride} bytes apart) into a packed RGB output, in pure
- * Java. One instance per thread: it keeps its weight tables and row scratch and grows them only when a
- * larger image arrives, so steady-state calls do not allocate. Source and destination may be heap or direct
- * buffers, positions untouched.
+ * Resizes a box of a packed RGB image (rows {@code srcStride} bytes apart) into a packed RGB output, or
+ * ({@link #resizePlane}) a box of one 8-bit channel, such as a JPEG's Y, Cb or Cr plane, into a plane with rows
+ * any distance apart, in pure Java. One instance per thread: it keeps its weight tables and row scratch and
+ * grows them only when a larger image arrives, so steady-state calls do not allocate. Source and destination
+ * may be heap or direct buffers, positions untouched.
  *
  * <p>{@link #resize} follows OpenCV {@code INTER_AREA} (what FFCV's writer and crop decoders use): area
  * averaging when shrinking on both axes, bilinear otherwise. Area weights are the overlap of each source
@@ -20,6 +21,11 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
  * (prec - 7)}, at most {@code 255 << 7}, a 16-bit lane), a horizontal pass sums the taps of that row and
  * rounds to nearest ({@code >> (prec + 7)}). The result is within 1 level of the exact real-valued resize
  * (ResizerAccuracyTest against a double-precision reference).
+ *
+ * <p>A plane goes through the same arithmetic with one channel instead of three: the weights depend only on
+ * the sizes, so resizing each plane alone gives exactly the bytes of the RGB resize of the planes interleaved
+ * (ResizerPlaneTest). A writer can thus resize a JPEG's planes (chroma at its own subsampled size) without
+ * converting them to RGB and back.
  *
  * <p>When both buffers are direct and libbetoncodec is loaded, the same integer arithmetic runs in C with
  * SSE2/AVX2 ({@code pmaddwd}); its output is byte-identical to the Java code's by construction.
@@ -98,6 +104,30 @@ public final class Resizer {
     }
   }
 
+  /**
+   * {@link #resize(ByteBuffer, int, int, int, int, int, int, ByteBuffer, int, int, int) resize} for one 8-bit
+   * channel (a JPEG's Y, Cb or Cr plane): the box {@code [x, x+w) x [y, y+h)} of a plane whose rows are
+   * {@code srcStride} bytes apart, resized to {@code outW x outH} bytes written from {@code dstOffset} with rows
+   * {@code dstStride} bytes apart ({@code dstStride >= outW}; the bytes between rows are left alone). Same
+   * semantics and arithmetic as the RGB resize (area when {@code w >= outW && h >= outH}, bilinear otherwise):
+   * each byte equals that channel of the RGB resize of the planes interleaved.
+   */
+  public void resizePlane(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
+      int dstOffset, int dstStride, int outW, int outH) {
+    check(src, srcOffset, srcStride, 1, x, y, w, h, dst, dstOffset, dstStride, outW, outH);
+    if (useNative && src.isDirect() && dst.isDirect()) {
+      checkNative(plane0(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, dstStride, outW, outH));
+      return;
+    }
+    int base = srcOffset + y * srcStride + x;
+    if (w >= outW && h >= outH) {
+      areaCore(src, base, srcStride, 1, w, h, (double) w / outW, (double) h / outH, 0, 0, dst, dstOffset, dstStride,
+          outW, outH, null, null);
+    } else {
+      bilinearCore(src, base, srcStride, 1, w, h, dst, dstOffset, dstStride, outW, outH, null, null);
+    }
+  }
+
   /** Area-averaging downscale of the box {@code [x, x+w) x [y, y+h)} to {@code outW x outH}. */
   public void area(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
       int dstOffset, int outW, int outH) {
@@ -106,7 +136,7 @@ public final class Resizer {
 
   private void area(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
       int dstOffset, int outW, int outH, int[] columns, int[] rows) {
-    check(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+    check(src, srcOffset, srcStride, 3, x, y, w, h, dst, dstOffset, outW * 3, outW, outH);
     if (w < outW || h < outH) {
       throw new IllegalArgumentException(String.format(
           "Area resize only shrinks: box %dx%d is smaller than the output %dx%d", w, h, outW, outH));
@@ -117,8 +147,8 @@ public final class Resizer {
           dstOffset, columns, rows));
       return;
     }
-    areaCore(src, base, srcStride, w, h, (double) w / outW, (double) h / outH, 0, 0, dst, dstOffset, outW, outH,
-        columns, rows);
+    areaCore(src, base, srcStride, 3, w, h, (double) w / outW, (double) h / outH, 0, 0, dst, dstOffset, outW * 3,
+        outW, outH, columns, rows);
   }
 
   /**
@@ -142,15 +172,16 @@ public final class Resizer {
       throw new IllegalArgumentException(String.format(
           "Source buffer starts at %d,%d but the window needs pixels from %d,%d", srcX, srcY, x0, y0));
     }
-    check(src, srcOffset, srcStride, x0 - srcX, y0 - srcY, x1 - x0, y1 - y0, dst, dstOffset, outW, outH);
+    check(src, srcOffset, srcStride, 3, x0 - srcX, y0 - srcY, x1 - x0, y1 - y0, dst, dstOffset, outW * 3, outW,
+        outH);
     // global column i lives at buffer column i - srcX
     if (useNative && src.isDirect() && dst.isDirect()) {
       checkNative(area0(src, (long) srcOffset - (long) srcY * srcStride - srcX * 3L, srcStride, fullW, fullH,
           (double) fullW / fullOutW, (double) fullH / fullOutH, outX, outY, outW, outH, dst, dstOffset, null, null));
       return;
     }
-    areaCore(src, srcOffset - srcY * srcStride - srcX * 3, srcStride, fullW, fullH, (double) fullW / fullOutW,
-        (double) fullH / fullOutH, outX, outY, dst, dstOffset, outW, outH, null, null);
+    areaCore(src, srcOffset - srcY * srcStride - srcX * 3, srcStride, 3, fullW, fullH, (double) fullW / fullOutW,
+        (double) fullH / fullOutH, outX, outY, dst, dstOffset, outW * 3, outW, outH, null, null);
   }
 
   /** First source column/row an area window starting at output index {@code out} reads. */
@@ -164,19 +195,21 @@ public final class Resizer {
   }
 
   /**
-   * {@code base} is the byte offset of global source pixel (0, 0), possibly outside the buffer; output
-   * column/row i of the window is window column/row {@code columns[i]}/{@code rows[i]} (null: i).
+   * Area resize of {@code ch} interleaved channels (3 or 1). {@code base} is the byte offset of global source
+   * pixel (0, 0), possibly outside the buffer; output column/row i of the window is window column/row
+   * {@code columns[i]}/{@code rows[i]} (null: i); output rows are {@code dstStride} bytes apart.
    */
-  private void areaCore(ByteBuffer src, int base, int srcStride, int w, int h, double sx, double sy, int outX,
-      int outY, ByteBuffer dst, int dstOffset, int outW, int outH, int[] columns, int[] rows) {
+  private void areaCore(ByteBuffer src, int base, int srcStride, int ch, int w, int h, double sx, double sy,
+      int outX, int outY, ByteBuffer dst, int dstOffset, int dstStride, int outW, int outH, int[] columns,
+      int[] rows) {
     int precX = areaPrecision(sx, MAX_PREC_X);
     int precY = areaPrecision(sy, MAX_PREC_Y);
-    buildAreaTable(w, outX, outW, sx, precX, columns);
+    buildAreaTable(w, ch, outX, outW, sx, precX, columns);
     int c0 = Integer.MAX_VALUE;
     int c1 = 0;
     for (int ox = 0; ox < outW; ox++) {
       c0 = Math.min(c0, xIdx[xStart[ox]]);
-      c1 = Math.max(c1, xIdx[xStart[ox + 1] - 1] + 3);
+      c1 = Math.max(c1, xIdx[xStart[ox + 1] - 1] + ch);
     }
     int rowLen = c1 - c0;
     int maxRows = (int) sy + 2;
@@ -185,7 +218,7 @@ public final class Resizer {
     wScratch = grow(wScratch, maxRows);
     row0 = grow(row0, rowLen);
     acc = grow(acc, rowLen);
-    outRow = grow(outRow, outW * 3);
+    outRow = grow(outRow, outW * ch);
     byte[] row = row0;
     int[] a = acc;
     int[] starts = xStart;
@@ -212,23 +245,33 @@ public final class Resizer {
       // horizontal pass: the output pixel's taps over that row
       byte[] o = outRow;
       int bias = 1 << (hShift - 1);
-      for (int ox = 0; ox < outW; ox++) {
-        int cr = bias;
-        int cg = bias;
-        int cb = bias;
-        for (int k = starts[ox]; k < starts[ox + 1]; k++) {
-          int p = idx[k] - c0;
-          int wx = wts[k];
-          cr += wx * a[p];
-          cg += wx * a[p + 1];
-          cb += wx * a[p + 2];
+      if (ch == 1) {
+        for (int ox = 0; ox < outW; ox++) {
+          int v = bias;
+          for (int k = starts[ox]; k < starts[ox + 1]; k++) {
+            v += wts[k] * a[idx[k] - c0];
+          }
+          o[ox] = (byte) Math.min(v >> hShift, 255);
         }
-        o[ox * 3] = (byte) Math.min(cr >> hShift, 255);
-        o[ox * 3 + 1] = (byte) Math.min(cg >> hShift, 255);
-        o[ox * 3 + 2] = (byte) Math.min(cb >> hShift, 255);
+      } else {
+        for (int ox = 0; ox < outW; ox++) {
+          int cr = bias;
+          int cg = bias;
+          int cb = bias;
+          for (int k = starts[ox]; k < starts[ox + 1]; k++) {
+            int p = idx[k] - c0;
+            int wx = wts[k];
+            cr += wx * a[p];
+            cg += wx * a[p + 1];
+            cb += wx * a[p + 2];
+          }
+          o[ox * 3] = (byte) Math.min(cr >> hShift, 255);
+          o[ox * 3 + 1] = (byte) Math.min(cg >> hShift, 255);
+          o[ox * 3 + 2] = (byte) Math.min(cb >> hShift, 255);
+        }
       }
-      dst.put(out, o, 0, outW * 3);
-      out += outW * 3;
+      dst.put(out, o, 0, outW * ch);
+      out += dstStride;
     }
   }
 
@@ -240,11 +283,21 @@ public final class Resizer {
 
   private void bilinear(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
       int dstOffset, int outW, int outH, int[] columns, int[] rows) {
-    check(src, srcOffset, srcStride, x, y, w, h, dst, dstOffset, outW, outH);
+    check(src, srcOffset, srcStride, 3, x, y, w, h, dst, dstOffset, outW * 3, outW, outH);
     if (useNative && src.isDirect() && dst.isDirect()) {
       checkNative(bilinear0(src, srcOffset, srcStride, x, y, w, h, outW, outH, dst, dstOffset, columns, rows));
       return;
     }
+    bilinearCore(src, srcOffset + y * srcStride + x * 3, srcStride, 3, w, h, dst, dstOffset, outW * 3, outW, outH,
+        columns, rows);
+  }
+
+  /**
+   * Bilinear resize of {@code ch} interleaved channels (3 or 1) of the box whose first pixel is at byte
+   * {@code base}; output rows {@code dstStride} bytes apart, maps as in {@link #areaCore}.
+   */
+  private void bilinearCore(ByteBuffer src, int base, int srcStride, int ch, int w, int h, ByteBuffer dst,
+      int dstOffset, int dstStride, int outW, int outH, int[] columns, int[] rows) {
     double sx = (double) w / outW;
     double sy = (double) h / outH;
     int one = 1 << PREC;
@@ -262,15 +315,15 @@ public final class Resizer {
         x0 = w - 1;
         ax = 0;
       }
-      xIdx[2 * ox] = x0 * 3;
-      xIdx[2 * ox + 1] = Math.min(x0 + 1, w - 1) * 3;
+      xIdx[2 * ox] = x0 * ch;
+      xIdx[2 * ox + 1] = Math.min(x0 + 1, w - 1) * ch;
       xWeight[ox] = (int) Math.floor(ax * one + 0.5);
     }
-    int rowLen = w * 3;
+    int rowLen = w * ch;
     row0 = grow(row0, rowLen);
     row1 = grow(row1, rowLen);
     acc = grow(acc, rowLen);
-    outRow = grow(outRow, outW * 3);
+    outRow = grow(outRow, outW * ch);
     byte[] o = outRow;
     int vShift = PREC - MID_BITS;
     int hShift = PREC + MID_BITS;
@@ -297,12 +350,12 @@ public final class Resizer {
           row1 = t;
           loaded1 = -1;
         } else {
-          src.get(srcOffset + (y + y0) * srcStride + x * 3, row0, 0, rowLen);
+          src.get(base + y0 * srcStride, row0, 0, rowLen);
         }
         loaded0 = y0;
       }
       if (loaded1 != y1) {
-        src.get(srcOffset + (y + y1) * srcStride + x * 3, row1, 0, rowLen);
+        src.get(base + y1 * srcStride, row1, 0, rowLen);
         loaded1 = y1;
       }
       // vertical blend of the two rows first (7 fraction bits kept), then horizontal per output pixel
@@ -321,16 +374,16 @@ public final class Resizer {
         int p1 = xIdx[2 * ox + 1];
         int qx = xWeight[ox];
         int wx0 = one - qx;
-        for (int c = 0; c < 3; c++) {
-          o[ox * 3 + c] = (byte) Math.min((wx0 * v[p0 + c] + qx * v[p1 + c] + hBias) >> hShift, 255);
+        for (int c = 0; c < ch; c++) {
+          o[ox * ch + c] = (byte) Math.min((wx0 * v[p0 + c] + qx * v[p1 + c] + hBias) >> hShift, 255);
         }
       }
-      dst.put(out, o, 0, outW * 3);
-      out += outW * 3;
+      dst.put(out, o, 0, outW * ch);
+      out += dstStride;
     }
   }
 
-  private void buildAreaTable(int w, int outX, int outW, double sx, int prec, int[] columns) {
+  private void buildAreaTable(int w, int ch, int outX, int outW, double sx, int prec, int[] columns) {
     int maxTaps = (int) sx + 2; // a window of width sx >= 1 touches at most floor(sx) + 2 source pixels
     xIdx = grow(xIdx, outW * maxTaps);
     xWeight = grow(xWeight, outW * maxTaps);
@@ -342,7 +395,7 @@ public final class Resizer {
       int col = outX + (columns == null ? ox : columns[ox]);
       int n = areaTaps(col * sx, (col + 1) * sx, w, sx, prec, xIdx, xWeight, k);
       for (int t = k; t < k + n; t++) {
-        xIdx[t] *= 3; // column -> byte offset
+        xIdx[t] *= ch; // column -> byte offset
       }
       k += n;
     }
@@ -401,22 +454,30 @@ public final class Resizer {
     q[big] += one - sum;
   }
 
-  private static void check(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h,
-      ByteBuffer dst, int dstOffset, int outW, int outH) {
+  /**
+   * The box of {@code ch}-byte pixels inside the source buffer, the output rows ({@code outW * ch} bytes,
+   * {@code dstStride} apart) inside a writable destination.
+   */
+  private static void check(ByteBuffer src, int srcOffset, int srcStride, int ch, int x, int y, int w, int h,
+      ByteBuffer dst, int dstOffset, int dstStride, int outW, int outH) {
     if (x < 0 || y < 0 || w <= 0 || h <= 0 || outW <= 0 || outH <= 0 || srcOffset < 0 || dstOffset < 0) {
       throw new IllegalArgumentException(String.format(
           "Bad resize: box %d,%d %dx%d, output %dx%d, offsets %d/%d", x, y, w, h, outW, outH, srcOffset, dstOffset));
     }
-    if ((long) (x + w) * 3 > srcStride) {
+    if (((long) x + w) * ch > srcStride) {
       throw new IllegalArgumentException(String.format(
-          "Box columns %d..%d do not fit a row of %d bytes", x, x + w, srcStride));
+          "Box columns %d..%d do not fit a row of %d bytes", x, (long) x + w, srcStride));
     }
-    long lastByte = srcOffset + (long) (y + h - 1) * srcStride + (long) (x + w) * 3;
+    long lastByte = srcOffset + ((long) y + h - 1) * srcStride + ((long) x + w) * ch;
     if (lastByte > src.capacity()) {
       throw new IllegalArgumentException(String.format(
           "Box %d,%d %dx%d needs %d source bytes, buffer has %d", x, y, w, h, lastByte, src.capacity()));
     }
-    long need = dstOffset + (long) outW * outH * 3;
+    if (dstStride < (long) outW * ch) {
+      throw new IllegalArgumentException(String.format(
+          "Destination rows %d bytes apart cannot hold %d output bytes each", dstStride, (long) outW * ch));
+    }
+    long need = dstOffset + ((long) outH - 1) * dstStride + (long) outW * ch;
     if (need > dst.capacity() || dst.isReadOnly()) {
       throw new IllegalArgumentException(String.format(
           "Destination needs %d writable bytes, buffer has %d%s", need, dst.capacity(),
@@ -471,6 +532,10 @@ public final class Resizer {
 
   private static native int area0(ByteBuffer src, long base, int stride, int w, int h, double sx, double sy,
       int outX, int outY, int outW, int outH, ByteBuffer dst, long dstOffset, int[] columns, int[] rows);
+
+  /** package-private: ResizerPlaneTest passes it arguments the Java checks refuse, to test the C checks */
+  static native int plane0(ByteBuffer src, long srcOffset, int srcStride, int x, int y, int w, int h,
+      ByteBuffer dst, long dstOffset, int dstStride, int outW, int outH);
 
   private static native int bilinear0(ByteBuffer src, long srcOffset, int stride, int x, int y, int w, int h,
       int outW, int outH, ByteBuffer dst, long dstOffset, int[] columns, int[] rows);
