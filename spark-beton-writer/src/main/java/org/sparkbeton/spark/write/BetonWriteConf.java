@@ -22,6 +22,8 @@ public final class BetonWriteConf implements Serializable {
   final WriteMode writeMode;
   final int jpegQuality;
   final boolean subsampling444;
+  /** YCbCr JPEGs stored as 4:2:0 JPEGs are resized as planes (see {@link BetonWriteOptions#JPEG_RESIZE_SPACE}) */
+  final boolean resizeJpegPlanes;
   final double compressProbability;
   final long smartThreshold;
   final long seed;
@@ -57,6 +59,11 @@ public final class BetonWriteConf implements Serializable {
       throw new IllegalArgumentException("Option jpegSubsampling must be 420 or 444, got '" + sub + "'");
     }
     subsampling444 = sub.equals("444");
+    String space = o.getOrDefault(key(BetonWriteOptions.JPEG_RESIZE_SPACE), "ycbcr").trim();
+    if (!space.equalsIgnoreCase("ycbcr") && !space.equalsIgnoreCase("rgb")) {
+      throw new IllegalArgumentException("Option jpegResizeSpace must be ycbcr or rgb, got '" + space + "'");
+    }
+    resizeJpegPlanes = space.equalsIgnoreCase("ycbcr");
     compressProbability = probability(o.getOrDefault(key(BetonWriteOptions.COMPRESS_PROBABILITY), "0.5"));
     String threshold = o.get(key(BetonWriteOptions.SMART_THRESHOLD));
     if (writeMode == WriteMode.SMART && threshold == null) {
@@ -125,6 +132,8 @@ public final class BetonWriteConf implements Serializable {
       r.put("smart_threshold", Long.toString(smartThreshold));
     }
     r.put("resize_filter", "area (OpenCV INTER_AREA equivalent)");
+    r.put("jpeg_resize_space", resizeJpegPlanes && !subsampling444
+        ? "ycbcr (YCbCr JPEGs stored as 4:2:0: Y, Cb, Cr planes resized as stored; other images in RGB)" : "rgb");
     r.put("page_size", Long.toString(pageSize));
     r.put("target_shard_size", Long.toString(targetShardSize));
     r.put("bad_image_policy", badImages.name().toLowerCase(Locale.ROOT));

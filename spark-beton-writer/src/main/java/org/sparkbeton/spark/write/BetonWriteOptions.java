@@ -31,6 +31,13 @@ public final class BetonWriteOptions {
   /** Chroma subsampling of re-encoded JPEGs: {@code 420} (default, what FFCV's OpenCV encoder writes) or {@code 444}. */
   public static final String JPEG_SUBSAMPLING = "jpegSubsampling";
 
+  /**
+   * Where a YCbCr JPEG stored as a 4:2:0 JPEG is resized: {@code ycbcr} (default: its Y, Cb and Cr planes as
+   * stored, skipping libjpeg's chroma upsampling and colour conversion both ways, about 10% faster per image)
+   * or {@code rgb} (decoded to RGB first, as FFCV's OpenCV path). Other images are always resized in RGB.
+   */
+  public static final String JPEG_RESIZE_SPACE = "jpegResizeSpace";
+
   /** {@code proportion} mode: probability that an image is stored as JPEG. Default 0.5, as FFCV. */
   public static final String COMPRESS_PROBABILITY = "compressProbability";
 

@@ -12,6 +12,7 @@ import org.sparkbeton.codec.jpeg.JpegColorSpace;
 import org.sparkbeton.codec.jpeg.JpegGeometry;
 import org.sparkbeton.codec.jpeg.JpegHeader;
 import org.sparkbeton.codec.jpeg.JpegMarkers;
+import org.sparkbeton.codec.jpeg.YccPlanes;
 import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
@@ -22,7 +23,10 @@ import org.sparkbeton.format.fields.RgbImage;
  * {@code minResolution}, sizes truncated, never upscaled, area filter), then store as raw RGB or JPEG
  * by write mode. JPEG inputs are decoded by the fastest codec at the smallest DCT scale that still
  * covers the target size; a JPEG to be stored as JPEG at its own size is passed through untouched
- * (lossless, and no encode; FFCV always re-encodes). One instance per task thread.
+ * (lossless, and no encode; FFCV always re-encodes). A YCbCr JPEG re-encoded as a 4:2:0 JPEG is resized as its
+ * Y, Cb and Cr planes (unless {@code jpegResizeSpace=rgb}): Y to the target size, chroma to half of it, so
+ * libjpeg neither upsamples and converts the chroma on decode nor converts and downsamples it on encode.
+ * One instance per task thread.
  *
  * <p>Decoded and resized pixels live in two direct buffers reused from image to image (the native
  * resize twin needs direct memory), and so does the JPEG output; a payload returned by this class is a view
@@ -36,12 +40,15 @@ final class ImageEncoder implements AutoCloseable {
   private final JpegHeader header = new JpegHeader();
   private final Resizer resizer = new Resizer();
   private final ChromaSubsampling subsampling;
+  private final YccPlanes planes = new YccPlanes();
   private ByteBuffer decoded = ByteBuffer.allocateDirect(1 << 20);
   private ByteBuffer resized = ByteBuffer.allocateDirect(1 << 20);
   /** JPEG output; sized for the worst case, so a fresh array of that size per image is not needed. */
   private ByteBuffer encoded = ByteBuffer.allocateDirect(1 << 20);
   long passedThrough;
   long reencoded;
+  /** Of the re-encoded, those resized as YCbCr planes. */
+  long reencodedFromPlanes;
   /** Encoded input bytes seen, and nanoseconds spent decoding, resizing and encoding (for the task metrics). */
   long bytesIn;
   long decodeNanos;
@@ -120,11 +127,44 @@ final class ImageEncoder implements AutoCloseable {
     int scale = JpegGeometry.bestScale(w, h, tw, th, JpegGeometry.FAST_SCALES);
     int sw = JpegGeometry.scaledDim(w, scale);
     int sh = JpegGeometry.scaledDim(h, scale);
-    decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3));
+    decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3)); // also YccPlanes.maxBytes
+    if (conf.resizeJpegPlanes && subsampling == ChromaSubsampling.S420 && cs == JpegColorSpace.YCBCR
+        && header.components() == 3 && header.subsampling() != ChromaSubsampling.UNKNOWN && storeAsJpeg(tw, th, row)) {
+      long t0 = System.nanoTime();
+      codec.decodePlanes(src, scale, Idct.ACCURATE, decoded, 0, planes);
+      decodeNanos += System.nanoTime() - t0;
+      return reencodedPlanes(tw, th);
+    }
     long t0 = System.nanoTime();
     codec.decode(src, scale, Idct.ACCURATE, decoded, 0);
     decodeNanos += System.nanoTime() - t0;
     return store(resized(decoded, sw, sh, tw, th), tw, th, row);
+  }
+
+  /**
+   * The decoded planes resized to 4:2:0 planes of {@code tw x th} and encoded from them. Whole planes map onto
+   * whole planes: where a side is odd, a chroma plane's last sample covers one Y pixel instead of two, so chroma
+   * lands up to half a chroma sample off at that far edge (invisible; the test compares with the RGB path).
+   */
+  private RgbImage reencodedPlanes(int tw, int th) {
+    int cw = YccPlanes.chromaWidth420(tw);
+    int ch = YccPlanes.chromaWidth420(th);
+    int ySize = tw * th;
+    resized = ensure(resized, ySize + 2 * cw * ch);
+    long t0 = System.nanoTime();
+    resizer.resizePlane(decoded, 0, planes.width(), 0, 0, planes.width(), planes.height(), resized, 0, tw, tw, th);
+    int pcw = planes.chromaWidth();
+    int pch = planes.chromaHeight();
+    resizer.resizePlane(decoded, planes.cbOffset(), pcw, 0, 0, pcw, pch, resized, ySize, cw, cw, ch);
+    resizer.resizePlane(decoded, planes.crOffset(), pcw, 0, 0, pcw, pch, resized, ySize + cw * ch, cw, cw, ch);
+    long t1 = System.nanoTime();
+    resizeNanos += t1 - t0;
+    reencoded++;
+    reencodedFromPlanes++;
+    encoded = ensure(encoded, JpegCodec.maxEncodedSize(tw, th));
+    int n = codec.encodePlanes(resized, 0, tw, th, conf.jpegQuality, encoded, 0);
+    encodeNanos += System.nanoTime() - t1;
+    return new RgbImage(ImageMode.JPG, tw, th, encoded.duplicate().position(0).limit(n));
   }
 
   private ByteBuffer resized(ByteBuffer rgb, int w, int h, int tw, int th) {

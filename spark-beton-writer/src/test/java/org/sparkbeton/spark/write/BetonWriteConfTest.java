@@ -18,6 +18,9 @@ class BetonWriteConfTest {
     assertThat(c.targetShardSize).isEqualTo(1L << 30);
     assertThat(c.maxResolution).isEqualTo(Integer.MAX_VALUE);
     assertThat(c.stringsAsJson).isTrue();
+    assertThat(c.resizeJpegPlanes).isTrue();
+    assertThat(c.recipe().get("jpeg_resize_space")).startsWith("ycbcr");
+    assertThat(BetonWriteConf.parse(Map.of("jpegSubsampling", "444")).recipe()).containsEntry("jpeg_resize_space", "rgb");
   }
 
   @Test
@@ -31,6 +34,7 @@ class BetonWriteConfTest {
     assertThat(c.isImageColumn("IMAGE")).isTrue();
     assertThat(c.isImageColumn("thumb")).isTrue();
     assertThat(c.arrayShape("EMB")).containsExactly(3, 4);
+    assertThat(BetonWriteConf.parse(Map.of("JPEGRESIZESPACE", " RGB")).resizeJpegPlanes).isFalse();
     assertThat(c.recipe()).containsEntry("write_mode", "jpg").containsEntry("max_resolution", "256");
   }
 
@@ -46,6 +50,8 @@ class BetonWriteConfTest {
         .hasMessageContaining("power of two");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("jpegQuality", "101")))
         .hasMessage("Option jpegQuality must be 1..100, got 101");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("jpegResizeSpace", "yuv")))
+        .hasMessage("Option jpegResizeSpace must be ycbcr or rgb, got 'yuv'");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("compressProbability", "1.5")))
         .hasMessage("Option compressProbability must be a number in [0, 1], got '1.5'");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("badImagePolicy", "ignore")))

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.verify.JpegSof;
@@ -90,6 +91,72 @@ class ImageEncoderTest {
       assertThat(img.height()).isEqualTo(48);
       assertThat(JpegSof.dimensions(img.payload())).containsExactly(64, 48);
       assertThat(enc.reencoded).isEqualTo(1);
+    }
+  }
+
+  /** Pixels of a stored JPEG. */
+  private static byte[] decoded(RgbImage img) {
+    try (JpegCodec codec = JpegCodecs.fastest()) {
+      ByteBuffer out = ByteBuffer.allocate(img.width() * img.height() * 3);
+      codec.decode(img.payload(), 8, org.sparkbeton.codec.jpeg.Idct.ACCURATE, out, 0);
+      return out.array();
+    }
+  }
+
+  private static double psnr(byte[] a, byte[] b) {
+    double squares = 0;
+    for (int i = 0; i < a.length; i++) {
+      int d = (a[i] & 0xff) - (b[i] & 0xff);
+      squares += d * d;
+    }
+    return 10 * Math.log10(255.0 * 255.0 / (squares / a.length));
+  }
+
+  @Test
+  void jpegsResizedAsPlanesAreAsCloseToTheUncompressedResizeAsTheRgbPath() {
+    Map<String, String> planar = Map.of("writeMode", "jpg", "maxResolution", "97", "jpegQuality", "95");
+    Map<String, String> rgb = Map.of("writeMode", "jpg", "maxResolution", "97", "jpegQuality", "95",
+        "jpegResizeSpace", "RGB");
+    try (ImageEncoder a = encoder(planar); ImageEncoder b = encoder(rgb); JpegCodec codec = JpegCodecs.fastest()) {
+      int row = 0;
+      // even and odd sides, 4:2:0 and 4:4:4 sources, sizes with and without a DCT-scaled decode (>= 2x); the
+      // blue channel is noise, the hardest case for chroma
+      for (int[] s : new int[][] {{400, 300}, {333, 251}, {150, 101}, {98, 97}, {1001, 17}}) {
+        for (ChromaSubsampling sub : new ChromaSubsampling[] {ChromaSubsampling.S420, ChromaSubsampling.S444}) {
+          byte[] original = pixels(s[0], s[1], 7);
+          byte[] input = codec.encode(ByteBuffer.wrap(original), 0, s[0], s[1], 95, sub);
+          RgbImage fromPlanes = a.fromEncoded(input, row);
+          RgbImage fromRgb = b.fromEncoded(input, row++);
+          // the truth both paths approximate: the original pixels, never JPEG-compressed, resized in RGB
+          ByteBuffer reference = ByteBuffer.allocate(fromRgb.width() * fromRgb.height() * 3);
+          new Resizer(false).resize(ByteBuffer.wrap(original), 0, s[0] * 3, 0, 0, s[0], s[1], reference, 0,
+              fromRgb.width(), fromRgb.height());
+          assertThat(fromPlanes.width()).isEqualTo(fromRgb.width());
+          assertThat(fromPlanes.height()).isEqualTo(fromRgb.height());
+          assertThat(JpegSof.dimensions(fromPlanes.payload())).containsExactly(fromRgb.width(), fromRgb.height());
+          double planesDb = psnr(decoded(fromPlanes), reference.array());
+          double rgbDb = psnr(decoded(fromRgb), reference.array());
+          System.out.printf("%dx%d %s: planes %.2f dB, rgb %.2f dB%n", s[0], s[1], sub, planesDb, rgbDb);
+          assertThat(planesDb).as("%dx%d %s: planes %.2f dB, rgb %.2f dB", s[0], s[1], sub, planesDb, rgbDb)
+              .isGreaterThan(rgbDb - 0.5).isGreaterThan(20);
+          assertThat(fromPlanes.payloadBytes()).as("%dx%d %s: really another path", s[0], s[1], sub)
+              .isNotEqualTo(fromRgb.payloadBytes());
+        }
+      }
+      assertThat(a.reencodedFromPlanes).isEqualTo(10);
+      assertThat(b.reencodedFromPlanes).isZero();
+      assertThat(b.reencoded).isEqualTo(10);
+    }
+  }
+
+  @Test
+  void onlyJpegOutputsOf420ComeFromPlanes() {
+    byte[] input = jpeg(400, 300);
+    try (ImageEncoder raw = encoder(Map.of("maxResolution", "64"));
+         ImageEncoder s444 = encoder(Map.of("writeMode", "jpg", "maxResolution", "64", "jpegSubsampling", "444"))) {
+      assertThat(raw.fromEncoded(input, 0).mode()).isEqualTo(ImageMode.RAW);
+      assertThat(s444.fromEncoded(input, 0).mode()).isEqualTo(ImageMode.JPG);
+      assertThat(raw.reencodedFromPlanes + s444.reencodedFromPlanes).isZero();
     }
   }
 

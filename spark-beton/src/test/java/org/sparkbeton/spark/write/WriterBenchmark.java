@@ -57,9 +57,11 @@ public final class WriterBenchmark {
     // the step could reach at best
     double limit1Before = decodeLimit(jpegs, 1);
     long[] plainCpu = new long[1];
-    double plain = plainJava(files, out.resolve("plain"), 1, plainCpu);
+    double plain = plainJava(files, out.resolve("plain"), 1, plainCpu, "ycbcr");
+    double limit1Mid = decodeLimit(jpegs, 1);
+    double plainRgb = plainJava(files, out.resolve("plain"), 1, new long[1], "rgb");
     double limit1After = decodeLimit(jpegs, 1);
-    double plain2 = plainJava(files, out.resolve("plain"), 2, new long[1]);
+    double plain2 = plainJava(files, out.resolve("plain"), 2, new long[1], "ycbcr");
     SparkSession spark = SparkSession.builder().master("local[2]").appName("WriterBenchmark")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
     spark.sparkContext().setLogLevel("WARN");
@@ -79,17 +81,18 @@ public final class WriterBenchmark {
     // alternating 8 and 2 write tasks, each between two decode-limit measurements: the machine's speed drifts
     // 20-30% within minutes, so a ratio is only meaningful against a limit measured right beside it.
     // 8 write tasks (4 per core: binaryFile's partitions are balanced by bytes but coalesce groups them by
-    // count, so with one task per core the task with the larger photos decides), the image column either the
-    // files' paths (the writer reads them; what beton prepare does) or binaryFile's content column.
+    // count, so with one task per core the task with the larger photos decides), the image column the files'
+    // paths (the writer reads them; what beton prepare does), the JPEGs resized as YCbCr planes (the default) or,
+    // for comparison, in RGB (jpegResizeSpace=rgb).
     int tasks = 8;
-    boolean[] byPath = {true, true, true, false, true, false, true, false};
+    boolean[] planar = {true, true, true, false, true, false, true, false};
     int warmUps = 2;
-    double[] seconds = new double[byPath.length];
-    double[] limits = new double[byPath.length + 1];
+    double[] seconds = new double[planar.length];
+    double[] limits = new double[planar.length + 1];
     List<TaskTimes.Job> jobs = new ArrayList<>();
     java.util.Map<String, Double> threadCpu = new java.util.TreeMap<>(); // over the timed path writes
     double pathWallMs = 0;
-    for (int run = 0; run < byPath.length; run++) {
+    for (int run = 0; run < planar.length; run++) {
       if (run >= warmUps) {
         limits[run] = limits[run] > 0 ? limits[run] : decodeLimit(jpegs, 2);
       }
@@ -99,11 +102,11 @@ public final class WriterBenchmark {
       ThreadCpu.Snapshot cpuBefore = ThreadCpu.take();
       long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
-      write(spark, photos, tasks, out.resolve("spark"), 1, byPath[run]);
+      write(spark, photos, tasks, out.resolve("spark"), 1, planar[run]);
       seconds[run] = (System.nanoTime() - t0) / 1e9;
       long endMs = System.currentTimeMillis();
       ThreadCpu.Snapshot cpuAfter = ThreadCpu.take();
-      if (run >= warmUps && byPath[run]) {
+      if (run >= warmUps && planar[run]) {
         ThreadCpu.between(cpuBefore, cpuAfter).forEach((group, ms) -> threadCpu.merge(group, ms, Double::sum));
         pathWallMs += seconds[run] * 1000;
       }
@@ -111,10 +114,10 @@ public final class WriterBenchmark {
         limits[run + 1] = decodeLimit(jpegs, 2);
       }
       spark.sparkContext().listenerBus().waitUntilEmpty();
-      if (run >= warmUps && byPath[run]) {
+      if (run >= warmUps && planar[run]) {
         jobs.add(taskTimes.job(startMs, endMs));
       }
-      System.out.printf("Spark, %d write tasks, " + (byPath[run] ? "paths" : "content") + ", run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
+      System.out.printf("Spark, %d write tasks, " + (planar[run] ? "planes" : "rgb") + ", run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
               + " (both cores)%n", tasks, run + 1, seconds[run], metrics.getOrDefault("betonDecodeMs", 0L),
           metrics.getOrDefault("betonResizeMs", 0L), metrics.getOrDefault("betonEncodeMs", 0L));
     }
@@ -125,41 +128,44 @@ public final class WriterBenchmark {
     long tLong = System.nanoTime();
     write(spark, photos, tasks * copies, out.resolve("spark"), copies, true);
     double longSeconds = (System.nanoTime() - tLong) / 1e9;
-    double longLimit = (limits[byPath.length] + decodeLimit(jpegs, 2)) / 2;
+    double longLimit = (limits[planar.length] + decodeLimit(jpegs, 2)) / 2;
     spark.stop();
 
     int n = files.size();
     System.out.printf("%n%-66s %10s %16s%n", "what (" + n + " photos, jpg, maxResolution 256, q90)", "images/s",
         "vs decode limit");
     System.out.printf("%-66s %,10.0f %15.2fx%n", "plain Java loop, 1 thread (vs the 1-thread decode limit beside it)",
-        n / plain, (limit1Before + limit1After) / 2 / plain);
+        n / plain, (limit1Before + limit1Mid) / 2 / plain);
+    System.out.printf("%-66s %,10.0f %15.2fx%n", "plain Java loop, 1 thread, jpegResizeSpace=rgb", n / plainRgb,
+        (limit1Mid + limit1After) / 2 / plainRgb);
     System.out.printf("%-66s %,10.0f%n", "plain Java loop, 2 threads (no Spark: the image step's ceiling)", n / plain2);
     System.out.printf("%-66s %,10.0f%n", "Spark local[2] df.write.format(\"beton\"), first run", n / seconds[0]);
-    double[] ratiosPath = new double[byPath.length];
-    double[] ratiosContent = new double[byPath.length];
+    double[] ratiosPlanes = new double[planar.length];
+    double[] ratiosRgb = new double[planar.length];
     int kp = 0;
     int kc = 0;
-    for (int run = warmUps; run < byPath.length; run++) {
+    for (int run = warmUps; run < planar.length; run++) {
       // the limit beside a run: the mean of the measurements right before and right after it
       double limit = (limits[run] + limits[run + 1]) / 2;
       double ratio = limit / seconds[run];
-      if (byPath[run]) {
-        ratiosPath[kp++] = ratio;
+      if (planar[run]) {
+        ratiosPlanes[kp++] = ratio;
       } else {
-        ratiosContent[kc++] = ratio;
+        ratiosRgb[kc++] = ratio;
       }
-      System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], " + (byPath[run] ? "paths" : "content") + ", run " + (run + 1)
+      System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], " + (planar[run] ? "planes" : "rgb") + ", run " + (run + 1)
           + " (limit beside it " + String.format("%,.0f", n / limit) + "/s)", n / seconds[run], ratio);
     }
-    System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], image paths, median of " + kp + " runs", "",
-        median(ratiosPath, kp));
-    System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], binaryFile content column, median of " + kc + " runs", "",
-        median(ratiosContent, kc));
-    System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], image paths, one job over the photos " + copies
+    System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], by path, YCbCr planes, median of " + kp + " runs", "",
+        median(ratiosPlanes, kp));
+    System.out.printf("%-66s %10s %15.2fx%n", "Spark local[2], by path, jpegResizeSpace=rgb, median of " + kc + " runs", "",
+        median(ratiosRgb, kc));
+    System.out.printf("%-66s %,10.0f %15.2fx%n", "Spark local[2], by path, planes, one job over the photos " + copies
         + " times (" + tasks * copies + " tasks)", copies * n / longSeconds, copies * longLimit / longSeconds);
     System.out.printf("%-66s %10s %15.2fx%n", "(the goal, 1,900/s, over the reference machine's 2,900/s limit)", "",
         1900 / 2900.0);
     TaskTimes.print(jobs, n, plainCpu[0] / 1e6 / n);
+    printQuality(jpegs.subList(0, Math.min(500, jpegs.size())));
     printThreadCpu(threadCpu, pathWallMs);
   }
 
@@ -174,6 +180,54 @@ public final class WriterBenchmark {
     System.out.printf("  %-64s %10.3f%n", "all threads of the process", total / (2 * wallMs));
   }
 
+  /**
+   * What resizing as YCbCr planes costs in quality: both paths' stored JPEGs against the uncompressed RGB resize
+   * of the same photos (raw mode), and against each other, as mean PSNR.
+   */
+  private static void printQuality(List<byte[]> jpegs) {
+    java.util.function.Function<String, ImageEncoder> encoder = space -> new ImageEncoder(BetonWriteConf.parse(
+        java.util.Map.of("writeMode", "jpg", "maxResolution", "256", "jpegQuality", "90", "jpegResizeSpace", space)), 0);
+    double planesDb = 0;
+    double rgbDb = 0;
+    double betweenDb = 0;
+    int compared = 0;
+    try (ImageEncoder planes = encoder.apply("ycbcr"); ImageEncoder rgb = encoder.apply("rgb");
+         ImageEncoder raw = new ImageEncoder(BetonWriteConf.parse(java.util.Map.of("maxResolution", "256")), 0);
+         JpegCodec codec = JpegCodecs.fastest()) {
+      for (int i = 0; i < jpegs.size(); i++) {
+        byte[] reference = raw.fromEncoded(jpegs.get(i), i).payloadBytes();
+        byte[] a = pixels(codec, planes.fromEncoded(jpegs.get(i), i));
+        byte[] b = pixels(codec, rgb.fromEncoded(jpegs.get(i), i));
+        if (java.util.Arrays.equals(a, b)) {
+          continue; // passed through (no resize needed): the same bytes either way
+        }
+        planesDb += psnr(a, reference);
+        rgbDb += psnr(b, reference);
+        betweenDb += psnr(a, b);
+        compared++;
+      }
+    }
+    System.out.printf("%nquality of the stored JPEGs (%d resized photos, mean PSNR)%n", compared);
+    System.out.printf("%-66s %10.2f%n", "YCbCr planes vs the uncompressed RGB resize, dB", planesDb / compared);
+    System.out.printf("%-66s %10.2f%n", "jpegResizeSpace=rgb vs the uncompressed RGB resize, dB", rgbDb / compared);
+    System.out.printf("%-66s %10.2f%n", "the two paths' JPEGs against each other, dB", betweenDb / compared);
+  }
+
+  private static byte[] pixels(JpegCodec codec, RgbImage image) {
+    ByteBuffer out = ByteBuffer.allocate(image.width() * image.height() * 3);
+    codec.decode(image.payload(), 8, Idct.ACCURATE, out, 0);
+    return out.array();
+  }
+
+  private static double psnr(byte[] a, byte[] b) {
+    double squares = 0;
+    for (int i = 0; i < a.length; i++) {
+      int d = (a[i] & 0xFF) - (b[i] & 0xFF);
+      squares += d * d;
+    }
+    return 10 * Math.log10(255.0 * 255.0 / (squares / a.length));
+  }
+
   private static double median(double[] values, int n) {
     double[] sorted = java.util.Arrays.copyOf(values, n);
     java.util.Arrays.sort(sorted);
@@ -181,20 +235,20 @@ public final class WriterBenchmark {
   }
 
   /**
-   * Writes the photos ({@code copies} times over, in one job) as jpg at maxResolution 256, q90; the image column
-   * is their paths (read by the writer) or binaryFile's content column.
+   * Writes the photos ({@code copies} times over, in one job) by path as jpg at maxResolution 256, q90, the JPEGs
+   * resized as YCbCr planes or ({@code planar} false) in RGB.
    */
-  private static void write(SparkSession spark, Path photos, int tasks, Path target, int copies, boolean byPath) {
+  private static void write(SparkSession spark, Path photos, int tasks, Path target, int copies, boolean planar) {
     Dataset<Row> one = spark.read().format("binaryFile").option("recursiveFileLookup", "true")
         .option("pathGlobFilter", "*.jpg").load(photos.toString())
-        .selectExpr((byPath ? "path" : "content") + " as image", "cast(substring(regexp_extract(path, '(\\\\d+)\\\\.jpg$', 1), -1) as int) as label");
+        .selectExpr("path as image", "cast(substring(regexp_extract(path, '(\\\\d+)\\\\.jpg$', 1), -1) as int) as label");
     Dataset<Row> rows = one;
     for (int c = 1; c < copies; c++) {
       rows = rows.union(one);
     }
     rows.coalesce(tasks).write().format("beton").mode(SaveMode.Overwrite).option("imageColumns", "image")
         .option("writeMode", "jpg").option("maxResolution", "256").option("jpegQuality", "90")
-        .save(target.toString());
+        .option("jpegResizeSpace", planar ? "ycbcr" : "rgb").save(target.toString());
   }
 
   /** Sums the writer's task metrics (betonDecodeMs, ...) over a finished query's plan. */
@@ -235,10 +289,11 @@ public final class WriterBenchmark {
    * Seconds for {@code threads} threads to run the writer's image step over every photo into one file each;
    * their CPU time (ns, summed over the threads) into {@code cpuNanos[0]}.
    */
-  private static double plainJava(List<Path> files, Path prefix, int threads, long[] cpuNanos) throws Exception {
+  private static double plainJava(List<Path> files, Path prefix, int threads, long[] cpuNanos, String resizeSpace)
+      throws Exception {
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE), new BetonField("label", IntField.INSTANCE));
     BetonWriteConf conf = BetonWriteConf.parse(java.util.Map.of("writeMode", "jpg", "maxResolution", "256",
-        "jpegQuality", "90"));
+        "jpegQuality", "90", "jpegResizeSpace", resizeSpace));
     return inParallel(threads, first -> {
       try (ImageEncoder images = new ImageEncoder(conf, first);
            BetonWriter w = BetonWriter.builder(fields).expectedSamples(files.size() / threads + 1)
