@@ -156,6 +156,37 @@ const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, 
   return c->input;
 }
 
+int decode_source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len, const unsigned char **src) {
+  *src = source(env, c, buf, arr, off, len);
+  if (*src == NULL) {
+    return RC_BAD_ARGUMENT;
+  }
+  if (len == 0) {
+    set_message(c, "empty input (0 bytes)");
+    return RC_LIBJPEG;
+  }
+  return 0;
+}
+
+int decode_destination(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, unsigned char **dst, jlong *cap) {
+  *dst = NULL;
+  if (dstBuf != NULL) {
+    *dst = (*env)->GetDirectBufferAddress(env, dstBuf);
+    *cap = (*env)->GetDirectBufferCapacity(env, dstBuf);
+    if (*dst == NULL || *cap < 0) {
+      set_message(c, "destination buffer is not a direct buffer");
+      return RC_BAD_ARGUMENT;
+    }
+    return 0;
+  }
+  if (dstArr == NULL) {
+    set_message(c, "no destination buffer");
+    return RC_BAD_ARGUMENT;
+  }
+  *cap = (*env)->GetArrayLength(env, dstArr);
+  return 0;
+}
+
 /* out: width, height, components, jpeg colour space, subsampling (TurboJPEG TJSAMP code or -1), progressive */
 static int subsampling_code(j_decompress_ptr d) {
   if (d->num_components == 1 && d->jpeg_color_space == JCS_GRAYSCALE) {
@@ -247,13 +278,10 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     jobject dstBuf, jbyteArray dstArr, jint dstOff, jintArray layout) {
   (void)cls;
   codec *c = (codec *)(intptr_t)handle;
-  const unsigned char *src = source(env, c, srcBuf, srcArr, srcOff, srcLen);
-  if (src == NULL) {
-    return RC_BAD_ARGUMENT;
-  }
-  if (srcLen == 0) {
-    set_message(c, "empty input (0 bytes)");
-    return RC_LIBJPEG;
+  const unsigned char *src;
+  int rc = decode_source(env, c, srcBuf, srcArr, srcOff, srcLen, &src);
+  if (rc != 0) {
+    return rc;
   }
   if (scaleNum < 1 || scaleNum > 16 || x < 0 || y < 0 || w < 0 || h < 0 || dstOff < 0
       || (layout != NULL && (*env)->GetArrayLength(env, layout) < 2)) {
@@ -262,19 +290,10 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     return RC_BAD_ARGUMENT;
   }
   jlong dstCap;
-  unsigned char *dst = NULL;
-  if (dstBuf != NULL) {
-    dst = (*env)->GetDirectBufferAddress(env, dstBuf);
-    dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-    if (dst == NULL || dstCap < 0) {
-      set_message(c, "destination buffer is not a direct buffer");
-      return RC_BAD_ARGUMENT;
-    }
-  } else if (dstArr != NULL) {
-    dstCap = (*env)->GetArrayLength(env, dstArr);
-  } else {
-    set_message(c, "no destination buffer");
-    return RC_BAD_ARGUMENT;
+  unsigned char *dst;
+  rc = decode_destination(env, c, dstBuf, dstArr, &dst, &dstCap);
+  if (rc != 0) {
+    return rc;
   }
 
   struct jpeg_decompress_struct *d = &c->d;

@@ -70,6 +70,15 @@ void set_message(codec *c, const char *msg);
 int ensure(unsigned char **buf, size_t *cap, size_t need);
 /* (buffer | array, offset, length) as a readable pointer, bounds checked; NULL with c->message set */
 const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len);
+/* A decode's compressed input (source(), and refusing 0 bytes): 0 with *src set, or a negative code. */
+int decode_source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len, const unsigned char **src);
+/* A decode's destination: a direct buffer (*dst its address) or a heap array (*dst NULL), and its capacity;
+ * 0, or RC_BAD_ARGUMENT with c->message set. */
+int decode_destination(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, unsigned char **dst, jlong *cap);
+/* Sets up c->c for one image (baseline, quality, IDCT flag, 2x2 or 1x1 luma sampling against 1x1 chroma,
+ * raw planes in or scanlines) and starts it; errors longjmp to the caller's setjmp on c->cerr. */
+void start_compress(codec *c, jint width, jint height, J_COLOR_SPACE in, jint quality, jint flags, int lumaSampling,
+                    boolean raw);
 /* An encoder's fixed output range (direct buffer, or the handle's output buffer standing in for a heap array,
  * copied back by finish_output); NULL with c->message set and *rc the code when it is out of bounds. */
 unsigned char *output_range(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, jint dstOff, jint dstLen,

@@ -65,6 +65,26 @@ jint finish_output(JNIEnv *env, codec *c, fixed_dest *dest, jbyteArray dstArr, j
   return written;
 }
 
+void start_compress(codec *c, jint width, jint height, J_COLOR_SPACE in, jint quality, jint flags, int lumaSampling,
+                    boolean raw) {
+  struct jpeg_compress_struct *k = &c->c;
+  k->image_width = (JDIMENSION)width;
+  k->image_height = (JDIMENSION)height;
+  k->input_components = 3;
+  k->in_color_space = in;
+  jpeg_set_defaults(k); /* also resets raw_data_in */
+  jpeg_set_quality(k, quality, TRUE);
+  k->dct_method = (flags & FLAG_ACCURATE_IDCT) ? JDCT_ISLOW : JDCT_IFAST;
+  k->raw_data_in = raw;
+  k->comp_info[0].h_samp_factor = lumaSampling;
+  k->comp_info[0].v_samp_factor = lumaSampling;
+  for (int ci = 1; ci < 3; ci++) {
+    k->comp_info[ci].h_samp_factor = 1;
+    k->comp_info[ci].v_samp_factor = 1;
+  }
+  jpeg_start_compress(k, TRUE);
+}
+
 jint encode_failed(codec *c, jint dstLen) {
   jint rc = RC_LIBJPEG;
   if (c->cerr.pub.msg_code == JERR_BUFFER_SIZE) {
@@ -124,21 +144,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_encode0(
     return encode_failed(c, dstLen);
   }
   fixed_destination(c, &dest, out, (size_t)dstLen);
-  k->image_width = (JDIMENSION)width;
-  k->image_height = (JDIMENSION)height;
-  k->input_components = 3;
-  k->in_color_space = JCS_RGB;
-  jpeg_set_defaults(k);
-  jpeg_set_quality(k, quality, TRUE);
-  k->dct_method = (flags & FLAG_ACCURATE_IDCT) ? JDCT_ISLOW : JDCT_IFAST;
-  int hs = subsampling == 2 ? 2 : 1;
-  k->comp_info[0].h_samp_factor = hs;
-  k->comp_info[0].v_samp_factor = hs;
-  k->comp_info[1].h_samp_factor = 1;
-  k->comp_info[1].v_samp_factor = 1;
-  k->comp_info[2].h_samp_factor = 1;
-  k->comp_info[2].v_samp_factor = 1;
-  jpeg_start_compress(k, TRUE);
+  start_compress(c, width, height, JCS_RGB, quality, flags, subsampling == 2 ? 2 : 1, FALSE);
   while (k->next_scanline < k->image_height) {
     JSAMPROW rows[1];
     if (src != NULL) {

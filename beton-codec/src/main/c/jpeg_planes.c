@@ -39,32 +39,20 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decodePla
     jint scaleNum, jint flags, jobject dstBuf, jbyteArray dstArr, jint dstOff, jintArray dims) {
   (void)cls;
   codec *c = (codec *)(intptr_t)handle;
-  const unsigned char *src = source(env, c, srcBuf, srcArr, srcOff, srcLen);
-  if (src == NULL) {
-    return RC_BAD_ARGUMENT;
-  }
-  if (srcLen == 0) {
-    set_message(c, "empty input (0 bytes)");
-    return RC_LIBJPEG;
+  const unsigned char *src;
+  int rc = decode_source(env, c, srcBuf, srcArr, srcOff, srcLen, &src);
+  if (rc != 0) {
+    return rc;
   }
   if (scaleNum < 1 || scaleNum > 8 || dstOff < 0 || dims == NULL || (*env)->GetArrayLength(env, dims) < 4) {
     snprintf(c->message, sizeof(c->message), "bad plane decode arguments: scale %d/8 offset %d", scaleNum, dstOff);
     return RC_BAD_ARGUMENT;
   }
-  unsigned char *dst = NULL;
+  unsigned char *dst;
   jlong dstCap;
-  if (dstBuf != NULL) {
-    dst = (*env)->GetDirectBufferAddress(env, dstBuf);
-    dstCap = (*env)->GetDirectBufferCapacity(env, dstBuf);
-    if (dst == NULL || dstCap < 0) {
-      set_message(c, "destination is not a direct buffer");
-      return RC_BAD_ARGUMENT;
-    }
-  } else if (dstArr != NULL) {
-    dstCap = (*env)->GetArrayLength(env, dstArr);
-  } else {
-    set_message(c, "no destination buffer");
-    return RC_BAD_ARGUMENT;
+  rc = decode_destination(env, c, dstBuf, dstArr, &dst, &dstCap);
+  if (rc != 0) {
+    return rc;
   }
 
   struct jpeg_decompress_struct *d = &c->d;
@@ -210,21 +198,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_encodePlan
     return encode_failed(c, dstLen);
   }
   fixed_destination(c, &dest, out, (size_t)dstLen);
-  k->image_width = (JDIMENSION)width;
-  k->image_height = (JDIMENSION)height;
-  k->input_components = 3;
-  k->in_color_space = JCS_YCbCr;
-  jpeg_set_defaults(k);
-  jpeg_set_quality(k, quality, TRUE);
-  k->dct_method = (flags & FLAG_ACCURATE_IDCT) ? JDCT_ISLOW : JDCT_IFAST;
-  k->raw_data_in = TRUE;
-  k->comp_info[0].h_samp_factor = 2;
-  k->comp_info[0].v_samp_factor = 2;
-  k->comp_info[1].h_samp_factor = 1;
-  k->comp_info[1].v_samp_factor = 1;
-  k->comp_info[2].h_samp_factor = 1;
-  k->comp_info[2].v_samp_factor = 1;
-  jpeg_start_compress(k, TRUE);
+  start_compress(c, width, height, JCS_YCbCr, quality, flags, 2, TRUE);
   for (size_t imcu = 0; k->next_scanline < k->image_height; imcu++) {
     for (int ci = 0; ci < 3; ci++) {
       for (int r = 0; r < rowsPer[ci]; r++) {
