@@ -308,8 +308,10 @@ static int area_resize(const unsigned char *src, jlong srcCap, jlong base, int s
     rc = RC_NO_MEMORY;
     goto done;
   }
-  int precX = area_precision(sx, MAX_PREC_X);
-  int precY = area_precision(sy, MAX_PREC_Y);
+  /* an axis whose last window runs past the edge (Resizer.areaPlane's registered chroma) can leave one pixel the
+   * whole weight, which only PREC bits hold in a 16-bit lane (the same rule as the Java twin's) */
+  int precX = (outX + outW) * sx > w + 1e-9 ? PREC : area_precision(sx, MAX_PREC_X);
+  int precY = (outY + outH) * sy > h + 1e-9 ? PREC : area_precision(sy, MAX_PREC_Y);
   if (area_taps(outX, cols, outW, sx, w, precX, maxTaps, maxTaps, colStart, colN, colW) != 0
       || area_taps(outY, rowsMap, outH, sy, h, precY, maxRows, maxRows + 1, rowStart, rowN, rowW) != 0) {
     rc = RC_BAD_ARGUMENT;
@@ -517,4 +519,21 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_plane0(
   }
   return bilinear_resize(src + srcOff + (jlong)y * srcStride + x, srcStride, 1, w, h, outW, outH, dst + dstOff,
                          (size_t)dstStride, NULL, NULL);
+}
+
+/* Resizer.areaPlane: the whole w x h plane from srcOff shrunk by the given scales; every window starts inside the
+ * plane (area_taps refuses an empty one), one past the far edge is averaged over what is left */
+JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_areaPlane0(
+    JNIEnv *env, jclass cls, jobject srcBuf, jlong srcOff, jint srcStride, jint w, jint h, jdouble sx, jdouble sy,
+    jobject dstBuf, jlong dstOff, jint dstStride, jint outW, jint outH) {
+  (void)cls;
+  unsigned char *src, *dst;
+  jlong srcCap, dstCap;
+  if (!direct_buffers(env, srcBuf, dstBuf, &src, &srcCap, &dst, &dstCap) || w <= 0 || h <= 0 || outW <= 0
+      || w > srcStride || outW > dstStride || !inside(srcOff, h, srcStride, w, srcCap)
+      || !inside(dstOff, outH, dstStride, outW, dstCap)) {
+    return RC_BAD_ARGUMENT;
+  }
+  return area_resize(src, srcCap, srcOff, srcStride, 1, w, h, sx, sy, 0, 0, outW, outH, dst + dstOff,
+                     (size_t)dstStride, NULL, NULL);
 }

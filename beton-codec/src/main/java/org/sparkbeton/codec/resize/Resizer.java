@@ -128,6 +128,30 @@ public final class Resizer {
     }
   }
 
+  /**
+   * Area shrink of a whole {@code w x h} plane by given scales, source pixels per output pixel (each in [1, side]),
+   * instead of {@code w/outW} and {@code h/outH}: output (i, j) averages the plane over {@code [i*sx, (i+1)*sx) x
+   * [j*sy, (j+1)*sy)}. Every window must start inside the plane; one that runs past its far edge is averaged over
+   * what is left (its taps' weights still sum to exactly one: the largest takes the remainder; such an axis uses
+   * 14-bit weights, which hold a single pixel's whole weight). For chroma planes whose sides were rounded up from
+   * odd luma sides: with the luma ratio as scale they stay registered with luma, where {@link #resizePlane} would
+   * stretch them by up to half a sample.
+   */
+  public void areaPlane(ByteBuffer src, int srcOffset, int srcStride, int w, int h, double sx, double sy,
+      ByteBuffer dst, int dstOffset, int dstStride, int outW, int outH) {
+    check(src, srcOffset, srcStride, 1, 0, 0, w, h, dst, dstOffset, dstStride, outW, outH);
+    if (!(sx >= 1) || !(sy >= 1) || sx > w || sy > h || (outW - 1) * sx >= w || (outH - 1) * sy >= h) {
+      throw new IllegalArgumentException(String.format(
+          "Bad area scales %s x %s for %dx%d output pixels from a %dx%d plane: each must be in [1, side] and every"
+              + " window must start inside the plane", sx, sy, outW, outH, w, h));
+    }
+    if (useNative && src.isDirect() && dst.isDirect()) {
+      checkNative(areaPlane0(src, srcOffset, srcStride, w, h, sx, sy, dst, dstOffset, dstStride, outW, outH));
+      return;
+    }
+    areaCore(src, srcOffset, srcStride, 1, w, h, sx, sy, 0, 0, dst, dstOffset, dstStride, outW, outH, null, null);
+  }
+
   /** Area-averaging downscale of the box {@code [x, x+w) x [y, y+h)} to {@code outW x outH}. */
   public void area(ByteBuffer src, int srcOffset, int srcStride, int x, int y, int w, int h, ByteBuffer dst,
       int dstOffset, int outW, int outH) {
@@ -202,8 +226,10 @@ public final class Resizer {
   private void areaCore(ByteBuffer src, int base, int srcStride, int ch, int w, int h, double sx, double sy,
       int outX, int outY, ByteBuffer dst, int dstOffset, int dstStride, int outW, int outH, int[] columns,
       int[] rows) {
-    int precX = areaPrecision(sx, MAX_PREC_X);
-    int precY = areaPrecision(sy, MAX_PREC_Y);
+    // an axis whose last window runs past the edge (areaPlane's registered chroma) can leave one pixel the whole
+    // weight, which only PREC bits hold in a 16-bit lane
+    int precX = (outX + outW) * sx > w + 1e-9 ? PREC : areaPrecision(sx, MAX_PREC_X);
+    int precY = (outY + outH) * sy > h + 1e-9 ? PREC : areaPrecision(sy, MAX_PREC_Y);
     buildAreaTable(w, ch, outX, outW, sx, precX, columns);
     int c0 = Integer.MAX_VALUE;
     int c1 = 0;
@@ -536,6 +562,9 @@ public final class Resizer {
   /** package-private: ResizerPlaneTest passes it arguments the Java checks refuse, to test the C checks */
   static native int plane0(ByteBuffer src, long srcOffset, int srcStride, int x, int y, int w, int h,
       ByteBuffer dst, long dstOffset, int dstStride, int outW, int outH);
+
+  private static native int areaPlane0(ByteBuffer src, long srcOffset, int srcStride, int w, int h, double sx,
+      double sy, ByteBuffer dst, long dstOffset, int dstStride, int outW, int outH);
 
   private static native int bilinear0(ByteBuffer src, long srcOffset, int stride, int x, int y, int w, int h,
       int outW, int outH, ByteBuffer dst, long dstOffset, int[] columns, int[] rows);

@@ -142,9 +142,12 @@ final class ImageEncoder implements AutoCloseable {
   }
 
   /**
-   * The decoded planes resized to 4:2:0 planes of {@code tw x th} and encoded from them. Whole planes map onto
-   * whole planes: where a side is odd, a chroma plane's last sample covers one Y pixel instead of two, so chroma
-   * lands up to half a chroma sample off at that far edge (invisible; the test compares with the RGB path).
+   * The decoded planes resized to 4:2:0 planes of {@code tw x th} and encoded from them. Y goes to {@code tw x th};
+   * each output chroma sample covers 2 x 2 target pixels, so the chroma planes shrink by twice the luma ratio over
+   * their own subsampling ({@link #chromaScale}), with that exact scale rather than their rounded sizes' ratio: a
+   * chroma plane of an odd side holds one sample past the image's edge, and whole-plane sizes would stretch chroma
+   * by up to half a sample (0.2-0.8 dB on such images). Where chroma must grow instead (4:1:1 sources at little
+   * shrink), whole planes are resized (bilinear).
    */
   private RgbImage reencodedPlanes(int tw, int th) {
     int cw = YccPlanes.chromaWidth420(tw);
@@ -153,10 +156,8 @@ final class ImageEncoder implements AutoCloseable {
     resized = ensure(resized, ySize + 2 * cw * ch);
     long t0 = System.nanoTime();
     resizer.resizePlane(decoded, 0, planes.width(), 0, 0, planes.width(), planes.height(), resized, 0, tw, tw, th);
-    int pcw = planes.chromaWidth();
-    int pch = planes.chromaHeight();
-    resizer.resizePlane(decoded, planes.cbOffset(), pcw, 0, 0, pcw, pch, resized, ySize, cw, cw, ch);
-    resizer.resizePlane(decoded, planes.crOffset(), pcw, 0, 0, pcw, pch, resized, ySize + cw * ch, cw, cw, ch);
+    resizeChroma(planes.cbOffset(), ySize, tw, th);
+    resizeChroma(planes.crOffset(), ySize + cw * ch, tw, th);
     long t1 = System.nanoTime();
     resizeNanos += t1 - t0;
     reencoded++;
@@ -176,6 +177,33 @@ final class ImageEncoder implements AutoCloseable {
     resizer.resize(rgb, 0, w * 3, 0, 0, w, h, resized, 0, tw, th);
     resizeNanos += System.nanoTime() - t0;
     return resized;
+  }
+
+  /** One decoded chroma plane (from {@code at}) to its 4:2:0 plane of a {@code tw x th} image (from {@code out}). */
+  private void resizeChroma(int at, int out, int tw, int th) {
+    int cw = YccPlanes.chromaWidth420(tw);
+    int ch = YccPlanes.chromaWidth420(th);
+    int pcw = planes.chromaWidth();
+    int pch = planes.chromaHeight();
+    double sx = chromaScale(planes.width(), tw, pcw);
+    double sy = chromaScale(planes.height(), th, pch);
+    if (sx >= 1 && sy >= 1 && (cw - 1) * sx < pcw && (ch - 1) * sy < pch) {
+      resizer.areaPlane(decoded, at, pcw, pcw, pch, sx, sy, resized, out, cw, cw, ch);
+    } else {
+      resizer.resizePlane(decoded, at, pcw, 0, 0, pcw, pch, resized, out, cw, cw, ch);
+    }
+  }
+
+  /**
+   * Source chroma samples per output chroma sample along one side: an output chroma sample covers 2 target
+   * pixels, {@code 2 * side / target} source luma pixels, and a source chroma sample covers {@code side / chroma}
+   * of those (the subsampling factor, 1, 2 or 4). Where the target side is odd, the output's last chroma sample
+   * covers a pixel past the image too: its window runs past the plane and is averaged over what is left, as the
+   * RGB path's encoder averages the last row with its own copy. At most the plane's side (a 1-sample output).
+   */
+  static double chromaScale(int side, int target, int chroma) {
+    long factor = Math.max(1, Math.round((double) side / chroma));
+    return Math.min(chroma, 2.0 * side / target / factor);
   }
 
   /** {@code buffer} if it holds {@code size} bytes, else a larger direct one; position 0, limit capacity. */

@@ -127,7 +127,8 @@ class ImageEncoderTest {
           byte[] input = codec.encode(ByteBuffer.wrap(original), 0, s[0], s[1], 95, sub);
           RgbImage fromPlanes = a.fromEncoded(input, row);
           RgbImage fromRgb = b.fromEncoded(input, row++);
-          // the truth both paths approximate: the original pixels, never JPEG-compressed, resized in RGB
+          // the truth both paths approximate: the original pixels, never JPEG-compressed, resized in RGB (chroma
+          // resized by whole-plane sizes, off by up to half a sample on odd sides, lost 0.4 dB here)
           ByteBuffer reference = ByteBuffer.allocate(fromRgb.width() * fromRgb.height() * 3);
           new Resizer(false).resize(ByteBuffer.wrap(original), 0, s[0] * 3, 0, 0, s[0], s[1], reference, 0,
               fromRgb.width(), fromRgb.height());
@@ -138,7 +139,7 @@ class ImageEncoderTest {
           double rgbDb = psnr(decoded(fromRgb), reference.array());
           System.out.printf("%dx%d %s: planes %.2f dB, rgb %.2f dB%n", s[0], s[1], sub, planesDb, rgbDb);
           assertThat(planesDb).as("%dx%d %s: planes %.2f dB, rgb %.2f dB", s[0], s[1], sub, planesDb, rgbDb)
-              .isGreaterThan(rgbDb - 0.5).isGreaterThan(20);
+              .isGreaterThan(rgbDb - 0.2).isGreaterThan(20);
           assertThat(fromPlanes.payloadBytes()).as("%dx%d %s: really another path", s[0], s[1], sub)
               .isNotEqualTo(fromRgb.payloadBytes());
         }
