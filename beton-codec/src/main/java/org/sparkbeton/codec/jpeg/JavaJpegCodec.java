@@ -41,6 +41,8 @@ public final class JavaJpegCodec implements JpegCodec {
   private final Resizer resizer = new Resizer();
   private final List<String> warnings = new ArrayList<>();
   private ByteBuffer scratch = ByteBuffer.allocate(0);
+  /** RGB pixels on their way to or from planes (decodePlanes, encodePlanes), reused */
+  private ByteBuffer planeRgb = ByteBuffer.allocate(0);
   private boolean closed;
 
   public JavaJpegCodec() {
@@ -253,7 +255,7 @@ public final class JavaJpegCodec implements JpegCodec {
           "Java JPEG plane decode failed: destination too small: need %d bytes at offset %d, capacity %d", need,
           dstOffset, dst.capacity()));
     }
-    ByteBuffer rgb = ByteBuffer.allocate(Math.multiplyExact(w * 3, h));
+    ByteBuffer rgb = planeRgb(Math.multiplyExact(w * 3, h));
     decode(src, scaleNum, idct, rgb, 0);
     YccConversion.rgbToPlanes420(rgb, 0, w, h, dst, dstOffset);
     into.set420(w, h);
@@ -264,9 +266,16 @@ public final class JavaJpegCodec implements JpegCodec {
   public int encodePlanes(ByteBuffer planes, int srcOffset, int width, int height, int quality, ByteBuffer dst,
       int dstOffset) {
     checkPlaneEncodeArgs(planes, srcOffset, width, height, quality);
-    ByteBuffer rgb = ByteBuffer.allocate(Math.multiplyExact(width * 3, height));
+    ByteBuffer rgb = planeRgb(Math.multiplyExact(width * 3, height));
     YccConversion.planesToRgb(planes, srcOffset, new YccPlanes().set420(width, height), rgb, 0);
     return encode(rgb, 0, width, height, quality, ChromaSubsampling.S420, dst, dstOffset);
+  }
+
+  private ByteBuffer planeRgb(int bytes) {
+    if (planeRgb.capacity() < bytes) {
+      planeRgb = ByteBuffer.allocate(bytes);
+    }
+    return planeRgb;
   }
 
   static void checkPlaneEncodeArgs(ByteBuffer planes, int srcOffset, int width, int height, int quality) {
