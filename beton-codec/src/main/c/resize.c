@@ -497,6 +497,17 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(
   return rc;
 }
 
+/* The buffers of a plane resize, and whether its ranges lie inside them: the source's rows 0 .. rows - 1 from srcOff
+ * (srcStride apart, cols bytes each) and outH output rows of outW bytes from dstOff (dstStride apart). */
+static int plane_ranges(JNIEnv *env, jobject srcBuf, jlong srcOff, jint srcStride, jlong rows, jlong cols,
+                        jobject dstBuf, jlong dstOff, jint dstStride, jint outW, jint outH, unsigned char **src,
+                        jlong *srcCap, unsigned char **dst) {
+  jlong dstCap;
+  return direct_buffers(env, srcBuf, dstBuf, src, srcCap, dst, &dstCap) && outW > 0 && cols <= srcStride
+         && outW <= dstStride && inside(srcOff, rows, srcStride, cols, *srcCap)
+         && inside(dstOff, outH, dstStride, outW, dstCap);
+}
+
 /* Resizer.resizePlane: box (x, y, w, h) of a plane of bytes whose rows are srcStride apart from byte srcOff, to
  * outW x outH bytes from byte dstOff, rows dstStride apart; area when shrinking on both axes, bilinear otherwise.
  * Every range is re-checked here against the buffers' capacities. */
@@ -505,12 +516,11 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_plane0(
     jobject dstBuf, jlong dstOff, jint dstStride, jint outW, jint outH) {
   (void)cls;
   unsigned char *src, *dst;
-  jlong srcCap, dstCap;
-  /* the rows of the box (the plane's rows 0 .. y + h - 1 from srcOff, x + w bytes of each) and of the output */
-  if (!direct_buffers(env, srcBuf, dstBuf, &src, &srcCap, &dst, &dstCap) || x < 0 || y < 0 || w <= 0 || h <= 0
-      || outW <= 0 || (jlong)x + w > srcStride || outW > dstStride
-      || !inside(srcOff, (jlong)y + h, srcStride, (jlong)x + w, srcCap)
-      || !inside(dstOff, outH, dstStride, outW, dstCap)) {
+  jlong srcCap;
+  /* the rows of the box: the plane's rows 0 .. y + h - 1 from srcOff, x + w bytes of each */
+  if (x < 0 || y < 0 || w <= 0 || h <= 0
+      || !plane_ranges(env, srcBuf, srcOff, srcStride, (jlong)y + h, (jlong)x + w, dstBuf, dstOff, dstStride, outW,
+                       outH, &src, &srcCap, &dst)) {
     return RC_BAD_ARGUMENT;
   }
   if (w >= outW && h >= outH) {
@@ -528,10 +538,10 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_areaPlane0(
     jobject dstBuf, jlong dstOff, jint dstStride, jint outW, jint outH) {
   (void)cls;
   unsigned char *src, *dst;
-  jlong srcCap, dstCap;
-  if (!direct_buffers(env, srcBuf, dstBuf, &src, &srcCap, &dst, &dstCap) || w <= 0 || h <= 0 || outW <= 0
-      || w > srcStride || outW > dstStride || !inside(srcOff, h, srcStride, w, srcCap)
-      || !inside(dstOff, outH, dstStride, outW, dstCap)) {
+  jlong srcCap;
+  if (w <= 0 || h <= 0
+      || !plane_ranges(env, srcBuf, srcOff, srcStride, h, w, dstBuf, dstOff, dstStride, outW, outH, &src, &srcCap,
+                       &dst)) {
     return RC_BAD_ARGUMENT;
   }
   return area_resize(src, srcCap, srcOff, srcStride, 1, w, h, sx, sy, 0, 0, outW, outH, dst + dstOff,

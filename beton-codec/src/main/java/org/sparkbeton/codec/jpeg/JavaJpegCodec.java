@@ -43,6 +43,7 @@ public final class JavaJpegCodec implements JpegCodec {
   private ByteBuffer scratch = ByteBuffer.allocate(0);
   /** RGB pixels on their way to or from planes (decodePlanes, encodePlanes), reused */
   private ByteBuffer planeRgb = ByteBuffer.allocate(0);
+  private final YccPlanes planeLayout = new YccPlanes();
   private boolean closed;
 
   public JavaJpegCodec() {
@@ -249,7 +250,7 @@ public final class JavaJpegCodec implements JpegCodec {
     checkDst(dst, dstOffset);
     int w = JpegGeometry.scaledDim(header.width(), scaleNum);
     int h = JpegGeometry.scaledDim(header.height(), scaleNum);
-    long need = (long) w * h + 2L * YccPlanes.chromaWidth420(w) * YccPlanes.chromaWidth420(h);
+    long need = YccPlanes.bytes420(w, h);
     if (dstOffset + need > dst.capacity()) {
       throw new JpegException(String.format(
           "Java JPEG plane decode failed: destination too small: need %d bytes at offset %d, capacity %d", need,
@@ -267,7 +268,7 @@ public final class JavaJpegCodec implements JpegCodec {
       int dstOffset) {
     checkPlaneEncodeArgs(planes, srcOffset, width, height, quality);
     ByteBuffer rgb = planeRgb(Math.multiplyExact(width * 3, height));
-    YccConversion.planesToRgb(planes, srcOffset, new YccPlanes().set420(width, height), rgb, 0);
+    YccConversion.planesToRgb(planes, srcOffset, planeLayout.set420(width, height), rgb, 0);
     return encode(rgb, 0, width, height, quality, ChromaSubsampling.S420, dst, dstOffset);
   }
 
@@ -279,14 +280,8 @@ public final class JavaJpegCodec implements JpegCodec {
   }
 
   static void checkPlaneEncodeArgs(ByteBuffer planes, int srcOffset, int width, int height, int quality) {
-    if (width <= 0 || height <= 0 || width > 65500 || height > 65500) {
-      throw new IllegalArgumentException("Cannot encode a " + width + "x" + height + " image: sides must be 1..65500");
-    }
-    if (quality < 1 || quality > 100) {
-      throw new IllegalArgumentException("JPEG quality must be 1..100, got " + quality);
-    }
-    long chroma = (long) YccPlanes.chromaWidth420(width) * YccPlanes.chromaWidth420(height);
-    long need = (long) width * height + 2 * chroma;
+    checkSidesAndQuality(width, height, quality);
+    long need = YccPlanes.bytes420(width, height);
     if (srcOffset < 0 || srcOffset + need > planes.capacity()) {
       throw new IllegalArgumentException(String.format(
           "Plane source too small: 4:2:0 planes of %dx%d need %d bytes at offset %d, capacity %d", width, height,
@@ -294,14 +289,18 @@ public final class JavaJpegCodec implements JpegCodec {
     }
   }
 
-  static void checkEncodeArgs(ByteBuffer rgb, int rgbOffset, int width, int height, int quality,
-      ChromaSubsampling subsampling) {
+  private static void checkSidesAndQuality(int width, int height, int quality) {
     if (width <= 0 || height <= 0 || width > 65500 || height > 65500) {
       throw new IllegalArgumentException("Cannot encode a " + width + "x" + height + " image: sides must be 1..65500");
     }
     if (quality < 1 || quality > 100) {
       throw new IllegalArgumentException("JPEG quality must be 1..100, got " + quality);
     }
+  }
+
+  static void checkEncodeArgs(ByteBuffer rgb, int rgbOffset, int width, int height, int quality,
+      ChromaSubsampling subsampling) {
+    checkSidesAndQuality(width, height, quality);
     if (subsampling != ChromaSubsampling.S420 && subsampling != ChromaSubsampling.S444) {
       throw new IllegalArgumentException("Encoder supports S420 and S444 subsampling, got " + subsampling);
     }

@@ -35,6 +35,11 @@ public final class YccPlanes {
     return (side + 1) / 2;
   }
 
+  /** Bytes of the 4:2:0 planes of a {@code width x height} image (a long: no side limit is assumed). */
+  public static long bytes420(int width, int height) {
+    return (long) width * height + 2L * chromaWidth420(width) * chromaWidth420(height);
+  }
+
   /**
    * Bytes a decode of a {@code width x height} (scaled) image may need: chroma planes are never larger than Y
    * (sampling factors are at least 1), so three times Y.
