@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import org.sparkbeton.loader.io.PageCache;
+import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.memory.SlotRing;
 import org.sparkbeton.loader.pipeline.PlannedPipeline;
 import org.sparkbeton.loader.pipeline.SampleContext;
@@ -44,7 +44,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private long augmentNanos;
 
   private final int firstBatch;
-  private final PageCache cache;
+  private final BatchStaging cache;
   private final ByteBuffer[] scratch;
   private final SlotPlan plan;
   private final int[] readyBatch;
@@ -81,7 +81,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       threads[t] = new Thread(() -> work(id), "beton-loader-e" + epoch + "-w" + t);
       threads[t].setDaemon(true);
     }
-    this.cache = loader.pageCache();
+    this.cache = loader.staging();
     if (cache != null) {
       cache.startEpoch(epoch, order, batchSize, numBatches, firstBatch, ahead + 1);
     }

@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.sparkbeton.loader.memory.BufferCleaner;
 
 /**
  * Cache mode OS: the file mapped read-only in 1 GiB segments, mapped on first touch, so files of any
@@ -76,6 +77,21 @@ public final class MappedPayloadStore implements PayloadStore {
       channel.close(); // mapped segments stay valid until collected
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Closes and unmaps the segments at once instead of at the next GC, so that a deleted file leaves the
+   * disk now (staged shards of a remote dataset). The caller guarantees that no thread reads this store
+   * again: a read of an unmapped segment can crash the JVM.
+   */
+  public void closeAndUnmap() {
+    close();
+    for (int i = 0; i < segments.length(); i++) {
+      ByteBuffer seg = segments.getAndSet(i, null);
+      if (seg != null) {
+        BufferCleaner.clean(seg);
+      }
     }
   }
 }

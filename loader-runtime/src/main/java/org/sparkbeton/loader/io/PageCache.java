@@ -28,7 +28,7 @@ import org.sparkbeton.loader.order.PageMap;
  * pages of the batches in flight ({@code lookahead} batches); a smaller budget is refused with the
  * page counts.
  */
-public final class PageCache implements AutoCloseable {
+public final class PageCache implements BatchStaging {
   private final FileChannel[] channels;
   private final long[] fileLength;
   private final int[] pageOffset; // global page number of each file's first page
@@ -127,6 +127,7 @@ public final class PageCache implements AutoCloseable {
    * production starts at {@code firstBatch}; the reader prepares at most {@code lookahead} batches
    * beyond the oldest one not yet finished.
    */
+  @Override
   public void startEpoch(int epoch, int[] order, int batchSize, int numBatches, int firstBatch, int lookahead) {
     stopEpoch();
     // distinct pages of each batch (CSR), and for each page the batches that use it, ascending
@@ -286,6 +287,7 @@ public final class PageCache implements AutoCloseable {
   }
 
   /** Blocks until every page of batch {@code b} is resident; false if the epoch was stopped. */
+  @Override
   public synchronized boolean awaitBatch(int b) throws InterruptedException {
     while (!stopped && failure == null && readyUpTo <= b) {
       wait();
@@ -297,6 +299,7 @@ public final class PageCache implements AutoCloseable {
   }
 
   /** Unpins batch {@code b}'s pages once all its samples are decoded. */
+  @Override
   public synchronized void batchDone(int b) {
     for (int k = batchStart[b]; k < batchStart[b + 1]; k++) {
       pins[batchPages[k]]--;
@@ -309,6 +312,7 @@ public final class PageCache implements AutoCloseable {
   }
 
   /** Stops the reader of the current epoch, if any. */
+  @Override
   public void stopEpoch() {
     Thread r;
     synchronized (this) {

@@ -33,6 +33,28 @@ public final class Shards implements Closeable {
   }
 
   /**
+   * Readers opened elsewhere (a remote dataset's metadata) with their payload stores, one per reader. All
+   * must have the same fields (names, types, shapes) in the same order; the first difference is reported.
+   */
+  public static Shards of(BetonReader[] readers, PayloadStore[] stores) {
+    if (readers.length == 0 || readers.length != stores.length) {
+      throw new IllegalArgumentException("Expected one payload store per reader and at least one reader, got "
+          + readers.length + " readers and " + stores.length + " stores");
+    }
+    for (BetonReader r : readers) {
+      checkSameFields(readers[0], r);
+    }
+    return new Shards(readers.clone(), stores.clone());
+  }
+
+  private static void checkSameFields(BetonReader first, BetonReader r) {
+    if (!r.fields().toString().equals(first.fields().toString())) {
+      throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + first.file()
+          + " has " + first.fields() + "; all files of a loader must have the same fields");
+    }
+  }
+
+  /**
    * Opens the files, memory-mapped (cache mode OS). All must have the same fields (names, types,
    * shapes) in the same order; the first difference is reported.
    */
@@ -64,10 +86,7 @@ public final class Shards implements Closeable {
       for (Path f : files) {
         BetonReader r = BetonReader.open(f);
         readers.add(r);
-        if (!r.fields().toString().equals(readers.get(0).fields().toString())) {
-          throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + readers.get(0).file()
-              + " has " + readers.get(0).fields() + "; all files of a loader must have the same fields");
-        }
+        checkSameFields(readers.get(0), r);
         stores.add(mapped ? new MappedPayloadStore(f) : null);
       }
     } catch (IOException | RuntimeException e) {
@@ -104,6 +123,11 @@ public final class Shards implements Closeable {
   /** First global index of {@code shard}. */
   public long start(int shard) {
     return start[shard];
+  }
+
+  /** The first global index of every shard, then the sample count ({@code count() + 1} values). */
+  public long[] starts() {
+    return start.clone();
   }
 
   /** The file holding global sample {@code sample} (binary search; no allocation). */
