@@ -24,6 +24,7 @@ import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
@@ -40,6 +41,7 @@ import org.sparkbeton.loader.order.TraversalOrder;
  * provider is found on the classpath and uses the default Hadoop configuration. A 12-shard dataset of
  * photos; a budget of 3 shards; mid-epoch resume; ranks; two processes sharing one cache.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // a staging bug hangs rather than fails: make it fail
 class HdfsLoaderTest {
   static final int SHARDS = 12;
   static final int PER_SHARD = 30;

@@ -83,6 +83,17 @@ final class S3ProxyServer implements AutoCloseable {
     throw new IllegalStateException("S3Proxy did not start within 90 s; see " + dir.resolve("s3proxy.log"));
   }
 
+  /** CPU seconds the server process has used so far (Linux {@code /proc}; -1 elsewhere). */
+  double cpuSeconds() {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime + stime, in USER_HZ ticks
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
   /** Kills the server at once (SIGKILL): transfers in progress break. */
   void kill() {
     if (process != null) {

@@ -15,8 +15,10 @@ import java.util.concurrent.RejectedExecutionException;
  * first use as long as the shards this loader holds or downloads fit the budget, and hands each to the
  * download pool; a batch may be decoded once every shard first used at or before it is staged, so
  * training starts as soon as the first batch's shards are local and later shards download while earlier
- * ones are decoded. When the last batch that uses a shard is done, the shard is unmapped and unpinned:
- * the cache may evict it (least recently used first) to make room.
+ * ones are decoded. The first batch's shards download alone, so that they get the whole bandwidth of a
+ * store that shares it between connections; the others follow, several at a time. When the last batch
+ * that uses a shard is done, the shard is unmapped and unpinned: the cache may evict it (least recently
+ * used first) to make room.
  *
  * <p>Admitting in order of first use keeps the loader from deadlocking on its own budget: when the
  * workers wait for batch b, what it holds is needed at b, and the budget covers all that b needs.
@@ -37,6 +39,7 @@ final class ShardStager {
   private int readyCount;
   private int readyUpTo;
   private int numBatches;
+  private int startBatch;
   private long admitted;
   private int inFlight;
   private boolean stopped = true;
@@ -103,6 +106,7 @@ final class ShardStager {
       this.firstUse = first;
       this.sequence = seq;
       this.numBatches = batches;
+      this.startBatch = firstBatch;
       Arrays.fill(ready, false);
       this.readyCount = 0;
       this.readyUpTo = seq.length == 0 ? batches : first[seq[0]];
@@ -152,7 +156,8 @@ final class ShardStager {
       long bytes = dataset.shardBytes(s);
       synchronized (this) {
         try {
-          while (!stopped && failure == null && admitted + bytes > budget) {
+          while (!stopped && failure == null
+              && (admitted + bytes > budget || (firstUse[s] > startBatch && readyUpTo <= startBatch))) {
             wait();
           }
         } catch (InterruptedException e) {

@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetVerifier;
@@ -42,6 +43,7 @@ import org.sparkbeton.loader.order.TraversalOrder;
  * The staging path end to end with a local directory as the store: same batches as reading the directory
  * in place, a budget smaller than the dataset, corrupt and interrupted downloads, resume, ranks.
  */
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // a staging bug hangs rather than fails: make it fail
 class RemoteDatasetTest {
   static final int SHARDS = 12;
   static final int PER_SHARD = 40;
