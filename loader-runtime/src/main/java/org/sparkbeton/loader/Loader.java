@@ -103,6 +103,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     int[] indices = b.indices != null ? checkIndices(b.indices, (int) n) : range((int) n);
     this.numIndices = indices.length;
+    checkBatchesPerEpoch();
     this.specs = List.copyOf(b.specs);
     this.sources = new FieldSource[specs.size()];
     for (int i = 0; i < sources.length; i++) {
@@ -113,6 +114,22 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     plan();
     for (Decoder d : decoders()) {
       d.retain(); // last: a loader that failed to build holds nothing
+    }
+  }
+
+  /**
+   * With dropLast, a batch size above the samples a rank reads per epoch gives epochs of 0 batches: a training
+   * loop that runs but never trains. Refused when the loader is built, with both numbers and the fixes. (A
+   * loader over no samples at all has 0 batches either way and is left alone.)
+   */
+  private void checkBatchesPerEpoch() {
+    int perEpoch = samplesPerEpoch();
+    if (dropLast && perEpoch > 0 && batchSize > perEpoch) {
+      String who = worldSize == 1 ? "this loader reads" : "rank " + rank + " of " + worldSize + " reads (of "
+          + numIndices + " in all)";
+      throw new IllegalArgumentException("Batch size " + batchSize + " is larger than the " + perEpoch + " samples "
+          + who + " per epoch, so with dropLast (the default, as FFCV) every epoch would have 0 batches: use"
+          + " batchSize(" + perEpoch + ") or less, or dropLast(false) for one partial batch per epoch");
     }
   }
 

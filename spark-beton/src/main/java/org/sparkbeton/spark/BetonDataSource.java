@@ -1,6 +1,7 @@
 package org.sparkbeton.spark;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
@@ -8,6 +9,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SQLContext;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap;
 import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.connector.catalog.Table;
@@ -18,6 +20,7 @@ import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.sparkbeton.spark.read.ReadConf;
+import org.sparkbeton.spark.write.BetonWriteBuilder;
 import scala.collection.JavaConverters;
 
 /**
@@ -63,9 +66,10 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     try {
       return BetonTable.load(options, hadoopConf(options), readConf(options));
     } catch (RuntimeException e) {
-      // Reads never get here for a missing or broken dataset: inferSchema fails first with this message.
-      // A write to a new path does, and needs a table only to learn it takes the V1 route.
-      return BetonTable.placeholder(hadoopConf(options));
+      // A plain read never gets here for a missing dataset or an unknown option: inferSchema fails first with
+      // this message. A read given a schema skips inferSchema: its scan fails with the message. A write asks for
+      // a table (with its write options, to a path that may not exist yet) only to learn it takes the V1 route.
+      return BetonTable.unreadable(hadoopConf(options), e);
     }
   }
 
@@ -79,11 +83,22 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
   @Override
   public BaseRelation createRelation(SQLContext sqlContext, SaveMode mode,
       scala.collection.immutable.Map<String, String> parameters, Dataset<Row> data) {
-    Map<String, String> options = new HashMap<>(JavaConverters.mapAsJavaMapConverter(parameters).asJava());
-    String path = options.remove("path");
+    // Spark hands a CaseInsensitiveMap, which iterates lower-cased keys: take the names as the user wrote them,
+    // for messages and for Hadoop settings
+    scala.collection.immutable.Map<String, String> given = parameters instanceof CaseInsensitiveMap<String> m
+        ? m.originalMap() : parameters;
+    Map<String, String> options = new HashMap<>(JavaConverters.mapAsJavaMapConverter(given).asJava());
+    String path = null;
+    for (String key : List.copyOf(options.keySet())) {
+      if (key.equalsIgnoreCase("path")) {
+        path = options.remove(key);
+      }
+    }
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("df.write.format(\"beton\") needs a path: .save(\"/data/my-dataset\")");
     }
+    // Before the mode is settled: a bad option or column fails even a write that Ignore would skip.
+    BetonWriteBuilder.plan(data.schema(), options);
     boolean exists;
     try {
       org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
@@ -115,7 +130,7 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
   /** The session's Hadoop configuration plus every option, as Spark's file sources do. */
   static Configuration hadoopConf(Map<String, String> options) {
     Configuration conf = new Configuration(SparkSession.active().sessionState().newHadoopConf());
-    options.forEach((k, v) -> {
+    originalCase(options).forEach((k, v) -> {
       if (v != null) {
         conf.set(k, v);
       }
@@ -125,8 +140,13 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
 
   static ReadConf readConf(Map<String, String> options) {
     SQLConf sql = SparkSession.active().sessionState().conf();
-    return ReadConf.parse(options, Map.of(
+    return ReadConf.parse(originalCase(options), Map.of(
         "spark.sql.files.ignoreCorruptFiles", Boolean.toString(sql.ignoreCorruptFiles()),
         "spark.sql.files.maxPartitionBytes", Long.toString(sql.filesMaxPartitionBytes())));
+  }
+
+  /** The options with their keys as given: a {@link CaseInsensitiveStringMap} iterates lower-cased keys. */
+  private static Map<String, String> originalCase(Map<String, String> options) {
+    return options instanceof CaseInsensitiveStringMap m ? m.asCaseSensitiveMap() : options;
   }
 }

@@ -178,6 +178,6 @@ class BetonQuarantineTest {
   void anUnknownSourceColumnIsRefusedBeforeAnyTask() {
     assertThatThrownBy(() -> rows(new TreeMap<>()).write().format("beton").option("imageColumns", "image")
         .option("sourceIdColumn", "uri").save(tmp.resolve("no-source").toString()))
-        .hasStackTraceContaining("Option sourceIdColumn names column 'uri', which is not in the schema");
+        .hasStackTraceContaining("Option sourceIdColumn names column 'uri', which the DataFrame does not have");
   }
 }

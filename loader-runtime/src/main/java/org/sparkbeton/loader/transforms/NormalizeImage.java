@@ -14,6 +14,11 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * {@code (v - mean[c]) / std[c]} with mean and std in 0–255 units, through a 256×3 lookup table
  * computed when planning. float16 is rounded to nearest even from the float32 value. Fused, it is a
  * value mapping: the table entry replaces the value.
+ *
+ * <p>Means all at most 1 with standard deviations all below 1 are torchvision's convention for images
+ * scaled to 0..1 ({@code mean=[0.485, 0.456, 0.406]}); on uint8 pixels they would give values in the
+ * hundreds, so they are refused, with the values × 255 to use. A mean of 0 with a standard deviation of
+ * 1 (a plain conversion to float) is accepted.
  */
 public final class NormalizeImage implements PixelOperation {
   private final double[] mean;
@@ -30,12 +35,37 @@ public final class NormalizeImage implements PixelOperation {
         throw new IllegalArgumentException("NormalizeImage standard deviations must be positive, got " + s);
       }
     }
+    checkUnits(mean, std);
     if (type != DType.FLOAT32 && type != DType.FLOAT16) {
       throw new IllegalArgumentException("NormalizeImage outputs FLOAT32 or FLOAT16, not " + type);
     }
     this.mean = mean.clone();
     this.std = std.clone();
     this.type = type;
+  }
+
+  private static void checkUnits(double[] mean, double[] std) {
+    double largest = 0;
+    for (int c = 0; c < 3; c++) {
+      if (mean[c] > 1 || std[c] >= 1) {
+        return;
+      }
+      largest = Math.max(largest, Math.max(Math.abs(mean[c]), Math.abs(255 - mean[c])) / std[c]);
+    }
+    throw new IllegalArgumentException("NormalizeImage got means " + format(mean, 1) + " and standard deviations "
+        + format(std, 1) + ", torchvision's units for images scaled to 0..1; its input is uint8 pixels (0..255),"
+        + " so values would reach " + Math.round(largest) + ". Give them in 0..255 units, as FFCV: means "
+        + format(mean, 255) + ", standard deviations " + format(std, 255));
+  }
+
+  /** {@code [a, b, c]} of {@code values × scale}, without float noise (0.485 × 255 is 123.675). */
+  private static String format(double[] values, double scale) {
+    StringBuilder b = new StringBuilder("[");
+    for (int i = 0; i < values.length; i++) {
+      b.append(i == 0 ? "" : ", ").append(java.math.BigDecimal.valueOf(values[i] * scale)
+          .setScale(6, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros().toPlainString());
+    }
+    return b.append(']').toString();
   }
 
   /** The table entry for value {@code v} of channel {@code c}. */
