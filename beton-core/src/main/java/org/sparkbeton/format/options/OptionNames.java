@@ -23,6 +23,8 @@ import java.util.stream.Collectors;
 public final class OptionNames {
   /** A given name this short is never matched as part of a longer valid one ("id" would match everything). */
   private static final int MIN_CONTAINED_LENGTH = 4;
+  /** A shared start this long, covering at least half the given name, marks a likely intended option. */
+  private static final int MIN_SHARED_PREFIX = 5;
 
   private final String consumer;
   private final List<String> documented;
@@ -92,7 +94,8 @@ public final class OptionNames {
   /**
    * The candidate {@code name} most likely misspells, compared case-insensitively: the one at the smallest edit
    * distance (insert, delete, replace, swap two neighbours), when that distance is at most a third of the name's
-   * length (at least 2), or when one contains the other ({@code quality} for {@code jpegQuality}); ties go to the
+   * length (at least 2), when one contains the other ({@code quality} for {@code jpegQuality}), or when they start
+   * alike for at least five letters and half the name ({@code imageMod} for {@code imageColumns}); ties go to the
    * earlier candidate. Empty when no candidate is that close.
    */
   public static Optional<String> nearest(String name, Collection<String> candidates) {
@@ -104,12 +107,23 @@ public final class OptionNames {
       String c = candidate.toLowerCase(Locale.ROOT);
       int d = distance(n, c);
       boolean contained = Math.min(n.length(), c.length()) >= MIN_CONTAINED_LENGTH && (c.contains(n) || n.contains(c));
-      if ((d <= limit || contained) && d < bestDistance) {
+      int shared = sharedPrefix(n, c);
+      boolean sameStart = shared >= MIN_SHARED_PREFIX && 2 * shared >= n.length();
+      if ((d <= limit || contained || sameStart) && d < bestDistance) {
         best = candidate;
         bestDistance = d;
       }
     }
     return Optional.ofNullable(best);
+  }
+
+  private static int sharedPrefix(String a, String b) {
+    int n = Math.min(a.length(), b.length());
+    int i = 0;
+    while (i < n && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    return i;
   }
 
   /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps, each 1. */

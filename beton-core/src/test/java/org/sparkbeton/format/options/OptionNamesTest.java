@@ -49,7 +49,8 @@ class OptionNamesTest {
     assertThat(OptionNames.nearest("quality", WRITE)).contains("jpegQuality"); // contained
     assertThat(OptionNames.nearest("resolution", WRITE)).contains("maxResolution"); // a tie: the earlier one
     assertThat(OptionNames.nearest("minres", WRITE)).contains("minResolution");
-    assertThat(OptionNames.nearest("imageMod", WRITE)).isEmpty(); // writeMode is 5 edits away
+    assertThat(OptionNames.nearest("imageMod", WRITE)).contains("imageColumns"); // starts alike: "image"
+    assertThat(OptionNames.nearest("imageryMode", WRITE)).isEmpty(); // "image" is under half of it
     assertThat(OptionNames.nearest("sed", WRITE)).contains("seed");
     assertThat(OptionNames.nearest("id", WRITE)).isEmpty(); // too short to count as contained
     assertThat(OptionNames.nearest("compression", WRITE)).isEmpty();
