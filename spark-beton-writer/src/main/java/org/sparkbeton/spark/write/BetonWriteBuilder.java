@@ -30,6 +30,7 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
     this.conf = BetonWriteConf.parse(options);
     this.hadoopConf = hadoopConf;
     BetonSchemaMapping.fields(schema, conf); // fail now, naming the column
+    org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable(); // loads the codec: a Java fallback logs its WARN on the driver
   }
 
   @Override
