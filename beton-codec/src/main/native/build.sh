@@ -62,7 +62,13 @@ out=$1
 java_home=$2
 c_dir=$3
 header_dir=$4
-cache=${BETON_NATIVE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/spark-beton}
+if [ -n "${BETON_NATIVE_CACHE:-}" ]; then
+  cache=$BETON_NATIVE_CACHE
+elif [ -n "${XDG_CACHE_HOME:-}" ] || [ -n "${HOME:-}" ]; then
+  cache=${XDG_CACHE_HOME:-$HOME/.cache}/spark-beton
+else
+  die "neither HOME nor BETON_NATIVE_CACHE is set: set BETON_NATIVE_CACHE to a directory for the download cache."
+fi
 downloads=$cache/downloads
 
 check_host_and_tools() {
@@ -171,7 +177,7 @@ static_libjpeg() {
 }
 
 check_host_and_tools
-mkdir -p "$cache"
+mkdir -p "$cache" || die "cannot create the cache directory $cache: set BETON_NATIVE_CACHE to a writable one."
 libjpeg=$(static_libjpeg)
 mkdir -p "$(dirname "$out")"
 gcc "${CFLAGS[@]}" -I"$libjpeg/include" -I"$java_home/include" -I"$java_home/include/linux" "$c_dir"/*.c \
