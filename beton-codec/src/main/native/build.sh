@@ -90,6 +90,10 @@ check_host_and_tools() {
       packages+=("$package")
     fi
   done
+  if command -v gcc >/dev/null 2>&1 && ! echo '#include <stdio.h>' | gcc -E -x c - >/dev/null 2>&1; then
+    missing+=("the C library headers")
+    packages+=(libc6-dev)
+  fi
   if ! command -v curl >/dev/null 2>&1 && ! command -v wget >/dev/null 2>&1 && ! sources_cached; then
     missing+=("curl (or wget)")
     packages+=(curl)
