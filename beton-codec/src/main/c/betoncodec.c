@@ -7,7 +7,9 @@
  *  - Nothing from Java is trusted: every offset/length is re-checked against GetDirectBufferCapacity or
  *    GetArrayLength before memory is touched.
  *  - No JNI critical sections: heap arrays are copied in/out with Get/SetByteArrayRegion.
- *  - Only Java_* symbols are exported (-fvisibility=hidden, libjpeg linked with --exclude-libs).
+ *  - Only Java_* symbols are exported: our files are compiled with -fvisibility=hidden, and libjpeg-turbo,
+ *    linked in statically (src/main/native/build.sh), with -Wl,--exclude-libs,ALL, so its symbols stay
+ *    local to this library and never clash with another libjpeg in the JVM (OpenJDK's libjavajpeg).
  */
 
 #include "betoncodec.h"

@@ -40,6 +40,7 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
   public static BetonWriteConf plan(StructType schema, Map<String, String> options) {
     BetonWriteConf conf = BetonWriteConf.parse(options);
     BetonSchemaMapping.fields(schema, conf);
+    org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable(); // loads the codec: a Java fallback logs its WARN on the driver
     return conf;
   }
 

@@ -29,6 +29,8 @@ public final class PrepareJob {
   }
 
   static int run(PrepareArgs a) {
+    org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarning()
+        .ifPresent(w -> System.err.println("beton-prepare: " + w)); // the Java codec: why, and what it costs
     SparkSession.Builder builder = SparkSession.builder().appName("beton-prepare");
     if (System.getProperty("spark.master") == null) {
       builder.master(a.master()).config("spark.ui.showConsoleProgress", "false");
