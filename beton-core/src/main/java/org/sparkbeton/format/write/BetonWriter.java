@@ -44,11 +44,13 @@ public final class BetonWriter implements Closeable {
   private final List<BetonField> fields;
   private final RecordLayout layout;
   private final long pageSize;
+  private final PageLayout pageLayout;
   private final long metadataStart;
   private final Target target;
   private final MetadataRows rows;
   private final AtomicLong nextPage = new AtomicLong();
   private final AtomicLong nextAppend = new AtomicLong();
+  private final AtomicLong payloadBytes = new AtomicLong();
   private final List<SampleWriter> workers = new ArrayList<>();
   private SampleWriter defaultWorker;
   private volatile boolean explicitIndices;
@@ -62,6 +64,7 @@ public final class BetonWriter implements Closeable {
     fields.forEach(f -> codecs.add(f.codec()));
     this.layout = RecordLayout.of(codecs);
     this.pageSize = b.pageSize;
+    this.pageLayout = b.pageLayout;
     this.metadataStart = BetonFormat.metadataStart(fields.size());
     // Room for the expected records (at least one) before the first page boundary: only zeros that
     // the gap up to D0 holds anyway.
@@ -78,6 +81,7 @@ public final class BetonWriter implements Closeable {
   public static final class Builder {
     private final List<BetonField> fields;
     private long pageSize = BetonFormat.DEFAULT_PAGE_SIZE;
+    private PageLayout pageLayout = PageLayout.COMPACT;
     private long expectedSamples;
 
     private Builder(List<BetonField> fields) {
@@ -95,6 +99,19 @@ public final class BetonWriter implements Closeable {
     /** Page size: a power of two in [2 MiB, 1 GiB]; default 8 MiB as in FFCV. */
     public Builder pageSize(long pageSize) {
       this.pageSize = BetonFormat.checkWritePageSize(pageSize);
+      return this;
+    }
+
+    /**
+     * Where the samples go: {@link PageLayout#COMPACT} (default) packs them behind the metadata with no
+     * padding beyond page tails; {@link PageLayout#FFCV} is FFCV's own layout, byte for byte FFCV's file
+     * when written by one thread.
+     */
+    public Builder pageLayout(PageLayout pageLayout) {
+      if (pageLayout == null) {
+        throw new IllegalArgumentException("pageLayout must be FFCV or COMPACT, got null");
+      }
+      this.pageLayout = pageLayout;
       return this;
     }
 
@@ -138,6 +155,10 @@ public final class BetonWriter implements Closeable {
     return pageSize;
   }
 
+  public PageLayout pageLayout() {
+    return pageLayout;
+  }
+
   /** A worker for the calling thread. Close it before {@link #finish()}. */
   public synchronized SampleWriter newWorker() {
     checkOpen();
@@ -163,9 +184,13 @@ public final class BetonWriter implements Closeable {
     return defaultWorker;
   }
 
-  /** Bytes of data pages booked so far (pages are written in full): what the file's data region holds. */
+  /**
+   * What the file's data region holds so far: for {@link PageLayout#FFCV} the pages booked (each is
+   * written whole); for {@link PageLayout#COMPACT} the samples' payload bytes (the region adds only
+   * the tails its pages leave).
+   */
   public long dataBytes() {
-    return nextPage.get() * pageSize;
+    return pageLayout == PageLayout.FFCV ? nextPage.get() * pageSize : payloadBytes.get();
   }
 
   /** Samples written so far. */
@@ -193,16 +218,24 @@ public final class BetonWriter implements Closeable {
     }
     long pages = nextPage.get();
     long metadataEnd = metadataStart + n * layout.recordSize();
-    long dataStart = pages == 0 ? metadataEnd : target.dataStart(BetonFormat.alignUp(metadataEnd, pageSize), pages);
-    long allocTablePtr = pages == 0 ? metadataEnd : dataStart + pages * pageSize;
-    rebaseRecords(n, dataStart);
-    ByteBuffer allocTable = allocationTable(dataStart);
+    Placement placement;
+    if (pages == 0) {
+      placement = Placement.none(metadataEnd);
+    } else {
+      // where the target holds page 0 now (a local file moves its pages up when the records outgrew their room)
+      long pagesAt = target.dataStart(BetonFormat.alignUp(metadataEnd, pageSize), pages);
+      placement = pageLayout == PageLayout.FFCV ? Placement.wholePages(pagesAt, pages, pageSize)
+          : Placement.compact(workers, n, pageSize, metadataEnd);
+    }
+    rebaseRecords(n, placement);
+    ByteBuffer allocTable = allocationTable(placement);
+    long allocTablePtr = placement.dataEnd();
     Header header = new Header(BetonFormat.VERSION, fields.size(), pageSize, n, allocTablePtr);
-    target.complete(head(header), rows, n, layout.recordSize(), dataStart, pages, allocTable);
+    target.complete(head(header), rows, n, placement, allocTable);
     finished = true;
     closed = true;
-    return new WriteResult(n, pages, pageSize, dataStart, allocTablePtr, allocTable.capacity() / 24,
-        allocTablePtr + allocTable.capacity());
+    return new WriteResult(n, placement.numPages(), pageSize, placement.dataStart(), allocTablePtr,
+        allocTable.capacity() / 24, allocTablePtr + allocTable.capacity());
   }
 
   private ByteBuffer head(Header header) {
@@ -214,20 +247,20 @@ public final class BetonWriter implements Closeable {
     return b.flip();
   }
 
-  private void rebaseRecords(long n, long dataStart) {
+  private void rebaseRecords(long n, Placement placement) {
     for (int f = 0; f < fields.size(); f++) {
       int[] pointers = fields.get(f).codec().pointerOffsets();
       for (int p : pointers) {
         int at = layout.offset(f) + p;
         for (long s = 0; s < n; s++) {
           ByteBuffer row = rows.row(s);
-          row.putLong(at, row.getLong(at) + dataStart);
+          row.putLong(at, placement.pointer(s, row.getLong(at)));
         }
       }
     }
   }
 
-  private ByteBuffer allocationTable(long dataStart) {
+  private ByteBuffer allocationTable(Placement placement) {
     long entries = 0;
     for (SampleWriter w : workers) {
       entries += w.entryPtrs.size();
@@ -238,7 +271,8 @@ public final class BetonWriter implements Closeable {
     ByteBuffer table = ByteBuffer.allocate((int) entries * BetonFormat.ALLOCATION_ENTRY_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     for (SampleWriter w : workers) {
       for (int i = 0; i < w.entryPtrs.size(); i++) {
-        table.putLong(w.entrySamples.get(i)).putLong(w.entryPtrs.get(i) + dataStart).putLong(w.entrySizes.get(i));
+        long sample = w.entrySamples.get(i);
+        table.putLong(sample).putLong(placement.pointer(sample, w.entryPtrs.get(i))).putLong(w.entrySizes.get(i));
       }
     }
     return table.flip();
@@ -298,6 +332,10 @@ public final class BetonWriter implements Closeable {
     rows.put(index, record);
   }
 
+  void addPayloadBytes(long bytes) {
+    payloadBytes.addAndGet(bytes);
+  }
+
   long bookPage() {
     return nextPage.getAndIncrement();
   }
@@ -316,11 +354,15 @@ public final class BetonWriter implements Closeable {
 
   /** Where the bytes end up. */
   interface Target extends PageSink {
-    /** The data start to use, given the minimal one and the number of pages; may move pages. */
+    /**
+     * Where page 0 of the page area lies once the records need room up to {@code minimal} (page-aligned):
+     * the page-aligned data start of an FFCV file. May move the pages.
+     */
     long dataStart(long minimal, long pages) throws IOException;
 
-    void complete(ByteBuffer head, MetadataRows rows, long n, int recordSize, long dataStart, long pages,
-        ByteBuffer allocTable) throws IOException;
+    /** Writes head and records, the data where {@code placement} puts it (zeros between), then the table. */
+    void complete(ByteBuffer head, MetadataRows rows, long n, Placement placement, ByteBuffer allocTable)
+        throws IOException;
 
     void abort() throws IOException;
   }
