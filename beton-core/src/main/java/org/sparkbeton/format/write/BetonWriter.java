@@ -23,22 +23,52 @@ import org.sparkbeton.format.RecordLayout;
  * Streaming {@code .beton} writer: it does not need the sample count up front, which a Spark task
  * never knows.
  *
- * <p><b>Design.</b> Workers ({@link SampleWriter}, one per thread) fill private pages and record
- * every pointer <em>relative to the data region</em>; metadata records and allocation entries stay
- * in memory (a record is 13–40 bytes, an entry 24). When {@link #finish()} knows N, the data region
- * starts at {@code D0 = roundup(M0 + R*N, page)} exactly as in FFCV, every pointer column is rebased
- * by D0 (each codec declares its pointer offsets), and the file is completed. Two targets:
+ * <p><b>Design.</b> Workers ({@link SampleWriter}, one per thread) fill private pages by FFCV's page
+ * rules and record every pointer relative to the <em>page area</em> (booked page k at
+ * {@code k * page}); metadata records and allocation entries stay in memory (a record is 13–40 bytes,
+ * an entry 24). When {@link #finish()} knows N, the metadata ends at {@code M0 + R*N}, the
+ * {@link PageLayout} decides where the page area's bytes go ({@link Placement}), every pointer column
+ * is rebased (each codec declares its pointer offsets), and the file is completed. Two targets:
  * <ul>
- *   <li>a local {@link Path}: pages go straight to their final place, after a metadata area reserved
- *       for {@code expectedSamples} (default: what fits before the first page boundary, ~349k records of
+ *   <li>a local {@link Path}: pages go to the file as they fill, after a metadata area reserved for
+ *       {@code expectedSamples} (default: what fits before the first page boundary, ~349k records of
  *       24 bytes with 8 MiB pages). If more samples arrive, finish moves the pages up by whole pages
- *       (one copy of the data); a larger reservation only leaves unused zero rows before D0, which
- *       the format allows.</li>
+ *       (one copy of the data); a COMPACT file then moves its samples down behind the records (one more
+ *       pass over the data, always downwards, see {@link InPlaceTarget}).</li>
  *   <li>an {@link OutputStream} (HDFS, S3A: append-only): pages are spooled to a local temporary
- *       file and the finished file is streamed once, front to back.</li>
+ *       file and the finished file is streamed once, front to back, in either layout.</li>
  * </ul>
- * With one worker and the same inputs the output is byte-for-byte FFCV's (orphan bytes included).
- * {@link #close()} without {@link #finish()} aborts: the partial output is deleted.
+ * Both targets produce identical bytes. {@link #close()} without {@link #finish()} aborts: the partial
+ * output is deleted.
+ *
+ * <p><b>Page layouts.</b> {@link PageLayout#FFCV}: the data region starts at
+ * {@code D0 = roundup(M0 + R*N, page)} and holds whole pages, exactly as FFCV writes it; one worker
+ * writing in order gives FFCV's file byte for byte (orphan bytes included). It costs up to two pages of
+ * zeros per file: the gap before D0 and the tail of the last page. {@link PageLayout#COMPACT} (the
+ * default): each sample's allocations, adjacent in one page as a worker wrote them, form a block; the
+ * blocks, in page-area order, are packed from {@code M0 + R*N} on, each at the current offset unless it
+ * would cross a multiple of the page size, then at that multiple; the allocation table follows the last
+ * block. A file's padding is the page tails (each shorter than the block that did not fit) and nothing
+ * else; orphan bytes are left out.
+ *
+ * <p><b>Why FFCV opens a COMPACT file</b> (checked against FFCV 1.0's reader and memory managers).
+ * FFCV's {@code Reader} reads the header, the descriptors, N records at {@code M0} and the allocation
+ * table from {@code alloc_table_ptr} to the end of the file; it never computes D0 or expects the data
+ * anywhere in particular. Its memory managers sort the table's pointers, find a size by the exact
+ * pointer, and number pages as {@code ptr >> log2(page)}: page k is always the file range
+ * {@code [k*page, (k+1)*page)}, whatever the layout. With {@code os_cache=True} the whole file is mapped
+ * and a payload is the slice {@code [ptr, ptr+size)}: any layout whose allocations lie in the file works.
+ * With {@code os_cache=False} the process cache loads each page a batch needs into a page-sized slot
+ * with one positional read of {@code page} bytes at {@code k*page} (a short count at the end of the file
+ * is ignored) and serves a payload as {@code slot[ptr - k*page : +size]}. So what a layout must give is:
+ * (1) no allocation crosses a multiple of the page size, or the slot would cut it short; (2) every
+ * payload ends before the end of the file, so a short last read still covers it (the table follows the
+ * data, so it does); (3) pointers unique and matching the table exactly. COMPACT keeps all three, and
+ * keeps a sample's allocations in one page (FFCV's writer does; our loader relies on it). Page 0 then
+ * holds the header and the metadata as well as samples: FFCV's process cache reads it like any other
+ * page (its page-to-slot table runs from page 0), and the OS mode does not care. FFCV's own files and
+ * COMPACT files thus read alike in both cache modes; {@code FfcvPageReads} (beton-core's tests)
+ * emulates both modes and checks it on every layout we write.
  */
 public final class BetonWriter implements Closeable {
   private final List<BetonField> fields;
