@@ -145,7 +145,11 @@ public final class BetonWriter implements Closeable {
       return this;
     }
 
-    /** Hint for local files: reserve metadata room for this many samples so finish never moves pages. */
+    /**
+     * Hint for local files: reserve metadata room for this many samples so finish never moves pages up to
+     * make room for the records (an FFCV-layout file then moves nothing; a compact one still moves its
+     * samples down behind the records).
+     */
     public Builder expectedSamples(long expectedSamples) {
       if (expectedSamples < 0) {
         throw new IllegalArgumentException("expectedSamples must be >= 0, got " + expectedSamples);

@@ -17,11 +17,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.sparkbeton.format.AllocationTable;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dump.SampleJson;
 import org.sparkbeton.format.fields.BytesField;
 import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.testing.FfcvPageReads;
 import org.sparkbeton.format.testing.GoldenFiles;
+import org.sparkbeton.format.tools.Rewrite;
 import org.sparkbeton.format.verify.BetonVerifier;
 
 /**
@@ -174,6 +176,32 @@ class CompactLayoutTest {
       assertThat(pages).hasSize((int) r.numSamples());
       long payloads = pages.stream().mapToLong(List::size).sum();
       assertThat(payloads).isEqualTo(r.allocations().size());
+    }
+  }
+
+  /** Every FFCV file rewritten compact, by one thread or three, keeps every value and reads in both FFCV cache modes. */
+  @ParameterizedTest
+  @MethodSource("goldenNames")
+  void goldenFilesRewrittenCompactKeepEveryValue(String name) throws Exception {
+    for (int threads : new int[] {1, 3}) {
+      Path out = tmp.resolve(name + "-" + threads + ".beton");
+      try (BetonReader in = BetonReader.open(GoldenFiles.path(name))) {
+        WriteResult result = Rewrite.run(in, out, in.pageSize(), threads, PageLayout.COMPACT);
+        assertThat(result.fileSize()).isEqualTo(Files.size(out));
+        try (BetonReader back = BetonReader.open(out)) {
+          assertThat(BetonVerifier.verify(back).problems()).isEmpty();
+          SampleJson a = new SampleJson(in, null);
+          SampleJson b = new SampleJson(back, null);
+          for (long s = 0; s < in.numSamples(); s++) {
+            assertThat(b.row(s)).as("%s sample %d", name, s).isEqualTo(a.row(s));
+          }
+          if (back.allocations().size() > 0 && threads == 1) {
+            assertThat(back.allocations().ptr(0)).isEqualTo(back.metadataEnd());
+          }
+        }
+      }
+      assertThat(FfcvPageReads.processCache(out)).isEqualTo(FfcvPageReads.osCache(out));
+      assertThat(Files.size(out)).isLessThanOrEqualTo(Files.size(GoldenFiles.path(name)));
     }
   }
 
