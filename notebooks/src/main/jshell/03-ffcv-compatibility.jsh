@@ -16,6 +16,7 @@ import org.sparkbeton.format.*;
 import org.sparkbeton.format.dump.SampleJson;
 import org.sparkbeton.format.fields.*;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.format.write.PageLayout;
 import org.sparkbeton.notebooks.Notebook;
 import static org.sparkbeton.notebooks.Notebook.check;
 
@@ -64,10 +65,12 @@ System.out.printf("%d of %d samples equal FFCV's values (%s)%n", same, ffcv.numS
 check(same == ffcv.numSamples(), "every sample equals FFCV's");
 
 // ## 4. Write the same values with our writer
-// The format core's writer, as a Spark task or any program uses it: fields, page size, then append
-// values. FFCV's page rules are kept exactly, so one worker writing in order gives FFCV's bytes.
+// The format core's writer, as a Spark task or any program uses it: fields, page size, page layout,
+// then append values. In FFCV's page layout (the default, COMPACT, packs samples behind the metadata
+// instead) FFCV's page rules are kept exactly, so one worker writing in order gives FFCV's bytes.
 Path rewritten = Notebook.workDir().resolve("jpg_labels.ours.beton");
-try (BetonWriter w = BetonWriter.builder(ffcv.fields()).pageSize(ffcv.pageSize()).open(rewritten)) {
+try (BetonWriter w = BetonWriter.builder(ffcv.fields()).pageSize(ffcv.pageSize()).pageLayout(PageLayout.FFCV)
+    .open(rewritten)) {
   for (long s = 0; s < ffcv.numSamples(); s++) {
     RgbImage img = (RgbImage) ffcv.value(s, image);
     w.append(RgbImage.jpeg(img.width(), img.height(), img.payloadBytes()), ffcv.intValue(s, label));
