@@ -18,7 +18,8 @@ final class InnerRun {
 
   /** Class name to its result, in the order the classes finished. */
   static Map<String, TestExecutionResult> run(Map<String, String> parameters, Class<?>... classes) {
-    LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request().configurationParameters(parameters);
+    LauncherDiscoveryRequestBuilder request =
+        LauncherDiscoveryRequestBuilder.request().configurationParameters(parameters);
     for (Class<?> c : classes) {
       request.selectors(selectClass(c));
     }

@@ -44,7 +44,8 @@ public final class BenchPhotos {
 
   public static void main(String[] args) throws IOException {
     if (args.length < 1) {
-      System.err.println("usage: BenchPhotos DIR [n=" + COUNT + "]: writes n test photos into DIR unless it holds JPEGs");
+      System.err.println(
+          "usage: BenchPhotos DIR [n=" + COUNT + "]: writes n test photos into DIR unless it holds JPEGs");
       System.exit(2);
     }
     directory(Path.of(args[0]), args.length > 1 ? Integer.parseInt(args[1]) : COUNT);
