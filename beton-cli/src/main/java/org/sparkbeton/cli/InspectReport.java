@@ -29,7 +29,7 @@ public record InspectReport(
     long unusedBytes,
     /**
      * Bytes after the last allocation of each page, whole empty pages included: the zero tail, and the
-     * orphaned first attempt of a sample the writer moved to the next page (spec §1.7).
+     * orphaned first attempt of a sample the writer moved to the next page (docs/format.md#moved-samples).
      */
     long pageTailBytes,
     /** Uncovered bytes between two allocations of a page (none in files written by FFCV or by us). */

@@ -3,7 +3,10 @@ package org.sparkbeton.format;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** The 24-byte file header (spec §1.3). All fields little-endian; u64 values fit a signed long in practice. */
+/**
+ * The 24-byte file header (docs/format.md#header). All fields little-endian; u64 values fit a signed long in
+ * practice.
+ */
 public record Header(int version, int numFields, long pageSize, long numSamples, long allocTablePtr) {
 
   public static Header parse(ByteBuffer bytes, String file) {

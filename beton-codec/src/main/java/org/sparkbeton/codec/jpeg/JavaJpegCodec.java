@@ -35,6 +35,13 @@ import org.w3c.dom.NodeList;
 public final class JavaJpegCodec implements JpegCodec {
   /** Refuse source regions larger than this many pixels instead of letting ImageIO allocate them. */
   static final long MAX_PIXELS = 1L << 28;
+  /**
+   * Refuse progressive JPEGs whose whole-image coefficient buffer could exceed this, as the native codec
+   * bounds libjpeg's memory (MAX_LIBJPEG_MEMORY). The JDK's libjpeg buffers every coefficient of a progressive
+   * image in native memory, outside the heap limit, even for a small region: a lying 65500x65500 header
+   * would take 12.9 GB.
+   */
+  static final long MAX_COEFFICIENT_BYTES = 1L << 30;
 
   private final ImageReader reader;
   private final JpegHeader header = new JpegHeader();
@@ -117,6 +124,12 @@ public final class JavaJpegCodec implements JpegCodec {
       throw new JpegException(String.format("Java JPEG decode failed: image too large (%dx%d region)", rx1 - rx0,
           ry1 - ry0));
     }
+    if (header.progressive() && coefficientBytes(header) > MAX_COEFFICIENT_BYTES) {
+      throw new JpegException(String.format(
+          "Java JPEG decode failed: progressive image too large (%dx%d, %d components: up to %d bytes of"
+              + " coefficients, limit %d)", iw, ih, header.components(), coefficientBytes(header),
+          MAX_COEFFICIENT_BYTES));
+    }
     BufferedImage img = read(src, new Rectangle(rx0, ry0, rx1 - rx0, ry1 - ry0));
     if (img.getWidth() != rx1 - rx0 || img.getHeight() != ry1 - ry0) {
       throw new JpegException(String.format("Java JPEG decode failed: reader returned %dx%d for a %dx%d region",
@@ -133,6 +146,15 @@ public final class JavaJpegCodec implements JpegCodec {
       resizer.areaWindow(scratch, 0, img.getWidth() * 3, rx0, ry0, iw, ih, sw, sh, sx0, sy0, ow, oh, dst, dstOffset);
     }
     return size;
+  }
+
+  /**
+   * An upper bound on the coefficient buffer libjpeg allocates for a whole progressive image: 64 two-byte
+   * coefficients per 8x8 block of every component, subsampled chroma counted at full size.
+   */
+  static long coefficientBytes(JpegHeader h) {
+    long blocks = ((h.width() + 7L) / 8) * ((h.height() + 7L) / 8);
+    return blocks * h.components() * 64 * 2;
   }
 
   private BufferedImage read(ByteBuffer src, Rectangle region) {

@@ -14,6 +14,7 @@ import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.ImageSize;
 import org.sparkbeton.codec.jpeg.NativeJpegCodec;
 import org.sparkbeton.codec.resize.Resizer;
+import org.sparkbeton.codec.testing.BenchPhotos;
 
 /**
  * The native plane resize of a 4:2:0 JPEG's three planes (Y at full size, Cb and Cr at half size each way) against
@@ -46,7 +47,7 @@ public final class PlaneResizeBenchmark {
   };
 
   public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args[0]);
+    Path dir = BenchPhotos.directory(Path.of(args[0]));
     int perCase = args.length > 1 ? Integer.parseInt(args[1]) : 64;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 31;
     if (!NativeJpegCodec.isAvailable()) {

@@ -16,10 +16,11 @@ import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.ImageSize;
 import org.sparkbeton.codec.jpeg.NativeJpegCodec;
 import org.sparkbeton.codec.resize.Resizer;
+import org.sparkbeton.codec.testing.BenchPhotos;
 
 /**
  * The native fixed-point resize against the float one it replaced (FloatResizeBaseline, a test-only copy),
- * side by side in one run, on the centre box of decoded photos (../shared/bench/make_photos.py), on the AVX2
+ * side by side in one run, on the centre box of decoded photos ({@link BenchPhotos}), on the AVX2
  * and the SSE2-only paths. Rounds alternate the implementations (order rotated each round) so load from other
  * processes hits all alike; each cell is the median over rounds of the mean time per resize. Also prints how
  * far the two differ, per byte, on the photos and on random data.
@@ -45,7 +46,7 @@ public final class ResizeBenchmark {
   };
 
   public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args[0]);
+    Path dir = BenchPhotos.directory(Path.of(args[0]));
     int perCase = args.length > 1 ? Integer.parseInt(args[1]) : 64;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 31;
     FloatResizeBaseline.load();

@@ -86,9 +86,13 @@ abstract class CorruptInputContractTest {
 
   /** The first {@code length} bytes of quad-420.jpg with the SOF saying 65500x65500. */
   static byte[] absurdHeader(int length) {
-    byte[] base = TestImages.image("quad-420.jpg");
-    int sof = sofOffset(base);
-    byte[] b = Arrays.copyOf(base, length);
+    return Arrays.copyOf(hugeSof("quad-420.jpg"), length);
+  }
+
+  /** {@code base} with its SOF saying 65500x65500. */
+  static byte[] hugeSof(String base) {
+    byte[] b = TestImages.image(base);
+    int sof = sofOffset(b);
     b[sof + 5] = (byte) 0xFF;
     b[sof + 6] = (byte) 0xDC;
     b[sof + 7] = (byte) 0xFF;
@@ -195,5 +199,16 @@ abstract class CorruptInputContractTest {
     assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(absurdHeader(200)), 8, Idct.FAST, dst, 0))
         .isInstanceOf(JpegException.class)
         .hasMessageMatching(".*(Premature end of JPEG file|destination too small: need 12870750000 bytes).*");
+  }
+
+  @Test
+  void progressiveHeaderDeclaringAHugeImageIsRefusedEvenForASmallRegion() {
+    // libjpeg buffers a progressive image's coefficients for the whole declared size, in native memory (12.9 GB
+    // here): native libjpeg-turbo stops at its 1 GiB bound, the Java codec checks the size before ImageIO reads
+    byte[] lying = hugeSof("texture-progressive.jpg");
+    assertThatThrownBy(() -> codec.decodeRegion(ByteBuffer.wrap(lying), 1, 1, 16, 16, 4, Idct.FAST, dst, 0))
+        .isInstanceOf(JpegException.class)
+        .hasMessageMatching(
+            ".*(Backing store not supported|progressive image too large \\(65500x65500, 3 components).*");
   }
 }

@@ -15,7 +15,7 @@ import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 
 /**
- * Checks the reader invariants of spec §1.7 on an opened file (opening already checked the header,
+ * Checks the reader invariants of docs/format.md#data-pages on an opened file (opening already checked the header,
  * descriptors and table bounds): no allocation crosses a page; a sample's allocations share one page;
  * pointers are unique; every metadata pointer equals an
  * allocation entry of the same sample exactly, with the size its field implies; every entry is

@@ -7,7 +7,7 @@ import org.sparkbeton.loader.pipeline.SampleRandom;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
 /**
- * FFCV's RandomBrightness / RandomContrast / RandomSaturation (spec §2.6) on uint8 [H, W, 3]: with
+ * FFCV's RandomBrightness / RandomContrast / RandomSaturation (docs/format.md#transforms) on uint8 [H, W, 3]: with
  * probability {@code p}, a factor {@code f ~ U[max(0, 1 - m), 1 + m]} and
  * {@code out = clip(f * x + (1 - f) * base, 0, 255)} truncated to uint8, where base is 0
  * (brightness), the image's mean luma (contrast) or the pixel's luma (saturation); luma is

@@ -14,7 +14,7 @@ import org.sparkbeton.loader.pipeline.SampleContext;
 import org.sparkbeton.loader.pipeline.SampleRandom;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
-/** Each transform against a plain per-pixel reference written from FFCV's semantics (spec §2.6). */
+/** Each transform against a plain per-pixel reference written from FFCV's semantics (docs/format.md#transforms). */
 class TransformReferenceTest {
   static final int H = 7;
   static final int W = 9;
