@@ -40,7 +40,7 @@ import org.w3c.dom.Node;
  */
 class RuntimeJarIT {
   private static final String SHADED = "org/sparkbeton/shaded/";
-  /** The native engineer's versioned name ({@code libbetoncodec-<version>.so}) and the plain one both match. */
+  /** A versioned library name ({@code libbetoncodec-<version>.so}) and the plain one both match. */
   private static final Pattern NATIVE_LIBRARY = Pattern.compile("native/linux-x86_64/libbetoncodec[^/]*\\.so");
 
   private static JarFile jar;
@@ -112,19 +112,15 @@ class RuntimeJarIT {
 
   @Test
   void reducedPomAsksForNothingAtCompileOrRuntimeScope() throws Exception {
-    Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
-        .parse(Path.of(System.getProperty("runtime.pom")).toFile());
-    Element project = pom.getDocumentElement();
+    Element project = parse(System.getProperty("runtime.pom"));
     assertThat(text(project, "artifactId")).isEqualTo("spark-beton-runtime-3.5_2.12");
-    List<String> dependencies = new ArrayList<>();
-    for (Element deps : children(project, "dependencies")) {
-      for (Element d : children(deps, "dependency")) {
-        String scope = text(d, "scope");
-        dependencies.add(text(d, "groupId") + ":" + text(d, "artifactId") + ":" + (scope == null ? "compile" : scope));
-      }
-    }
-    assertThat(dependencies).contains("org.apache.spark:spark-sql_2.12:provided")
-        .allMatch(d -> d.endsWith(":provided") || d.endsWith(":test"), "provided or test scope");
+    Element parent = children(project, "parent").get(0);
+    assertThat(text(parent, "artifactId")).isEqualTo("spark-beton-parent");
+    // the parent's dependencies are inherited, so they count too; Spark, Hadoop and Scala come from the cluster
+    // and everything else is inside the jar
+    List<String> dependencies = new ArrayList<>(dependencies(project));
+    dependencies.addAll(dependencies(parse(System.getProperty("runtime.parentPom"))));
+    assertThat(dependencies).allMatch(d -> d.endsWith(":provided") || d.endsWith(":test"), "provided or test scope");
   }
 
   @Test
@@ -189,6 +185,23 @@ class RuntimeJarIT {
     } finally {
       reader.dispose();
     }
+  }
+
+  private static Element parse(String file) throws Exception {
+    Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(Path.of(file).toFile());
+    return pom.getDocumentElement();
+  }
+
+  /** {@code group:artifact:scope} of each entry of a POM's own dependencies (not its dependencyManagement). */
+  private static List<String> dependencies(Element project) {
+    List<String> out = new ArrayList<>();
+    for (Element deps : children(project, "dependencies")) {
+      for (Element d : children(deps, "dependency")) {
+        String scope = text(d, "scope");
+        out.add(text(d, "groupId") + ":" + text(d, "artifactId") + ":" + (scope == null ? "compile" : scope));
+      }
+    }
+    return out;
   }
 
   private static List<Element> children(Element parent, String name) {
