@@ -15,9 +15,9 @@ public record InspectReport(
     int recordSize,
     long metadataStart,
     long metadataEnd,
-    /** Start of page 0, or the metadata end when the file has no pages. */
+    /** Where the data begins: page 1 of FFCV's layout, the first payload of a compact file (inside page 0), or the metadata end when the file has no pages. */
     long dataStart,
-    /** Whole pages between {@link #dataStart} and the allocation table. */
+    /** Pages the data spans, from {@link #dataStart} up to the allocation table (a compact file's last one is short). */
     long pages,
     /** Pages that hold at least one allocation. */
     long pagesUsed,
