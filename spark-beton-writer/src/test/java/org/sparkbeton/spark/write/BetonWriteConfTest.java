@@ -90,8 +90,10 @@ class BetonWriteConfTest {
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("max_resolution", "256", "jpeg_quality", "80")))
         .hasMessageStartingWith("Unknown options for format(\"beton\") writes: 'jpeg_quality' (did you mean"
             + " 'jpegQuality'?), 'max_resolution' (did you mean 'maxResolution'?). Valid options");
-    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("imageMode", "raw")))
-        .hasMessageStartingWith("Unknown option 'imageMode' for format(\"beton\") writes. Valid options");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("imageMode", "raw"))) // a read option: nearest by its start
+        .hasMessageStartingWith("Unknown option 'imageMode' for format(\"beton\") writes; did you mean 'imageColumns'?");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("compression", "zstd")))
+        .hasMessageStartingWith("Unknown option 'compression' for format(\"beton\") writes. Valid options");
     // Spark's own path, and Hadoop settings, which the data source copies into the write's configuration
     BetonWriteConf c = BetonWriteConf.parse(Map.of("PATH", "/data/x", "fs.s3a.endpoint", "http://minio:9000",
         "ImageColumns", "image"));
