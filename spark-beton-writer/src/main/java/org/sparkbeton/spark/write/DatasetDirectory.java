@@ -78,7 +78,7 @@ public final class DatasetDirectory {
    * Deletes the files that make {@code dir} {@link State#LEFTOVERS}: shards, quarantine records, temporary manifests
    * and spools of writes that never published, with their checksum files, and the quarantine directory once empty.
    * Leaves the directory, a {@link ManifestLock} (a job may be publishing) and any other file alone. Returns the
-   * number of files deleted.
+   * number of files deleted (a checksum file that went with its file not counted).
    */
   public static int deleteLeftovers(FileSystem fs, Path dir) throws IOException {
     if (fs.exists(new Path(dir, DatasetManifest.FILE_NAME))) {

@@ -37,6 +37,9 @@ import org.sparkbeton.spark.write.DatasetPublisher;
 public final class ImageFolderPrepare {
   /** How long to wait for the listener events of the write's last tasks after the write returned. */
   private static final Duration LISTENER_WAIT = Duration.ofSeconds(30);
+  /** The local properties {@code SparkContext.setJobGroup} sets. */
+  private static final String[] JOB_GROUP_PROPERTIES =
+      {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"};
   private static final String IMAGE_GLOB = "*.{jpg,jpeg,JPG,JPEG,png,PNG,bmp,BMP,gif,GIF,tif,tiff,TIF,TIFF,webp,WEBP}";
 
   private ImageFolderPrepare() {}
@@ -136,11 +139,18 @@ public final class ImageFolderPrepare {
         : ProgressReporter.start(model, progress.out(), progress.terminal(), progress.intervalSeconds());
     boolean countsFinal;
     try {
+      // the write's jobs are told apart by their group; the caller's own group, if any, is put back afterwards
+      String[] callers = new String[JOB_GROUP_PROPERTIES.length];
+      for (int i = 0; i < callers.length; i++) {
+        callers[i] = sc.getLocalProperty(JOB_GROUP_PROPERTIES[i]);
+      }
       sc.setJobGroup(group, "beton prepare: write " + output, false);
       try {
         writer.mode(mode).save(output);
       } finally {
-        sc.clearJobGroup();
+        for (int i = 0; i < callers.length; i++) {
+          sc.setLocalProperty(JOB_GROUP_PROPERTIES[i], callers[i]);
+        }
       }
       countsFinal = listener.awaitJobsEnded(LISTENER_WAIT);
       if (reporter != null) {
