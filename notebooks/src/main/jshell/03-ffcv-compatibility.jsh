@@ -23,7 +23,7 @@ import static org.sparkbeton.notebooks.Notebook.check;
 // ## 1. An FFCV-written file
 // `jpg_labels`: 40 JPEG images of varying sizes and an Int label, written by one FFCV worker with
 // 2 MiB pages. The repository ships it gzipped; we unpack it next to the other notebooks' output.
-Path golden = Path.of("beton-core/src/test/resources/golden");
+Path golden = Notebook.repoPath("beton-core/src/test/resources/golden");
 Path ffcvFile = Notebook.workDir().resolve("jpg_labels.beton");
 try (var in = new GZIPInputStream(Files.newInputStream(golden.resolve("jpg_labels.beton.gz")))) {
   Files.copy(in, ffcvFile, StandardCopyOption.REPLACE_EXISTING);

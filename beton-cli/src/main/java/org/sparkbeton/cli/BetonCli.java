@@ -23,9 +23,9 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "beton",
     mixinStandardHelpOptions = true,
     versionProvider = BetonCli.Version.class,
-    description = "Inspect, verify, dump, rewrite and merge FFCV .beton files.",
+    description = "Inspect, verify, dump, rewrite and merge FFCV .beton files; prepare datasets with Spark.",
     subcommands = {InspectCommand.class, VerifyCommand.class, DumpCommand.class, RewriteCommand.class,
-        MergeCommand.class},
+        MergeCommand.class, PrepareCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:verify found problems", "2:usage error or unreadable/malformed input"})
 public final class BetonCli implements Runnable {
@@ -42,7 +42,7 @@ public final class BetonCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (inspect, verify, dump, rewrite, merge)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (inspect, verify, dump, rewrite, merge, prepare)");
   }
 
   public static void main(String[] args) {

@@ -24,6 +24,8 @@ import java.util.HexFormat;
 public final class Notebook {
   /** System property: the folder the notebooks write to (relative to the repository root). */
   public static final String WORK_PROPERTY = "notebook.work";
+  /** System property: the repository root ({@code bin/beton-notebook} sets it; default the working directory). */
+  public static final String ROOT_PROPERTY = "notebook.root";
   static final String DEFAULT_WORK = "notebooks/target/work";
   /** Printed (and thrown) when a check fails; the test looks for it. */
   public static final String FAILED = "CHECK FAILED: ";
@@ -75,9 +77,17 @@ public final class Notebook {
     return 1;
   }
 
-  /** The folder the notebooks share ({@code -Dnotebook.work}, default {@value #DEFAULT_WORK}), created if missing. */
+  /** A file of the repository, {@code relative} to its root ({@code -Dnotebook.root}, default the working directory). */
+  public static Path repoPath(String relative) {
+    return Path.of(System.getProperty(ROOT_PROPERTY, "")).resolve(relative).toAbsolutePath().normalize();
+  }
+
+  /**
+   * The folder the notebooks share ({@code -Dnotebook.work}, default {@value #DEFAULT_WORK} of the repository),
+   * created if missing.
+   */
   public static Path workDir() {
-    Path dir = Path.of(System.getProperty(WORK_PROPERTY, DEFAULT_WORK)).toAbsolutePath().normalize();
+    Path dir = repoPath(System.getProperty(WORK_PROPERTY, DEFAULT_WORK));
     try {
       return Files.createDirectories(dir);
     } catch (IOException e) {

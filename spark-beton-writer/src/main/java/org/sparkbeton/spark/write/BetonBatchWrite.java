@@ -101,7 +101,12 @@ final class BetonBatchWrite implements BatchWrite {
   @Override
   public void abort(WriterCommitMessage[] messages) {
     try {
-      publisher().deleteUnlisted(jobId, Set.of());
+      Path path = new Path(dir);
+      FileSystem fs = path.getFileSystem(hadoopConf);
+      // not publisher(), which creates the directory: a failed first write leaves no more than the tasks made
+      if (fs.exists(path)) {
+        new DatasetPublisher(fs, path, conf.manifestLockTimeoutMillis).deleteUnlisted(jobId, Set.of());
+      }
     } catch (IOException e) {
       LOG.warn("beton write {}: could not delete every file of the aborted job in {}", jobId, dir, e);
     }
