@@ -237,12 +237,10 @@ abstract class CorruptInputContractTest {
 
   @Test
   void progressiveHeaderDeclaringAHugeImageIsRefusedEvenForASmallRegion() {
-    // libjpeg buffers a progressive image's coefficients for the whole declared size, in native memory (12.9 GB
-    // here): native libjpeg-turbo stops at its 1 GiB bound, the Java codec checks the size before ImageIO reads
+    // 65500x65500 is over the pixel limit: both codecs refuse it from the header, before any decoding
     byte[] lying = hugeSof("texture-progressive.jpg");
     assertThatThrownBy(() -> codec.decodeRegion(ByteBuffer.wrap(lying), 1, 1, 16, 16, 4, Idct.FAST, dst, 0))
         .isInstanceOf(JpegException.class)
-        .hasMessageMatching(
-            ".*(Backing store not supported|progressive image too large \\(65500x65500, 3 components).*");
+        .hasMessageEndingWith("image is too large to decode: 65500x65500 = 4.3 gigapixels (the limit is 268 megapixels)");
   }
 }
