@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.sparkbeton.format.BetonReader;
@@ -40,11 +41,16 @@ class NotebooksTest {
       "02-training-loader.ipynb", NotebooksTest::trainingLoader,
       "03-ffcv-compatibility.ipynb", NotebooksTest::ffcvCompatibility);
 
+  /** Skips (or fails) the class without Jupyter. */
+  @BeforeAll
+  static void jupyter() throws IOException {
+    TestJupyter.nbconvert();
+  }
+
   @TestFactory
   Stream<DynamicTest> everyNotebookRunsAndShowsWhatItWrote() throws IOException {
     List<Path> notebooks = Notebooks.committed();
     assertThat(notebooks).as("notebooks in " + Notebooks.MODULE).isNotEmpty();
-    TestJupyter.nbconvert(); // skips (or fails) here without Jupyter
     TestJupyter.deleteRecursively(WORK); // nothing a previous run left may satisfy a check
     return notebooks.stream().map(notebook -> DynamicTest.dynamicTest(notebook.getFileName().toString(), () -> {
       String name = notebook.getFileName().toString();
