@@ -19,8 +19,7 @@ import java.util.Map;
  * the loader, XChart, ...) with the kernel jar last, so that where the kernel's fat jar bundles a library Spark
  * also has, Spark's copy wins. The kernel's JShell compiles cells against that same class path.
  *
- * <p>{@code bin/beton-notebook} and {@code NotebooksTest} write it through {@link #write}; the launcher through
- * {@link #main}.
+ * <p>{@code NotebooksTest} writes it through {@link #write}, {@code bin/beton-notebook} through {@link #main}.
  *
  * @param java the {@code java} executable
  * @param classPath the notebooks' class path entries, in order
