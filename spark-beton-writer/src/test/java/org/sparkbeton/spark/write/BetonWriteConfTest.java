@@ -92,8 +92,8 @@ class BetonWriteConfTest {
             + " 'jpegQuality'?), 'max_resolution' (did you mean 'maxResolution'?). Valid options");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("imageMode", "raw"))) // a read option: nearest by its start
         .hasMessageStartingWith("Unknown option 'imageMode' for format(\"beton\") writes; did you mean 'imageColumns'?");
-    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("compression", "zstd")))
-        .hasMessageStartingWith("Unknown option 'compression' for format(\"beton\") writes. Valid options");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("zstdLevel", "3")))
+        .hasMessageStartingWith("Unknown option 'zstdLevel' for format(\"beton\") writes. Valid options");
     // Spark's own path, and Hadoop settings, which the data source copies into the write's configuration
     BetonWriteConf c = BetonWriteConf.parse(Map.of("PATH", "/data/x", "fs.s3a.endpoint", "http://minio:9000",
         "ImageColumns", "image"));
