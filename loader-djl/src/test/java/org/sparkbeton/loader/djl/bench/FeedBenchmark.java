@@ -3,9 +3,13 @@ package org.sparkbeton.loader.djl.bench;
 import ai.djl.Device;
 import ai.djl.Model;
 import ai.djl.basicdataset.cv.classification.ImageFolder;
+import ai.djl.modality.cv.BufferedImageFactory;
+import ai.djl.modality.cv.Image;
+import ai.djl.modality.cv.ImageFactory;
 import ai.djl.modality.cv.transform.Normalize;
 import ai.djl.modality.cv.transform.RandomResizedCrop;
 import ai.djl.modality.cv.transform.ToTensor;
+import ai.djl.modality.cv.util.NDImageUtils;
 import ai.djl.ndarray.NDArray;
 import ai.djl.ndarray.NDList;
 import ai.djl.ndarray.types.Shape;
@@ -21,6 +25,7 @@ import ai.djl.training.dataset.Dataset;
 import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
+import ai.djl.translate.Transform;
 import ai.djl.translate.TranslateException;
 import ai.djl.util.RandomUtils;
 import java.io.IOException;
@@ -34,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
@@ -89,8 +95,8 @@ public final class FeedBenchmark {
     this.classes = Integer.parseInt(o.get("classes"));
   }
 
-  /** One measured epoch: images trained on, seconds. */
-  record Run(long images, double seconds) {
+  /** One measured epoch: images trained on, batches, seconds, bytes copied into the batches' NDArrays. */
+  record Run(long images, long batches, double seconds, long copiedBytes) {
     double imagesPerSecond() {
       return images / seconds;
     }
@@ -122,14 +128,18 @@ public final class FeedBenchmark {
     int rounds = Integer.parseInt(o.get("rounds"));
     double[] loader = new double[rounds];
     double[] djl = new double[rounds];
+    Run lastLoader = null;
+    Run lastDjl = null;
     for (int r = 0; r < rounds; r++) { // alternate which goes first, so neither always runs on a warmer JVM
       if (r % 2 == 0) {
-        loader[r] = bench.loaderDjl(beton, seed + r).imagesPerSecond();
-        djl[r] = bench.imageFolder(folder, seed + r).imagesPerSecond();
+        lastLoader = bench.loaderDjl(beton, seed + r);
+        lastDjl = bench.imageFolder(folder, seed + r);
       } else {
-        djl[r] = bench.imageFolder(folder, seed + r).imagesPerSecond();
-        loader[r] = bench.loaderDjl(beton, seed + r).imagesPerSecond();
+        lastDjl = bench.imageFolder(folder, seed + r);
+        lastLoader = bench.loaderDjl(beton, seed + r);
       }
+      loader[r] = lastLoader.imagesPerSecond();
+      djl[r] = lastDjl.imagesPerSecond();
       System.out.printf("round %d: loader-djl %.1f img/s, ImageFolder %.1f img/s%n", r, loader[r], djl[r]);
     }
 
@@ -147,19 +157,15 @@ public final class FeedBenchmark {
     System.out.printf("| median | %.1f | %.1f | %.2fx |%n", median(loader), median(djl), median(ratios));
 
     long batchTensor = (long) bench.batch * 3 * bench.side * bench.side * 4;
-    double pixelsPerImage = (double) sourcePixels / files.size();
-    // ImageFolder, per image: BufferedImage.getRGB copies the decoded pixels into an int[] (4 B/px), then
-    // BufferedImageFactory copies them into a direct buffer (3 B/px) that becomes the NDArray; the flip copies the
-    // uint8 crop (3 B/px of the output, half the images); Batchifier.STACK copies every float32 sample into the batch.
-    double imageFolderCopies = bench.batch * (7 * pixelsPerImage + 0.5 * 3 * bench.side * bench.side) + batchTensor;
-    System.out.printf("%nBytes copied per batch on the way into the batch's NDArray (batch tensor %s):%n",
-        mib(batchTensor));
-    System.out.println("| path | bytes copied per batch | what |");
+    System.out.printf("%nBytes copied per batch on the way into the batch's NDArray (the batch tensor is %s; counted"
+        + " in the last round):%n", mib(batchTensor));
+    System.out.println("| path | bytes copied per batch | copies |");
     System.out.println("|---|---|---|");
-    System.out.printf("| loader-djl | 0 B | the NDArray wraps the loader's slot (from_blob); the loader writes each"
-        + " sample's final tensor into it once |%n");
-    System.out.printf("| ImageFolder | %s | decoded pixels to int[] and to a direct buffer (%.0f px/photo on average),"
-        + " flip copy, stack into the batch |%n", mib((long) imageFolderCopies), pixelsPerImage);
+    System.out.printf("| loader-djl | %s | none: the NDArray wraps the loader's slot (from_blob), into which the loader"
+        + " wrote each sample's final tensor once |%n", mib(lastLoader.copiedBytes() / lastLoader.batches()));
+    System.out.printf("| ImageFolder | %s | decoded pixels to an int[] and to a direct buffer (7 B per source pixel,"
+        + " %.0f px per photo), the flip's copy, the stack of the batch |%n",
+        mib(lastDjl.copiedBytes() / lastDjl.batches()), (double) sourcePixels / files.size());
   }
 
   /** One epoch of loader-djl batches through a training step of the tiny model. */
@@ -171,17 +177,34 @@ public final class FeedBenchmark {
         .pipeline("label", new IntDecoder())
         .build();
     try (LoaderDataset ds = LoaderDataset.builder(loader).data("image").labels("label").build()) {
-      return train(ds, null);
+      return train(ds, null, new AtomicLong()); // nothing copies: LoaderDatasetTest.theNdArrayIsTheSlotNotACopy
     }
   }
 
   /** One epoch of DJL's ImageFolder (threads workers fetch whole batches ahead) through the same step. */
   Run imageFolder(Path folder, long seed) throws IOException, TranslateException {
     RandomUtils.RANDOM.setSeed(seed);
+    AtomicLong copied = new AtomicLong();
+    ImageFactory plain = ImageFactory.getInstance();
+    ImageFactory.setImageFactory(new BufferedImageFactory() {
+      @Override
+      public Image fromFile(Path path) throws IOException {
+        Image image = super.fromFile(path);
+        // toNDArray: getRGB into an int[] (4 B/px), then a loop into a direct buffer (3 B/px)
+        copied.addAndGet(7L * image.getWidth() * image.getHeight());
+        return image;
+      }
+    });
     ImageFolder ds = ImageFolder.builder().setRepositoryPath(folder).optMaxDepth(2)
-        .addTransform(new RandomResizedCrop(side, side))
+        .addTransform(fixedSize(new RandomResizedCrop(side, side)))
         // DJL 0.36's RandomFlipLeftRight computes the flip and returns the unflipped image; this one returns it
-        .addTransform(a -> RandomUtils.nextFloat() > 0.5 ? a.flip(1) : a)
+        .addTransform(a -> {
+          if (RandomUtils.nextFloat() > 0.5) {
+            copied.addAndGet(a.size()); // uint8 HWC
+            return a.flip(1);
+          }
+          return a;
+        })
         .addTransform(new ToTensor())
         .addTransform(new Normalize(MEAN01, STD01))
         .setSampling(batch, true, true)
@@ -190,13 +213,27 @@ public final class FeedBenchmark {
     ds.prepare();
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
-      return train(ds, pool);
+      return train(ds, pool, copied);
     } finally {
       pool.shutdownNow();
+      ImageFactory.setImageFactory(plain);
     }
   }
 
-  private Run train(Dataset dataset, ExecutorService pool) throws IOException {
+  /**
+   * DJL 0.36's RandomResizedCrop falls back to a centre crop without a resize when no box of the drawn area and
+   * ratio fits, so a batch would mix sizes; resize only those.
+   */
+  private Transform fixedSize(Transform rrc) {
+    return image -> {
+      NDArray out = rrc.transform(image);
+      Shape s = out.getShape();
+      return s.get(0) == side && s.get(1) == side ? out : NDImageUtils.resize(out, side, side);
+    };
+  }
+
+  /** Trains the tiny model on one epoch; {@code copied} counts the pipeline's copies, the stack is added for DJL's. */
+  private Run train(Dataset dataset, ExecutorService pool, AtomicLong copied) throws IOException {
     SequentialBlock tiny = new SequentialBlock().add(Pool.globalAvgPool2dBlock()).add(Blocks.batchFlattenBlock())
         .add(Linear.builder().setUnits(classes).build());
     try (Model model = Model.newInstance("tiny", Device.cpu())) {
@@ -207,10 +244,11 @@ public final class FeedBenchmark {
       try (Trainer trainer = model.newTrainer(config)) {
         trainer.initialize(new Shape(1, 3, side, side));
         long images = 0;
+        long batches = 0;
         long start = System.nanoTime();
-        Iterable<Batch> batches = pool == null ? dataset.getData(trainer.getManager())
+        Iterable<Batch> epoch = pool == null ? dataset.getData(trainer.getManager())
             : dataset.getData(trainer.getManager(), pool);
-        for (Batch b : batches) {
+        for (Batch b : epoch) {
           try (GradientCollector gc = trainer.newGradientCollector()) {
             NDList out = trainer.forward(b.getData(), b.getLabels());
             NDArray loss = trainer.getLoss().evaluate(b.getLabels(), out);
@@ -218,9 +256,14 @@ public final class FeedBenchmark {
           }
           trainer.step();
           images += b.getSize();
+          batches++;
+          if (pool != null) { // Batchifier.STACK copied every sample into the batch tensor
+            NDArray x = b.getData().head();
+            copied.addAndGet(x.size() * x.getDataType().getNumOfBytes());
+          }
           b.close();
         }
-        return new Run(images, (System.nanoTime() - start) / 1e9);
+        return new Run(images, batches, (System.nanoTime() - start) / 1e9, copied.get());
       }
     } catch (TranslateException e) {
       throw new IOException(e);
@@ -266,6 +309,6 @@ public final class FeedBenchmark {
   }
 
   private static String mib(long bytes) {
-    return String.format("%.1f MiB", bytes / (1024.0 * 1024));
+    return bytes < 1024 ? bytes + " B" : String.format("%.1f MiB", bytes / (1024.0 * 1024));
   }
 }
