@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
@@ -33,12 +32,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.sparkbeton.format.BetonField;
-import org.sparkbeton.format.fields.FloatField;
-import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.spark.CatalystContract.Member;
 import org.sparkbeton.spark.read.BetonReadOptions;
-import org.sparkbeton.spark.read.testing.TestDatasets;
 import scala.collection.JavaConverters;
 import scala.collection.Seq;
 
@@ -50,15 +45,13 @@ import scala.collection.Seq;
  * mismatch leaves planning to Spark, with one warning, and the answer stays right.
  */
 class CatalystContractTest {
-  private static final List<BetonField> FIELDS = List.of(new BetonField("label", IntField.INSTANCE),
-      new BetonField("score", FloatField.INSTANCE));
   private static final String PROJECT = "org.apache.spark.sql.catalyst.plans.logical.Project";
 
   @TempDir static Path tmp;
   static SparkSession spark;
   static Path dataset;
-  /** The label histogram of the dataset, counted while writing it. */
-  static final Map<Long, Long> HISTOGRAM = new TreeMap<>();
+  /** The label histogram of the dataset: 60 rows, labels 0..5, 10 each. */
+  static final Map<Long, Long> HISTOGRAM = new TreeMap<>(Map.of(0L, 10L, 1L, 10L, 2L, 10L, 3L, 10L, 4L, 10L, 5L, 10L));
   private final List<String> warnings = new ArrayList<>();
   private AbstractAppender capture;
 
@@ -66,18 +59,8 @@ class CatalystContractTest {
   static void setUp() {
     spark = SparkTests.session("CatalystContractTest");
     dataset = tmp.resolve("labels");
-    Random r = new Random(17);
-    List<List<Object[]>> shards = new ArrayList<>();
-    for (int n : new int[] {33, 21}) {
-      List<Object[]> samples = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        long label = r.nextInt(6);
-        HISTOGRAM.merge(label, 1L, Long::sum);
-        samples.add(new Object[] {label, r.nextInt(50) / 2.0});
-      }
-      shards.add(samples);
-    }
-    TestDatasets.writeDataset(dataset, FIELDS, shards);
+    spark.range(0, 60, 1, 3).selectExpr("id % 6 as label", "cast(id as double) / 4 as score").write().format("beton")
+        .save(dataset.toString());
   }
 
   @AfterAll

@@ -65,30 +65,16 @@ public final class PlaneResizeBenchmark {
       resizer.resizePlane(p.cb, 0, cw, x / 2, y / 2, bw, bh, cbOut, 0, ow, ow, oh);
       resizer.resizePlane(p.cr, 0, cw, x / 2, y / 2, bw, bh, crOut, 0, ow, ow, oh);
     };
-    String[] implNames = {"RGB", "planes", "RGB SSE2", "planes SSE2"};
-    Impl[] impls = {rgb, planes, rgb, planes};
-    boolean[] sse2 = {false, false, true, true};
-
-    System.out.printf(Locale.ROOT, "%d photos per case (centre box), %d rounds; %s; load average %s%n", perCase,
-        rounds, String.join(", ", implNames), CodecBenchmark.loadAverage());
-    System.out.println();
-    System.out.println("| case (planes: Y + Cb + Cr at half size) | RGB ms | planes ms | planes / RGB | per CPU-s "
-        + "| RGB SSE2 ms | planes SSE2 ms | planes / RGB |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+    ResizeHarness.printHead(perCase, rounds, "RGB, planes, RGB SSE2, planes SSE2", "| case (planes: Y + Cb + Cr at"
+        + " half size) | RGB ms | planes ms | planes / RGB | per CPU-s | RGB SSE2 ms | planes SSE2 ms | planes / RGB |");
     for (int ci = 0; ci < CASES.length; ci++) {
       Case c = CASES[ci];
       List<Photo> set = sets.get(ci);
-      if (set.isEmpty()) {
-        System.out.printf("| %s | no photo is large enough | | | | | | |%n", c.name);
+      if (ResizeHarness.noPhotos(c.name, set)) {
         continue;
       }
-      ResizeHarness.Medians m = ResizeHarness.alternate(impls.length, rounds, set.size(),
-          k -> ResizeHarness.sse2Only(sse2[k]), k -> {
-            for (Photo p : set) {
-              impls[k].run(p, c);
-            }
-          });
-      ResizeHarness.sse2Only(false);
+      ResizeHarness.Medians m = ResizeHarness.onBothPaths(set, rounds, p -> rgb.run(p, c), p -> planes.run(p, c),
+          sse2 -> { });
       double[] w = Arrays.stream(m.wall()).map(ns -> ns / 1e6).toArray();
       double[] cp = m.cpu();
       System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.2f | %.2f | %.3f | %.3f | %.2f |%n", c.name, w[0], w[1],

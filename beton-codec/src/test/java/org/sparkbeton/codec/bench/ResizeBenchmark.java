@@ -47,33 +47,18 @@ public final class ResizeBenchmark {
     Impl fixed = (p, c, dst) -> resizer.resize(p.rgb(), 0, p.w() * 3, (p.w() - c.w) / 2, (p.h() - c.h) / 2, c.w, c.h,
         dst, 0, c.outW, c.outH);
     Impl old = ResizeBenchmark::floatResize;
-    Impl[] impls = {old, fixed, old, fixed};
-    boolean[] sse2 = {false, false, true, true};
     ByteBuffer dst = ByteBuffer.allocateDirect(256 * 256 * 3);
 
-    System.out.printf(Locale.ROOT, "%d photos per case (centre box), %d rounds; load average %s%n", perCase, rounds,
-        CodecBenchmark.loadAverage());
-    System.out.println();
-    System.out.println("| case | float us | fixed us | speed-up | speed-up per CPU-s | float SSE2 us | fixed SSE2 us "
-        + "| speed-up |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+    ResizeHarness.printHead(perCase, rounds, "float, fixed, float SSE2, fixed SSE2", "| case | float us | fixed us"
+        + " | speed-up | speed-up per CPU-s | float SSE2 us | fixed SSE2 us | speed-up |");
     for (int ci = 0; ci < CASES.length; ci++) {
       Case c = CASES[ci];
       List<ResizeHarness.Decoded> set = sets.get(ci);
-      if (set.isEmpty()) {
-        System.out.printf("| %s | no photo is large enough | | | | | | |%n", c.name);
+      if (ResizeHarness.noPhotos(c.name, set)) {
         continue;
       }
-      ResizeHarness.Medians m = ResizeHarness.alternate(impls.length, rounds, set.size(), k -> {
-        ResizeHarness.sse2Only(sse2[k]);
-        FloatResizeBaseline.sse2Only0(sse2[k]);
-      }, k -> {
-        for (ResizeHarness.Decoded p : set) {
-          impls[k].run(p, c, dst);
-        }
-      });
-      ResizeHarness.sse2Only(false);
-      FloatResizeBaseline.sse2Only0(false);
+      ResizeHarness.Medians m = ResizeHarness.onBothPaths(set, rounds, p -> old.run(p, c, dst),
+          p -> fixed.run(p, c, dst), FloatResizeBaseline::sse2Only0);
       double[] w = Arrays.stream(m.wall()).map(ns -> ns / 1e3).toArray();
       double[] cp = m.cpu();
       System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2fx | %.2fx | %.0f | %.0f | %.2fx |%n", c.name, w[0], w[1],

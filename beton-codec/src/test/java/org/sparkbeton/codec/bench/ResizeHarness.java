@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
 import java.util.stream.Stream;
@@ -89,10 +90,47 @@ final class ResizeHarness {
   }
 
   /**
+   * Prints the run's first line (photos, rounds, the four implementations timed, the load) and the head of the
+   * table: {@code head} names its columns, {@code | case | ... |}; the case's column is left-aligned, the rest
+   * right-aligned.
+   */
+  static void printHead(int perCase, int rounds, String implementations, String head) {
+    System.out.printf(Locale.ROOT, "%d photos per case (centre box), %d rounds; %s; load average %s%n%n", perCase,
+        rounds, implementations, CodecBenchmark.loadAverage());
+    System.out.println(head);
+    System.out.println("|---|" + "---:|".repeat((int) head.chars().filter(ch -> ch == '|').count() - 2));
+  }
+
+  /** Prints the table row of a case no photo is large enough for, and says whether it did. */
+  static boolean noPhotos(String caseName, List<?> set) {
+    if (set.isEmpty()) {
+      System.out.printf("| %s | no photo is large enough | | | | | | |%n", caseName);
+    }
+    return set.isEmpty();
+  }
+
+  /**
+   * Times {@code first} and {@code second} over {@code set}, each on Resizer's AVX2 and SSE2-only paths
+   * ({@code alsoSse2} switches anything else that has the two, such as a baseline): the medians of
+   * {first, second, first SSE2, second SSE2}. Leaves the AVX2 path on.
+   */
+  static <P> Medians onBothPaths(List<P> set, int rounds, Consumer<P> first, Consumer<P> second,
+      Consumer<Boolean> alsoSse2) {
+    List<Consumer<P>> impls = List.of(first, second, first, second);
+    Medians m = alternate(impls.size(), rounds, set.size(), k -> {
+      sse2Only(k >= 2);
+      alsoSse2.accept(k >= 2);
+    }, k -> set.forEach(impls.get(k)));
+    sse2Only(false);
+    alsoSse2.accept(false);
+    return m;
+  }
+
+  /**
    * Times {@code impls} implementations over {@code rounds} rounds: {@code prepare} sets up implementation k (the
    * SSE2 switch), then {@code runSet} runs it over the case's {@code photos} photos, timed.
    */
-  static Medians alternate(int impls, int rounds, int photos, IntConsumer prepare, IntConsumer runSet) {
+  private static Medians alternate(int impls, int rounds, int photos, IntConsumer prepare, IntConsumer runSet) {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     double[][] wall = new double[impls][rounds];
     double[][] cpu = new double[impls][rounds];
@@ -121,7 +159,7 @@ final class ResizeHarness {
   }
 
   /** Resizer's switch to its SSE2-only native path (package-private, for benchmarks and tests). */
-  static void sse2Only(boolean on) {
+  private static void sse2Only(boolean on) {
     try {
       Method m = Resizer.class.getDeclaredMethod("sse2Only", boolean.class);
       m.setAccessible(true);
