@@ -24,11 +24,13 @@ import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.PlannedPipeline;
 
 /**
- * The node-local training loader over one {@code .beton} file (cache mode OS: memory-mapped).
- * Iterating gives one epoch of {@link Batch}es; each call to {@link #iterator()} starts the next
- * epoch (closing one still running). Batches are views into a ring of {@code batchesAhead + 2}
- * slots allocated once: copy what you keep (see {@link Batch}). {@link #close()} stops the workers
- * and frees every off-heap buffer; with the default allocator it throws if anything leaked.
+ * The node-local training loader over a {@code .beton} file, several with the same fields, or a dataset
+ * directory ({@link #builder}); data pages are memory-mapped (cache mode OS, the default) or read into the
+ * loader's own page cache ({@link LoaderBuilder#processCache}, cache mode PROCESS). Iterating gives one
+ * epoch of {@link Batch}es; each call to {@link #iterator()} starts the next epoch (closing one still
+ * running). Batches are views into a ring of {@code batchesAhead + 2} slots allocated once: copy what you
+ * keep (see {@link Batch}). {@link #close()} stops the workers and frees every off-heap buffer; with the
+ * default allocator it throws if anything leaked.
  *
  * <pre>{@code
  * try (Loader loader = Loader.builder(Path.of("train.beton"))
