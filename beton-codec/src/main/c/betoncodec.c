@@ -7,7 +7,9 @@
  *  - Nothing from Java is trusted: every offset/length is re-checked against GetDirectBufferCapacity or
  *    GetArrayLength before memory is touched.
  *  - No JNI critical sections: heap arrays are copied in/out with Get/SetByteArrayRegion.
- *  - Only Java_* symbols are exported (-fvisibility=hidden, libjpeg linked with --exclude-libs).
+ *  - Only Java_* symbols are exported: our files are compiled with -fvisibility=hidden, and libjpeg-turbo,
+ *    linked in statically (src/main/native/build.sh), with -Wl,--exclude-libs,ALL, so its symbols stay
+ *    local to this library and never clash with another libjpeg in the JVM (OpenJDK's libjavajpeg).
  */
 
 #include "betoncodec.h"
@@ -113,6 +115,21 @@ JNIEXPORT jstring JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_lastErr
   (void)cls;
   codec *c = (codec *)(intptr_t)handle;
   return (*env)->NewStringUTF(env, c == NULL ? "null handle" : c->message);
+}
+
+int check_decodable(codec *c, const struct jpeg_decompress_struct *d) {
+  long long pixels = (long long)d->image_width * (long long)d->image_height;
+  if (pixels <= MAX_DECODE_PIXELS) {
+    return 0;
+  }
+  if (pixels >= 1000000000LL) {
+    snprintf(c->message, sizeof(c->message), "image is too large to decode: %ux%u = %.1f gigapixels (the limit is %lld"
+             " megapixels)", d->image_width, d->image_height, pixels / 1e9, MAX_DECODE_PIXELS / 1000000);
+  } else {
+    snprintf(c->message, sizeof(c->message), "image is too large to decode: %ux%u = %lld megapixels (the limit is %lld"
+             " megapixels)", d->image_width, d->image_height, pixels / 1000000, MAX_DECODE_PIXELS / 1000000);
+  }
+  return RC_UNSUPPORTED;
 }
 
 /*
@@ -304,6 +321,10 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
   }
   jpeg_mem_src(d, src, (unsigned long)srcLen);
   jpeg_read_header(d, TRUE);
+  if ((rc = check_decodable(c, d)) != 0) {
+    jpeg_abort_decompress(d);
+    return rc;
+  }
   if (w == 0 && h == 0) {
     w = (jint)d->image_width;
     h = (jint)d->image_height;

@@ -28,6 +28,9 @@
 #define MAX_DIMENSION 65500
 /* scanlines asked of libjpeg per jpeg_read_scanlines call */
 #define ROWS_PER_READ 4
+/* the largest image decoded (2^28 pixels, as JavaJpegCodec): a header claiming more in a small file is a lie best
+ * refused before decoding, and a real image that large would take libjpeg minutes or more than its memory limit */
+#define MAX_DECODE_PIXELS (1LL << 28)
 /* libjpeg working memory per decode (a 16k x 16k progressive 4:2:0 image needs ~800 MB) */
 #define MAX_LIBJPEG_MEMORY (1024L * 1024L * 1024L)
 
@@ -72,6 +75,8 @@ int ensure(unsigned char **buf, size_t *cap, size_t need);
 const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len);
 /* A decode's compressed input (source(), and refusing 0 bytes): 0 with *src set, or a negative code. */
 int decode_source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len, const unsigned char **src);
+/* After jpeg_read_header: 0, or RC_UNSUPPORTED with c->message saying the image is too large to decode and why. */
+int check_decodable(codec *c, const struct jpeg_decompress_struct *d);
 /* A decode's destination: a direct buffer (*dst its address) or a heap array (*dst NULL), and its capacity;
  * 0, or RC_BAD_ARGUMENT with c->message set. */
 int decode_destination(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, unsigned char **dst, jlong *cap);

@@ -63,6 +63,10 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decodePla
   }
   jpeg_mem_src(d, src, (unsigned long)srcLen);
   jpeg_read_header(d, TRUE);
+  if ((rc = check_decodable(c, d)) != 0) {
+    jpeg_abort_decompress(d);
+    return rc;
+  }
   if (d->num_components != 3 || d->jpeg_color_space != JCS_YCbCr
       || d->comp_info[1].h_samp_factor != d->comp_info[2].h_samp_factor
       || d->comp_info[1].v_samp_factor != d->comp_info[2].v_samp_factor) {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.SparkBetonVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,9 +24,9 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "beton",
     mixinStandardHelpOptions = true,
     versionProvider = BetonCli.Version.class,
-    description = "Inspect, verify, dump, rewrite and merge FFCV .beton files.",
+    description = "Inspect, verify, dump, rewrite and merge FFCV .beton files; prepare datasets with Spark.",
     subcommands = {InspectCommand.class, VerifyCommand.class, DumpCommand.class, RewriteCommand.class,
-        MergeCommand.class},
+        MergeCommand.class, PrepareCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:verify found problems", "2:usage error or unreadable/malformed input"})
 public final class BetonCli implements Runnable {
@@ -42,7 +43,7 @@ public final class BetonCli implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (inspect, verify, dump, rewrite, merge)");
+    throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (inspect, verify, dump, rewrite, merge, prepare)");
   }
 
   public static void main(String[] args) {
@@ -148,8 +149,7 @@ public final class BetonCli implements Runnable {
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      String v = BetonCli.class.getPackage().getImplementationVersion();
-      return new String[] {"beton " + (v == null ? "0.1.0-SNAPSHOT" : v) + " (spark-beton; .beton format version 2)"};
+      return new String[] {"beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)"};
     }
   }
 }

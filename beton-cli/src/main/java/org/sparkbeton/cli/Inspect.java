@@ -83,8 +83,11 @@ public final class Inspect {
       long metadataEnd = reader.metadataEnd();
       long pageSize = reader.pageSize();
       boolean hasPages = allocTablePtr > metadataEnd;
-      long dataStart = hasPages ? BetonFormat.alignUp(metadataEnd, pageSize) : metadataEnd;
-      long pages = hasPages && allocTablePtr > dataStart ? (allocTablePtr - dataStart) / pageSize : 0;
+      // FFCV's layout starts the data at the first page boundary after the metadata; a compact file starts it
+      // right behind the metadata records, inside that page, and ends it where its last sample ends
+      long dataStart = hasPages ? Math.min(firstPayload(table), BetonFormat.alignUp(metadataEnd, pageSize)) : metadataEnd;
+      long pages = hasPages && allocTablePtr > dataStart
+          ? (allocTablePtr + pageSize - 1) / pageSize - dataStart / pageSize : 0;
       long allocated = 0;
       long covered = 0;
       long coveredUpTo = Long.MIN_VALUE;
@@ -99,7 +102,8 @@ public final class Inspect {
         long page = ptr >>> shift;
         if (table.size(i) > 0 && page != lastPage) {
           if (lastPage >= 0) {
-            tails += pageEnd(lastPage, shift) - Math.min(coveredUpTo, pageEnd(lastPage, shift));
+            long end0 = Math.min(pageEnd(lastPage, shift), allocTablePtr);
+            tails += end0 - Math.min(coveredUpTo, end0);
           }
           pagesUsed++;
           lastPage = page;
@@ -112,12 +116,22 @@ public final class Inspect {
         }
       }
       if (lastPage >= 0) {
-        tails += Math.max(0, pageEnd(lastPage, shift) - coveredUpTo);
+        tails += Math.max(0, Math.min(pageEnd(lastPage, shift), allocTablePtr) - coveredUpTo);
       }
       tails += Math.max(0, pages - pagesUsed) * pageSize;
       long unused = Math.max(0, Math.max(0, allocTablePtr - dataStart) - covered);
       return new Region(dataStart, pages, pagesUsed, allocated, unused, Math.min(tails, unused));
     }
+  }
+
+  /** The smallest pointer of a non-empty allocation, or Long.MAX_VALUE when there is none. */
+  private static long firstPayload(AllocationTable table) {
+    for (int i = 0; i < table.size(); i++) {
+      if (table.size(i) > 0) {
+        return table.ptr(i);
+      }
+    }
+    return Long.MAX_VALUE;
   }
 
   private static long pageEnd(long page, int shift) {

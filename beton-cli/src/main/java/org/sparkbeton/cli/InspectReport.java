@@ -15,9 +15,9 @@ public record InspectReport(
     int recordSize,
     long metadataStart,
     long metadataEnd,
-    /** Start of page 0, or the metadata end when the file has no pages. */
+    /** Where the data begins: page 1 of FFCV's layout, the first payload of a compact file (inside page 0), or the metadata end when the file has no pages. */
     long dataStart,
-    /** Whole pages between {@link #dataStart} and the allocation table. */
+    /** Pages the data spans, from {@link #dataStart} up to the allocation table (a compact file's last one is short). */
     long pages,
     /** Pages that hold at least one allocation. */
     long pagesUsed,
@@ -29,7 +29,7 @@ public record InspectReport(
     long unusedBytes,
     /**
      * Bytes after the last allocation of each page, whole empty pages included: the zero tail, and the
-     * orphaned first attempt of a sample the writer moved to the next page (spec §1.7).
+     * orphaned first attempt of a sample the writer moved to the next page (docs/format.md#moved-samples).
      */
     long pageTailBytes,
     /** Uncovered bytes between two allocations of a page (none in files written by FFCV or by us). */

@@ -47,6 +47,9 @@ final class VerifyCommand implements Callable<Integer> {
       }
     }
     PrintWriter out = spec.commandLine().getOut();
+    if (decode) { // decoding on the Java path: say why and what it costs
+      org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarning().ifPresent(spec.commandLine().getErr()::println);
+    }
     boolean allOk = true;
     for (Path file : files) {
       allOk &= Files.isDirectory(file) ? verifyDataset(file, out) : verify(file, out);

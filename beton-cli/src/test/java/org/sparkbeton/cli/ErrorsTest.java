@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.testing.GoldenFiles;
 
 /** Every user mistake: exit code 2 and one clear line on stderr, never a stack trace. */
@@ -73,6 +74,26 @@ class ErrorsTest {
   }
 
   @ParameterizedTest
+  @ValueSource(strings = {"inspect", "dump", "verify"})
+  void gzippedFileSaysSo(String command) throws Exception {
+    Path gz = tmp.resolve("jpg_labels.beton.gz");
+    try (var in = ErrorsTest.class.getResourceAsStream("/golden/jpg_labels.beton.gz")) {
+      Files.copy(in, gz);
+    }
+
+    Cli.Result r = Cli.run(command, gz);
+
+    String expected = gz + ": header at offset 0: this file is gzip-compressed; gunzip it first";
+    if (command.equals("verify")) {
+      assertThat(r.exitCode()).isEqualTo(1);
+      assertThat(r.out()).contains(expected);
+    } else {
+      assertThat(r.exitCode()).isEqualTo(2);
+      assertThat(r.errLines()).containsExactly("beton: " + expected);
+    }
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"3M", "1K", "0", "2Q", "-4M", "2G", "99999999999999999999"})
   void badPageSize(String size) {
     Cli.Result r = Cli.run("rewrite", GoldenFiles.path("jpg_labels"), tmp.resolve("out.beton"), "--page-size", size);
@@ -116,6 +137,17 @@ class ErrorsTest {
   }
 
   @Test
+  void prepareFromTheJarSaysHowToRunIt() {
+    Cli.Result r = Cli.run("prepare", "--input", "photos", "--output", "dataset");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: prepare runs with Spark on its class path, which this jar does"
+        + " not have: run it as 'bin/beton prepare' (or bin/beton-prepare), or spark-submit --class"
+        + " org.sparkbeton.spark.prepare.PrepareJob spark-beton.jar");
+    assertThat(Cli.run("prepare", "--help").out()).contains("bin/beton prepare --help");
+  }
+
+  @Test
   void debugPrintsTheStackTrace() {
     Path missing = tmp.resolve("nope.beton");
     Cli.Result r = Cli.run("dump", "--debug", missing);
@@ -129,9 +161,11 @@ class ErrorsTest {
   void helpAndVersion() {
     Cli.Result help = Cli.run("--help");
     assertThat(help.exitCode()).isZero();
-    assertThat(help.out()).contains("inspect").contains("verify").contains("dump").contains("rewrite").contains("merge");
+    assertThat(help.out()).contains("inspect").contains("verify").contains("dump").contains("rewrite").contains("merge")
+        .containsPattern("\\n +prepare +Prepare a sharded \\.beton dataset from an ImageFolder tree with Spark\\.");
     Cli.Result version = Cli.run("--version");
     assertThat(version.exitCode()).isZero();
-    assertThat(version.out()).startsWith("beton ");
+    assertThat(version.out()).startsWith("beton ")
+        .contains("beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)");
   }
 }

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Path;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.tools.Rewrite;
+import org.sparkbeton.format.write.PageLayout;
 import org.sparkbeton.format.testing.GoldenFiles;
 
 class InspectCommandTest {
@@ -102,6 +107,25 @@ class InspectCommandTest {
       sum += f.get("payload_bytes").asLong();
     }
     assertThat(sum).isEqualTo(allocationTableTotal(GoldenFiles.bytes("every_field")));
+  }
+
+  @Test
+  void aCompactFileHasItsDataBehindTheMetadataAndNoTail(@TempDir Path dir) throws Exception {
+    Path compact = dir.resolve("compact.beton");
+    try (BetonReader in = BetonReader.open(GoldenFiles.path("jpg_labels"))) {
+      Rewrite.run(in, compact, 2L << 20, 1, PageLayout.COMPACT);
+    }
+    JsonNode j = GoldenFiles.parse(Cli.run("inspect", "--json", compact.toString()).out());
+
+    // the 40 JPEGs follow the 40 records inside page 0, and the allocation table follows the last one
+    long tableTotal = allocationTableTotal(GoldenFiles.bytes("jpg_labels"));
+    assertThat(j.get("data_start").asLong()).isEqualTo(j.get("metadata_end").asLong());
+    assertThat(j.get("pages").asLong()).isEqualTo(1);
+    assertThat(j.get("pages_used").asLong()).isEqualTo(1);
+    assertThat(j.get("allocated_bytes").asLong()).isEqualTo(tableTotal);
+    assertThat(j.get("alloc_table_ptr").asLong()).isEqualTo(j.get("data_start").asLong() + tableTotal);
+    assertThat(j.get("unused_bytes").asLong()).isZero();
+    assertThat(j.get("page_tail_bytes").asLong()).isZero();
   }
 
   @Test

@@ -5,12 +5,12 @@ import java.nio.ByteBuffer;
 import org.sparkbeton.format.io.BetonSource;
 
 /**
- * The allocation table (spec §1.8), sorted by pointer so that a payload's size is found by binary
+ * The allocation table (docs/format.md#allocation-table), sorted by pointer so that a payload's size is found by binary
  * search on its exact pointer, as FFCV's memory managers do. Entries are kept in three parallel
  * primitive arrays: 1.28 million entries load in a few tens of milliseconds.
  *
  * <p>FFCV files may hold zero-length allocations that share a pointer with the next allocation
- * (spec §1.7 point 6). Where pointers repeat, {@link #sizeAt} answers with the largest size, which
+ * (docs/format.md#zero-length-values). Where pointers repeat, {@link #sizeAt} answers with the largest size, which
  * is the one a reader of that pointer needs; our writer never produces repeated pointers.
  */
 public final class AllocationTable {

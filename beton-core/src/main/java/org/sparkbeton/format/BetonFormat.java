@@ -1,6 +1,6 @@
 package org.sparkbeton.format;
 
-/** Fixed sizes and limits of the {@code .beton} format, version 2 (spec §1.3–§1.8). */
+/** Fixed sizes and limits of the {@code .beton} format, version 2 (docs/format.md). */
 public final class BetonFormat {
   public static final int VERSION = 2;
   public static final int HEADER_SIZE = 24;

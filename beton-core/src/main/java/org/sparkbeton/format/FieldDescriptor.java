@@ -6,7 +6,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** One 1041-byte entry of the descriptor table: type id, 16-byte name, 1024-byte arguments (spec §1.4). */
+/**
+ * One 1041-byte entry of the descriptor table: type id, 16-byte name, 1024-byte arguments
+ * (docs/format.md#field-descriptors).
+ */
 public record FieldDescriptor(int typeId, String name, byte[] arguments) {
 
   /** Parses the descriptor at {@code b}'s position; {@code index}/{@code fileOffset} are for messages. */

@@ -3,7 +3,10 @@ package org.sparkbeton.format;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
-/** The 24-byte file header (spec §1.3). All fields little-endian; u64 values fit a signed long in practice. */
+/**
+ * The 24-byte file header (docs/format.md#header). All fields little-endian; u64 values fit a signed long in
+ * practice.
+ */
 public record Header(int version, int numFields, long pageSize, long numSamples, long allocTablePtr) {
 
   public static Header parse(ByteBuffer bytes, String file) {
@@ -13,6 +16,10 @@ public record Header(int version, int numFields, long pageSize, long numSamples,
     }
     ByteBuffer b = bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int base = b.position();
+    String packed = compression(b, base);
+    if (packed != null) {
+      throw new BetonFormatException(file, "header", 0, packed);
+    }
     int version = Short.toUnsignedInt(b.getShort(base));
     if (version != BetonFormat.VERSION) {
       throw new BetonFormatException(file, "header", 0,
@@ -34,6 +41,33 @@ public record Header(int version, int numFields, long pageSize, long numSamples,
           "allocation table pointer " + Long.toUnsignedString(allocTablePtr) + " is absurd");
     }
     return new Header(version, numFields, pageSize, numSamples, allocTablePtr);
+  }
+
+  /**
+   * What to say when the file is a compressed archive rather than a .beton (the golden files ship gzipped, and a
+   * gzip's magic bytes would otherwise read as "version 35615"); null when it starts like no known archive.
+   */
+  private static String compression(ByteBuffer b, int base) {
+    int b0 = b.get(base) & 0xff;
+    int b1 = b.get(base + 1) & 0xff;
+    int b2 = b.get(base + 2) & 0xff;
+    int b3 = b.get(base + 3) & 0xff;
+    if (b0 == 0x1f && b1 == 0x8b) {
+      return "this file is gzip-compressed; gunzip it first";
+    }
+    if (b0 == 0x28 && b1 == 0xb5 && b2 == 0x2f && b3 == 0xfd) {
+      return "this file is zstd-compressed; unzstd it first";
+    }
+    if (b0 == 0xfd && b1 == '7' && b2 == 'z' && b3 == 'X') {
+      return "this file is xz-compressed; unxz it first";
+    }
+    if (b0 == 'B' && b1 == 'Z' && b2 == 'h') {
+      return "this file is bzip2-compressed; bunzip2 it first";
+    }
+    if (b0 == 'P' && b1 == 'K' && b2 == 3 && b3 == 4) {
+      return "this file is a zip archive; unzip it first";
+    }
+    return null;
   }
 
   public ByteBuffer toBytes() {

@@ -4,8 +4,8 @@ import java.util.List;
 
 /**
  * Where each field's metadata sits inside a record: numpy's {@code align=True} rule applied at the top
- * level only (spec §1.6). Each column is placed at the next multiple of its alignment; the record size
- * is rounded up to the largest alignment. Padding bytes are zero.
+ * level only (docs/format.md#metadata-table). Each column is placed at the next multiple of its alignment; the
+ * record size is rounded up to the largest alignment. Padding bytes are zero.
  */
 public final class RecordLayout {
   private final int[] offsets;

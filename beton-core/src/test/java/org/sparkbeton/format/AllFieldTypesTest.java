@@ -69,7 +69,7 @@ class AllFieldTypesTest {
     }
   }
 
-  /** The descr texts the spec verified against numpy. */
+  /** The descr texts of docs/format.md#arguments, as numpy writes them. */
   @ParameterizedTest
   @CsvSource(delimiter = ';', value = {
       "float32;[[\"\", \"<f4\"]]", "uint8;[[\"\", \"|u1\"]]", "bool;[[\"\", \"|b1\"]]", "float16;[[\"\", \"<f2\"]]",

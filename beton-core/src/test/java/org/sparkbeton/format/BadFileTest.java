@@ -55,6 +55,29 @@ class BadFileTest {
   }
 
   @Test
+  void gzippedFileIsNamedAsSuch() throws Exception {
+    byte[] gz;
+    try (var in = BadFileTest.class.getResourceAsStream("/golden/jpg_labels.beton.gz")) {
+      gz = in.readAllBytes();
+    }
+    assertThatThrownBy(() -> open(gz)).isInstanceOf(BetonFormatException.class)
+        .hasMessage("bad.beton: header at offset 0: this file is gzip-compressed; gunzip it first");
+  }
+
+  @Test
+  void otherArchivesAreNamed() {
+    byte[] file = GoldenFiles.bytes("scalars_only");
+    byte[] zstd = file.clone();
+    System.arraycopy(new byte[] {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd}, 0, zstd, 0, 4);
+    assertThatThrownBy(() -> open(zstd)).hasMessage("bad.beton: header at offset 0: this file is zstd-compressed;"
+        + " unzstd it first");
+    byte[] zip = file.clone();
+    System.arraycopy(new byte[] {'P', 'K', 3, 4}, 0, zip, 0, 4);
+    assertThatThrownBy(() -> open(zip)).hasMessage("bad.beton: header at offset 0: this file is a zip archive;"
+        + " unzip it first");
+  }
+
+  @Test
   void pageSizeNotAPowerOfTwo() {
     byte[] file = GoldenFiles.bytes("jpg_labels");
     le(file).putInt(4, 3 << 20);

@@ -17,6 +17,7 @@ import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.format.tools.Rewrite;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.format.write.PageLayout;
 
 /** Our writer reproduces FFCV's single-worker files byte for byte, orphan bytes included. */
 class GoldenWriteTest {
@@ -26,7 +27,7 @@ class GoldenWriteTest {
   void workedExampleFromItsValues() throws Exception {
     Path out = tmp.resolve("worked.beton");
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE), new BetonField("label", IntField.INSTANCE));
-    try (BetonWriter w = BetonWriter.builder(fields).open(out)) {
+    try (BetonWriter w = BetonWriter.builder(fields).pageLayout(PageLayout.FFCV).open(out)) {
       w.append(RgbImage.raw(32, 32, filled(32 * 32 * 3, 0x0A)), 7L);
       w.append(RgbImage.raw(32, 32, filled(32 * 32 * 3, 0x14)), 3L);
       w.finish();

@@ -10,7 +10,7 @@ import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.fields.RgbImageField;
 
-/** The verified examples of spec §1.6 (numpy align=True, packed image/bytes structs). */
+/** The examples of docs/format.md#metadata-table (numpy align=True, packed image/bytes structs). */
 class RecordLayoutTest {
   private static final FieldCodec IMAGE = RgbImageField.INSTANCE;
   private static final FieldCodec INT = IntField.INSTANCE;

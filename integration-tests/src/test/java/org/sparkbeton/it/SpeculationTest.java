@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.spark.TaskContext;
 import org.apache.spark.scheduler.SparkListener;
@@ -30,10 +31,14 @@ class SpeculationTest {
   @Test
   void speculativeWriteNeverDuplicatesOrLosesSamples() throws Exception {
     AtomicInteger speculative = new AtomicInteger();
-    try (StandaloneCluster cluster = new StandaloneCluster(tmp, List.of("127.0.0.1", "127.0.0.2"))) {
+    SparkDistribution distribution = SparkDistribution.create(tmp.resolve("spark-home"), Map.of());
+    // the driver is this JVM, so the executors need what its tasks use (this test's UDF, the project's modules):
+    // the test classpath, ahead of the cluster's own jars
+    String testClasspath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    try (StandaloneCluster cluster = new StandaloneCluster(tmp, distribution, List.of("127.0.0.1", "127.0.0.2"), 1)) {
       SparkSession spark = SparkSession.builder().master(cluster.masterUrl()).appName("SpeculationTest")
           .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-          .config("spark.executor.memory", "512m").config("spark.executor.extraClassPath", cluster.classpath)
+          .config("spark.executor.memory", "512m").config("spark.executor.extraClassPath", testClasspath)
           .config("spark.speculation", "true").config("spark.speculation.interval", "100ms")
           .config("spark.speculation.multiplier", "2").config("spark.speculation.quantile", "0.5")
           .config("spark.speculation.minTaskRuntime", "500ms")

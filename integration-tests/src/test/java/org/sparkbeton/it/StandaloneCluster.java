@@ -2,37 +2,41 @@ package org.sparkbeton.it;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A Spark standalone cluster of separate JVMs started from the test classpath (no Spark
- * distribution): one Master and Workers bound to distinct loopback addresses, so Spark sees distinct
- * hosts (it never places a speculative copy on the host of the running attempt). Recipe from the
- * project's dependency notes: a SPARK_HOME with an empty jars/ and SPARK_SCALA_VERSION=2.12.
+ * A Spark standalone cluster of separate JVMs: one Master and Workers, started from a {@link SparkDistribution}
+ * (Spark's own jars, none of ours) the way {@code sbin/start-master.sh} and {@code start-worker.sh} start them.
+ * Workers bind to the loopback addresses given, so several of them look like distinct hosts to Spark (it never
+ * places a speculative copy on the host of the running attempt). Executors get the distribution's
+ * {@code jars/} from the Worker and whatever the application adds.
  */
 final class StandaloneCluster implements AutoCloseable {
   private final List<Process> processes = new ArrayList<>();
   private final String masterUrl;
-  final String classpath;
 
-  StandaloneCluster(Path workDir, List<String> workerHosts) throws IOException, InterruptedException {
-    classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-    Path sparkHome = Files.createDirectories(workDir.resolve("spark-home"));
-    Files.createDirectories(sparkHome.resolve("jars"));
+  StandaloneCluster(Path workDir, SparkDistribution spark, List<String> workerHosts, int coresPerWorker)
+      throws IOException, InterruptedException {
     int port = freePort();
     masterUrl = "spark://127.0.0.1:" + port;
-    start(workDir, "master", "127.0.0.1", sparkHome, List.of("org.apache.spark.deploy.master.Master",
-        "--host", "127.0.0.1", "--port", Integer.toString(port), "--webui-port", Integer.toString(freePort())));
-    waitForPort(port);
-    for (String host : workerHosts) {
-      Path work = Files.createDirectories(workDir.resolve("worker-" + host));
-      start(workDir, "worker-" + host, host, sparkHome, List.of("org.apache.spark.deploy.worker.Worker",
-          "--host", host, "--cores", "1", "--memory", "1g", "--work-dir", work.toString(),
-          "--webui-port", Integer.toString(freePort()), masterUrl));
+    try {
+      start(workDir, spark, "master", "127.0.0.1", "org.apache.spark.deploy.master.Master", List.of(
+          "--host", "127.0.0.1", "--port", Integer.toString(port), "--webui-port", Integer.toString(freePort())));
+      waitForPort(port, workDir.resolve("master.log"));
+      for (String host : workerHosts) {
+        Path work = Files.createDirectories(workDir.resolve("worker-" + host));
+        start(workDir, spark, "worker-" + host, host, "org.apache.spark.deploy.worker.Worker", List.of("--host", host,
+            "--cores", Integer.toString(coresPerWorker), "--memory", "1g", "--work-dir", work.toString(),
+            "--webui-port", Integer.toString(freePort()), masterUrl));
+      }
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      close();
+      throw e;
     }
   }
 
@@ -40,24 +44,11 @@ final class StandaloneCluster implements AutoCloseable {
     return masterUrl;
   }
 
-  private void start(Path workDir, String name, String host, Path sparkHome, List<String> mainAndArgs) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx512m");
-    for (String opt : System.getProperty("spark.it.jvmOpts", "").split(" ")) {
-      if (!opt.isBlank()) {
-        cmd.add(opt);
-      }
-    }
-    cmd.add("-cp");
-    cmd.add(classpath);
-    cmd.addAll(mainAndArgs);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(workDir.resolve(name + ".log").toFile());
-    Map<String, String> env = pb.environment();
-    env.put("SPARK_HOME", sparkHome.toString());
-    env.put("SPARK_SCALA_VERSION", "2.12");
-    env.put("SPARK_LOCAL_IP", host);
+  private void start(Path workDir, SparkDistribution spark, String name, String host, String mainClass,
+      List<String> args) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(spark.javaCommand("512m", List.of(), mainClass, args))
+        .directory(workDir.toFile()).redirectErrorStream(true).redirectOutput(workDir.resolve(name + ".log").toFile());
+    spark.configure(pb, host);
     processes.add(pb.start());
   }
 
@@ -67,16 +58,19 @@ final class StandaloneCluster implements AutoCloseable {
     }
   }
 
-  private static void waitForPort(int port) throws InterruptedException, IOException {
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (System.currentTimeMillis() < deadline) {
-      try (java.net.Socket s = new java.net.Socket("127.0.0.1", port)) {
+  private void waitForPort(int port, Path log) throws InterruptedException, IOException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      if (!processes.get(0).isAlive()) {
+        throw new IOException("The Spark master exited with " + processes.get(0).exitValue() + "; see " + log);
+      }
+      try (Socket s = new Socket("127.0.0.1", port)) {
         return;
       } catch (IOException e) {
         Thread.sleep(200);
       }
     }
-    throw new IOException("The Spark master did not open port " + port + " within 60 s");
+    throw new IOException("The Spark master did not open port " + port + " within 120 s; see " + log);
   }
 
   @Override
@@ -86,7 +80,7 @@ final class StandaloneCluster implements AutoCloseable {
     }
     for (Process p : processes) {
       try {
-        if (!p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
           p.destroyForcibly();
         }
       } catch (InterruptedException e) {
@@ -94,5 +88,4 @@ final class StandaloneCluster implements AutoCloseable {
       }
     }
   }
-
 }

@@ -123,7 +123,10 @@ public final class LoaderBuilder {
     return this;
   }
 
-  /** Drop a last partial batch; default true (as FFCV). */
+  /**
+   * Drop a last partial batch; default true (as FFCV). With it, {@link #build()} refuses a batch size larger
+   * than the samples a rank reads per epoch (every epoch would have 0 batches).
+   */
   public LoaderBuilder dropLast(boolean dropLast) {
     this.dropLast = dropLast;
     return this;

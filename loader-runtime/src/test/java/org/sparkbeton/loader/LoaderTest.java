@@ -277,6 +277,32 @@ class LoaderTest {
   }
 
   @Test
+  void aBatchLargerThanAnEpochIsRefusedWithDropLast() throws IOException {
+    assertThatThrownBy(() -> Loader.builder(file).batchSize(102).pipeline("label", new IntDecoder()).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Batch size 102 is larger than the 101 samples this loader reads per epoch, so with dropLast (the"
+            + " default, as FFCV) every epoch would have 0 batches: use batchSize(101) or less, or dropLast(false) for"
+            + " one partial batch per epoch");
+    // each rank reads ceil(101 / 4) = 26 samples
+    assertThatThrownBy(() -> Loader.builder(file).batchSize(27).distributed(1, 4).pipeline("label", new IntDecoder())
+        .build())
+        .hasMessage("Batch size 27 is larger than the 26 samples rank 1 of 4 reads (of 101 in all) per epoch, so with"
+            + " dropLast (the default, as FFCV) every epoch would have 0 batches: use batchSize(26) or less, or"
+            + " dropLast(false) for one partial batch per epoch");
+    try (Loader l = Loader.builder(file).batchSize(26).distributed(1, 4).pipeline("label", new IntDecoder()).build()) {
+      assertThat(l.length()).isEqualTo(1);
+    }
+    try (Loader l = Loader.builder(file).batchSize(102).dropLast(false).pipeline("label", new IntDecoder()).build()) {
+      assertThat(l.length()).isEqualTo(1);
+      int rows = 0;
+      for (Batch b : l) {
+        rows += b.size();
+      }
+      assertThat(rows).isEqualTo(101);
+    }
+  }
+
+  @Test
   void timingsSplitTheEpoch() throws IOException, InterruptedException {
     try (Loader l = cifarLike(2, OrderOption.RANDOM, 1).profile(true).build()) {
       for (Batch b : l) {

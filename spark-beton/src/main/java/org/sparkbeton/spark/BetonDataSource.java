@@ -1,6 +1,7 @@
 package org.sparkbeton.spark;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.Dataset;
@@ -8,6 +9,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SQLContext;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.util.CaseInsensitiveMap;
 import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.connector.catalog.Table;
@@ -17,7 +19,12 @@ import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkbeton.spark.read.ReadConf;
+import org.sparkbeton.spark.write.BetonWriteBuilder;
+import org.sparkbeton.spark.write.BadImageException;
+import org.sparkbeton.spark.write.DatasetDirectory;
 import scala.collection.JavaConverters;
 
 /**
@@ -28,6 +35,7 @@ import scala.collection.JavaConverters;
  */
 public final class BetonDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider {
   public static final String SHORT_NAME = "beton";
+  private static final Logger LOG = LoggerFactory.getLogger(BetonDataSource.class);
   /** Internal option: marks the V2 write that {@link #createRelation} runs once the SaveMode is settled. */
   static final String V2_WRITE = "__beton_v2_write";
 
@@ -63,9 +71,10 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     try {
       return BetonTable.load(options, hadoopConf(options), readConf(options));
     } catch (RuntimeException e) {
-      // Reads never get here for a missing or broken dataset: inferSchema fails first with this message.
-      // A write to a new path does, and needs a table only to learn it takes the V1 route.
-      return BetonTable.placeholder(hadoopConf(options));
+      // A plain read never gets here for a missing dataset or an unknown option: inferSchema fails first with
+      // this message. A read given a schema skips inferSchema: its scan fails with the message. A write asks for
+      // a table (with its write options, to a path that may not exist yet) only to learn it takes the V1 route.
+      return BetonTable.unreadable(hadoopConf(options), e);
     }
   }
 
@@ -74,24 +83,41 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
    * ErrorIfExists and Ignore for a V2 table, so {@code save()} comes here (the table does not claim
    * batch writes); the mode is settled against the path, then the write runs as a real DSv2 batch
    * write (commit coordinator, attempt-unique shards, manifest published last by the driver) in
-   * Append or Overwrite.
+   * Append or Overwrite. A directory holding only the files of a write that never published (it failed or
+   * was killed) is no dataset: ErrorIfExists and Ignore write there, deleting those files first
+   * ({@link DatasetDirectory}). A bad image stops the job at once ({@link BadImageFailFast}) and is what the
+   * save throws.
    */
   @Override
   public BaseRelation createRelation(SQLContext sqlContext, SaveMode mode,
       scala.collection.immutable.Map<String, String> parameters, Dataset<Row> data) {
-    Map<String, String> options = new HashMap<>(JavaConverters.mapAsJavaMapConverter(parameters).asJava());
-    String path = options.remove("path");
+    // Spark hands a CaseInsensitiveMap, which iterates lower-cased keys: take the names as the user wrote them,
+    // for messages and for Hadoop settings
+    scala.collection.immutable.Map<String, String> given = parameters instanceof CaseInsensitiveMap<String> m
+        ? m.originalMap() : parameters;
+    Map<String, String> options = new HashMap<>(JavaConverters.mapAsJavaMapConverter(given).asJava());
+    String path = null;
+    for (String key : List.copyOf(options.keySet())) {
+      if (key.equalsIgnoreCase("path")) {
+        path = options.remove(key);
+      }
+    }
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("df.write.format(\"beton\") needs a path: .save(\"/data/my-dataset\")");
     }
-    boolean exists;
+    // Before the mode is settled: a bad option or column fails even a write that Ignore would skip.
+    BetonWriteBuilder.plan(data.schema(), options);
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
+    DatasetDirectory.Inspection found;
     try {
-      org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(path);
-      org.apache.hadoop.fs.FileSystem fs = p.getFileSystem(hadoopConf(options));
-      exists = fs.exists(p);
-      if (exists && fs.getFileStatus(p).isFile()) {
-        throw new IllegalArgumentException("Cannot write a beton dataset to " + path
-            + ": it is a file; a dataset is a directory of shards and a manifest");
+      org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(hadoopConf(options));
+      found = DatasetDirectory.inspect(fs, dir);
+      if (found.state() == DatasetDirectory.State.LEFTOVERS && mode != SaveMode.Append) {
+        // a first write that failed or was killed: its files are not a dataset, and this write replaces them
+        int deleted = DatasetDirectory.deleteLeftovers(fs, dir);
+        if (deleted > 0) {
+          LOG.info("Deleted {} file(s) of an earlier write to {} that never published a manifest", deleted, path);
+        }
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot check " + path, e);
@@ -100,22 +126,51 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
       @Override public SQLContext sqlContext() { return sqlContext; }
       @Override public StructType schema() { return data.schema(); }
     };
-    if (exists && mode == SaveMode.ErrorIfExists) {
-      throw new IllegalArgumentException("Path " + path + " already exists. Set mode \"overwrite\" to replace the"
-          + " dataset, or \"append\" to add shards to it.");
+    switch (found.state()) {
+      case FILE -> throw new IllegalArgumentException("Cannot write a beton dataset to " + path
+          + ": it is a file; a dataset is a directory of shards and a manifest");
+      case DATASET, OCCUPIED -> {
+        if (mode == SaveMode.Ignore) {
+          return relation;
+        }
+        if (mode == SaveMode.ErrorIfExists) {
+          throw new IllegalArgumentException(existsMessage(path, found));
+        }
+      }
+      default -> {
+        // MISSING or LEFTOVERS: no dataset there, every mode writes
+      }
     }
-    if (exists && mode == SaveMode.Ignore) {
-      return relation;
+    try (BadImageFailFast guard = BadImageFailFast.watch(sqlContext.sparkContext())) {
+      try {
+        data.write().format(BetonDataSource.class.getName()).options(options).option(V2_WRITE, "true")
+            .mode(mode == SaveMode.Overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
+      } catch (Exception e) { // SparkException (checked, undeclared) included
+        BadImageException bad = guard.failure(e);
+        if (bad != null) {
+          throw bad;
+        }
+        throw e;
+      }
     }
-    data.write().format(BetonDataSource.class.getName()).options(options).option(V2_WRITE, "true")
-        .mode(mode == SaveMode.Overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
     return relation;
+  }
+
+  /** Why the default SaveMode (ErrorIfExists) refuses {@code path}, and what to do. */
+  static String existsMessage(String path, DatasetDirectory.Inspection found) {
+    if (found.state() == DatasetDirectory.State.DATASET) {
+      return "Path " + path + " already exists and holds a beton dataset. Set mode \"overwrite\" to replace it, or \"append\""
+          + " to add shards to it.";
+    }
+    return "Path " + path + " already exists and holds files that are not part of a beton dataset (" + found.example()
+        + "). Write to another path, or set mode \"overwrite\" or \"append\" to write the dataset beside them"
+        + " (they are never deleted).";
   }
 
   /** The session's Hadoop configuration plus every option, as Spark's file sources do. */
   static Configuration hadoopConf(Map<String, String> options) {
     Configuration conf = new Configuration(SparkSession.active().sessionState().newHadoopConf());
-    options.forEach((k, v) -> {
+    originalCase(options).forEach((k, v) -> {
       if (v != null) {
         conf.set(k, v);
       }
@@ -125,8 +180,13 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
 
   static ReadConf readConf(Map<String, String> options) {
     SQLConf sql = SparkSession.active().sessionState().conf();
-    return ReadConf.parse(options, Map.of(
+    return ReadConf.parse(originalCase(options), Map.of(
         "spark.sql.files.ignoreCorruptFiles", Boolean.toString(sql.ignoreCorruptFiles()),
         "spark.sql.files.maxPartitionBytes", Long.toString(sql.filesMaxPartitionBytes())));
+  }
+
+  /** The options with their keys as given: a {@link CaseInsensitiveStringMap} iterates lower-cased keys. */
+  private static Map<String, String> originalCase(Map<String, String> options) {
+    return options instanceof CaseInsensitiveStringMap m ? m.asCaseSensitiveMap() : options;
   }
 }

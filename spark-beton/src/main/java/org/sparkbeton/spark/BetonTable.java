@@ -23,9 +23,9 @@ import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
 
 /**
- * The one table behind {@code format("beton")}: a dataset directory, file or glob. Reads today
- * ({@link SupportsRead}); the writer (issue 4) adds {@code SupportsWrite} here, so one registration
- * serves both directions.
+ * The one table behind {@code format("beton")}: a dataset directory, file or glob. It reads
+ * ({@link SupportsRead}, through spark-beton-reader's scan builder) and writes ({@link SupportsWrite}, through
+ * spark-beton-writer's write builder), so one registration serves both directions.
  */
 public final class BetonTable implements SupportsRead, SupportsWrite {
   private static final Logger LOG = LoggerFactory.getLogger(BetonTable.class);
@@ -35,26 +35,34 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private final Configuration hadoopConf;
   /** Set for the write that {@link BetonDataSource#createRelation} runs; null for reads. */
   private final WriteTarget write;
+  /** Why no dataset could be opened, for a table {@link #unreadable} stands in for; null otherwise. */
+  private final RuntimeException failure;
 
   /** Where a write goes: the dataset directory, its DataFrame schema and the options. */
   record WriteTarget(String path, StructType schema, java.util.Map<String, String> options) {
   }
 
-  private BetonTable(DatasetInputs inputs, BetonSchema schema, Configuration hadoopConf, WriteTarget write) {
+  private BetonTable(DatasetInputs inputs, BetonSchema schema, Configuration hadoopConf, WriteTarget write,
+      RuntimeException failure) {
     this.inputs = inputs;
     this.schema = schema;
     this.hadoopConf = hadoopConf;
     this.write = write;
+    this.failure = failure;
   }
 
   /** The table of a write: the directory need not exist yet. */
   static BetonTable forWrite(WriteTarget target, Configuration hadoopConf) {
-    return new BetonTable(null, null, hadoopConf, target);
+    return new BetonTable(null, null, hadoopConf, target, null);
   }
 
-  /** No dataset (yet) at a path being written: supports nothing, so Spark takes the V1 save route. */
-  static BetonTable placeholder(Configuration hadoopConf) {
-    return new BetonTable(null, null, hadoopConf, null);
+  /**
+   * A table whose dataset could not be opened with these options (none yet at a path being written, a bad
+   * option): it claims no batch write, so a save takes the V1 route, and a read's scan fails with
+   * {@code failure}, the reason.
+   */
+  static BetonTable unreadable(Configuration hadoopConf, RuntimeException failure) {
+    return new BetonTable(null, null, hadoopConf, null, failure);
   }
 
   static BetonTable load(CaseInsensitiveStringMap options, Configuration hadoopConf, ReadConf conf) {
@@ -78,7 +86,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
             + " payloads it may point to are not interpreted", f.name(), path, conf.customFields().get(f.name()).size());
       }
     }
-    return new BetonTable(inputs, BetonSchema.of(inputs.fields(), conf.imageMode()), hadoopConf, null);
+    return new BetonTable(inputs, BetonSchema.of(inputs.fields(), conf.imageMode()), hadoopConf, null, null);
   }
 
   @Override
@@ -101,7 +109,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     if (write != null) {
       return EnumSet.of(TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
     }
-    return inputs != null ? EnumSet.of(TableCapability.BATCH_READ) : EnumSet.noneOf(TableCapability.class);
+    return EnumSet.of(TableCapability.BATCH_READ);
   }
 
   @Override
@@ -109,11 +117,14 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     if (write == null) {
       throw new IllegalStateException("beton tables are written through df.write.format(\"beton\").save(path)");
     }
-    return new BetonWriteBuilder(write.path(), info, write.options(), hadoopConf);
+    return new BetonWriteBuilder(write.path(), info.schema(), write.options(), hadoopConf);
   }
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    if (failure != null) {
+      throw failure;
+    }
     ReadConf conf = BetonDataSource.readConf(options);
     BetonSchema readSchema = BetonSchema.of(inputs.fields(), conf.imageMode());
     return new BetonScanBuilder(inputs, readSchema, conf, hadoopConf);

@@ -92,8 +92,9 @@ class BetonImagePathsTest {
     Path failing = tmp.resolve("failing");
     assertThatThrownBy(() -> withMissing.coalesce(1).write().format("beton").option("imageColumns", "image")
         .save(failing.toString()))
-        .hasStackTraceContaining("gone.jpg does not exist")
-        .hasStackTraceContaining("badImagePolicy=skip or quarantine");
+        .isInstanceOf(org.sparkbeton.spark.write.BadImageException.class)
+        .hasMessageContaining("gone.jpg does not exist")
+        .hasMessageEndingWith(" (set badImagePolicy=skip or quarantine to leave such rows out)");
 
     Path quarantined = tmp.resolve("quarantined");
     withMissing.coalesce(1).write().format("beton").option("imageColumns", "image")

@@ -168,8 +168,9 @@ class BetonQuarantineTest {
     Path dir = tmp.resolve("failing");
     assertThatThrownBy(() -> df.write().format("beton").option("imageColumns", "image")
         .option("sourceIdColumn", "path").save(dir.toString()))
-        .hasStackTraceContaining("(source file:/photos/p")
-        .hasStackTraceContaining("badImagePolicy=skip or quarantine");
+        .isInstanceOf(org.sparkbeton.spark.write.BadImageException.class)
+        .hasMessageContaining("(source file:/photos/p")
+        .hasMessageEndingWith(" (set badImagePolicy=skip or quarantine to leave such rows out)");
     assertThat(dir.resolve(DatasetManifest.FILE_NAME)).doesNotExist();
     assertThat(dir.resolve("_quarantine")).doesNotExist();
   }
@@ -178,6 +179,6 @@ class BetonQuarantineTest {
   void anUnknownSourceColumnIsRefusedBeforeAnyTask() {
     assertThatThrownBy(() -> rows(new TreeMap<>()).write().format("beton").option("imageColumns", "image")
         .option("sourceIdColumn", "uri").save(tmp.resolve("no-source").toString()))
-        .hasStackTraceContaining("Option sourceIdColumn names column 'uri', which is not in the schema");
+        .hasStackTraceContaining("Option sourceIdColumn names column 'uri', which the DataFrame does not have");
   }
 }

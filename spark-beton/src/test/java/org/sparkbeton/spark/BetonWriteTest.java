@@ -222,8 +222,9 @@ class BetonWriteTest {
     Dataset<Row> df = spark.createDataFrame(rows, schema).coalesce(1);
     String path = tmp.resolve("bad-images").toString();
     assertThatThrownBy(() -> df.write().format("beton").option("imageColumns", "image").save(path))
-        .hasStackTraceContaining("Column 'image' of row 0 of partition 0")
-        .hasStackTraceContaining("badImagePolicy=skip or quarantine");
+        .isInstanceOf(org.sparkbeton.spark.write.BadImageException.class)
+        .hasMessageStartingWith("Bad image in column 'image', row 0 of partition 0: ")
+        .hasMessageEndingWith(" (set badImagePolicy=skip or quarantine to leave such rows out)");
     String skipped = tmp.resolve("bad-images-skipped").toString();
     df.write().format("beton").option("imageColumns", "image").option("badImagePolicy", "skip").save(skipped);
     assertThat(manifest(Path.of(skipped)).totalSamples()).isZero();

@@ -33,8 +33,13 @@ import org.w3c.dom.NodeList;
  * accurate one), so pixels differ from the native fast-IDCT path within the tolerance stated in the README.
  */
 public final class JavaJpegCodec implements JpegCodec {
-  /** Refuse source regions larger than this many pixels instead of letting ImageIO allocate them. */
-  static final long MAX_PIXELS = 1L << 28;
+  /**
+   * Refuse progressive JPEGs whose whole-image coefficient buffer could exceed this, as the native codec
+   * bounds libjpeg's memory (MAX_LIBJPEG_MEMORY). The JDK's libjpeg buffers every coefficient of a progressive
+   * image in native memory, outside the heap limit, even for a small region: a lying 65500x65500 header
+   * would take 12.9 GB.
+   */
+  static final long MAX_COEFFICIENT_BYTES = 1L << 30;
 
   private final ImageReader reader;
   private final JpegHeader header = new JpegHeader();
@@ -70,6 +75,7 @@ public final class JavaJpegCodec implements JpegCodec {
   public long decode(ByteBuffer src, int scaleNum, Idct idct, ByteBuffer dst, int dstOffset) {
     live();
     JpegMarkers.probe(src, header);
+    JpegCodec.checkDecodable("Java JPEG decode", header.width(), header.height());
     return decodeBox(src, 0, 0, header.width(), header.height(), scaleNum, dst, dstOffset);
   }
 
@@ -82,6 +88,7 @@ public final class JavaJpegCodec implements JpegCodec {
           String.format("Crop box %d,%d %dx%d must have a non-negative origin and a positive size", x, y, w, h));
     }
     JpegMarkers.probe(src, header);
+    JpegCodec.checkDecodable("Java JPEG decode", header.width(), header.height());
     if ((long) x + w > header.width() || (long) y + h > header.height()) {
       throw new JpegException(String.format("Java JPEG decode failed: crop box %d,%d %dx%d is outside the %dx%d image",
           x, y, w, h, header.width(), header.height()));
@@ -113,9 +120,11 @@ public final class JavaJpegCodec implements JpegCodec {
     int ry0 = scaleNum == 8 ? y : Resizer.areaSourceStart(sy0, ih, sh);
     int rx1 = scaleNum == 8 ? x + ow : Resizer.areaSourceEnd(sx0 + ow, iw, sw);
     int ry1 = scaleNum == 8 ? y + oh : Resizer.areaSourceEnd(sy0 + oh, ih, sh);
-    if ((long) (rx1 - rx0) * (ry1 - ry0) > MAX_PIXELS) {
-      throw new JpegException(String.format("Java JPEG decode failed: image too large (%dx%d region)", rx1 - rx0,
-          ry1 - ry0));
+    if (header.progressive() && coefficientBytes(header) > MAX_COEFFICIENT_BYTES) {
+      throw new JpegException(String.format(
+          "Java JPEG decode failed: progressive image too large (%dx%d, %d components: up to %d bytes of"
+              + " coefficients, limit %d)", iw, ih, header.components(), coefficientBytes(header),
+          MAX_COEFFICIENT_BYTES));
     }
     BufferedImage img = read(src, new Rectangle(rx0, ry0, rx1 - rx0, ry1 - ry0));
     if (img.getWidth() != rx1 - rx0 || img.getHeight() != ry1 - ry0) {
@@ -133,6 +142,15 @@ public final class JavaJpegCodec implements JpegCodec {
       resizer.areaWindow(scratch, 0, img.getWidth() * 3, rx0, ry0, iw, ih, sw, sh, sx0, sy0, ow, oh, dst, dstOffset);
     }
     return size;
+  }
+
+  /**
+   * An upper bound on the coefficient buffer libjpeg allocates for a whole progressive image: 64 two-byte
+   * coefficients per 8x8 block of every component, subsampled chroma counted at full size.
+   */
+  static long coefficientBytes(JpegHeader h) {
+    long blocks = ((h.width() + 7L) / 8) * ((h.height() + 7L) / 8);
+    return blocks * h.components() * 64 * 2;
   }
 
   private BufferedImage read(ByteBuffer src, Rectangle region) {
@@ -247,6 +265,7 @@ public final class JavaJpegCodec implements JpegCodec {
     if (header.components() != 3 || header.colorSpace() != JpegColorSpace.YCBCR) {
       throw new JpegException("Java JPEG plane decode failed: not a YCbCr JPEG (" + header + ")");
     }
+    JpegCodec.checkDecodable("Java JPEG plane decode", header.width(), header.height());
     checkDst(dst, dstOffset);
     int w = JpegGeometry.scaledDim(header.width(), scaleNum);
     int h = JpegGeometry.scaledDim(header.height(), scaleNum);

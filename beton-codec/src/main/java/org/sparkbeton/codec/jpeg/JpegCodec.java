@@ -12,6 +12,24 @@ import java.nio.ByteBuffer;
  * as {@link ImageSize#pack}.
  */
 public interface JpegCodec extends AutoCloseable {
+  /**
+   * The largest image either codec decodes (2^28 pixels, 268 megapixels), refused from its header before any
+   * decoding: a header claiming 65500x65500 in a small file is a lie, and a real image that large takes libjpeg
+   * minutes, needs more than its memory limit when progressive, and more than a JVM heap on the Java path.
+   */
+  long MAX_DECODE_PIXELS = 1L << 28;
+
+  /** Throws a {@link JpegException} saying the image is too large to decode when it is over {@link #MAX_DECODE_PIXELS}. */
+  static void checkDecodable(String codec, long width, long height) {
+    long pixels = width * height;
+    if (pixels > MAX_DECODE_PIXELS) {
+      String size = pixels >= 1_000_000_000L ? String.format("%.1f gigapixels", pixels / 1e9)
+          : (pixels / 1_000_000) + " megapixels";
+      throw new JpegException(String.format("%s failed: image is too large to decode: %dx%d = %s (the limit is %d"
+          + " megapixels)", codec, width, height, size, MAX_DECODE_PIXELS / 1_000_000));
+    }
+  }
+
 
   /** True for the libjpeg-turbo JNI path. */
   boolean isNative();

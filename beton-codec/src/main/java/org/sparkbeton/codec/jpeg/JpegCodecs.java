@@ -1,5 +1,7 @@
 package org.sparkbeton.codec.jpeg;
 
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 
 /**
@@ -7,6 +9,8 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
  * owned by the caller (one per thread; close it when done).
  */
 public final class JpegCodecs {
+  private static final AtomicBoolean WARNING_GIVEN = new AtomicBoolean();
+
   private JpegCodecs() {}
 
   /** The native codec when libbetoncodec loaded, else the Java one. */
@@ -35,5 +39,23 @@ public final class JpegCodecs {
   /** True when {@link #fastest()} returns the native codec. */
   public static boolean nativeAvailable() {
     return NativeLibrary.isAvailable();
+  }
+
+  /**
+   * When {@link #fastest()} is the Java codec, the warning to show the user: why the native codec did not
+   * load and what that costs (about 3x slower). Empty when it loaded. The library logs the same text once
+   * per JVM as a WARNING; {@code beton prepare}, {@code beton verify --decode} and the loader also print it.
+   */
+  public static Optional<String> javaFallbackWarning() {
+    return NativeLibrary.fallbackWarning();
+  }
+
+  /**
+   * {@link #javaFallbackWarning()} the first time this is called in this JVM, empty after: for code that
+   * plans often (the loader at every build and epoch) but should tell the user once.
+   */
+  public static Optional<String> javaFallbackWarningOnce() {
+    Optional<String> warning = javaFallbackWarning();
+    return warning.isPresent() && WARNING_GIVEN.compareAndSet(false, true) ? warning : Optional.empty();
   }
 }

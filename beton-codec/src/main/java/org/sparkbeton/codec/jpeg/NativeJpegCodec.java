@@ -102,7 +102,7 @@ public final class NativeJpegCodec implements JpegCodec {
       long r = decode0(handle, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), x, y, w, h,
           scaleNum, flags, directOrNull(dst), arrayOrNull(dst), dst.isDirect() ? dstOffset : dst.arrayOffset()
               + dstOffset, layout);
-      check(r, "decode");
+      check(r, "decode", src);
       return r;
     } finally {
       Reference.reachabilityFence(this);
@@ -135,7 +135,7 @@ public final class NativeJpegCodec implements JpegCodec {
       long r = decodePlanes0(handle, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), scaleNum,
           idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0, directOrNull(dst), arrayOrNull(dst),
           dst.isDirect() ? dstOffset : dst.arrayOffset() + dstOffset, planeDims);
-      check(r, "plane decode");
+      check(r, "plane decode", src);
       into.set(planeDims[0], planeDims[1], planeDims[2], planeDims[3]);
     } finally {
       Reference.reachabilityFence(this);
@@ -180,6 +180,27 @@ public final class NativeJpegCodec implements JpegCodec {
       String msg = "Native JPEG " + op + " failed: " + lastError0(handle.address);
       throw new JpegException(msg);
     }
+  }
+
+  /**
+   * As {@link #check(long, String)}, saying in plain words what libjpeg's "Backing store not supported" means: the
+   * image (its size read from {@code src}) needs more working memory than the handle allows (betoncodec.h's
+   * MAX_LIBJPEG_MEMORY, 1 GiB; a progressive JPEG keeps every DCT coefficient of the image).
+   */
+  private void check(long rc, String op, ByteBuffer src) {
+    if (rc >= 0) {
+      return;
+    }
+    String error = lastError0(handle.address);
+    if (!error.contains("Backing store not supported")) {
+      throw new JpegException("Native JPEG " + op + " failed: " + error);
+    }
+    String size = "";
+    if (probe0(handle.address, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), probeOut) >= 0) {
+      size = String.format(": %dx%d = %d megapixels", probeOut[0], probeOut[1], (long) probeOut[0] * probeOut[1] / 1_000_000);
+    }
+    throw new JpegException("Native JPEG " + op + " failed: image is too large to decode" + size + ", needing more than"
+        + " libjpeg-turbo's 1 GiB of working memory (libjpeg: " + error + ")");
   }
 
   private static void checkDst(ByteBuffer dst, int dstOffset) {

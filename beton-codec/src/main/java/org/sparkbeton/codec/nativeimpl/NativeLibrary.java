@@ -1,26 +1,35 @@
 package org.sparkbeton.codec.nativeimpl;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Locale;
+import java.util.Optional;
 
 /**
- * Loads libbetoncodec once: {@code -Dbeton.native.lib=/path/libbetoncodec.so} → {@code
- * System.loadLibrary("betoncodec")} → the copy inside the jar at {@link #RESOURCE}, extracted to a uniquely
- * named temp file. {@code -Dbeton.native=false} disables it. {@link #isAvailable()} never throws.
+ * Loads libbetoncodec (with libjpeg-turbo linked in) once per JVM, in its static initialiser:
+ * <ol>
+ *   <li>{@code -Dbeton.native=false} forces the pure-Java path;
+ *   <li>{@code -Dbeton.native.lib=/path/libbetoncodec.so} loads that file instead of the bundled copy (a
+ *       system copy is used only when this property names it);
+ *   <li>otherwise the copy bundled in the jar for this platform ({@link BundledLibrary}) is extracted to a
+ *       uniquely named temp file, loaded and deleted again (the mapping outlives the file on Linux).
+ * </ol>
+ * Whatever goes wrong, the codec falls back to Java and one WARNING ({@link #fallbackWarning()}) is logged
+ * through {@link System.Logger}, which Spark routes to its driver and executor logs. {@link #isAvailable()}
+ * never throws.
  */
 public final class NativeLibrary {
   /** System property: {@code false} forces the pure-Java path. */
   public static final String ENABLED_PROPERTY = "beton.native";
-  /** System property: absolute path of a libbetoncodec.so to load instead of the bundled one. */
+  /** System property: absolute path of a libbetoncodec .so to load instead of the bundled one. */
   public static final String PATH_PROPERTY = "beton.native.lib";
-  static final String NAME = "betoncodec";
-  static final String RESOURCE = "/native/linux-x86_64/libbetoncodec.so";
 
   private static final System.Logger LOG = System.getLogger(NativeLibrary.class.getName());
+  /** Where the library was loaded from (set by {@link #tryLoad} during class initialisation), or null. */
+  private static String loadedFrom;
   private static final String UNAVAILABLE_REASON = load();
 
   private NativeLibrary() {}
@@ -35,54 +44,82 @@ public final class NativeLibrary {
     return UNAVAILABLE_REASON;
   }
 
+  /** Where the library was loaded from: its resource in the jar, or the file {@code -Dbeton.native.lib} named. */
+  public static Optional<String> loadedFrom() {
+    return Optional.ofNullable(loadedFrom);
+  }
+
+  /** The warning logged when the library did not load: why, and what it costs; empty when it loaded. */
+  public static Optional<String> fallbackWarning() {
+    return isAvailable() ? Optional.empty() : Optional.of(fallbackWarning(UNAVAILABLE_REASON));
+  }
+
+  static String fallbackWarning(String reason) {
+    return "beton-codec: the native codec (libjpeg-turbo) is not loaded: " + reason + ". JPEG decoding and"
+        + " encoding and image resizing run on the pure-Java path instead, about 3x slower.";
+  }
+
   private static String load() {
     String reason;
     try {
       reason = tryLoad();
-    } catch (Throwable t) { // UnsatisfiedLinkError, SecurityException, I/O: all mean "use Java"
-      reason = "native load failed: " + t;
+    } catch (Throwable t) { // SecurityException, a broken jar, anything: all mean "use Java"
+      reason = "loading it failed: " + t;
     }
-    if (reason == null) {
-      LOG.log(Level.INFO, "beton-codec: native libjpeg-turbo path active");
-    } else {
-      LOG.log(Level.INFO, "beton-codec: pure-Java (ImageIO) path active: " + reason);
+    if (reason != null) {
+      LOG.log(Level.WARNING, fallbackWarning(reason));
     }
     return reason;
   }
 
-  private static String tryLoad() throws Exception {
+  private static String tryLoad() throws IOException {
     if ("false".equalsIgnoreCase(System.getProperty(ENABLED_PROPERTY, "true"))) {
       return "disabled by -D" + ENABLED_PROPERTY + "=false";
     }
     String override = System.getProperty(PATH_PROPERTY);
     if (override != null) {
-      System.load(Path.of(override).toAbsolutePath().toString());
-      return null;
-    }
-    try {
-      System.loadLibrary(NAME);
-      return null;
-    } catch (UnsatisfiedLinkError notOnPath) {
-      // fall through to the bundled copy
-    }
-    String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
-    String arch = System.getProperty("os.arch", "").toLowerCase(Locale.ROOT);
-    if (!os.contains("linux") || !(arch.equals("amd64") || arch.equals("x86_64"))) {
-      return "no bundled library for " + os + "/" + arch;
-    }
-    try (InputStream in = NativeLibrary.class.getResourceAsStream(RESOURCE)) {
-      if (in == null) {
-        return "no " + RESOURCE + " in the jar (built without libjpeg headers)";
+      String path = Path.of(override).toAbsolutePath().toString();
+      try {
+        System.load(path);
+      } catch (UnsatisfiedLinkError e) {
+        return "-D" + PATH_PROPERTY + "=" + override + " does not load (" + e.getMessage() + ")";
       }
-      Path tmp = Files.createTempFile("libbetoncodec-", ".so");
+      loadedFrom = "-D" + PATH_PROPERTY + "=" + path;
+      LOG.log(Level.DEBUG, "beton-codec: native codec loaded from " + loadedFrom);
+      return null;
+    }
+    BundledLibrary bundled = BundledLibrary.read();
+    String platform = BundledLibrary.currentPlatform();
+    if (!bundled.platforms().contains(platform)) {
+      return bundled.platforms().isEmpty()
+          ? "this beton-codec was built without it (-Pno-native)"
+          : "this jar has none for " + platform + ", only for " + String.join(", ", bundled.platforms());
+    }
+    String resource = bundled.resource(platform);
+    try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        return resource + " is missing from the jar";
+      }
+      String stem = bundled.library().substring(0, bundled.library().length() - ".so".length());
+      Path tmp;
+      try {
+        tmp = Files.createTempFile(stem + "-", ".so");
+      } catch (IOException e) {
+        return "cannot extract it to java.io.tmpdir (" + e + ")";
+      }
       try {
         Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-        System.load(tmp.toAbsolutePath().toString());
+        System.load(tmp.toString());
+      } catch (UnsatisfiedLinkError e) {
+        return resource + " does not load (" + e.getMessage() + ")";
       } finally {
-        // the mapping stays valid after unlink on Linux; nothing is left behind in /tmp
         Files.deleteIfExists(tmp);
       }
     }
+    // success is the normal case and stays quiet (a command-line tool would print it before its own output);
+    // the manifest of every write records the codec each executor used
+    loadedFrom = resource;
+    LOG.log(Level.DEBUG, "beton-codec: native codec loaded (" + resource + ")");
     return null;
   }
 }

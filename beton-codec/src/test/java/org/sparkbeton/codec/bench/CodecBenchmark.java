@@ -22,9 +22,10 @@ import org.sparkbeton.codec.jpeg.JpegGeometry;
 import org.sparkbeton.codec.jpeg.JpegHeader;
 import org.sparkbeton.codec.jpeg.NativeJpegCodec;
 import org.sparkbeton.codec.resize.Resizer;
+import org.sparkbeton.codec.testing.BenchPhotos;
 
 /**
- * One-thread decode throughput on a photo directory (../shared/bench/make_photos.py), all cases side by side
+ * One-thread decode throughput on a photo directory ({@link BenchPhotos}), all cases side by side
  * in one run. The set is cut into chunks and every case runs on each chunk in turn, so load from other
  * processes on a shared machine hits all cases alike; ratios are against native full decode.
  *
@@ -41,8 +42,8 @@ public final class CodecBenchmark {
   }
 
   public static void main(String[] args) throws Exception {
-    Path dir = Path.of(args[0]);
-    int n = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
+    Path dir = BenchPhotos.directory(Path.of(args[0]));
+    int n = args.length > 1 ? Integer.parseInt(args[1]) : BenchPhotos.COUNT;
     int tjPhotos = args.length > 2 ? Integer.parseInt(args[2]) : 20;
     if (!NativeJpegCodec.isAvailable()) {
       throw new IllegalStateException("native codec not loaded; build with the libjpeg headers installed");

@@ -86,9 +86,13 @@ abstract class CorruptInputContractTest {
 
   /** The first {@code length} bytes of quad-420.jpg with the SOF saying 65500x65500. */
   static byte[] absurdHeader(int length) {
-    byte[] base = TestImages.image("quad-420.jpg");
-    int sof = sofOffset(base);
-    byte[] b = Arrays.copyOf(base, length);
+    return Arrays.copyOf(hugeSof("quad-420.jpg"), length);
+  }
+
+  /** {@code base} with its SOF saying 65500x65500. */
+  static byte[] hugeSof(String base) {
+    byte[] b = TestImages.image(base);
+    int sof = sofOffset(b);
     b[sof + 5] = (byte) 0xFF;
     b[sof + 6] = (byte) 0xDC;
     b[sof + 7] = (byte) 0xFF;
@@ -190,10 +194,53 @@ abstract class CorruptInputContractTest {
     assertThat(h.height()).isEqualTo(65500);
     assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(tiny), 8, Idct.FAST, dst, 0))
         .isInstanceOf(JpegException.class)
-        .hasMessageContaining("destination too small: need 12870750000 bytes");
+        .hasMessageEndingWith(" failed: image is too large to decode: 65500x65500 = 4.3 gigapixels (the limit is 268"
+            + " megapixels)");
     // cut inside the Huffman tables: native fails reading the header, Java (whose probe stops at SOF) on the size
     assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(absurdHeader(200)), 8, Idct.FAST, dst, 0))
         .isInstanceOf(JpegException.class)
-        .hasMessageMatching(".*(Premature end of JPEG file|destination too small: need 12870750000 bytes).*");
+        .hasMessageMatching(".*(Premature end of JPEG file|image is too large to decode: 65500x65500).*");
+  }
+
+  /**
+   * A whole photo (baseline and progressive) whose header claims 65500x65500: every decode refuses it before
+   * decoding, in plain words with the size; libjpeg-turbo used to spend 18 s on the baseline one and say "Backing
+   * store not supported" of the progressive one.
+   */
+  @Test
+  void imagesOverTheDecodeLimitAreTooLargeToDecode() {
+    String expected = "image is too large to decode: 65500x65500 = 4.3 gigapixels (the limit is 268 megapixels)";
+    for (String base : new String[] {"texture-420.jpg", "texture-progressive.jpg"}) {
+      byte[] huge = resized(TestImages.image(base), 65500, 65500);
+      assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(huge), 1, Idct.FAST, dst, 0)).as(base)
+          .isInstanceOf(JpegException.class).hasMessageEndingWith(" decode failed: " + expected);
+      assertThatThrownBy(() -> codec.decodeRegion(TestImages.direct(huge), 0, 0, 64, 64, 8, Idct.FAST, dst, 0))
+          .as(base).isInstanceOf(JpegException.class).hasMessageEndingWith(" decode failed: " + expected);
+      assertThatThrownBy(() -> codec.decodePlanes(ByteBuffer.wrap(huge), 1, Idct.ACCURATE, dst, 0, new YccPlanes()))
+          .as(base).isInstanceOf(JpegException.class).hasMessageEndingWith(" plane decode failed: " + expected);
+    }
+    byte[] large = resized(TestImages.image("texture-420.jpg"), 20000, 14000);
+    assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(large), 1, Idct.FAST, dst, 0))
+        .hasMessageEndingWith("image is too large to decode: 20000x14000 = 280 megapixels (the limit is 268 megapixels)");
+  }
+
+  /** {@code jpeg} with its SOF saying {@code w x h}. */
+  static byte[] resized(byte[] jpeg, int w, int h) {
+    byte[] b = jpeg.clone();
+    int sof = sofOffset(b);
+    b[sof + 5] = (byte) (h >> 8);
+    b[sof + 6] = (byte) h;
+    b[sof + 7] = (byte) (w >> 8);
+    b[sof + 8] = (byte) w;
+    return b;
+  }
+
+  @Test
+  void progressiveHeaderDeclaringAHugeImageIsRefusedEvenForASmallRegion() {
+    // 65500x65500 is over the pixel limit: both codecs refuse it from the header, before any decoding
+    byte[] lying = hugeSof("texture-progressive.jpg");
+    assertThatThrownBy(() -> codec.decodeRegion(ByteBuffer.wrap(lying), 1, 1, 16, 16, 4, Idct.FAST, dst, 0))
+        .isInstanceOf(JpegException.class)
+        .hasMessageEndingWith("image is too large to decode: 65500x65500 = 4.3 gigapixels (the limit is 268 megapixels)");
   }
 }

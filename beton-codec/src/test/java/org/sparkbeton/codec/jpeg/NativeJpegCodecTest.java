@@ -111,16 +111,27 @@ class NativeJpegCodecTest extends JpegCodecContractTest {
 
   @Test
   void progressiveHeaderClaimingHugeDimensionsDoesNotAllocateThem() {
-    byte[] jpeg = TestImages.image("texture-progressive.jpg").clone();
-    int sof = CorruptInputContractTest.sofOffset(jpeg);
-    jpeg[sof + 5] = (byte) 0xFF;
-    jpeg[sof + 6] = (byte) 0xDC;
-    jpeg[sof + 7] = (byte) 0xFF;
-    jpeg[sof + 8] = (byte) 0xDC;
+    byte[] jpeg = CorruptInputContractTest.resized(TestImages.image("texture-progressive.jpg"), 65500, 65500);
     ByteBuffer dst = ByteBuffer.allocateDirect(64 * 64 * 3);
     // a 16x16 box at 1/8 needs a tiny destination, but progressive decoding would buffer every coefficient
-    // of a 65500x65500 image (~13 GB); libjpeg's memory limit turns that into an error
+    // of a 65500x65500 image (~13 GB): the pixel limit refuses it from the header
     assertThatThrownBy(() -> codec.decodeRegion(ByteBuffer.wrap(jpeg), 0, 0, 16, 16, 1, Idct.FAST, dst, 0))
-        .isInstanceOf(JpegException.class).hasMessage("Native JPEG decode failed: Backing store not supported");
+        .isInstanceOf(JpegException.class).hasMessage("Native JPEG decode failed: image is too large to decode:"
+            + " 65500x65500 = 4.3 gigapixels (the limit is 268 megapixels)");
+  }
+
+  /**
+   * Under the pixel limit, a progressive 4:4:4 JPEG of 225 megapixels still needs more coefficient memory than
+   * libjpeg-turbo's 1 GiB: its "Backing store not supported" is said in plain words, with the size.
+   */
+  @Test
+  void progressiveImageOverLibjpegsMemoryIsTooLargeToDecode() {
+    byte[] jpeg = CorruptInputContractTest.resized(TestImages.image("texture-progressive.jpg"), 15000, 15000);
+    jpeg[CorruptInputContractTest.sofOffset(jpeg) + 11] = 0x11; // luma sampled 1x1 as the chroma: 4:4:4
+    ByteBuffer dst = ByteBuffer.allocateDirect(1875 * 1875 * 3);
+    assertThatThrownBy(() -> codec.decode(ByteBuffer.wrap(jpeg), 1, Idct.FAST, dst, 0))
+        .isInstanceOf(JpegException.class)
+        .hasMessage("Native JPEG decode failed: image is too large to decode: 15000x15000 = 225 megapixels, needing"
+            + " more than libjpeg-turbo's 1 GiB of working memory (libjpeg: Backing store not supported)");
   }
 }

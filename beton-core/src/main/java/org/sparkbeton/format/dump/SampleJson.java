@@ -14,8 +14,8 @@ import org.sparkbeton.format.fields.RgbImage;
 
 /**
  * One sample as a JSON array in the encoding of the golden {@code expected.json} files (see
- * shared golden README): Int as a number, Float as {@code {"f64_bits"}}, Bytes as {@code {"hex"}},
- * JSON as {@code {"text"}}, arrays as {@code {"sha256", "values"?}}, images as
+ * beton-core/src/test/resources/golden/README.md): Int as a number, Float as {@code {"f64_bits"}}, Bytes as
+ * {@code {"hex"}}, JSON as {@code {"text"}}, arrays as {@code {"sha256", "values"?}}, images as
  * {@code {"mode", "width", "height", "payload_sha256", "rgb_sha256"}}. A JPEG's {@code rgb_sha256}
  * needs a {@link PixelDecoder}; without one the key is left out. Custom fields print their raw
  * metadata bytes as {@code {"metadata_hex"}}.

@@ -8,7 +8,7 @@ import org.sparkbeton.format.FieldTypes;
  * Type 3: variable-length bytes. Metadata is the packed 16-byte struct {@code {ptr u64, size u64}};
  * the payload is one allocation. Values are {@code byte[]} or {@link ByteBuffer}; decoded as
  * {@code byte[]}. Empty values are allowed: the writer gives them a pointer of their own (FFCV would
- * share it with the next allocation, spec §1.7 point 6).
+ * share it with the next allocation, docs/format.md#zero-length-values).
  */
 public class BytesField implements FieldCodec {
   public static final BytesField INSTANCE = new BytesField();

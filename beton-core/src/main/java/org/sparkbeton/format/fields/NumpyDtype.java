@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
 /**
  * A numpy array-protocol type string such as {@code <f4}, {@code |u1} or {@code <M8[ns]}: byte order,
  * kind, item size and an optional unit. NDArray and TorchTensor fields store it as the JSON of
- * {@code dtype.descr}: {@code [["", "<f4"]]} (spec §1.5).
+ * {@code dtype.descr}: {@code [["", "<f4"]]} (docs/format.md#arguments).
  */
 public record NumpyDtype(char byteOrder, char kind, int itemSize, String unit) {
   private static final Pattern TYPESTR = Pattern.compile("([<>|=])([biufcmMSUV])(\\d{1,6})(\\[[A-Za-z0-9]{1,8}\\])?");

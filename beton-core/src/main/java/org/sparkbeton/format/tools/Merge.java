@@ -14,13 +14,21 @@ import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldDescriptor;
 import org.sparkbeton.format.Header;
 import org.sparkbeton.format.RecordLayout;
+import org.sparkbeton.format.write.PageLayout;
 import org.sparkbeton.format.write.WriteResult;
 
 /**
- * Concatenates files with identical fields and page size into one file without decoding anything:
- * each input's data pages are copied verbatim behind the previous input's, and every pointer (in the
- * metadata columns each codec declares, and in the allocation table) is rebased by the distance its
- * page moved. Sample ids are shifted by the samples before them.
+ * Concatenates files with identical fields and page size into one file without decoding anything.
+ * Metadata records are copied with every pointer (in the metadata columns each codec declares, and
+ * in the allocation table) rebased by the distance its bytes moved; sample ids are shifted by the
+ * samples before them. The data moves in one of two ways:
+ * <ul>
+ *   <li>when every input has {@link PageLayout#FFCV}'s shape (its data region is whole pages from the
+ *       page boundary after its metadata), each input's pages are copied verbatim behind the previous
+ *       input's: an FFCV-layout file, orphan bytes included;</li>
+ *   <li>otherwise (an input in {@link PageLayout#COMPACT}) each sample's allocations are copied as one
+ *       block and packed as the compact writer packs them ({@link MergeBySample}): a compact file.</li>
+ * </ul>
  */
 public final class Merge {
   private static final int COPY_CHUNK = 8 << 20;
@@ -35,6 +43,24 @@ public final class Merge {
     for (BetonReader in : inputs) {
       checkCompatible(first, in);
     }
+    try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      WriteResult result = inputs.stream().allMatch(Merge::isWholePages) ? copyPages(inputs, ch)
+          : MergeBySample.run(inputs, ch);
+      ByteBuffer head = ByteBuffer.allocate((int) BetonFormat.metadataStart(first.fields().size()))
+          .order(ByteOrder.LITTLE_ENDIAN);
+      head.put(new Header(BetonFormat.VERSION, first.fields().size(), first.pageSize(), result.numSamples(),
+          result.allocTablePtr()).toBytes());
+      first.fields().forEach(f -> FieldDescriptor.of(f).writeTo(head));
+      write(ch, head.flip(), 0);
+      ch.force(true);
+      return result;
+    }
+  }
+
+  /** The data and the records of FFCV-shaped inputs: pages verbatim, one pointer shift per input. */
+  private static WriteResult copyPages(List<BetonReader> inputs, FileChannel ch) throws IOException {
+    BetonReader first = inputs.get(0);
     List<BetonField> fields = first.fields();
     RecordLayout layout = first.layout();
     long pageSize = first.pageSize();
@@ -52,54 +78,63 @@ public final class Merge {
     long dataStart = pages == 0 ? metadataEnd : BetonFormat.alignUp(metadataEnd, pageSize);
     long allocTablePtr = dataStart + pages * pageSize;
 
-    try (FileChannel ch = FileChannel.open(out, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer head = ByteBuffer.allocate((int) metadataStart).order(ByteOrder.LITTLE_ENDIAN);
-      head.put(new Header(BetonFormat.VERSION, fields.size(), pageSize, total, allocTablePtr).toBytes());
-      fields.forEach(f -> FieldDescriptor.of(f).writeTo(head));
-      write(ch, head.flip(), 0);
-
-      long sampleBase = 0;
-      long pageBase = dataStart;
-      long tablePos = allocTablePtr;
-      ByteBuffer copy = ByteBuffer.allocateDirect(COPY_CHUNK);
-      for (BetonReader in : inputs) {
-        long inDataStart = BetonFormat.alignUp(in.metadataEnd(), pageSize);
-        long shift = pageBase - inDataStart;
-        // metadata records, pointer columns rebased
-        for (long s = 0; s < in.numSamples(); s++) {
-          ByteBuffer rec = ByteBuffer.wrap(in.recordBytes(s)).order(ByteOrder.LITTLE_ENDIAN);
-          for (int f = 0; f < fields.size(); f++) {
-            for (int p : fields.get(f).codec().pointerOffsets()) {
-              int at = layout.offset(f) + p;
-              rec.putLong(at, rec.getLong(at) + shift);
-            }
-          }
-          write(ch, rec, metadataStart + (sampleBase + s) * recordSize);
-        }
-        // data pages, verbatim
-        long inPages = dataPages(in);
-        for (long pos = 0; pos < inPages * pageSize; pos += COPY_CHUNK) {
-          int len = (int) Math.min(COPY_CHUNK, inPages * pageSize - pos);
-          copy.clear();
-          copy.put(in.source().read(inDataStart + pos, len)).flip();
-          write(ch, copy, pageBase + pos);
-        }
-        // allocation entries, in the input's own order
-        ByteBuffer table = ByteBuffer.allocate(in.allocations().size() * BetonFormat.ALLOCATION_ENTRY_SIZE)
-            .order(ByteOrder.LITTLE_ENDIAN);
-        for (int i = 0; i < in.allocations().size(); i++) {
-          table.putLong(in.allocations().sample(i) + sampleBase).putLong(in.allocations().ptr(i) + shift)
-              .putLong(in.allocations().size(i));
-        }
-        write(ch, table.flip(), tablePos);
-        tablePos += table.capacity();
-        sampleBase += in.numSamples();
-        pageBase += inPages * pageSize;
+    long sampleBase = 0;
+    long pageBase = dataStart;
+    long tablePos = allocTablePtr;
+    ByteBuffer copy = ByteBuffer.allocateDirect(COPY_CHUNK);
+    for (BetonReader in : inputs) {
+      long inDataStart = BetonFormat.alignUp(in.metadataEnd(), pageSize);
+      long shift = pageBase - inDataStart;
+      // metadata records, pointer columns rebased
+      for (long s = 0; s < in.numSamples(); s++) {
+        ByteBuffer rec = ByteBuffer.wrap(in.recordBytes(s)).order(ByteOrder.LITTLE_ENDIAN);
+        rebase(fields, layout, rec, shift);
+        write(ch, rec, metadataStart + (sampleBase + s) * recordSize);
       }
-      ch.force(true);
-      return new WriteResult(total, pages, pageSize, dataStart, allocTablePtr, entries, tablePos);
+      // data pages, verbatim
+      long inPages = dataPages(in);
+      for (long pos = 0; pos < inPages * pageSize; pos += COPY_CHUNK) {
+        int len = (int) Math.min(COPY_CHUNK, inPages * pageSize - pos);
+        copy.clear();
+        copy.put(in.source().read(inDataStart + pos, len)).flip();
+        write(ch, copy, pageBase + pos);
+      }
+      // allocation entries, in the input's own order
+      ByteBuffer table = ByteBuffer.allocate(in.allocations().size() * BetonFormat.ALLOCATION_ENTRY_SIZE)
+          .order(ByteOrder.LITTLE_ENDIAN);
+      for (int i = 0; i < in.allocations().size(); i++) {
+        table.putLong(in.allocations().sample(i) + sampleBase).putLong(in.allocations().ptr(i) + shift)
+            .putLong(in.allocations().size(i));
+      }
+      write(ch, table.flip(), tablePos);
+      tablePos += table.capacity();
+      sampleBase += in.numSamples();
+      pageBase += inPages * pageSize;
     }
+    return new WriteResult(total, pages, pageSize, dataStart, allocTablePtr, entries, tablePos);
+  }
+
+  /** Adds {@code shift} to every pointer column of one record. */
+  static void rebase(List<BetonField> fields, RecordLayout layout, ByteBuffer record, long shift) {
+    for (int f = 0; f < fields.size(); f++) {
+      for (int p : fields.get(f).codec().pointerOffsets()) {
+        int at = layout.offset(f) + p;
+        record.putLong(at, record.getLong(at) + shift);
+      }
+    }
+  }
+
+  /**
+   * True when the input's data region is whole pages from the page boundary after its metadata and
+   * every allocation lies in them (FFCV's shape), or it has no allocation.
+   */
+  static boolean isWholePages(BetonReader in) {
+    if (in.allocations().size() == 0) {
+      return true;
+    }
+    long start = BetonFormat.alignUp(in.metadataEnd(), in.pageSize());
+    long end = in.header().allocTablePtr();
+    return in.allocations().ptr(0) >= start && (end - start) % in.pageSize() == 0;
   }
 
   /** Whole pages between the page-aligned end of the input's metadata and its allocation table. */
@@ -113,12 +148,6 @@ public final class Merge {
     if (in.pageSize() != first.pageSize()) {
       throw new IllegalArgumentException("Cannot merge " + in.file() + ": page size " + in.pageSize() + " differs from "
           + first.file() + "'s " + first.pageSize() + "; rewrite it with --page-size " + first.pageSize() + " first");
-    }
-    long end = in.header().allocTablePtr();
-    long start = BetonFormat.alignUp(in.metadataEnd(), in.pageSize());
-    if (end > in.metadataEnd() && (end < start || (end - start) % in.pageSize() != 0)) {
-      throw new IllegalArgumentException("Cannot merge " + in.file() + ": its data region [" + start + ", " + end
-          + ") is not whole pages");
     }
     if (in.fields().size() != first.fields().size()) {
       throw new IllegalArgumentException("Cannot merge " + in.file() + ": fields " + in.fields() + " differ from "
@@ -139,7 +168,7 @@ public final class Merge {
     return Arrays.copyOf(args, BetonFormat.ARGUMENTS_SIZE);
   }
 
-  private static void write(FileChannel ch, ByteBuffer b, long pos) throws IOException {
+  static void write(FileChannel ch, ByteBuffer b, long pos) throws IOException {
     while (b.hasRemaining()) {
       pos += ch.write(b, pos);
     }

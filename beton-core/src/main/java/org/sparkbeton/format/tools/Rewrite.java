@@ -10,23 +10,32 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.format.write.PageLayout;
 import org.sparkbeton.format.write.SampleWriter;
 import org.sparkbeton.format.write.WriteResult;
 
 /**
  * Reads every sample with our reader and writes it with our writer, payloads passed through
- * unchanged (no image re-encode). Compacts orphan bytes, changes the page size, and, with one
- * thread, reproduces a single-worker FFCV file byte for byte.
+ * unchanged (no image re-encode). Compacts orphan bytes, changes the page size, changes the page
+ * layout, and, with one thread and {@link PageLayout#FFCV}, reproduces a single-worker FFCV file byte
+ * for byte.
  */
 public final class Rewrite {
   private Rewrite() {}
 
+  /** Rewrites in {@link PageLayout#FFCV}, FFCV's own layout: one thread reproduces a single-worker FFCV file. */
   public static WriteResult run(BetonReader in, Path out, long pageSize, int threads) throws IOException {
+    return run(in, out, pageSize, threads, PageLayout.FFCV);
+  }
+
+  public static WriteResult run(BetonReader in, Path out, long pageSize, int threads, PageLayout layout)
+      throws IOException {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be >= 1, got " + threads);
     }
     long n = in.numSamples();
-    try (BetonWriter writer = BetonWriter.builder(in.fields()).pageSize(pageSize).expectedSamples(n).open(out)) {
+    try (BetonWriter writer = BetonWriter.builder(in.fields()).pageSize(pageSize).pageLayout(layout)
+        .expectedSamples(n).open(out)) {
       if (threads == 1) {
         for (long s = 0; s < n; s++) {
           writer.append(in.sample(s));

@@ -15,9 +15,9 @@ import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 
 /**
- * Checks the reader invariants of spec §1.7 on an opened file (opening already checked the header,
- * descriptors and table bounds): the data region starts page-aligned after the metadata and holds
- * whole pages; no allocation crosses a page; pointers are unique; every metadata pointer equals an
+ * Checks the reader invariants of docs/format.md#data-pages on an opened file (opening already checked the header,
+ * descriptors and table bounds): no allocation crosses a page; a sample's allocations share one page;
+ * pointers are unique; every metadata pointer equals an
  * allocation entry of the same sample exactly, with the size its field implies; every entry is
  * referenced once; JPEG frame sizes equal the image metadata; every value decodes.
  */
@@ -47,34 +47,50 @@ public final class BetonVerifier {
     }
   }
 
+  /**
+   * Checks what FFCV's page readers rely on and returns the pages the data region touches. The data
+   * region's shape is not checked: FFCV computes no data start and maps or reads pages at absolute
+   * multiples of the page size, so an FFCV-layout file (whole pages from the page-aligned end of the
+   * metadata) and a compact one (samples right behind the metadata, last page cut short) read alike.
+   * The reader has already checked that every allocation lies between the metadata and the table.
+   */
   private long checkRegionsAndPages() {
     AllocationTable table = reader.allocations();
-    long pageSize = reader.pageSize();
     int shift = reader.header().pageShift();
     long tablePtr = reader.header().allocTablePtr();
     if (table.size() == 0) {
       return 0;
     }
-    long dataStart = BetonFormat.alignUp(reader.metadataEnd(), pageSize);
-    if ((tablePtr - dataStart) % pageSize != 0 || tablePtr < dataStart) {
-      problem("data region [" + dataStart + ", " + tablePtr + ") is not whole pages of " + pageSize + " bytes");
-    }
+    // page of each sample's allocations, + 1, counted from the first data page (0: none seen yet)
+    long firstDataPage = table.ptr(0) >>> shift;
+    int[] pageOfSample = new int[(int) Math.min(reader.numSamples(), Integer.MAX_VALUE - 8)];
     for (int i = 0; i < table.size(); i++) {
       long ptr = table.ptr(i);
       long size = table.size(i);
-      if (ptr < dataStart) {
-        problem("allocation at " + ptr + " (sample " + table.sample(i) + ") lies before the first page boundary "
-            + dataStart + " after the metadata");
-      }
+      long sample = table.sample(i);
       if (size > 0 && (ptr >>> shift) != ((ptr + size - 1) >>> shift)) {
-        problem("allocation at " + ptr + " of " + size + " bytes (sample " + table.sample(i) + ") crosses a page boundary");
+        problem("allocation at " + ptr + " of " + size + " bytes (sample " + sample + ") crosses a page boundary");
       }
       if (i > 0 && table.ptr(i - 1) == ptr) {
-        problem("two allocations start at " + ptr + " (samples " + table.sample(i - 1) + " and " + table.sample(i)
+        problem("two allocations start at " + ptr + " (samples " + table.sample(i - 1) + " and " + sample
             + "): a reader cannot tell their sizes apart (FFCV's zero-length allocation bug)");
       }
+      // FFCV's zero-length allocations may carry the next allocation's pointer, in the next page
+      if (size > 0 && sample < pageOfSample.length) {
+        int page = (int) Math.min(Integer.MAX_VALUE, (ptr >>> shift) - firstDataPage + 1);
+        int seen = pageOfSample[(int) sample];
+        if (seen == 0) {
+          pageOfSample[(int) sample] = page;
+        } else if (seen != page) {
+          problem("sample " + sample + " has allocations in pages " + (firstDataPage + Math.min(seen, page) - 1)
+              + " and " + (firstDataPage + Math.max(seen, page) - 1)
+              + ": a loader reading one page per sample misses part of it");
+        }
+      }
     }
-    return (tablePtr - dataStart) / pageSize;
+    // FFCV files: (table - D0) / page; compact files: from the first allocation's page to the table's
+    long first = Math.min(table.ptr(0), BetonFormat.alignUp(reader.metadataEnd(), reader.pageSize())) >>> shift;
+    return ((tablePtr + reader.pageSize() - 1) >>> shift) - first;
   }
 
   private void checkSamples() {

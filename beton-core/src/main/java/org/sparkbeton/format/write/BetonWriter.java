@@ -23,32 +23,64 @@ import org.sparkbeton.format.RecordLayout;
  * Streaming {@code .beton} writer: it does not need the sample count up front, which a Spark task
  * never knows.
  *
- * <p><b>Design.</b> Workers ({@link SampleWriter}, one per thread) fill private pages and record
- * every pointer <em>relative to the data region</em>; metadata records and allocation entries stay
- * in memory (a record is 13–40 bytes, an entry 24). When {@link #finish()} knows N, the data region
- * starts at {@code D0 = roundup(M0 + R*N, page)} exactly as in FFCV, every pointer column is rebased
- * by D0 (each codec declares its pointer offsets), and the file is completed. Two targets:
+ * <p><b>Design.</b> Workers ({@link SampleWriter}, one per thread) fill private pages by FFCV's page
+ * rules and record every pointer relative to the <em>page area</em> (booked page k at
+ * {@code k * page}); metadata records and allocation entries stay in memory (a record is 13–40 bytes,
+ * an entry 24). When {@link #finish()} knows N, the metadata ends at {@code M0 + R*N}, the
+ * {@link PageLayout} decides where the page area's bytes go ({@link Placement}), every pointer column
+ * is rebased (each codec declares its pointer offsets), and the file is completed. Two targets:
  * <ul>
- *   <li>a local {@link Path}: pages go straight to their final place, after a metadata area reserved
- *       for {@code expectedSamples} (default: what fits before the first page boundary, ~349k records of
+ *   <li>a local {@link Path}: pages go to the file as they fill, after a metadata area reserved for
+ *       {@code expectedSamples} (default: what fits before the first page boundary, ~349k records of
  *       24 bytes with 8 MiB pages). If more samples arrive, finish moves the pages up by whole pages
- *       (one copy of the data); a larger reservation only leaves unused zero rows before D0, which
- *       the format allows.</li>
+ *       (one copy of the data); a COMPACT file then moves its samples down behind the records (one more
+ *       pass over the data, always downwards, see {@link InPlaceTarget}).</li>
  *   <li>an {@link OutputStream} (HDFS, S3A: append-only): pages are spooled to a local temporary
- *       file and the finished file is streamed once, front to back.</li>
+ *       file and the finished file is streamed once, front to back, in either layout.</li>
  * </ul>
- * With one worker and the same inputs the output is byte-for-byte FFCV's (orphan bytes included).
- * {@link #close()} without {@link #finish()} aborts: the partial output is deleted.
+ * Both targets produce identical bytes. {@link #close()} without {@link #finish()} aborts: the partial
+ * output is deleted.
+ *
+ * <p><b>Page layouts.</b> {@link PageLayout#FFCV}: the data region starts at
+ * {@code D0 = roundup(M0 + R*N, page)} and holds whole pages, exactly as FFCV writes it; one worker
+ * writing in order gives FFCV's file byte for byte (orphan bytes included). It costs up to two pages of
+ * zeros per file: the gap before D0 and the tail of the last page. {@link PageLayout#COMPACT} (the
+ * default): each sample's allocations, adjacent in one page as a worker wrote them, form a block; the
+ * blocks, in page-area order, are packed from {@code M0 + R*N} on, each at the current offset unless it
+ * would cross a multiple of the page size, then at that multiple; the allocation table follows the last
+ * block. A file's padding is the page tails (each shorter than the block that did not fit) and nothing
+ * else; orphan bytes are left out.
+ *
+ * <p><b>Why FFCV opens a COMPACT file</b> (checked against FFCV 1.0's reader and memory managers).
+ * FFCV's {@code Reader} reads the header, the descriptors, N records at {@code M0} and the allocation
+ * table from {@code alloc_table_ptr} to the end of the file; it never computes D0 or expects the data
+ * anywhere in particular. Its memory managers sort the table's pointers, find a size by the exact
+ * pointer, and number pages as {@code ptr >> log2(page)}: page k is always the file range
+ * {@code [k*page, (k+1)*page)}, whatever the layout. With {@code os_cache=True} the whole file is mapped
+ * and a payload is the slice {@code [ptr, ptr+size)}: any layout whose allocations lie in the file works.
+ * With {@code os_cache=False} the process cache loads each page a batch needs into a page-sized slot
+ * with one positional read of {@code page} bytes at {@code k*page} (a short count at the end of the file
+ * is ignored) and serves a payload as {@code slot[ptr - k*page : +size]}. So what a layout must give is:
+ * (1) no allocation crosses a multiple of the page size, or the slot would cut it short; (2) every
+ * payload ends before the end of the file, so a short last read still covers it (the table follows the
+ * data, so it does); (3) pointers unique and matching the table exactly. COMPACT keeps all three, and
+ * keeps a sample's allocations in one page (FFCV's writer does; our loader relies on it). Page 0 then
+ * holds the header and the metadata as well as samples: FFCV's process cache reads it like any other
+ * page (its page-to-slot table runs from page 0), and the OS mode does not care. FFCV's own files and
+ * COMPACT files thus read alike in both cache modes; {@code FfcvPageReads} (beton-core's tests)
+ * emulates both modes and checks it on every layout we write.
  */
 public final class BetonWriter implements Closeable {
   private final List<BetonField> fields;
   private final RecordLayout layout;
   private final long pageSize;
+  private final PageLayout pageLayout;
   private final long metadataStart;
   private final Target target;
   private final MetadataRows rows;
   private final AtomicLong nextPage = new AtomicLong();
   private final AtomicLong nextAppend = new AtomicLong();
+  private final AtomicLong payloadBytes = new AtomicLong();
   private final List<SampleWriter> workers = new ArrayList<>();
   private SampleWriter defaultWorker;
   private volatile boolean explicitIndices;
@@ -62,6 +94,7 @@ public final class BetonWriter implements Closeable {
     fields.forEach(f -> codecs.add(f.codec()));
     this.layout = RecordLayout.of(codecs);
     this.pageSize = b.pageSize;
+    this.pageLayout = b.pageLayout;
     this.metadataStart = BetonFormat.metadataStart(fields.size());
     // Room for the expected records (at least one) before the first page boundary: only zeros that
     // the gap up to D0 holds anyway.
@@ -78,6 +111,7 @@ public final class BetonWriter implements Closeable {
   public static final class Builder {
     private final List<BetonField> fields;
     private long pageSize = BetonFormat.DEFAULT_PAGE_SIZE;
+    private PageLayout pageLayout = PageLayout.COMPACT;
     private long expectedSamples;
 
     private Builder(List<BetonField> fields) {
@@ -98,7 +132,24 @@ public final class BetonWriter implements Closeable {
       return this;
     }
 
-    /** Hint for local files: reserve metadata room for this many samples so finish never moves pages. */
+    /**
+     * Where the samples go: {@link PageLayout#COMPACT} (default) packs them behind the metadata with no
+     * padding beyond page tails; {@link PageLayout#FFCV} is FFCV's own layout, byte for byte FFCV's file
+     * when written by one thread.
+     */
+    public Builder pageLayout(PageLayout pageLayout) {
+      if (pageLayout == null) {
+        throw new IllegalArgumentException("pageLayout must be FFCV or COMPACT, got null");
+      }
+      this.pageLayout = pageLayout;
+      return this;
+    }
+
+    /**
+     * Hint for local files: reserve metadata room for this many samples so finish never moves pages up to
+     * make room for the records (an FFCV-layout file then moves nothing; a compact one still moves its
+     * samples down behind the records).
+     */
     public Builder expectedSamples(long expectedSamples) {
       if (expectedSamples < 0) {
         throw new IllegalArgumentException("expectedSamples must be >= 0, got " + expectedSamples);
@@ -138,6 +189,10 @@ public final class BetonWriter implements Closeable {
     return pageSize;
   }
 
+  public PageLayout pageLayout() {
+    return pageLayout;
+  }
+
   /** A worker for the calling thread. Close it before {@link #finish()}. */
   public synchronized SampleWriter newWorker() {
     checkOpen();
@@ -163,9 +218,13 @@ public final class BetonWriter implements Closeable {
     return defaultWorker;
   }
 
-  /** Bytes of data pages booked so far (pages are written in full): what the file's data region holds. */
+  /**
+   * What the file's data region holds so far: for {@link PageLayout#FFCV} the pages booked (each is
+   * written whole); for {@link PageLayout#COMPACT} the samples' payload bytes (the region adds only
+   * the tails its pages leave).
+   */
   public long dataBytes() {
-    return nextPage.get() * pageSize;
+    return pageLayout == PageLayout.FFCV ? nextPage.get() * pageSize : payloadBytes.get();
   }
 
   /** Samples written so far. */
@@ -193,16 +252,24 @@ public final class BetonWriter implements Closeable {
     }
     long pages = nextPage.get();
     long metadataEnd = metadataStart + n * layout.recordSize();
-    long dataStart = pages == 0 ? metadataEnd : target.dataStart(BetonFormat.alignUp(metadataEnd, pageSize), pages);
-    long allocTablePtr = pages == 0 ? metadataEnd : dataStart + pages * pageSize;
-    rebaseRecords(n, dataStart);
-    ByteBuffer allocTable = allocationTable(dataStart);
+    Placement placement;
+    if (pages == 0) {
+      placement = Placement.none(metadataEnd);
+    } else {
+      // where the target holds page 0 now (a local file moves its pages up when the records outgrew their room)
+      long pagesAt = target.dataStart(BetonFormat.alignUp(metadataEnd, pageSize), pages);
+      placement = pageLayout == PageLayout.FFCV ? Placement.wholePages(pagesAt, pages, pageSize)
+          : Placement.compact(workers, n, pageSize, metadataEnd);
+    }
+    rebaseRecords(n, placement);
+    ByteBuffer allocTable = allocationTable(placement);
+    long allocTablePtr = placement.dataEnd();
     Header header = new Header(BetonFormat.VERSION, fields.size(), pageSize, n, allocTablePtr);
-    target.complete(head(header), rows, n, layout.recordSize(), dataStart, pages, allocTable);
+    target.complete(head(header), rows, n, placement, allocTable);
     finished = true;
     closed = true;
-    return new WriteResult(n, pages, pageSize, dataStart, allocTablePtr, allocTable.capacity() / 24,
-        allocTablePtr + allocTable.capacity());
+    return new WriteResult(n, placement.numPages(), pageSize, placement.dataStart(), allocTablePtr,
+        allocTable.capacity() / 24, allocTablePtr + allocTable.capacity());
   }
 
   private ByteBuffer head(Header header) {
@@ -214,20 +281,20 @@ public final class BetonWriter implements Closeable {
     return b.flip();
   }
 
-  private void rebaseRecords(long n, long dataStart) {
+  private void rebaseRecords(long n, Placement placement) {
     for (int f = 0; f < fields.size(); f++) {
       int[] pointers = fields.get(f).codec().pointerOffsets();
       for (int p : pointers) {
         int at = layout.offset(f) + p;
         for (long s = 0; s < n; s++) {
           ByteBuffer row = rows.row(s);
-          row.putLong(at, row.getLong(at) + dataStart);
+          row.putLong(at, placement.pointer(s, row.getLong(at)));
         }
       }
     }
   }
 
-  private ByteBuffer allocationTable(long dataStart) {
+  private ByteBuffer allocationTable(Placement placement) {
     long entries = 0;
     for (SampleWriter w : workers) {
       entries += w.entryPtrs.size();
@@ -238,7 +305,8 @@ public final class BetonWriter implements Closeable {
     ByteBuffer table = ByteBuffer.allocate((int) entries * BetonFormat.ALLOCATION_ENTRY_SIZE).order(ByteOrder.LITTLE_ENDIAN);
     for (SampleWriter w : workers) {
       for (int i = 0; i < w.entryPtrs.size(); i++) {
-        table.putLong(w.entrySamples.get(i)).putLong(w.entryPtrs.get(i) + dataStart).putLong(w.entrySizes.get(i));
+        long sample = w.entrySamples.get(i);
+        table.putLong(sample).putLong(placement.pointer(sample, w.entryPtrs.get(i))).putLong(w.entrySizes.get(i));
       }
     }
     return table.flip();
@@ -298,6 +366,10 @@ public final class BetonWriter implements Closeable {
     rows.put(index, record);
   }
 
+  void addPayloadBytes(long bytes) {
+    payloadBytes.addAndGet(bytes);
+  }
+
   long bookPage() {
     return nextPage.getAndIncrement();
   }
@@ -316,11 +388,15 @@ public final class BetonWriter implements Closeable {
 
   /** Where the bytes end up. */
   interface Target extends PageSink {
-    /** The data start to use, given the minimal one and the number of pages; may move pages. */
+    /**
+     * Where page 0 of the page area lies once the records need room up to {@code minimal} (page-aligned):
+     * the page-aligned data start of an FFCV file. May move the pages.
+     */
     long dataStart(long minimal, long pages) throws IOException;
 
-    void complete(ByteBuffer head, MetadataRows rows, long n, int recordSize, long dataStart, long pages,
-        ByteBuffer allocTable) throws IOException;
+    /** Writes head and records, the data where {@code placement} puts it (zeros between), then the table. */
+    void complete(ByteBuffer head, MetadataRows rows, long n, Placement placement, ByteBuffer allocTable)
+        throws IOException;
 
     void abort() throws IOException;
   }

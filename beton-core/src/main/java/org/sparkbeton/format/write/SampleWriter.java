@@ -12,9 +12,10 @@ import org.sparkbeton.format.RecordLayout;
 
 /**
  * One writer thread's view of a {@link BetonWriter}, as one FFCV worker process: it owns a private
- * page buffer, books pages from the shared counter, and follows FFCV's page rules exactly (spec §1.7):
- * all allocations of a sample share a page; a sample that does not fit flushes the page (with any
- * bytes of its first attempt, left as orphans) and is encoded again from the start of a fresh page.
+ * page buffer, books pages from the shared counter, and follows FFCV's page rules exactly
+ * (docs/format.md#data-pages): all allocations of a sample share a page, adjacent, in allocation order; a sample
+ * that does not fit flushes the page (with any bytes of its first attempt, left as orphans) and is encoded again
+ * from the start of a fresh page. Where the pages end up in the file is the writer's {@link PageLayout}.
  * Not thread-safe: use one per thread, and close it (which flushes its last page) before
  * {@link BetonWriter#finish()}.
  */
@@ -129,6 +130,11 @@ public final class SampleWriter implements AutoCloseable {
         }
       }
       owner.putRecord(index, record);
+      long bytes = 0;
+      for (int i = mark; i < entrySizes.size(); i++) {
+        bytes += Math.max(1, entrySizes.get(i));
+      }
+      owner.addPayloadBytes(bytes);
     } catch (RuntimeException e) {
       owner.fail(e);
       throw e;
@@ -201,7 +207,7 @@ public final class SampleWriter implements AutoCloseable {
     @Override
     public long allocate(ByteBuffer payload) {
       int size = payload.remaining();
-      // A zero-length value still takes one byte so that its pointer is its own (spec §1.7 point 6).
+      // A zero-length value still takes one byte so that its pointer is its own (docs/format.md#zero-length-values).
       int reserve = Math.max(size, 1);
       if (pageIndex < 0) {
         bookPage();

@@ -22,10 +22,8 @@ import org.sparkbeton.format.write.BetonWriter;
  * sequential and random sample reads from the page cache, next to plain positional FileChannel
  * reads of the same payload ranges measured in the same run.
  *
- * <pre>./mvnw -q -pl beton-core test-compile exec:java -Dexec.classpathScope=test \
- *   -Dexec.mainClass=org.sparkbeton.format.bench.FormatBenchmark -Dexec.args="/tmp/beton-bench"</pre>
- *
- * Args: DIR [INDEX_SAMPLES=1280000] [READ_SAMPLES=10000] [PAYLOAD_BYTES=110000].
+ * <p>Args: DIR [INDEX_SAMPLES=1280000] [READ_SAMPLES=10000] [PAYLOAD_BYTES=110000]. The command and the current
+ * figures are in BENCHMARKS.md.
  */
 public final class FormatBenchmark {
   private static final List<BetonField> FIELDS =

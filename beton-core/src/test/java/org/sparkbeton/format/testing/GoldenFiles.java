@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.zip.GZIPInputStream;
 
 /**
- * The FFCV-written golden files, shipped gzipped in the test resources (copied from the project's
- * shared golden set), unpacked once per JVM into a temporary directory.
+ * The FFCV-written golden files, shipped gzipped in the test resources (see {@code golden/README.md}
+ * there), unpacked once per JVM into a temporary directory.
  */
 public final class GoldenFiles {
   public static final List<String> NAMES =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.fields.BytesField;
@@ -24,6 +27,7 @@ import org.sparkbeton.format.fields.NdArray;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.format.testing.FfcvPageReads;
 import org.sparkbeton.format.verify.BetonVerifier;
 import org.sparkbeton.format.verify.VerifyReport;
 
@@ -34,15 +38,19 @@ class BetonWriterTest {
   private static final List<BetonField> LABELLED_BYTES =
       List.of(new BetonField("data", BytesField.INSTANCE), new BetonField("label", IntField.INSTANCE));
 
-  /** 200k samples of 24-byte records overflow the first 2 MiB page boundary: pages must move. */
-  @Test
-  void moreSamplesThanReservedMovesPagesAndMatchesStreamOutput() throws Exception {
+  /**
+   * 200k samples of 24-byte records overflow the first 2 MiB page boundary: the local file's pages must
+   * move up (and, compact, back down behind the records); the streamed file never moves anything.
+   */
+  @ParameterizedTest
+  @EnumSource(PageLayout.class)
+  void moreSamplesThanReservedMovesPagesAndMatchesStreamOutput(PageLayout layout) throws Exception {
     Path inPlace = tmp.resolve("in-place.beton");
     Path streamed = tmp.resolve("streamed.beton");
     int n = 200_000;
-    try (BetonWriter a = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).open(inPlace);
+    try (BetonWriter a = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).pageLayout(layout).open(inPlace);
          OutputStream out = Files.newOutputStream(streamed);
-         BetonWriter b = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).open(out, tmp)) {
+         BetonWriter b = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).pageLayout(layout).open(out, tmp)) {
       for (int i = 0; i < n; i++) {
         byte[] payload = payload(i);
         a.append(payload, (long) i);
@@ -52,7 +60,7 @@ class BetonWriterTest {
       WriteResult rb = b.finish();
       assertThat(ra).isEqualTo(rb);
       // M0 = 24 + 2*1041 = 2106; records end at 2106 + 24*200000 = 4,802,106 -> D0 = 6 MiB
-      assertThat(ra.dataStart()).isEqualTo(6 * MIB);
+      assertThat(ra.dataStart()).isEqualTo(layout == PageLayout.FFCV ? 6 * MIB : 4_802_106);
     }
     assertThat(Files.mismatch(inPlace, streamed)).isEqualTo(-1);
     try (BetonReader r = BetonReader.open(inPlace)) {
@@ -63,13 +71,18 @@ class BetonWriterTest {
       }
       assertThat(BetonVerifier.verify(r).problems()).isEmpty();
     }
+    List<List<ByteBuffer>> pageReads = FfcvPageReads.processCache(inPlace);
+    for (int i : new int[] {0, 1, 77_777, n - 1}) {
+      assertThat(pageReads.get(i)).containsExactly(ByteBuffer.wrap(payload(i)));
+    }
     assertThat(Files.list(tmp).filter(p -> p.toString().endsWith(".spool")).count()).as("spool files left").isZero();
   }
 
   @Test
   void expectedSamplesReservesRoomSoNothingMoves() throws Exception {
     Path file = tmp.resolve("reserved.beton");
-    try (BetonWriter w = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).expectedSamples(200_000).open(file)) {
+    try (BetonWriter w = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).pageLayout(PageLayout.FFCV)
+        .expectedSamples(200_000).open(file)) {
       for (int i = 0; i < 1000; i++) {
         w.append(payload(i), (long) i);
       }
@@ -83,13 +96,37 @@ class BetonWriterTest {
     }
   }
 
+  /** A compact file puts its data right behind the records whatever was reserved for them. */
   @Test
-  void fourThreadsWriteOneFileWithEveryInvariant() throws Exception {
+  void compactIgnoresAnOversizedReservation() throws Exception {
+    Path file = tmp.resolve("reserved-compact.beton");
+    WriteResult r;
+    try (BetonWriter w = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).expectedSamples(200_000).open(file)) {
+      for (int i = 0; i < 1000; i++) {
+        w.append(payload(i), (long) i);
+      }
+      r = w.finish();
+    }
+    long payloads = 0;
+    for (int i = 0; i < 1000; i++) {
+      payloads += payload(i).length;
+    }
+    assertThat(r.dataStart()).isEqualTo(2106 + 24 * 1000);
+    assertThat(Files.size(file)).isEqualTo(2106 + 24 * 1000 + payloads + 24 * 1000);
+    try (BetonReader reader = BetonReader.open(file)) {
+      assertThat((byte[]) reader.value(999, 0)).isEqualTo(payload(999));
+      assertThat(BetonVerifier.verify(reader).ok()).isTrue();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(PageLayout.class)
+  void fourThreadsWriteOneFileWithEveryInvariant(PageLayout layout) throws Exception {
     Path file = tmp.resolve("threads.beton");
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE),
         new BetonField("vec", NdArrayField.ndarray("<f4", 3, 4)), new BetonField("label", IntField.INSTANCE));
     int n = 4000;
-    try (BetonWriter w = BetonWriter.builder(fields).pageSize(2 * MIB).open(file)) {
+    try (BetonWriter w = BetonWriter.builder(fields).pageSize(2 * MIB).pageLayout(layout).open(file)) {
       ExecutorService pool = Executors.newFixedThreadPool(4);
       List<Future<?>> futures = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
@@ -124,6 +161,11 @@ class BetonWriterTest {
       VerifyReport report = BetonVerifier.verify(r);
       assertThat(report.problems()).isEmpty();
       assertThat(report.pages()).isGreaterThan(4);
+    }
+    List<List<ByteBuffer>> pageReads = FfcvPageReads.processCache(file);
+    assertThat(FfcvPageReads.osCache(file)).isEqualTo(pageReads);
+    for (int i = 0; i < n; i++) {
+      assertThat(pageReads.get(i)).as("sample %d", i).hasSize(2).first().isEqualTo(ByteBuffer.wrap(image(i).payloadBytes()));
     }
   }
 

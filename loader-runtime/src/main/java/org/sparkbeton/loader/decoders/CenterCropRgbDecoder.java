@@ -4,8 +4,8 @@ import org.sparkbeton.loader.pipeline.SampleContext;
 
 /**
  * FFCV's {@code CenterCropRGBImageDecoder}: the centred square of side {@code c = int(ratio·min(H, W))},
- * top {@code (H−c)//2}, left {@code (W−c)//2} (spec §2.5), then INTER_AREA resize to {@code outH x outW};
- * images of any size, RAW or JPEG (only the box is decoded, see {@link CropRgbDecoder}).
+ * top {@code (H−c)//2}, left {@code (W−c)//2} (docs/format.md#decoders), then INTER_AREA resize to
+ * {@code outH x outW}; images of any size, RAW or JPEG (only the box is decoded, see {@link CropRgbDecoder}).
  */
 public final class CenterCropRgbDecoder extends CropRgbDecoder {
   private final double ratio;

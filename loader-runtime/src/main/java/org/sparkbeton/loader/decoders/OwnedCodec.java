@@ -35,6 +35,9 @@ final class OwnedCodec {
 
   /** Refuses at plan time a field holding JPEGs ({@code firstJpeg >= 0}) when no codec can decode them. */
   void requireFor(FieldSource field, int firstJpeg) {
+    if (firstJpeg >= 0 && codec instanceof BetonCodecJpeg) { // JPEGs planned on the Java path: say so, once per JVM
+      org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarningOnce().ifPresent(w -> System.err.println("loader: " + w));
+    }
     if (firstJpeg >= 0 && !codec.available()) {
       throw new IllegalArgumentException("field '" + field.name() + "' holds JPEG images (first: sample " + firstJpeg
           + "): " + JpegCodec.UNAVAILABLE);

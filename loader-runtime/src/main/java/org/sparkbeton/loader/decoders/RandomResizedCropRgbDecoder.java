@@ -5,7 +5,7 @@ import org.sparkbeton.loader.pipeline.SampleRandom;
 
 /**
  * FFCV's {@code RandomResizedCropRGBImageDecoder}: a random box by torchvision's RandomResizedCrop rule
- * (spec §2.5), then INTER_AREA resize to {@code outH x outW}; images of any size, RAW or JPEG (see
+ * (docs/format.md#decoders), then INTER_AREA resize to {@code outH x outW}; images of any size, RAW or JPEG (see
  * {@link CropRgbDecoder} for how only the box is decoded). The box depends only on (seed, epoch, sample
  * index): it is drawn from the sample's generator, so it does not change with threads or batch position.
  */

@@ -16,7 +16,7 @@ public enum OrderOption implements TraversalOrder.Factory {
       return new RandomOrder(context.indices(), context.seed());
     }
   },
-  /** FFCV's page-local shuffle (spec §2.2) with a page buffer of {@code 2 * batchSize} pages. */
+  /** FFCV's page-local shuffle (docs/format.md#orders) with a page buffer of {@code 2 * batchSize} pages. */
   QUASI_RANDOM {
     @Override
     public TraversalOrder create(OrderContext context) {

@@ -46,7 +46,8 @@ public final class PageMap {
     long first = table.size() == 0 ? 0 : table.ptr(0) >>> shift;
     for (int i = 0; i < table.size(); i++) {
       if (table.size(i) == 0) {
-        continue; // FFCV's zero-length allocations may carry the next allocation's pointer (spec §1.7)
+        // FFCV's zero-length allocations may carry the next allocation's pointer (docs/format.md#zero-length-values)
+        continue;
       }
       long page = (table.ptr(i) >>> shift) - first;
       if (page > Integer.MAX_VALUE - 8) {

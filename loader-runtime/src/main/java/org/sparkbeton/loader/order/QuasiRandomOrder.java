@@ -3,7 +3,7 @@ package org.sparkbeton.loader.order;
 import java.util.SplittableRandom;
 
 /**
- * FFCV's QUASI_RANDOM order (spec §2.2): samples are grouped by data page; each epoch shuffles
+ * FFCV's QUASI_RANDOM order (docs/format.md#orders): samples are grouped by data page; each epoch shuffles
  * every page's samples and the pages, keeps a buffer of at most {@code pageBuffer} open pages filled
  * in page order, and emits, for each position, the next sample of a page picked uniformly from the
  * buffer; a page leaves the buffer when used up. A window of consecutive samples therefore touches

@@ -21,6 +21,7 @@ import javax.imageio.ImageIO;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.jpeg.JpegHeader;
+import org.sparkbeton.codec.testing.BenchPhotos;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.fields.RgbImage;
@@ -50,13 +51,8 @@ import org.sparkbeton.loader.transforms.ToChannelsFirst;
  * DCT scales), measured in the same run before and after each loader row; the last column is each row as
  * a fraction of the mean of the two limits next to it.
  *
- * <pre>
- * ./mvnw -q -o install -pl beton-core,beton-codec,loader-runtime -am -DskipTests
- * ./mvnw -q -o test-compile -pl loader-runtime
- * ./mvnw -q -o dependency:build-classpath -pl loader-runtime -Dmdep.outputFile=/tmp/loader-cp.txt
- * flock /tmp/bench.lock java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:beton-core/target/classes:beton-codec/target/classes:$(cat /tmp/loader-cp.txt) \
- *     org.sparkbeton.loader.bench.JpegLoaderBenchmark /tmp/photos 5000 2
- * </pre>
+ * <p>Arguments: {@code [photoDir=/tmp/photos] [n=5000] [threads=2]}; a photo directory without JPEGs gets
+ * {@link BenchPhotos}' test photos. The command and the current figures are in BENCHMARKS.md.
  */
 public final class JpegLoaderBenchmark {
   static final int BATCH = 256;
@@ -68,8 +64,8 @@ public final class JpegLoaderBenchmark {
   private JpegLoaderBenchmark() {}
 
   public static void main(String[] args) throws Exception {
-    Path photos = Path.of(args.length > 0 ? args[0] : "/tmp/photos");
-    int n = args.length > 1 ? Integer.parseInt(args[1]) : 5000;
+    Path photos = BenchPhotos.directory(Path.of(args.length > 0 ? args[0] : "/tmp/photos"));
+    int n = args.length > 1 ? Integer.parseInt(args[1]) : BenchPhotos.COUNT;
     int threads = args.length > 2 ? Integer.parseInt(args[2]) : 2;
     List<byte[]> jpegs = read(photos, n);
     Path file = Files.createTempFile("photos", ".beton");

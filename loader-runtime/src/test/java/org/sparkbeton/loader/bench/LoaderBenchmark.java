@@ -27,14 +27,11 @@ import org.sparkbeton.loader.transforms.ToChannelsFirst;
 
 /**
  * Loader figures, not a test: start-up on an ImageNet-sized index (1,281,167 samples) and CIFAR-like
- * RAW throughput (32x32, the CIFAR-10 pipeline of spec §2.7 minus the GPU steps) against a
+ * RAW throughput (32x32, the CIFAR-10 pipeline of docs/format.md#reference-pipelines minus the GPU steps) against a
  * decode-only baseline measured in the same run.
  *
- * <pre>
- * ./mvnw -q -o test-compile -pl loader-runtime
- * java -cp "loader-runtime/target/test-classes:loader-runtime/target/classes:beton-core/target/classes" \
- *     org.sparkbeton.loader.bench.LoaderBenchmark [dir]
- * </pre>
+ * <p>Arguments: {@code [dir] [ops]} ({@code ops}: the per-operation timings only). The command and the figures
+ * are in BENCHMARKS.md.
  */
 public final class LoaderBenchmark {
   private LoaderBenchmark() {}

@@ -14,7 +14,7 @@ import org.sparkbeton.loader.pipeline.SampleContext;
 import org.sparkbeton.loader.pipeline.SampleRandom;
 import org.sparkbeton.loader.pipeline.TensorSpec;
 
-/** Each transform against a plain per-pixel reference written from FFCV's semantics (spec §2.6). */
+/** Each transform against a plain per-pixel reference written from FFCV's semantics (docs/format.md#transforms). */
 class TransformReferenceTest {
   static final int H = 7;
   static final int W = 9;
@@ -230,7 +230,31 @@ class TransformReferenceTest {
         .hasMessage("RandomHorizontalFlip probability must be in [0, 1], got 1.5");
     assertThatThrownBy(() -> new Cutout(2, 1, 2))
         .hasMessage("Cutout fill needs 3 values (R, G, B), got 2");
-    assertThatThrownBy(() -> new NormalizeImage(new double[3], new double[3], DType.FLOAT32))
+    assertThatThrownBy(() -> new NormalizeImage(new double[3], new double[] {1, 0, 1}, DType.FLOAT32))
         .hasMessage("NormalizeImage standard deviations must be positive, got 0.0");
+  }
+
+  @Test
+  void normalizeRefusesTorchvisionZeroToOneUnitsShowingThe255Values() {
+    assertThatThrownBy(() -> new NormalizeImage(new double[] {0.485, 0.456, 0.406}, new double[] {0.229, 0.224, 0.225},
+        DType.FLOAT16))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("NormalizeImage got means [0.485, 0.456, 0.406] and standard deviations [0.229, 0.224, 0.225],"
+            + " torchvision's units for images scaled to 0..1; its input is uint8 pixels (0..255), so values would"
+            + " reach 1136. Give them in 0..255 units, as FFCV: means [123.675, 116.28, 103.53], standard deviations"
+            + " [58.395, 57.12, 57.375]");
+    assertThatThrownBy(() -> new NormalizeImage(new double[] {0.5, 0.5, 0.5}, new double[] {0.5, 0.5, 0.5},
+        DType.FLOAT32))
+        .hasMessageContaining("values would reach 509. Give them in 0..255 units, as FFCV: means [127.5, 127.5, 127.5]");
+    // 0..255 units are taken, and so are a plain conversion to float (mean 0, std 1) and scaling to 0..1
+    for (double[][] ok : new double[][][] {{{123.675, 116.28, 103.53}, {58.395, 57.12, 57.375}}, {{0, 0, 0}, {1, 1, 1}},
+        {{0, 0, 0}, {255, 255, 255}}, {{0.5, 0.5, 0.5}, {0.5, 0.5, 2}}}) {
+      Operation.Stage st = new NormalizeImage(ok[0], ok[1], DType.FLOAT32).plan(RGB);
+      ByteBuffer in = ByteBuffer.allocate(RGB.bytes());
+      in.put(0, (byte) 255);
+      ByteBuffer out = ByteBuffer.allocate(st.output().bytes()).order(ByteOrder.LITTLE_ENDIAN);
+      st.apply(in, 0, out, 0, ctx(0));
+      assertThat(out.getFloat(0)).isEqualTo((float) ((255 - ok[0][0]) / ok[1][0]));
+    }
   }
 }

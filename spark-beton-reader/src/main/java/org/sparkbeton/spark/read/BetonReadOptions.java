@@ -1,8 +1,11 @@
 package org.sparkbeton.spark.read;
 
+import java.util.List;
+
 /**
  * Every option of {@code spark.read.format("beton")}, in one place. Option names are
- * case-insensitive (Spark passes a {@code CaseInsensitiveStringMap}).
+ * case-insensitive (Spark passes a {@code CaseInsensitiveStringMap}); any other name is refused when
+ * the read is planned (see {@link #ALL}).
  */
 public final class BetonReadOptions {
   /**
@@ -63,6 +66,14 @@ public final class BetonReadOptions {
    * changed by other means. Files and globs read without a manifest are never memoised. Default: true.
    */
   public static final String MEMOIZE_AGGREGATES = "memoizeAggregates";
+
+  /**
+   * Every option above, in the order error messages list them. A read given any other name fails before any
+   * task runs, with the nearest of these; Spark's own {@code path} and {@code paths} and names containing a dot
+   * (Hadoop settings such as {@code fs.s3a.endpoint}, copied into the read's Hadoop configuration) pass.
+   */
+  public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, MAX_PARTITION_BYTES,
+      MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES, MEMOIZE_AGGREGATES);
 
   /** Values of {@link #IMAGE_MODE}. */
   public static final String IMAGE_MODE_BINARY = "binary";

@@ -5,13 +5,19 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import org.sparkbeton.format.options.OptionNames;
 
 /**
  * The read options parsed once on the driver; small, immutable and serializable, so it travels to
- * executors with the reader factory.
+ * executors with the reader factory. An option name that is not one of {@link BetonReadOptions#ALL} is
+ * refused with the nearest valid one.
  */
 public final class ReadConf implements Serializable {
   private static final long serialVersionUID = 1L;
+  /** Spark's own keys: {@code load(path)} puts {@code path} in the options, {@code load(a, b)} {@code paths}. */
+  private static final OptionNames NAMES = OptionNames.of("format(\"beton\") reads", BetonReadOptions.ALL,
+      Set.of("path", "paths"), true);
   private static final long DEFAULT_MAX_PARTITION_BYTES = 128L << 20;
   private static final long DEFAULT_AGGREGATE_PUSHDOWN_MAX_SAMPLES = 2_000_000;
 
@@ -45,8 +51,10 @@ public final class ReadConf implements Serializable {
    * @param options the data source options (keys compared case-insensitively)
    * @param sessionDefaults session-level defaults: {@code spark.sql.files.ignoreCorruptFiles},
    *     {@code spark.sql.files.maxPartitionBytes}, when set
+   * @throws IllegalArgumentException for an unknown option name or a bad value
    */
   public static ReadConf parse(Map<String, String> options, Map<String, String> sessionDefaults) {
+    NAMES.check(options.keySet());
     Map<String, String> o = new LinkedHashMap<>();
     options.forEach((k, v) -> o.put(k.toLowerCase(Locale.ROOT), v));
     String mode = o.getOrDefault(BetonReadOptions.IMAGE_MODE.toLowerCase(Locale.ROOT), BetonReadOptions.IMAGE_MODE_BINARY)

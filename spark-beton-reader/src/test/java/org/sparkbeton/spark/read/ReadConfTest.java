@@ -3,6 +3,10 @@ package org.sparkbeton.spark.read;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +65,33 @@ class ReadConfTest {
     assertThat(ReadConf.parse(Map.of("MEMOIZEAGGREGATES", "False"), Map.of()).memoizeAggregates()).isFalse();
     assertThatThrownBy(() -> ReadConf.parse(Map.of("memoizeAggregates", "no"), Map.of()))
         .hasMessage("Option memoizeAggregates must be true or false, got 'no'");
+  }
+
+  @Test
+  void unknownOptionsAreRefusedWithTheNearestName() {
+    assertThatThrownBy(() -> ReadConf.parse(Map.of("imageMod", "raw", "path", "/data/x"), Map.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Unknown option 'imageMod' for format(\"beton\") reads; did you mean 'imageMode'? Valid options"
+            + " (any case): imageMode, ignoreCorruptFiles, maxPartitionBytes, maxSamplesPerPartition,"
+            + " customFieldLayout, aggregatePushdownMaxSamples, memoizeAggregates; names with a dot pass as file"
+            + " system settings (e.g. fs.s3a.endpoint)");
+    // a write option on a read is refused too: it would do nothing
+    assertThatThrownBy(() -> ReadConf.parse(Map.of("imageColumns", "image"), Map.of()))
+        .hasMessageStartingWith("Unknown option 'imageColumns' for format(\"beton\") reads. Valid options");
+    // Spark's own path and paths (load(a, b)), and Hadoop settings, pass
+    assertThat(ReadConf.parse(Map.of("Path", "/data/x", "paths", "[\"/a\",\"/b\"]", "fs.s3a.endpoint", "http://m:9000",
+        "ImageMode", "image"), Map.of()).imageMode()).isEqualTo("image");
+  }
+
+  @Test
+  void allListsEveryOptionConstant() throws IllegalAccessException {
+    List<String> constants = new ArrayList<>();
+    for (Field f : BetonReadOptions.class.getDeclaredFields()) {
+      if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class && !f.getName().startsWith("IMAGE_MODE_")) {
+        constants.add((String) f.get(null));
+      }
+    }
+    assertThat(constants).hasSize(7);
+    assertThat(BetonReadOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
   }
 }

@@ -38,7 +38,6 @@ final class BetonBatchWrite implements BatchWrite {
   private final String jobId = UUID.randomUUID().toString().substring(0, 8);
   private final List<BetonField> fields;
   private final AtomicLong committedSamples = new AtomicLong();
-  private volatile DatasetManifest published;
 
   BetonBatchWrite(String dir, StructType schema, BetonWriteConf conf, Configuration hadoopConf, boolean overwrite) {
     this.dir = dir;
@@ -89,7 +88,7 @@ final class BetonBatchWrite implements BatchWrite {
         recipe.put("quarantined_rows", quarantined + " rows of job " + jobId + " left out, listed under "
             + QuarantineLog.DIR + "/");
       }
-      published = publisher().commit(jobId, fields, ours, overwrite, recipe);
+      DatasetManifest published = publisher().commit(jobId, fields, ours, overwrite, recipe);
       LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),
           published.shards().size(), quarantined > 0 ? "; " + quarantined + " rows quarantined under "
               + dir + "/" + QuarantineLog.DIR : "");
@@ -101,7 +100,12 @@ final class BetonBatchWrite implements BatchWrite {
   @Override
   public void abort(WriterCommitMessage[] messages) {
     try {
-      publisher().deleteUnlisted(jobId, Set.of());
+      Path path = new Path(dir);
+      FileSystem fs = path.getFileSystem(hadoopConf);
+      // not publisher(), which creates the directory: a failed first write leaves no more than the tasks made
+      if (fs.exists(path)) {
+        new DatasetPublisher(fs, path, conf.manifestLockTimeoutMillis).deleteUnlisted(jobId, Set.of());
+      }
     } catch (IOException e) {
       LOG.warn("beton write {}: could not delete every file of the aborted job in {}", jobId, dir, e);
     }
@@ -122,10 +126,5 @@ final class BetonBatchWrite implements BatchWrite {
     FileSystem fs = path.getFileSystem(hadoopConf);
     fs.mkdirs(path);
     return new DatasetPublisher(fs, path, conf.manifestLockTimeoutMillis);
-  }
-
-  /** The manifest published by {@link #commit}, for callers that want a summary. */
-  DatasetManifest published() {
-    return published;
   }
 }

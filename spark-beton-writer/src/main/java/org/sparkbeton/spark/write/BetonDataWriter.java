@@ -99,6 +99,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
         BetonWriteMetrics.task(BetonWriteMetrics.REENCODED, rows.imagesReencoded()),
         BetonWriteMetrics.task(BetonWriteMetrics.SKIPPED, rows.skippedNulls + rows.skippedBadImages),
         BetonWriteMetrics.task(BetonWriteMetrics.QUARANTINED, quarantine.records()),
+        BetonWriteMetrics.task(BetonWriteMetrics.BAD_IMAGES, rows.skippedBadImages),
         BetonWriteMetrics.task(BetonWriteMetrics.IMAGE_BYTES_IN, work[0]),
         BetonWriteMetrics.task(BetonWriteMetrics.DECODE_MS, work[1] / 1_000_000),
         BetonWriteMetrics.task(BetonWriteMetrics.RESIZE_MS, work[2] / 1_000_000),

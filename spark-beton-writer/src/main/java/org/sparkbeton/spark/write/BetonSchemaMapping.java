@@ -19,15 +19,18 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.FieldDescriptor;
+import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.fields.BytesField;
 import org.sparkbeton.format.fields.FloatField;
 import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.fields.JsonField;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.format.options.OptionNames;
 
 /**
- * Spark schema → .beton fields, checked when the write is planned, with messages naming the column:
+ * Spark schema → .beton fields, checked when the write is planned, with messages naming the column
+ * (a column an option names must exist; image options need an image column):
  * integral and boolean → Int; float/double → Float; binary → Bytes, or RGBImage for the columns
  * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
  * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} →
@@ -49,13 +52,8 @@ public final class BetonSchemaMapping {
       throw new IllegalArgumentException("Cannot write a DataFrame without columns as .beton");
     }
     for (String image : conf.imageColumns) {
-      boolean found = false;
-      for (StructField f : schema.fields()) {
-        found |= f.name().equalsIgnoreCase(image);
-      }
-      if (!found) {
-        throw new IllegalArgumentException("Option imageColumns names column '" + image + "', which is not in the schema "
-            + schema.simpleString());
+      if (ordinal(schema, image) < 0) {
+        throw missingColumn(BetonWriteOptions.IMAGE_COLUMNS, image, schema);
       }
     }
     int source = sourceIdOrdinal(schema, conf);
@@ -70,6 +68,7 @@ public final class BetonSchemaMapping {
       throw new IllegalArgumentException("Cannot write a DataFrame whose only column is the sourceIdColumn '"
           + conf.sourceIdColumn + "' as .beton");
     }
+    requireImageColumnFor(conf.imageOptionsGiven, plans, schema);
     try {
       FieldDescriptor.validateNames(plans.stream().map(p -> p.field().name()).toList());
     } catch (IllegalArgumentException e) {
@@ -86,14 +85,56 @@ public final class BetonSchemaMapping {
     if (conf.sourceIdColumn == null) {
       return -1;
     }
+    int i = ordinal(schema, conf.sourceIdColumn);
+    if (i < 0) {
+      throw missingColumn(BetonWriteOptions.SOURCE_ID_COLUMN, conf.sourceIdColumn, schema);
+    }
+    return i;
+  }
+
+  /** The ordinal of the column named {@code name} in any case, or -1. */
+  private static int ordinal(StructType schema, String name) {
     StructField[] fields = schema.fields();
     for (int i = 0; i < fields.length; i++) {
-      if (fields[i].name().equalsIgnoreCase(conf.sourceIdColumn)) {
+      if (fields[i].name().equalsIgnoreCase(name)) {
         return i;
       }
     }
-    throw new IllegalArgumentException("Option sourceIdColumn names column '" + conf.sourceIdColumn
-        + "', which is not in the schema " + schema.simpleString());
+    return -1;
+  }
+
+  private static IllegalArgumentException missingColumn(String option, String name, StructType schema) {
+    String nearest = OptionNames.nearest(name, List.of(schema.fieldNames()))
+        .map(c -> "; did you mean '" + c + "'?").orElse(".");
+    return new IllegalArgumentException("Option " + option + " names column '" + name + "', which the DataFrame does"
+        + " not have" + nearest + " Its columns: " + columns(schema));
+  }
+
+  /**
+   * Image options change nothing without an image column, and a misspelled or forgotten {@code imageColumns}
+   * would otherwise store the images as Bytes without a word: refuse the write, naming the options given and
+   * how to mark a column.
+   */
+  private static void requireImageColumnFor(List<String> imageOptions, List<ColumnPlan> plans, StructType schema) {
+    if (imageOptions.isEmpty() || plans.stream().anyMatch(p -> p.field().typeId() == FieldTypes.RGB_IMAGE)) {
+      return;
+    }
+    throw new IllegalArgumentException((imageOptions.size() == 1 ? "Option " : "Options ")
+        + String.join(", ", imageOptions) + (imageOptions.size() == 1 ? " applies" : " apply")
+        + " to image columns, but no column is one, so " + (imageOptions.size() == 1 ? "it would" : "they would")
+        + " do nothing. Mark the columns of encoded images"
+        + " (binary) or of image file paths (string) with option " + BetonWriteOptions.IMAGE_COLUMNS
+        + ", e.g. .option(\"imageColumns\", \"image\"); a Spark image struct (spark.read.format(\"image\")) is one"
+        + " without being listed. Columns: " + columns(schema));
+  }
+
+  /** {@code name type, ...}, for messages. */
+  private static String columns(StructType schema) {
+    StringBuilder b = new StringBuilder();
+    for (StructField f : schema.fields()) {
+      b.append(b.length() == 0 ? "" : ", ").append(f.name()).append(' ').append(f.dataType().simpleString());
+    }
+    return b.toString();
   }
 
   private static ColumnPlan planColumn(StructField f, int ordinal, BetonWriteConf conf) {

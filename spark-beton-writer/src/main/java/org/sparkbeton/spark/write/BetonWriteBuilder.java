@@ -4,7 +4,6 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.write.BatchWrite;
-import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
@@ -13,7 +12,7 @@ import org.apache.spark.sql.types.StructType;
 /**
  * {@code df.write.format("beton")}'s write: appends shards, or (after {@link #truncate()}, for
  * SaveMode.Overwrite) replaces the dataset. Options are parsed and the schema mapped here, on the
- * driver, so a bad option or column fails the query before any task runs.
+ * driver, so a bad or unknown option, or a bad column, fails the query before any task runs.
  */
 public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final String dir;
@@ -22,14 +21,27 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final Configuration hadoopConf;
   private boolean overwrite;
 
-  public BetonWriteBuilder(String dir, LogicalWriteInfo info, Map<String, String> tableOptions, Configuration hadoopConf) {
-    Map<String, String> options = new java.util.HashMap<>(tableOptions);
-    options.putAll(info.options().asCaseSensitiveMap());
+  /**
+   * @param options the write options as the user gave them (any key of {@link BetonWriteOptions#ALL}, Spark's
+   *     {@code path}, Hadoop settings); the caller leaves out keys of its own
+   */
+  public BetonWriteBuilder(String dir, StructType schema, Map<String, String> options, Configuration hadoopConf) {
     this.dir = dir;
-    this.schema = info.schema();
-    this.conf = BetonWriteConf.parse(options);
+    this.schema = schema;
+    this.conf = plan(schema, options);
     this.hadoopConf = hadoopConf;
-    BetonSchemaMapping.fields(schema, conf); // fail now, naming the column
+  }
+
+  /**
+   * Parses the options and maps the schema, as the write will: throws IllegalArgumentException naming the
+   * option or column that is wrong. For callers that settle something else first (the SaveMode against the
+   * path) and want a bad option to fail before it.
+   */
+  public static BetonWriteConf plan(StructType schema, Map<String, String> options) {
+    BetonWriteConf conf = BetonWriteConf.parse(options);
+    BetonSchemaMapping.fields(schema, conf);
+    org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable(); // loads the codec: a Java fallback logs its WARN on the driver
+    return conf;
   }
 
   @Override

@@ -1,22 +1,35 @@
 package org.sparkbeton.spark.write;
 
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.options.OptionNames;
 
 /**
  * The write options, parsed and checked once on the driver; small, immutable and serializable, so
- * it travels to executors as is. Messages name the option and what was expected.
+ * it travels to executors as is. Messages name the option and what was expected; an option name that
+ * is not one of {@link BetonWriteOptions#ALL} is refused with the nearest valid one.
  */
 public final class BetonWriteConf implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  final Set<String> imageColumns;
+  /** Spark's own key: {@code save(path)} puts the path in the options. */
+  private static final OptionNames NAMES = OptionNames.of("format(\"beton\") writes", BetonWriteOptions.ALL,
+      Set.of("path"), true);
+
+  /** The {@code imageColumns}, as given (trimmed); matched to columns case-insensitively. */
+  final List<String> imageColumns;
+  /**
+   * The options of {@link BetonWriteOptions#IMAGE_ONLY} that were given ({@code writeMode} only when not
+   * {@code raw}), as documented: a write with any of them needs an image column.
+   */
+  final List<String> imageOptionsGiven;
   final int maxResolution;
   final int minResolution;
   final WriteMode writeMode;
@@ -38,12 +51,13 @@ public final class BetonWriteConf implements Serializable {
   final String spoolDir;
 
   private BetonWriteConf(Map<String, String> o) {
-    imageColumns = new LinkedHashSet<>();
+    List<String> images = new ArrayList<>();
     for (String c : o.getOrDefault(key(BetonWriteOptions.IMAGE_COLUMNS), "").split(",")) {
-      if (!c.isBlank()) {
-        imageColumns.add(c.trim().toLowerCase(Locale.ROOT));
+      if (!c.isBlank() && images.stream().noneMatch(c.trim()::equalsIgnoreCase)) {
+        images.add(c.trim());
       }
     }
+    imageColumns = List.copyOf(images);
     maxResolution = positiveInt(o, BetonWriteOptions.MAX_RESOLUTION, Integer.MAX_VALUE);
     minResolution = positiveInt(o, BetonWriteOptions.MIN_RESOLUTION, Integer.MAX_VALUE);
     if (maxResolution != Integer.MAX_VALUE && minResolution != Integer.MAX_VALUE) {
@@ -91,6 +105,13 @@ public final class BetonWriteConf implements Serializable {
     }
     stringsAsJson = strings.equals("json");
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
+    List<String> given = new ArrayList<>();
+    for (String option : BetonWriteOptions.IMAGE_ONLY) {
+      if (o.containsKey(key(option)) && !(option.equals(BetonWriteOptions.WRITE_MODE) && writeMode == WriteMode.RAW)) {
+        given.add(option);
+      }
+    }
+    imageOptionsGiven = List.copyOf(given);
   }
 
   /** What happens to a row whose image cannot be stored. */
@@ -109,8 +130,12 @@ public final class BetonWriteConf implements Serializable {
     }
   }
 
-  /** Parses options given with any case (Spark passes a case-insensitive map). */
+  /**
+   * Parses options given with any case (Spark passes a case-insensitive map); throws IllegalArgumentException
+   * for an unknown option name or a bad value.
+   */
   public static BetonWriteConf parse(Map<String, String> options) {
+    NAMES.check(options.keySet());
     Map<String, String> lower = new HashMap<>();
     options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
     return new BetonWriteConf(lower);
@@ -142,7 +167,12 @@ public final class BetonWriteConf implements Serializable {
   }
 
   boolean isImageColumn(String name) {
-    return imageColumns.contains(name.toLowerCase(Locale.ROOT));
+    for (String c : imageColumns) {
+      if (c.equalsIgnoreCase(name)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   long[] arrayShape(String column) {

@@ -1,8 +1,11 @@
 package org.sparkbeton.spark.write;
 
+import java.util.List;
+
 /**
  * Every option of {@code df.write.format("beton")}, case-insensitive. Defaults mirror FFCV's
- * {@code RGBImageField} / {@code DatasetWriter} where FFCV has one.
+ * {@code RGBImageField} / {@code DatasetWriter} where FFCV has one. Any other name is refused when the write is
+ * planned (see {@link #ALL}).
  */
 public final class BetonWriteOptions {
   private BetonWriteOptions() {}
@@ -87,4 +90,22 @@ public final class BetonWriteOptions {
 
   /** Directory for the per-task page spool files (shards are streamed to the target file system once complete). Default: java.io.tmpdir. */
   public static final String SPOOL_DIR = "spoolDir";
+
+  /**
+   * Every option above, in the order error messages list them. A write given any other name fails before any
+   * task runs, with the nearest of these; Spark's own {@code path} and names containing a dot (Hadoop settings
+   * such as {@code fs.s3a.endpoint}, copied into the write's Hadoop configuration) pass.
+   */
+  public static final List<String> ALL = List.of(IMAGE_COLUMNS, MAX_RESOLUTION, MIN_RESOLUTION, WRITE_MODE,
+      JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
+      TARGET_SHARD_SIZE, BAD_IMAGE_POLICY, NULL_POLICY, ARRAY_SHAPES, STRING_ENCODING, SOURCE_ID_COLUMN,
+      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR);
+
+  /**
+   * The options that only change how image columns are stored: given (with {@link #WRITE_MODE} other than
+   * {@code raw}) to a write without an image column, they would do nothing, so the write fails instead, naming
+   * them. {@link #SEED} is here because it seeds only {@code proportion}'s draws.
+   */
+  static final List<String> IMAGE_ONLY = List.of(WRITE_MODE, MAX_RESOLUTION, MIN_RESOLUTION, JPEG_QUALITY,
+      JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, BAD_IMAGE_POLICY);
 }

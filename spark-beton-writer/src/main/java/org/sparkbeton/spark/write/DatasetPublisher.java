@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.ShardEntry;
@@ -79,7 +80,8 @@ public final class DatasetPublisher {
       }
       messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
           .forEach(m -> shards.addAll(m.shards()));
-      DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, "spark-beton 0.1.0");
+      requirePresent(messages);
+      DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();
       next.shards().forEach(s -> live.add(s.path()));
@@ -98,6 +100,27 @@ public final class DatasetPublisher {
       });
       deleteUnlisted(jobId, live, quarantine, overwrite);
       return next;
+    }
+  }
+
+  /**
+   * Every shard the tasks committed must still be there: a manifest never lists a missing shard. (A write that
+   * takes a directory of leftovers for its own deletes what it finds there; if that was another job still
+   * writing its first version, that job fails here instead of publishing holes.)
+   */
+  private void requirePresent(List<BetonCommitMessage> messages) throws IOException {
+    Set<String> present = new HashSet<>();
+    for (FileStatus f : fs.listStatus(dir)) {
+      present.add(f.getPath().getName());
+    }
+    for (BetonCommitMessage m : messages) {
+      for (ShardEntry s : m.shards()) {
+        if (!present.contains(s.path())) {
+          throw new IOException("Shard " + s.path() + " of partition " + m.partition() + " is gone from " + dir
+              + " before its manifest was published (did another write to this path delete it?); nothing was"
+              + " published");
+        }
+      }
     }
   }
 

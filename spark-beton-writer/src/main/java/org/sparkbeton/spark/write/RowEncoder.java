@@ -82,8 +82,7 @@ final class RowEncoder implements AutoCloseable {
             skippedBadImages++;
             quarantine.add(source(row), partition, rowIndex, p.column(), e.getMessage());
           }
-          default -> throw new IllegalArgumentException("Column '" + p.column() + "' of " + where(row, rowIndex)
-              + ": " + e.getMessage() + " (set badImagePolicy=skip or quarantine to leave such rows out)", e);
+          default -> throw new BadImageException(p.column(), rowIndex, partition, source(row), e.getMessage(), e);
         }
         return null;
       }

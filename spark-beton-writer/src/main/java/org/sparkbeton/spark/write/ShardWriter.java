@@ -13,13 +13,16 @@ import org.sparkbeton.format.dataset.ColumnStats;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.format.write.PageLayout;
 
 /**
  * One task attempt's output: shard files named {@code <prefix>-<seq>.beton} (the prefix is unique per
  * attempt), each a complete standalone .beton streamed to any Hadoop FileSystem, rolled over once a
- * shard's data pages reach the target size (the sample that books the page reaching the target is the
- * shard's last, so a shard wastes at most the tail of one page, like each FFCV worker's last page). Keeps checksum, size and Int/Float min/max per shard for
- * the manifest. {@link #abort()} deletes every file this attempt created.
+ * shard's payload bytes reach the target size (the sample that reaches it is the shard's last). Shards
+ * are written in {@link PageLayout#COMPACT}: the samples follow the metadata, no page is padded to its
+ * end, so a small partition makes a small shard (FFCV's layout would add up to two pages of zeros to
+ * each). Keeps checksum, size and Int/Float min/max per shard for the manifest. {@link #abort()} deletes
+ * every file this attempt created.
  */
 final class ShardWriter implements AutoCloseable {
   private final FileSystem fs;
@@ -69,7 +72,8 @@ final class ShardWriter implements AutoCloseable {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, currentName);
     created.add(path);
     currentOut = new HashingOutputStream(fs.create(path, false));
-    current = BetonWriter.builder(fields).pageSize(conf.pageSize).open(currentOut, Path.of(conf.spoolDir));
+    current = BetonWriter.builder(fields).pageSize(conf.pageSize).pageLayout(PageLayout.COMPACT)
+        .open(currentOut, Path.of(conf.spoolDir));
     currentSamples = 0;
     stats = new ColumnStats.Accumulator[fields.size()];
     for (int f = 0; f < fields.size(); f++) {
@@ -106,8 +110,9 @@ final class ShardWriter implements AutoCloseable {
   }
 
   /**
-   * Bytes written so far: finished shards exactly, plus the data pages of the open shard (its metadata and
-   * allocation table are written when it finishes, after Spark's last metrics update of the task).
+   * Bytes written so far: finished shards exactly, plus the payload bytes of the open shard (its metadata,
+   * allocation table and any page tails are written when it finishes, after Spark's last metrics update of
+   * the task).
    */
   long bytesSoFar() {
     long bytes = 0;
@@ -115,10 +120,6 @@ final class ShardWriter implements AutoCloseable {
       bytes += e.bytes();
     }
     return bytes + (current == null ? 0 : current.dataBytes());
-  }
-
-  long samplesInOpenShard() {
-    return current == null ? 0 : currentSamples;
   }
 
   /** Deletes everything this attempt wrote. */

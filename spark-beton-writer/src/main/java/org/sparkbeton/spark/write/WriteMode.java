@@ -2,7 +2,7 @@ package org.sparkbeton.spark.write;
 
 import java.util.Locale;
 
-/** FFCV's image write modes (spec §1.9). */
+/** FFCV's image write modes (docs/format.md#image-write-modes). */
 public enum WriteMode {
   /** Decoded RGB bytes, H*W*3. */
   RAW,

@@ -65,8 +65,56 @@ class BetonSchemaMappingTest {
     assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType), img))
         .hasMessage("Cannot write image column 'label': expected binary (encoded images), string (paths of image files)"
             + " or an image struct, got int");
-    BetonWriteConf missing = BetonWriteConf.parse(Map.of("imageColumns", "photo"));
-    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType), missing))
-        .hasMessageStartingWith("Option imageColumns names column 'photo', which is not in the schema");
+  }
+
+  @Test
+  void aColumnNamedByAnOptionMustExist() {
+    StructType schema = new StructType().add("path", DataTypes.StringType).add("photo", DataTypes.BinaryType)
+        .add("label", DataTypes.IntegerType);
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, BetonWriteConf.parse(Map.of("imageColumns", "Foto"))))
+        .hasMessage("Option imageColumns names column 'Foto', which the DataFrame does not have; did you mean"
+            + " 'photo'? Its columns: path string, photo binary, label int");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema,
+        BetonWriteConf.parse(Map.of("imageColumns", "photo, thumbnail"))))
+        .hasMessage("Option imageColumns names column 'thumbnail', which the DataFrame does not have. Its columns:"
+            + " path string, photo binary, label int");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema,
+        BetonWriteConf.parse(Map.of("imageColumns", "photo", "sourceIdColumn", "uri"))))
+        .hasMessage("Option sourceIdColumn names column 'uri', which the DataFrame does not have. Its columns:"
+            + " path string, photo binary, label int");
+    assertThat(BetonSchemaMapping.plan(schema, BetonWriteConf.parse(Map.of("imageColumns", "PHOTO"))).get(1).kind())
+        .isEqualTo(ColumnKind.ENCODED_IMAGE);
+  }
+
+  @Test
+  void imageOptionsWithoutAnImageColumnAreRefusedNamingThem() {
+    StructType binaryFile = new StructType().add("path", DataTypes.StringType).add("content", DataTypes.BinaryType)
+        .add("label", DataTypes.IntegerType);
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(binaryFile,
+        BetonWriteConf.parse(Map.of("writeMode", "jpg", "MAXRESOLUTION", "256", "sourceIdColumn", "path"))))
+        .hasMessage("Options writeMode, maxResolution apply to image columns, but no column is one, so they would do"
+            + " nothing. Mark the columns of encoded images (binary) or of image file paths (string) with option"
+            + " imageColumns, e.g. .option(\"imageColumns\", \"image\"); a Spark image struct"
+            + " (spark.read.format(\"image\")) is one without being listed. Columns: path string, content binary,"
+            + " label int");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(binaryFile, BetonWriteConf.parse(Map.of("badImagePolicy", "skip"))))
+        .hasMessageStartingWith("Option badImagePolicy applies to image columns, but no column is one, so it would do"
+            + " nothing.");
+    // each of them counts; raw, the default, stores any column as it would without the option
+    for (Map<String, String> options : List.of(Map.of("minResolution", "64"), Map.of("jpegQuality", "80"),
+        Map.of("jpegSubsampling", "444"), Map.of("jpegResizeSpace", "rgb"), Map.of("compressProbability", "0.1"),
+        Map.of("writeMode", "smart", "smartThreshold", "1000"), Map.of("seed", "7"))) {
+      assertThatThrownBy(() -> BetonSchemaMapping.fields(binaryFile, BetonWriteConf.parse(options)))
+          .as("%s", options).hasMessageContaining("to image columns, but no column is one");
+    }
+    assertThat(BetonSchemaMapping.fields(binaryFile, BetonWriteConf.parse(Map.of("writeMode", "raw"))))
+        .extracting(BetonField::typeId).containsExactly(FieldTypes.JSON, FieldTypes.BYTES, FieldTypes.INT);
+    // with an image column, listed or an image struct, the same options are taken
+    assertThat(BetonSchemaMapping.fields(binaryFile,
+        BetonWriteConf.parse(Map.of("writeMode", "jpg", "maxResolution", "256", "imageColumns", "content"))))
+        .extracting(BetonField::typeId).containsExactly(FieldTypes.JSON, FieldTypes.RGB_IMAGE, FieldTypes.INT);
+    assertThat(BetonSchemaMapping.fields(new StructType().add("image", imageStruct()),
+        BetonWriteConf.parse(Map.of("writeMode", "jpg", "maxResolution", "256"))))
+        .extracting(BetonField::typeId).containsExactly(FieldTypes.RGB_IMAGE);
   }
 }

@@ -3,6 +3,10 @@ package org.sparkbeton.spark.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -74,5 +78,47 @@ class BetonWriteConfTest {
     assertThat(d.manifestLockTimeoutMillis).isEqualTo(120_000);
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("manifestLockTimeout", "0")))
         .hasMessageContaining("manifestLockTimeout must be a positive integer");
+  }
+
+  @Test
+  void unknownOptionsAreRefusedWithTheNearestName() {
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("imageColums", "image", "writeMode", "jpg")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Unknown option 'imageColums' for format(\"beton\") writes; did you mean"
+            + " 'imageColumns'? Valid options (any case): imageColumns, maxResolution, minResolution, writeMode,")
+        .hasMessageEndingWith(", spoolDir; names with a dot pass as file system settings (e.g. fs.s3a.endpoint)");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("max_resolution", "256", "jpeg_quality", "80")))
+        .hasMessageStartingWith("Unknown options for format(\"beton\") writes: 'jpeg_quality' (did you mean"
+            + " 'jpegQuality'?), 'max_resolution' (did you mean 'maxResolution'?). Valid options");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("imageMode", "raw"))) // a read option: nearest by its start
+        .hasMessageStartingWith("Unknown option 'imageMode' for format(\"beton\") writes; did you mean 'imageColumns'?");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("zstdLevel", "3")))
+        .hasMessageStartingWith("Unknown option 'zstdLevel' for format(\"beton\") writes. Valid options");
+    // Spark's own path, and Hadoop settings, which the data source copies into the write's configuration
+    BetonWriteConf c = BetonWriteConf.parse(Map.of("PATH", "/data/x", "fs.s3a.endpoint", "http://minio:9000",
+        "ImageColumns", "image"));
+    assertThat(c.isImageColumn("image")).isTrue();
+  }
+
+  @Test
+  void allListsEveryOptionConstant() throws IllegalAccessException {
+    List<String> constants = new ArrayList<>();
+    for (Field f : BetonWriteOptions.class.getDeclaredFields()) {
+      if (Modifier.isStatic(f.getModifiers()) && f.getType() == String.class) {
+        constants.add((String) f.get(null));
+      }
+    }
+    assertThat(constants).hasSize(19);
+    assertThat(BetonWriteOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
+    assertThat(BetonWriteOptions.ALL).containsAll(BetonWriteOptions.IMAGE_ONLY);
+  }
+
+  @Test
+  void recordsWhichImageOptionsWereGiven() {
+    assertThat(BetonWriteConf.parse(Map.of()).imageOptionsGiven).isEmpty();
+    assertThat(BetonWriteConf.parse(Map.of("writeMode", "RAW", "pageSize", "8M", "nullPolicy", "skip"))
+        .imageOptionsGiven).isEmpty();
+    assertThat(BetonWriteConf.parse(Map.of("SEED", "3", "writeMode", "proportion", "jpegquality", "80",
+        "imageColumns", "image")).imageOptionsGiven).containsExactly("writeMode", "jpegQuality", "seed");
   }
 }

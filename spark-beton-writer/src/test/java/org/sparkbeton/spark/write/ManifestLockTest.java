@@ -30,7 +30,10 @@ class ManifestLockTest {
 
   @TempDir Path tmp;
 
-  private static BetonCommitMessage message(String shard) {
+  /** A task's commit message for {@code shard}, which is created (empty): a manifest never lists a missing shard. */
+  private BetonCommitMessage message(String shard) throws IOException {
+    java.nio.file.Files.createDirectories(tmp.resolve("ds"));
+    java.nio.file.Files.write(tmp.resolve("ds").resolve(shard), new byte[0]);
     ShardEntry e = new ShardEntry(shard, 10, 4096, new ShardChecksum(ShardChecksum.SHA256, "0".repeat(64)), Map.of());
     return new BetonCommitMessage(0, 0, List.of(e), 10, 0, 0, null, 0, "test codec");
   }

@@ -39,11 +39,14 @@ class ShardWriterTest {
       }
       shards = w.finish();
     }
-    // 100 kB samples, 20 per 2 MiB page; a shard closes after the sample that books its second page (4 MiB)
+    // 100 kB samples: a shard closes after the sample that brings its payload to 4 MiB, its 42nd
     assertThat(shards).extracting(ShardEntry::path).containsExactly("part-00007-job-a9-000.beton",
-        "part-00007-job-a9-001.beton", "part-00007-job-a9-002.beton", "part-00007-job-a9-003.beton",
-        "part-00007-job-a9-004.beton");
-    assertThat(shards).extracting(ShardEntry::samples).containsExactly(21L, 21L, 21L, 21L, 16L);
+        "part-00007-job-a9-001.beton", "part-00007-job-a9-002.beton");
+    assertThat(shards).extracting(ShardEntry::samples).containsExactly(42L, 42L, 16L);
+    // compact: 20 samples behind the 3,147 + 42 x 32 bytes of head and records in page 0, 20 in page 1,
+    // the last 2 in page 2, which ends with them; then 42 table entries
+    assertThat(shards.get(0).bytes()).isEqualTo(2 * (2L << 20) + 2 * 100_000 + 42 * 24);
+    assertThat(shards.get(2).bytes()).isEqualTo(3_147 + 16 * 32 + 16 * 100_000 + 16 * 24);
     long total = 0;
     for (ShardEntry s : shards) {
       Path file = out.resolve(s.path());
@@ -59,8 +62,8 @@ class ShardWriterTest {
     assertThat(total).isEqualTo(100);
     assertThat(shards.get(0).stats("label").min().longValue()).isEqualTo(-3);
     assertThat(shards.get(0).stats("label").max().longValue()).isEqualTo(6);
-    assertThat(shards.get(4).stats("w").min().doubleValue()).isEqualTo(42.0);
-    assertThat(shards.get(4).stats("w").max().doubleValue()).isEqualTo(49.5);
+    assertThat(shards.get(2).stats("w").min().doubleValue()).isEqualTo(42.0);
+    assertThat(shards.get(2).stats("w").max().doubleValue()).isEqualTo(49.5);
     try (var spool = Files.list(tmp)) {
       assertThat(spool.filter(p -> p.toString().endsWith(".spool")).count()).as("spool files left").isZero();
     }

@@ -7,13 +7,17 @@ import static org.apache.spark.sql.functions.map;
 import static org.apache.spark.sql.functions.regexp_extract;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
@@ -31,13 +35,36 @@ import org.sparkbeton.spark.write.DatasetPublisher;
  * {@code local[*]} Spark or under {@code spark-submit}.
  */
 public final class ImageFolderPrepare {
+  /** How long to wait for the listener events of the write's last tasks after the write returned. */
+  private static final Duration LISTENER_WAIT = Duration.ofSeconds(30);
+  /** The local properties {@code SparkContext.setJobGroup} sets. */
+  private static final String[] JOB_GROUP_PROPERTIES =
+      {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"};
   private static final String IMAGE_GLOB = "*.{jpg,jpeg,JPG,JPEG,png,PNG,bmp,BMP,gif,GIF,tif,tiff,TIF,TIFF,webp,WEBP}";
 
   private ImageFolderPrepare() {}
 
-  /** What one run produced. */
-  public record Result(List<String> classes, Map<String, Long> samplesPerClass, long samples, long shards, long bytes,
-      double seconds) {
+  /**
+   * What one run produced.
+   *
+   * @param output the dataset directory, qualified ({@code file:/...}, {@code hdfs://...})
+   * @param samples the dataset's samples, shards and bytes (after an append, the old shards' included)
+   * @param seconds the whole run, from listing the input to the per-class counts
+   * @param writeSeconds the write itself, from its start to its manifest
+   * @param listed the images the run listed (the rows of its write)
+   * @param written what this run's tasks did (from their metrics); {@code countsFinal} false if Spark's listener
+   *     events for the last tasks did not arrive in time
+   * @param quarantine where this run's quarantine records are ({@code null} when it quarantined nothing)
+   * @param codec the JPEG codec the executors used (the manifest's recipe)
+   */
+  public record Result(String output, SaveMode mode, List<String> classes, Map<String, Long> samplesPerClass,
+      long samples, long shards, long bytes, double seconds, double writeSeconds, long listed, WriteCounts written,
+      boolean countsFinal,
+      String quarantine, String codec) {
+  }
+
+  /** How to show the write's progress: where, whether that is a terminal, seconds between plain lines. */
+  public record Progress(PrintStream out, boolean terminal, double intervalSeconds) {
   }
 
   /** The class folders of an ImageFolder root, sorted: a sample's label is its folder's index here. */
@@ -60,8 +87,18 @@ public final class ImageFolderPrepare {
     return classes;
   }
 
+  /** {@link #run(SparkSession, String, String, Map, int, SaveMode, Progress)} with no progress display. */
   public static Result run(SparkSession spark, String input, String output, Map<String, String> options, int shards,
       boolean overwrite) throws IOException {
+    return run(spark, input, output, options, shards, overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists, null);
+  }
+
+  /**
+   * Prepares {@code input} into {@code output}. {@code mode} is the DataFrame save mode (ErrorIfExists refuses an
+   * existing dataset); {@code progress} null shows none.
+   */
+  public static Result run(SparkSession spark, String input, String output, Map<String, String> options, int shards,
+      SaveMode mode, Progress progress) throws IOException {
     long t0 = System.nanoTime();
     List<String> classes = classes(spark, input);
     List<Column> entries = new ArrayList<>();
@@ -75,6 +112,11 @@ public final class ImageFolderPrepare {
         .select(col("path"), col("path").as("image"),
             element_at(labelOf, regexp_extract(col("path"), "([^/]+)/[^/]+$", 1)).cast("int").as("label"))
         .where(col("label").isNotNull());
+    // the progress total: a count of the listing (binaryFile reads no file for it)
+    long listed = files.count();
+    if (listed == 0) {
+      throw new IllegalArgumentException("Input " + input + " has no images in its class folders (" + IMAGE_GLOB + ")");
+    }
     // binaryFile makes many small partitions; each write task fills whole pages of its own, so they are
     // merged (a coalesce: no shuffle of image bytes) into one task per core unless a shard count is asked
     // for. More tasks balance the cores better (coalesce groups partitions by count, not bytes: in
@@ -88,10 +130,46 @@ public final class ImageFolderPrepare {
     // quarantine records; it is not stored.
     DataFrameWriter<Row> writer = files.write().format("beton").option("imageColumns", "image")
         .option("sourceIdColumn", "path").options(options);
-    writer.mode(overwrite ? SaveMode.Overwrite : SaveMode.ErrorIfExists).save(output);
-    double seconds = (System.nanoTime() - t0) / 1e9;
+    ProgressModel model = new ProgressModel(listed, System::nanoTime);
+    SparkContext sc = spark.sparkContext();
+    String group = "beton-prepare-" + UUID.randomUUID();
+    WriteProgressListener listener = new WriteProgressListener(model, group);
+    sc.addSparkListener(listener);
+    ProgressReporter reporter = progress == null ? null
+        : ProgressReporter.start(model, progress.out(), progress.terminal(), progress.intervalSeconds());
+    boolean countsFinal;
+    try {
+      // the write's jobs are told apart by their group; the caller's own group, if any, is put back afterwards
+      String[] callers = new String[JOB_GROUP_PROPERTIES.length];
+      for (int i = 0; i < callers.length; i++) {
+        callers[i] = sc.getLocalProperty(JOB_GROUP_PROPERTIES[i]);
+      }
+      sc.setJobGroup(group, "beton prepare: write " + output, false);
+      try {
+        writer.mode(mode).save(output);
+      } finally {
+        for (int i = 0; i < callers.length; i++) {
+          sc.setLocalProperty(JOB_GROUP_PROPERTIES[i], callers[i]);
+        }
+      }
+      countsFinal = listener.awaitJobsEnded(LISTENER_WAIT);
+      if (reporter != null) {
+        reporter.finish(true);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while waiting for the write's last task events", e);
+    } finally {
+      if (reporter != null) {
+        reporter.close();
+      }
+      sc.removeSparkListener(listener);
+    }
+    double writeSeconds = model.snapshot().seconds();
 
-    DatasetManifest manifest = manifest(spark, output);
+    Path dir = new Path(output);
+    FileSystem fs = dir.getFileSystem(sc.hadoopConfiguration());
+    DatasetManifest manifest = manifest(fs, dir, output);
     Map<String, Long> perClass = new LinkedHashMap<>();
     classes.forEach(c -> perClass.put(c, 0L));
     // a label-only query: reads the metadata of each shard, never an image page
@@ -99,28 +177,35 @@ public final class ImageFolderPrepare {
       perClass.put(classes.get((int) r.getLong(0)), r.getLong(1));
     }
     long bytes = manifest.shards().stream().mapToLong(s -> s.bytes()).sum();
-    return new Result(classes, perClass, manifest.totalSamples(), manifest.shards().size(), bytes, seconds);
+    WriteCounts written = model.finished();
+    return new Result(fs.makeQualified(dir).toString(), mode, classes, perClass, manifest.totalSamples(),
+        manifest.shards().size(), bytes, (System.nanoTime() - t0) / 1e9, writeSeconds, listed, written, countsFinal,
+        written.quarantined() > 0 ? quarantine(fs, dir, manifest.recipe().get("job_id")) : null,
+        manifest.recipe().get("jpeg_codec"));
   }
 
-  private static DatasetManifest manifest(SparkSession spark, String output) throws IOException {
-    Path dir = new Path(output);
-    DatasetManifest m = DatasetPublisher.read(dir.getFileSystem(spark.sparkContext().hadoopConfiguration()), dir);
+  /** Where the run {@code jobId}'s quarantine records are: its one file, or a glob of its files (one per task). */
+  private static String quarantine(FileSystem fs, Path dir, String jobId) throws IOException {
+    Path q = new Path(dir, "_quarantine");
+    List<String> ours = new ArrayList<>();
+    if (jobId != null && fs.exists(q)) {
+      for (FileStatus f : fs.listStatus(q)) {
+        if (f.getPath().getName().contains("-" + jobId + "-")) {
+          ours.add(f.getPath().getName());
+        }
+      }
+    }
+    String qualified = fs.makeQualified(q).toString();
+    return ours.size() == 1 ? qualified + "/" + ours.get(0)
+        : qualified + "/*-" + jobId + "-*.jsonl (" + ours.size() + " files)";
+  }
+
+  private static DatasetManifest manifest(FileSystem fs, Path dir, String output) throws IOException {
+    DatasetManifest m = DatasetPublisher.read(fs, dir);
     if (m == null) {
       throw new IOException("The write to " + output + " published no manifest");
     }
     return m;
-  }
-
-  static String summary(Result r, String output) {
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format("%nwrote %s: %,d samples in %d shard(s), %.1f MB, %.1f s, %,.0f images/s%n", output,
-        r.samples(), r.shards(), r.bytes() / 1e6, r.seconds(), r.samples() / r.seconds()));
-    sb.append(String.format("%-6s %-24s %10s%n", "label", "class", "samples"));
-    int label = 0;
-    for (Map.Entry<String, Long> e : r.samplesPerClass().entrySet()) {
-      sb.append(String.format("%-6d %-24s %,10d%n", label++, e.getKey(), e.getValue()));
-    }
-    return sb.toString();
   }
 
 }

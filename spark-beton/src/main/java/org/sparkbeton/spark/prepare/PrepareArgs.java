@@ -1,25 +1,47 @@
 package org.sparkbeton.spark.prepare;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
+import org.apache.spark.sql.SaveMode;
+import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.ByteSizes;
 
-/** Command-line arguments of {@link PrepareJob}; with none, the embedded demo runs. */
+/**
+ * Command-line arguments of {@link PrepareJob}; with no {@code --input}, the embedded demo runs. Every flag's value
+ * is checked here, so that a mistake is reported in the command line's terms (the flag), not in those of the
+ * {@code format("beton")} option it becomes.
+ */
 record PrepareArgs(String input, String output, Map<String, String> writeOptions, int shards, String master,
-    boolean overwrite, int demoImages) {
+    SaveMode saveMode, int demoImages, double progressSeconds, boolean debug) {
+
+  /** System property: the demo's folder ({@code bin/beton-prepare} sets the checkout's target/beton-demo). */
+  static final String DEMO_DIR_PROPERTY = "beton.demo.dir";
+  static final String DEFAULT_DEMO_DIR = "target/beton-demo";
+  /** Seconds between progress lines when standard error is not a terminal. */
+  static final double DEFAULT_PROGRESS_SECONDS = 5;
 
   static final String USAGE = String.join("\n",
-      "Usage: beton-prepare [--input DIR] [--output URI] [--max-resolution N] [--mode raw|jpg|smart|proportion]",
-      "                     [--quality Q] [--page-size S] [--shards N] [--master URL] [--overwrite] [--demo-images N]",
-      "                     [--bad-images fail|skip|quarantine]",
+      "Usage: beton-prepare [--input DIR] [--output URI] [--overwrite | --append] [--max-resolution N]",
+      "                     [--mode raw|jpg|smart|proportion] [--quality Q] [--smart-threshold S] [--page-size S]",
+      "                     [--bad-images fail|skip|quarantine] [--shards N] [--master URL] [--demo-images N]",
+      "                     [--progress-interval SECONDS] [--debug]",
       "Turns an ImageFolder tree (one folder per class; labels = index of the sorted folder names, as",
-      "torchvision's ImageFolder) into a sharded .beton dataset with Spark.",
+      "torchvision's ImageFolder) into a sharded .beton dataset with Spark. Relative paths are taken from the",
+      "current directory.",
       "With no --input, draws a labelled demo set of shapes first (--demo-images, default 2000) into",
-      "target/beton-demo/shapes and writes target/beton-demo/dataset (replacing it).",
+      "<checkout>/target/beton-demo/shapes and writes <checkout>/target/beton-demo/dataset (replacing it) unless",
+      "--output is given.",
+      "An existing dataset at --output is replaced with --overwrite or added to with --append; without either the",
+      "job refuses it. A folder left by a failed or killed run (its own files only) is taken over and cleaned.",
       "Bad images fail the job naming the file (--bad-images fail), are skipped and counted (skip), or are",
       "listed with the reason in <output>/_quarantine/*.jsonl (quarantine).",
+      "Progress goes to standard error: a live line on a terminal, else a line every --progress-interval seconds",
+      "(default 5; 0 for none). The summary goes to standard output.",
       "Defaults: --mode jpg, --max-resolution 256, --quality 90, --master local[*], one write task (shard) per",
       "core. On large inputs --shards N with N = 2-4x the cores balances the cores better (each shard costs",
-      "~1.5 pages of padding, 12 MiB at the default 8 MiB page size).");
+      "~1.5 pages of padding, 12 MiB at the default 8 MiB page size). --mode smart stores an image as JPEG when",
+      "its raw RGB is over --smart-threshold bytes (e.g. 256K). --debug prints stack traces of failures.");
 
   static PrepareArgs parse(String[] args) {
     String input = null;
@@ -31,39 +53,56 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     int shards = 0;
     String master = "local[*]";
     boolean overwrite = false;
+    boolean append = false;
     int demo = 2000;
+    double progress = DEFAULT_PROGRESS_SECONDS;
+    boolean debug = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
-      if (a.equals("--overwrite")) {
-        overwrite = true;
-        continue;
-      }
-      if (a.equals("-h") || a.equals("--help")) {
-        throw new UsageException(null);
-      }
-      if (i + 1 >= args.length) {
-        throw new UsageException("Option " + a + " needs a value");
-      }
-      String v = args[++i];
       switch (a) {
-        case "--input" -> input = v;
-        case "--output" -> output = v;
-        case "--max-resolution" -> options.put("maxResolution", v);
-        case "--mode" -> options.put("writeMode", v);
-        case "--quality" -> options.put("jpegQuality", v);
-        case "--page-size" -> options.put("pageSize", v);
-        case "--bad-images" -> options.put("badImagePolicy", v);
-        case "--shards" -> shards = positive(a, v);
-        case "--master" -> master = v;
-        case "--demo-images" -> demo = positive(a, v);
-        default -> throw new UsageException("Unknown option " + a);
+        case "--overwrite" -> overwrite = true;
+        case "--append" -> append = true;
+        case "--debug" -> debug = true;
+        case "-h", "--help" -> throw new UsageException(null);
+        default -> {
+          if (!a.startsWith("--")) {
+            throw new UsageException("Unexpected argument '" + a + "'; options start with --");
+          }
+          if (i + 1 >= args.length) {
+            throw new UsageException("Option " + a + " needs a value");
+          }
+          String v = args[++i];
+          switch (a) {
+            case "--input" -> input = v;
+            case "--output" -> output = v;
+            case "--max-resolution" -> options.put("maxResolution", Integer.toString(positive(a, v)));
+            case "--mode" -> options.put("writeMode", oneOf(a, v, "raw", "jpg", "smart", "proportion"));
+            case "--quality" -> options.put("jpegQuality", Integer.toString(quality(v)));
+            case "--smart-threshold" -> options.put("smartThreshold", Long.toString(size(a, v)));
+            case "--page-size" -> options.put("pageSize", Long.toString(pageSize(v)));
+            case "--bad-images" -> options.put("badImagePolicy", oneOf(a, v, "fail", "skip", "quarantine"));
+            case "--shards" -> shards = positive(a, v);
+            case "--master" -> master = v;
+            case "--demo-images" -> demo = positive(a, v);
+            case "--progress-interval" -> progress = seconds(a, v);
+            default -> throw new UsageException("Unknown option " + a);
+          }
+        }
       }
     }
+    if (overwrite && append) {
+      throw new UsageException("--overwrite and --append exclude each other: replace the dataset, or add to it");
+    }
+    if (options.get("writeMode").equals("smart") && !options.containsKey("smartThreshold")) {
+      throw new UsageException("--mode smart needs --smart-threshold: the raw RGB size (bytes, or e.g. 256K) above"
+          + " which an image is stored as JPEG");
+    }
     if (input == null) {
-      input = "target/beton-demo/shapes";
+      String demoDir = System.getProperty(DEMO_DIR_PROPERTY, DEFAULT_DEMO_DIR);
+      input = demoDir + "/shapes";
       if (output == null) {
-        output = "target/beton-demo/dataset";
-        overwrite = true;
+        output = demoDir + "/dataset";
+        overwrite = !append;
       }
     } else {
       demo = 0;
@@ -71,12 +110,13 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     if (output == null) {
       throw new UsageException("--output is required with --input");
     }
-    return new PrepareArgs(input, output, options, shards, master, overwrite, demo);
+    SaveMode mode = overwrite ? SaveMode.Overwrite : append ? SaveMode.Append : SaveMode.ErrorIfExists;
+    return new PrepareArgs(input, output, options, shards, master, mode, demo, progress, debug);
   }
 
   private static int positive(String option, String v) {
     try {
-      int n = Integer.parseInt(v);
+      int n = Integer.parseInt(v.trim());
       if (n > 0) {
         return n;
       }
@@ -84,6 +124,63 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       // fall through
     }
     throw new UsageException("Option " + option + " must be a positive integer, got '" + v + "'");
+  }
+
+  private static int quality(String v) {
+    try {
+      int q = Integer.parseInt(v.trim());
+      if (q >= 1 && q <= 100) {
+        return q;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new UsageException("Option --quality must be a JPEG quality from 1 to 100, got '" + v + "'");
+  }
+
+  private static String oneOf(String option, String v, String... allowed) {
+    String lower = v.trim().toLowerCase(Locale.ROOT);
+    for (String a : allowed) {
+      if (a.equals(lower)) {
+        return a;
+      }
+    }
+    throw new UsageException("Option " + option + " must be " + String.join(", ", allowed).replaceFirst(", ([^,]+)$",
+        " or $1") + ", got '" + v + "'");
+  }
+
+  private static long size(String option, String v) {
+    try {
+      long n = ByteSizes.parse(v);
+      if (n > 0) {
+        return n;
+      }
+      throw new IllegalArgumentException("it must be positive");
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("Option " + option + ": " + e.getMessage());
+    }
+  }
+
+  private static long pageSize(String v) {
+    long n = size("--page-size", v);
+    try {
+      return BetonFormat.checkWritePageSize(n);
+    } catch (IllegalArgumentException e) {
+      throw new UsageException("Option --page-size must be a power of two from 2M to 1G, got '" + v + "'");
+    }
+  }
+
+  private static double seconds(String option, String v) {
+    try {
+      double s = Double.parseDouble(v.trim());
+      if (s >= 0 && Double.isFinite(s)) {
+        return s;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new UsageException("Option " + option + " must be a number of seconds (0 for no progress lines), got '" + v
+        + "'");
   }
 
   /** A user mistake on the command line: printed as one line plus the usage. */

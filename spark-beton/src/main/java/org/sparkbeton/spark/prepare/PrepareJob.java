@@ -1,15 +1,29 @@
 package org.sparkbeton.spark.prepare;
 
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.sparkbeton.spark.write.BadImageException;
+import org.sparkbeton.spark.write.DatasetDirectory;
 
 /**
  * {@code beton-prepare}: the main job. With no arguments it draws a labelled demo set and prepares it
  * on an embedded Spark; with {@code --input/--output} it prepares any ImageFolder tree on any Hadoop
- * FileSystem; under {@code spark-submit} the cluster's master is used. Exit codes: 0 done, 2 usage
- * or input error, 1 failure.
+ * FileSystem; under {@code spark-submit} the cluster's master is used. Progress goes to standard error, the
+ * summary to standard output; a failure is one line on standard error, in the command line's terms (its flags),
+ * with the stack trace only under {@code --debug}. Exit codes: 0 done, 2 usage or input error (a bad image
+ * included), 1 failure.
  */
 public final class PrepareJob {
+  /**
+   * System property: whether standard error is a terminal ({@code bin/beton-prepare} tests it); without it, the
+   * JDK's guess ({@code System.console()}, which looks at standard input and output).
+   */
+  static final String TERMINAL_PROPERTY = "beton.stderr.terminal";
+
   private PrepareJob() {}
 
   public static void main(String[] args) {
@@ -24,44 +38,100 @@ public final class PrepareJob {
       System.exit(e.getMessage() == null ? 0 : 2);
       return;
     }
-    int code = run(a);
+    int code = run(a, System.out, System.err);
     System.exit(code);
   }
 
-  static int run(PrepareArgs a) {
+  static int run(PrepareArgs a, PrintStream out, PrintStream err) {
+    org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarning()
+        .ifPresent(w -> err.println("beton-prepare: " + w)); // the Java codec: why, and what it costs
     SparkSession.Builder builder = SparkSession.builder().appName("beton-prepare");
     if (System.getProperty("spark.master") == null) {
-      builder.master(a.master()).config("spark.ui.showConsoleProgress", "false");
+      // heartbeats carry the running tasks' counts to the progress line: every second rather than every 10
+      builder.master(a.master()).config("spark.ui.showConsoleProgress", "false")
+          .config("spark.executor.heartbeatInterval", "1s");
     }
     SparkSession spark = builder.getOrCreate();
     try {
       if (a.demoImages() > 0) {
         long t0 = System.nanoTime();
         DemoImageFolder.ensure(Path.of(a.input()), a.demoImages(), 42);
-        System.out.printf("demo input: %,d labelled shape images in %s (%.1f s)%n", a.demoImages(), a.input(),
-            (System.nanoTime() - t0) / 1e9);
+        out.printf("demo input: %,d labelled shape images in %s (%.1f s)%n", a.demoImages(),
+            Path.of(a.input()).toAbsolutePath(), (System.nanoTime() - t0) / 1e9);
       }
+      checkOutput(spark, a);
+      ImageFolderPrepare.Progress progress = a.progressSeconds() > 0
+          ? new ImageFolderPrepare.Progress(err, stderrIsTerminal(), a.progressSeconds()) : null;
       ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, a.input(), a.output(), a.writeOptions(), a.shards(),
-          a.overwrite());
-      System.out.print(ImageFolderPrepare.summary(r, a.output()));
+          a.saveMode(), progress);
+      out.print(PrepareSummary.format(r));
       return 0;
+    } catch (BadImageException e) {
+      err.println("beton-prepare: bad image in " + e.detail() + "; pass --bad-images skip to leave such images out,"
+          + " or --bad-images quarantine to list them in " + a.output() + "/_quarantine/");
+      return fail(e, a, err, 2);
     } catch (IllegalArgumentException e) {
-      System.err.println("beton-prepare: " + rootMessage(e));
-      return 2;
+      err.println("beton-prepare: " + e.getMessage());
+      return fail(e, a, err, 2);
     } catch (Exception e) {
-      System.err.println("beton-prepare: failed: " + rootMessage(e));
-      e.printStackTrace();
-      return 1;
+      err.println("beton-prepare: failed: " + rootMessage(e) + (a.debug() ? "" : " (--debug prints the stack trace)"));
+      return fail(e, a, err, 1);
     } finally {
       spark.stop();
     }
   }
 
-  private static String rootMessage(Throwable t) {
+  private static int fail(Exception e, PrepareArgs a, PrintStream err, int code) {
+    if (a.debug()) {
+      e.printStackTrace(err);
+    }
+    return code;
+  }
+
+  /** An existing output refused in flag terms, before Spark's write would refuse it in DataFrame terms. */
+  private static void checkOutput(SparkSession spark, PrepareArgs a) throws IOException {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(a.output());
+    FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
+    DatasetDirectory.Inspection found = DatasetDirectory.inspect(fs, dir);
+    String where = fs.makeQualified(dir).toString();
+    switch (found.state()) {
+      case FILE -> throw new IllegalArgumentException("--output " + where + " is a file; a dataset is a directory");
+      case DATASET -> {
+        if (a.saveMode() == SaveMode.ErrorIfExists) {
+          throw new IllegalArgumentException("--output " + where + " already holds a dataset; pass --overwrite to"
+              + " replace it, or --append to add to it");
+        }
+      }
+      case OCCUPIED -> {
+        if (a.saveMode() == SaveMode.ErrorIfExists) {
+          throw new IllegalArgumentException("--output " + where + " holds files that are not part of a dataset ("
+              + found.example() + "); choose another --output, or pass --overwrite or --append to write the dataset"
+              + " beside them (they are never deleted)");
+        }
+      }
+      default -> {
+        // missing, or the leftovers of a failed run, which the write takes over
+      }
+    }
+  }
+
+  private static boolean stderrIsTerminal() {
+    String told = System.getProperty(TERMINAL_PROPERTY);
+    return told != null ? Boolean.parseBoolean(told) : System.console() != null;
+  }
+
+  /** The failure's message and its root cause's, first lines only (Spark's go on with a stack trace). */
+  static String rootMessage(Throwable t) {
     Throwable c = t;
     while (c.getCause() != null && c.getCause() != c) {
       c = c.getCause();
     }
-    return c == t ? t.getMessage() : t.getMessage() + " (" + c.getMessage() + ")";
+    return c == t ? firstLine(t) : firstLine(t) + " (" + firstLine(c) + ")";
+  }
+
+  private static String firstLine(Throwable t) {
+    String m = t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage().strip();
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl).strip();
   }
 }

@@ -10,21 +10,20 @@ import java.util.stream.Stream;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.sparkbeton.codec.testing.BenchPhotos;
 
 /**
  * Issue 5's read benchmark: label-only queries versus a full scan of every image payload, on a photo
  * dataset written by the Spark writer, and the same full scan on Parquet written by Spark from the same
  * rows, all in one run.
  *
- * <p>The dataset: the JPEG photos under {@code photos} (from {@code ../shared/bench/make_photos.py}),
+ * <p>The dataset: the JPEG photos under {@code photos} (written by {@link BenchPhotos} when the directory holds none),
  * written with {@code df.write.format("beton")} in {@code jpg} mode without resizing (each photo's bytes
  * are passed through unchanged), label = file number mod 1,000, 4 shards. Each query runs once to warm
  * up, then {@value #REPEATS} times on fresh Datasets; the best time is reported (noise only adds).
  *
- * <pre>./mvnw -q -o install -DskipTests
- * ./mvnw -q -o dependency:build-classpath -pl spark-beton -Dmdep.outputFile=/tmp/sb-cp.txt -Dmdep.includeScope=test
- * java [Spark --add-opens] -cp spark-beton/target/test-classes:spark-beton/target/classes:$(cat /tmp/sb-cp.txt) \
- *   org.sparkbeton.spark.bench.BetonReadBenchmark /tmp/photos /tmp/beton-read-benchmark</pre>
+ * <p>Arguments: {@code [photoDir=/tmp/photos] [workDir=/tmp/beton-read-benchmark]}. The command and the current
+ * figures are in BENCHMARKS.md.
  */
 public final class BetonReadBenchmark {
   private static final int SHARDS = 4;
@@ -32,7 +31,7 @@ public final class BetonReadBenchmark {
   private static final int REPEATS = 9;
 
   public static void main(String[] args) throws Exception {
-    Path photos = Path.of(args.length > 0 ? args[0] : "/tmp/photos");
+    Path photos = BenchPhotos.directory(Path.of(args.length > 0 ? args[0] : "/tmp/photos"));
     Path dir = Path.of(args.length > 1 ? args[1] : "/tmp/beton-read-benchmark");
     deleteRecursively(dir);
     Files.createDirectories(dir);

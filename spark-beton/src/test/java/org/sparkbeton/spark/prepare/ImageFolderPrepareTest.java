@@ -3,26 +3,34 @@ package org.sparkbeton.spark.prepare;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.verify.BetonVerifier;
+import org.sparkbeton.spark.write.BadImageException;
 
 class ImageFolderPrepareTest {
   @TempDir static Path tmp;
   static SparkSession spark;
+  static final Map<String, String> SMALL = Map.of("writeMode", "jpg", "maxResolution", "128", "pageSize", "2M");
 
   @BeforeAll
   static void setUp() {
@@ -35,18 +43,42 @@ class ImageFolderPrepareTest {
     spark.stop();
   }
 
+  /** 20 photos in 4 classes, plus a JPEG cut short and one whose header claims 65500x65500 in class_01. */
+  static Path photosWithTwoBad(String name) throws Exception {
+    Path input = tmp.resolve(name);
+    TestPhotos.writeImageFolder(input, 20, 4, 23);
+    byte[] photo = TestPhotos.photo(23, 77);
+    Files.write(input.resolve("class_01").resolve("cut.jpg"), Arrays.copyOf(photo, photo.length / 2));
+    Files.write(input.resolve("class_01").resolve("huge.jpg"), claiming(photo, 65500, 65500));
+    return input;
+  }
+
+  /** {@code jpeg} with its SOF0 saying {@code w x h}. */
+  static byte[] claiming(byte[] jpeg, int w, int h) {
+    byte[] b = jpeg.clone();
+    int p = 2;
+    while ((b[p + 1] & 0xFF) != 0xC0) {
+      p += 2 + (((b[p + 2] & 0xFF) << 8) | (b[p + 3] & 0xFF));
+    }
+    b[p + 5] = (byte) (h >> 8);
+    b[p + 6] = (byte) h;
+    b[p + 7] = (byte) (w >> 8);
+    b[p + 8] = (byte) w;
+    return b;
+  }
+
   @Test
   void preparesAnImageFolderWithTorchvisionLabels() throws Exception {
-    Path input = DemoImageFolder.ensure(tmp.resolve("shapes"), 48, 7);
-    Files.writeString(input.resolve("circle").resolve("notes.txt"), "not an image"); // filtered by extension
+    Path input = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(input, 24, 3, 7);
+    Files.writeString(input.resolve("class_00").resolve("notes.txt"), "not an image"); // filtered by extension
     Path out = tmp.resolve("dataset");
-    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), out.toString(),
-        Map.of("writeMode", "jpg", "maxResolution", "128", "pageSize", "2M"), 0, false);
-    assertThat(r.classes()).containsExactly("circle", "cross", "diamond", "ring", "square", "star", "stripes", "triangle");
-    assertThat(r.samples()).isEqualTo(48);
-    assertThat(r.samplesPerClass()).containsEntry("circle", 6L).containsEntry("triangle", 6L);
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), out.toString(), SMALL, 0, false);
+    assertThat(r.classes()).containsExactly("class_00", "class_01", "class_02");
+    assertThat(r.samples()).isEqualTo(24);
+    assertThat(r.samplesPerClass()).containsEntry("class_00", 8L).containsEntry("class_02", 8L);
     DatasetManifest m = DatasetManifest.parse(Files.readString(out.resolve(DatasetManifest.FILE_NAME)));
-    int label3 = 0;
+    int label2 = 0;
     for (ShardEntry s : m.shards()) {
       try (BetonReader reader = BetonReader.open(out.resolve(s.path()))) {
         assertThat(BetonVerifier.verify(reader).problems()).isEmpty();
@@ -54,50 +86,97 @@ class ImageFolderPrepareTest {
           RgbImage img = (RgbImage) reader.value(k, 0);
           assertThat(img.mode()).isEqualTo(ImageMode.JPG);
           assertThat(Math.max(img.width(), img.height())).isLessThanOrEqualTo(128);
-          label3 += reader.intValue(k, 1) == 3 ? 1 : 0;
+          label2 += reader.intValue(k, 1) == 2 ? 1 : 0;
         }
       }
     }
-    assertThat(label3).isEqualTo(6); // "ring" is the 4th sorted class
-    String summary = ImageFolderPrepare.summary(r, out.toString());
-    assertThat(summary).contains("48 samples").contains("ring");
+    assertThat(label2).isEqualTo(8);
     Row count = spark.read().format("beton").load(out.toString()).where("label = 0").selectExpr("count(*)").first();
-    assertThat(count.getLong(0)).isEqualTo(6);
+    assertThat(count.getLong(0)).isEqualTo(8);
+  }
+
+  /** The summary counts every listed image, from the tasks' metrics, and agrees with the manifest. */
+  @Test
+  void theSummaryCountsEverything() throws Exception {
+    Path input = photosWithTwoBad("quarantine-input");
+    Path out = tmp.resolve("quarantined");
+    ByteArrayOutputStream progress = new ByteArrayOutputStream();
+    PrepareArgs args = PrepareArgs.parse(new String[] {"--input", input.toString(), "--output", out.toString(),
+        "--bad-images", "quarantine", "--page-size", "2M", "--max-resolution", "128"});
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.writeOptions(), 0,
+        args.saveMode(), new ImageFolderPrepare.Progress(new PrintStream(progress, true, StandardCharsets.UTF_8),
+            false, 0));
+
+    DatasetManifest m = DatasetManifest.parse(Files.readString(out.resolve(DatasetManifest.FILE_NAME)));
+    assertThat(r.listed()).isEqualTo(22);
+    assertThat(r.countsFinal()).isTrue();
+    assertThat(r.written()).isEqualTo(new WriteCounts(20, 2, 2, 2, m.shards().size(),
+        m.shards().stream().mapToLong(ShardEntry::bytes).sum()));
+    assertThat(r.samples()).isEqualTo(20);
+    Path quarantineDir = out.resolve("_quarantine");
+    List<Path> records;
+    try (var files = Files.list(quarantineDir)) {
+      records = files.filter(f -> f.toString().endsWith(".jsonl")).toList();
+    }
+    assertThat(records).hasSize(1); // both bad images are in class_01: one task
+    List<String> lines = Files.readAllLines(records.get(0));
+    assertThat(lines).hasSize(2);
+    assertThat(String.join("\n", lines)).contains("cut.jpg").contains("huge.jpg")
+        .contains("image is too large to decode: 65500x65500 = 4.3 gigapixels");
+    assertThat(r.quarantine()).isEqualTo(records.get(0).toUri().toString().replace("file:///", "file:/"));
+
+    String summary = PrepareSummary.format(r);
+    assertThat(summary).startsWith("dataset           " + out.toUri().toString().replace("file:///", "file:/")
+        .replaceFirst("/$", "") + "\n"
+        + "images listed     22\n"
+        + "samples written   20\n"
+        + "rows skipped      0\n"
+        + "rows quarantined  2, listed in " + r.quarantine() + "\n"
+        + "shards            " + m.shards().size() + ", ");
+    assertThat(summary).contains("\ncodec             " + m.recipe().get("jpeg_codec") + "\n")
+        .contains("\n1      class_01                          5\n");
+    // no timer (interval 0): only the final line
+    assertThat(progress.toString(StandardCharsets.UTF_8))
+        .matches("progress: 22/22 images \\(100%\\), [\\d,]+ images/s, ETA 0:00, 2 bad\n");
   }
 
   @Test
-  void inputProblemsAreClear() {
+  void skippedRowsAreCounted() throws Exception {
+    Path input = photosWithTwoBad("skip-input");
+    PrepareArgs args = PrepareArgs.parse(new String[] {"--input", input.toString(), "--output",
+        tmp.resolve("skipped").toString(), "--bad-images", "skip", "--page-size", "2M", "--max-resolution", "128"});
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.writeOptions(), 0,
+        args.saveMode(), null);
+    assertThat(r.written().written()).isEqualTo(20);
+    assertThat(r.written().skippedOnly()).isEqualTo(2);
+    assertThat(r.written().quarantined()).isZero();
+    assertThat(r.quarantine()).isNull();
+    assertThat(PrepareSummary.format(r)).contains("\nrows skipped      2 (bad images, --bad-images skip)\n"
+        + "rows quarantined  0\n");
+  }
+
+  @Test
+  void aBadImageFailsTheRunNamingIt() throws Exception {
+    Path input = photosWithTwoBad("strict-input");
+    Files.delete(input.resolve("class_01").resolve("huge.jpg"));
+    Path out = tmp.resolve("strict");
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, input.toString(), out.toString(), SMALL, 0,
+        SaveMode.ErrorIfExists, null))
+        .isInstanceOf(BadImageException.class)
+        .hasMessageContaining("column 'image', row ")
+        .hasMessageContaining("cut.jpg): ")
+        .hasMessageContaining("Premature end of JPEG file");
+    assertThat(out.resolve(DatasetManifest.FILE_NAME)).doesNotExist();
+  }
+
+  @Test
+  void inputProblemsAreClear() throws Exception {
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, tmp.resolve("missing").toString(), tmp.resolve("o").toString(),
         Map.of(), 0, false)).hasMessageEndingWith("missing does not exist");
-    assertThatThrownBy(() -> PrepareArgs.parse(new String[] {"--input", "x"})).hasMessage("--output is required with --input");
-    assertThatThrownBy(() -> PrepareArgs.parse(new String[] {"--shards", "0"}))
-        .hasMessage("Option --shards must be a positive integer, got '0'");
-    PrepareArgs demo = PrepareArgs.parse(new String[0]);
-    assertThat(demo.overwrite()).isTrue();
-    assertThat(demo.demoImages()).isEqualTo(2000);
-    assertThat(demo.writeOptions()).containsEntry("writeMode", "jpg").containsEntry("maxResolution", "256");
-  }
-
-  @Test
-  void badImagesFailNamingTheFileOrAreQuarantined() throws Exception {
-    Path input = DemoImageFolder.ensure(tmp.resolve("shapes-with-bad"), 16, 3);
-    Path bad = input.resolve("star").resolve("broken.jpg");
-    Files.write(bad, new byte[] {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F'});
-    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("strict").toString(),
-        Map.of("pageSize", "2M"), 0, false)).hasStackTraceContaining("broken.jpg");
-
-    Path out = tmp.resolve("quarantined");
-    PrepareArgs args = PrepareArgs.parse(new String[] {"--input", input.toString(), "--output", out.toString(),
-        "--bad-images", "quarantine", "--page-size", "2M"});
-    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.writeOptions(), 0,
-        false);
-    assertThat(r.samples()).isEqualTo(16);
-    List<String> records = new java.util.ArrayList<>();
-    try (java.util.stream.Stream<Path> files = Files.list(out.resolve("_quarantine"))) {
-      for (Path f : files.filter(f -> f.toString().endsWith(".jsonl")).toList()) {
-        records.addAll(Files.readAllLines(f));
-      }
-    }
-    assertThat(records).singleElement().asString().contains("broken.jpg").contains("\"column\":\"image\"");
+    Path empty = Files.createDirectories(tmp.resolve("no-images").resolve("cats"));
+    Files.writeString(empty.resolve("readme.txt"), "no images here");
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, empty.getParent().toString(), tmp.resolve("o").toString(),
+        Map.of(), 0, false)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Input " + empty.getParent() + " has no images in its class folders (*.{jpg,");
   }
 }

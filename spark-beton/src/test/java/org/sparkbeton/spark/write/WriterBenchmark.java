@@ -18,6 +18,7 @@ import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.jpeg.JpegHeader;
+import org.sparkbeton.codec.testing.BenchPhotos;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.fields.RgbImage;
@@ -31,15 +32,14 @@ import org.sparkbeton.format.write.BetonWriter;
  * 2 threads, in the same run. Each measured Spark write sits between two measurements of the machine's
  * decode limit and is reported as a fraction of their mean. (In the writer's package for that access.)
  *
- * <pre>./mvnw -q -pl spark-beton -am test-compile -DskipTests
- * java [Spark --add-opens] -cp spark-beton/target/test-classes:spark-beton/target/classes:$(cat spark-beton/target/prepare.classpath) \
- *   org.sparkbeton.spark.write.WriterBenchmark /tmp/photos /tmp/writer-bench</pre>
+ * <p>Arguments: {@code [photoDir=/tmp/photos] [workDir=/tmp/writer-bench]}; a photo directory without JPEGs gets
+ * {@link BenchPhotos}' test photos. The command and the current figures are in BENCHMARKS.md.
  */
 public final class WriterBenchmark {
   private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
   public static void main(String[] args) throws Exception {
-    Path photos = Path.of(args[0]);
+    Path photos = BenchPhotos.directory(Path.of(args.length > 0 ? args[0] : "/tmp/photos"));
     Path out = Path.of(args.length > 1 ? args[1] : "/tmp/writer-bench");
     List<Path> files;
     try (Stream<Path> s = Files.walk(photos)) {

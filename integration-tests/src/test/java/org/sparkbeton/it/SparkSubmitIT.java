@@ -1,0 +1,153 @@
+package org.sparkbeton.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.testing.TestPhotos;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.verify.BetonVerifier;
+import org.sparkbeton.it.UserCommand.Finished;
+
+/**
+ * The runtime jar run the way users run it: a standalone cluster of Master and Worker JVMs from Spark's own
+ * jars, jobs submitted through {@code SparkSubmit} with the README's commands, and the jar reaching the driver
+ * and the executors only as the application jar, through {@code --jars} or through {@code --packages}. The
+ * prepare job turns a folder of real photos into a dataset; spark-shell reads it back.
+ */
+class SparkSubmitIT {
+  private static final int PHOTOS = 250;
+  private static final int CLASSES = 4;
+  private static final int TIMEOUT_MINUTES = 10;
+  /** A line of the prepare job's summary: label, class folder, samples. */
+  private static final Pattern SUMMARY_ROW = Pattern.compile("(?m)^(\\d+)\\s+class_\\d+\\s+([\\d,]+)$");
+  /** A row of {@code show()}'s table of label and count. */
+  private static final Pattern SHOW_ROW = Pattern.compile("(?m)^\\|\\s*(\\d+)\\|\\s*(\\d+)\\|$");
+
+  @TempDir static Path tmp;
+  static Path photos;
+  static SparkDistribution spark;
+  static StandaloneCluster cluster;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    assertThat(runtimeJar()).as("the runtime jar (the package phase builds it)").isRegularFile();
+    photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, PHOTOS, CLASSES, 11);
+    // what a cluster's spark-defaults.conf would say; the Ivy home keeps packages resolution out of ~/.ivy2
+    spark = SparkDistribution.create(tmp.resolve("spark-home"), Map.of("spark.jars.ivy", tmp.resolve("ivy").toString(),
+        "spark.ui.enabled", "false", "spark.executor.memory", "512m"));
+    cluster = new StandaloneCluster(tmp, spark, List.of("127.0.0.1"), 2);
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void preparesWithTheJarAsApplicationThenReadsBackInSparkShellWithJars() throws Exception {
+    Path dataset = tmp.resolve("dataset-jar");
+    Finished prepare = UserCommand.run(ReadmeCommands.PREPARE, variables(dataset), spark, tmp, "prepare-jar", null,
+        TIMEOUT_MINUTES);
+    assertPrepared(prepare, dataset);
+
+    String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n";
+    Finished shell = UserCommand.run(ReadmeCommands.SHELL, variables(dataset), spark, tmp, "shell-jars", session,
+        TIMEOUT_MINUTES);
+    assertThat(shell.exitCode()).as(shell.describe()).isZero();
+    assertThat(counts(SHOW_ROW, shell.stdout())).as(shell.describe()).isEqualTo(expectedLabels());
+    assertThat(shell.stdout()).as(shell.describe()).containsPattern("res\\d+: Long = " + PHOTOS)
+        .doesNotContain("error:", "Exception");
+  }
+
+  @Test
+  void preparesWithTheJarFromMavenCoordinates() throws Exception {
+    Path dataset = tmp.resolve("dataset-packages");
+    Finished prepare = UserCommand.run(ReadmeCommands.PREPARE_PACKAGES, variables(dataset), spark, tmp,
+        "prepare-packages", null, TIMEOUT_MINUTES);
+    // from the test's repository, not a copy some build left in ~/.m2 (Ivy's local-m2-cache comes first)
+    assertThat(prepare.stderr()).as(prepare.describe()).contains("found org.sparkbeton#spark-beton-runtime-3.5_2.12;"
+        + System.getProperty("spark.it.runtimeVersion") + " in repo-1");
+    assertPrepared(prepare, dataset);
+  }
+
+  private static Map<String, String> variables(Path dataset) {
+    return Map.of("MASTER", cluster.masterUrl(), "JAR", runtimeJar().toString(),
+        "VERSION", System.getProperty("spark.it.runtimeVersion"),
+        "REPO", Path.of(System.getProperty("spark.it.repository")).toUri().toString(),
+        "PHOTOS", photos.toString(), "DATASET", dataset.toString());
+  }
+
+  /** The job succeeded, printed its summary, and the dataset holds every photo once, written natively if it could. */
+  private static void assertPrepared(Finished run, Path dataset) throws IOException {
+    assertThat(run.exitCode()).as(run.describe()).isZero();
+    assertThat(run.stdout()).as(run.describe()).containsPattern("(?m)^dataset +file:" + Pattern.quote(dataset.toString()) + "$")
+        .containsPattern("(?m)^images listed +" + PHOTOS + "$").containsPattern("(?m)^samples written +" + PHOTOS + "$");
+    assertThat(counts(SUMMARY_ROW, run.stdout())).as(run.describe()).isEqualTo(expectedLabels());
+
+    DatasetManifest manifest = DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME)));
+    assertThat(manifest.totalSamples()).isEqualTo(PHOTOS);
+    Map<Long, Long> labels = new TreeMap<>();
+    for (ShardEntry s : manifest.shards()) {
+      try (BetonReader r = BetonReader.open(dataset.resolve(s.path()))) {
+        assertThat(BetonVerifier.verify(r).problems()).as(s.path()).isEmpty();
+        int label = r.fieldIndex("label");
+        for (long k = 0; k < r.numSamples(); k++) {
+          labels.merge(r.intValue(k, label), 1L, Long::sum);
+        }
+      }
+    }
+    assertThat(labels).isEqualTo(expectedLabels());
+    // each write task reports the codec its executor used; one value means every executor used the same
+    String codec = manifest.recipe().get("jpeg_codec");
+    if (jarHasNativeLibrary()) {
+      assertThat(codec).as("the executors' JPEG codec").matches("libjpeg-turbo [^;]* through JNI");
+    } else {
+      assertThat(codec).as("the executors' JPEG codec (a jar built with -Pno-native)").endsWith("pure Java");
+    }
+  }
+
+  /** Photo {@code i} of {@link TestPhotos#writeImageFolder} is in class {@code i % CLASSES}. */
+  private static Map<Long, Long> expectedLabels() {
+    Map<Long, Long> labels = new TreeMap<>();
+    for (int i = 0; i < PHOTOS; i++) {
+      labels.merge((long) (i % CLASSES), 1L, Long::sum);
+    }
+    return labels;
+  }
+
+  private static Map<Long, Long> counts(Pattern row, String output) {
+    Map<Long, Long> counts = new TreeMap<>();
+    Matcher m = row.matcher(output);
+    while (m.find()) {
+      counts.put(Long.parseLong(m.group(1)), Long.parseLong(m.group(2).replace(",", "")));
+    }
+    return counts;
+  }
+
+  private static Path runtimeJar() {
+    return Path.of(System.getProperty("spark.it.runtimeJar"));
+  }
+
+  private static boolean jarHasNativeLibrary() throws IOException {
+    try (JarFile jar = new JarFile(runtimeJar().toFile())) {
+      return jar.stream().anyMatch(e -> e.getName().matches("native/linux-x86_64/libbetoncodec[^/]*\\.so"));
+    }
+  }
+}

@@ -1,0 +1,108 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.ShardChecksum;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.fields.IntField;
+
+/** What a write's target holds, by name: only this project's attempt files count as leftovers, and only they go. */
+class DatasetDirectoryTest {
+  @TempDir Path tmp;
+
+  FileSystem fs() throws IOException {
+    return FileSystem.getLocal(new Configuration());
+  }
+
+  DatasetDirectory.Inspection inspect(Path dir) throws IOException {
+    return DatasetDirectory.inspect(fs(), new org.apache.hadoop.fs.Path(dir.toUri()));
+  }
+
+  static List<String> names(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      return files.filter(Files::isRegularFile).map(p -> dir.relativize(p).toString()).sorted().toList();
+    }
+  }
+
+  /** The files a killed job leaves, and the names they must not be confused with. */
+  Path leftovers(String name) throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve(name).resolve(QuarantineLog.DIR)).getParent();
+    Files.write(dir.resolve("part-00000-0badc0de-a3-000.beton"), new byte[3]);
+    Files.write(dir.resolve("part-00012-0badc0de-a17-004.beton"), new byte[3]);
+    Files.write(dir.resolve(".part-00012-0badc0de-a17-004.beton.crc"), new byte[3]);
+    Files.write(dir.resolve("._manifest-5b0c8d8e-4a55-4b8e-9a1e-2f6c1b0f7a11.tmp"), new byte[3]);
+    Files.write(dir.resolve("beton-pages-8812736123.spool"), new byte[3]);
+    Files.write(dir.resolve(ManifestLock.FILE), new byte[3]);
+    Files.write(dir.resolve(QuarantineLog.DIR).resolve("part-00012-0badc0de-a17.jsonl"), new byte[3]);
+    Files.write(dir.resolve(QuarantineLog.DIR).resolve(".part-00012-0badc0de-a17.jsonl.crc"), new byte[3]);
+    return dir;
+  }
+
+  @Test
+  void states() throws Exception {
+    assertThat(inspect(tmp.resolve("missing")).state()).isEqualTo(DatasetDirectory.State.MISSING);
+    assertThat(inspect(Files.writeString(tmp.resolve("a-file"), "x")).state()).isEqualTo(DatasetDirectory.State.FILE);
+    assertThat(inspect(Files.createDirectories(tmp.resolve("empty"))).state())
+        .isEqualTo(DatasetDirectory.State.LEFTOVERS);
+    assertThat(inspect(leftovers("killed"))).isEqualTo(new DatasetDirectory.Inspection(
+        DatasetDirectory.State.LEFTOVERS, null));
+    Path dataset = leftovers("dataset");
+    Files.writeString(dataset.resolve("_manifest.json"), "{}");
+    assertThat(inspect(dataset).state()).isEqualTo(DatasetDirectory.State.DATASET);
+  }
+
+  @Test
+  void anythingElseMakesItOccupied() throws Exception {
+    for (String other : List.of("notes.txt", "part-00000-0badc0de-a3-000.beton.bak", "part-0-0badc0de-a3-000.beton",
+        "part-00000-NOTHEX00-a3-000.beton", ".hidden", "_SUCCESS", "sub/part-00000-0badc0de-a3-000.beton",
+        QuarantineLog.DIR + "/notes.jsonl")) {
+      Path dir = leftovers("occupied-" + other.replace('/', '_'));
+      Files.createDirectories(dir.resolve(other).getParent());
+      Files.write(dir.resolve(other), new byte[1]);
+      DatasetDirectory.Inspection found = inspect(dir);
+      assertThat(found.state()).as(other).isEqualTo(DatasetDirectory.State.OCCUPIED);
+      assertThat(found.example()).as(other).isEqualTo(other.startsWith("sub/") ? "sub" : other);
+    }
+  }
+
+  @Test
+  void deletingLeftoversKeepsTheLockAndEverythingNotOurs() throws Exception {
+    Path dir = leftovers("cleanup");
+    Files.writeString(dir.resolve("notes.txt"), "mine");
+    int deleted = DatasetDirectory.deleteLeftovers(fs(), new org.apache.hadoop.fs.Path(dir.toUri()));
+    assertThat(deleted).isEqualTo(5); // Hadoop's local file system deletes a checksum file with its file
+    assertThat(names(dir)).containsExactly(ManifestLock.FILE, "notes.txt");
+    assertThat(dir.resolve(QuarantineLog.DIR)).doesNotExist();
+    Files.writeString(dir.resolve("_manifest.json"), "{}");
+    assertThatThrownBy(() -> DatasetDirectory.deleteLeftovers(fs(), new org.apache.hadoop.fs.Path(dir.toUri())))
+        .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds a dataset");
+  }
+
+  @Test
+  void aManifestNeverListsAMissingShard() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("published"));
+    org.apache.hadoop.fs.Path hdir = new org.apache.hadoop.fs.Path(dir.toUri());
+    DatasetPublisher publisher = new DatasetPublisher(fs(), hdir, 10_000);
+    ShardEntry gone = new ShardEntry("part-00003-0badc0de-a9-000.beton", 10, 4096,
+        new ShardChecksum(ShardChecksum.SHA256, "0".repeat(64)), Map.of());
+    BetonCommitMessage message = new BetonCommitMessage(3, 9, List.of(gone), 10, 0, 0, null, 0, "test codec");
+    assertThatThrownBy(() -> publisher.commit("0badc0de", List.of(new BetonField("label", IntField.INSTANCE)),
+        List.of(message), false, Map.of()))
+        .isInstanceOf(IOException.class)
+        .hasMessage("Shard part-00003-0badc0de-a9-000.beton of partition 3 is gone from " + fs().makeQualified(hdir)
+            + " before its manifest was published (did another write to this path delete it?); nothing was published");
+    assertThat(names(dir)).isEmpty();
+  }
+}

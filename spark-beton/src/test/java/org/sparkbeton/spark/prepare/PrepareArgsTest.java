@@ -1,0 +1,85 @@
+package org.sparkbeton.spark.prepare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.apache.spark.sql.SaveMode;
+import org.junit.jupiter.api.Test;
+
+/** The command line speaks in its own flags: every mistake names the flag, never the DataFrame option. */
+class PrepareArgsTest {
+  static PrepareArgs parse(String... args) {
+    return PrepareArgs.parse(args);
+  }
+
+  static void refused(String message, String... args) {
+    assertThatThrownBy(() -> PrepareArgs.parse(args)).isInstanceOf(PrepareArgs.UsageException.class)
+        .hasMessage(message);
+  }
+
+  @Test
+  void saveModes() {
+    assertThat(parse("--input", "in", "--output", "out").saveMode()).isEqualTo(SaveMode.ErrorIfExists);
+    assertThat(parse("--input", "in", "--output", "out", "--overwrite").saveMode()).isEqualTo(SaveMode.Overwrite);
+    assertThat(parse("--input", "in", "--output", "out", "--append").saveMode()).isEqualTo(SaveMode.Append);
+    refused("--overwrite and --append exclude each other: replace the dataset, or add to it",
+        "--input", "in", "--output", "out", "--overwrite", "--append");
+  }
+
+  @Test
+  void flagsBecomeWriteOptions() {
+    PrepareArgs a = parse("--input", "in", "--output", "out", "--mode", "SMART", "--smart-threshold", "256K",
+        "--quality", "85", "--page-size", "4M", "--bad-images", "quarantine", "--max-resolution", "512",
+        "--progress-interval", "0.5", "--debug");
+    assertThat(a.writeOptions()).containsEntry("writeMode", "smart").containsEntry("smartThreshold", "262144")
+        .containsEntry("jpegQuality", "85").containsEntry("pageSize", "4194304")
+        .containsEntry("badImagePolicy", "quarantine").containsEntry("maxResolution", "512");
+    assertThat(a.progressSeconds()).isEqualTo(0.5);
+    assertThat(a.debug()).isTrue();
+    assertThat(a.demoImages()).isZero();
+  }
+
+  @Test
+  void mistakesNameTheFlag() {
+    refused("Option --mode must be raw, jpg, smart or proportion, got 'png'", "--mode", "png");
+    refused("Option --bad-images must be fail, skip or quarantine, got 'ignore'", "--bad-images", "ignore");
+    refused("Option --quality must be a JPEG quality from 1 to 100, got '101'", "--quality", "101");
+    refused("Option --page-size must be a power of two from 2M to 1G, got '3M'", "--page-size", "3M");
+    refused("Option --page-size: 'lots' is not a size; use bytes or a binary unit, e.g. 8M, 2MiB, 1G",
+        "--page-size", "lots");
+    refused("Option --max-resolution must be a positive integer, got '0'", "--max-resolution", "0");
+    refused("Option --shards must be a positive integer, got '0'", "--shards", "0");
+    refused("Option --progress-interval must be a number of seconds (0 for no progress lines), got '-1'",
+        "--progress-interval", "-1");
+    refused("--mode smart needs --smart-threshold: the raw RGB size (bytes, or e.g. 256K) above which an image is"
+        + " stored as JPEG", "--input", "in", "--output", "out", "--mode", "smart");
+    refused("--output is required with --input", "--input", "x");
+    refused("Option --output needs a value", "--input", "x", "--output");
+    refused("Unknown option --colour", "--colour", "red");
+    refused("Unexpected argument 'photos'; options start with --", "photos");
+  }
+
+  @Test
+  void theDemoWritesUnderItsOwnFolder() {
+    PrepareArgs demo = parse();
+    assertThat(demo.saveMode()).isEqualTo(SaveMode.Overwrite);
+    assertThat(demo.demoImages()).isEqualTo(2000);
+    assertThat(demo.input()).isEqualTo(PrepareArgs.DEFAULT_DEMO_DIR + "/shapes");
+    assertThat(demo.output()).isEqualTo(PrepareArgs.DEFAULT_DEMO_DIR + "/dataset");
+    assertThat(demo.writeOptions()).containsEntry("writeMode", "jpg").containsEntry("maxResolution", "256");
+    String before = System.getProperty(PrepareArgs.DEMO_DIR_PROPERTY);
+    System.setProperty(PrepareArgs.DEMO_DIR_PROPERTY, "/checkout/target/beton-demo");
+    try {
+      PrepareArgs anchored = parse("--output", "mine");
+      assertThat(anchored.input()).isEqualTo("/checkout/target/beton-demo/shapes");
+      assertThat(anchored.output()).isEqualTo("mine");
+      assertThat(anchored.saveMode()).isEqualTo(SaveMode.ErrorIfExists);
+    } finally {
+      if (before == null) {
+        System.clearProperty(PrepareArgs.DEMO_DIR_PROPERTY);
+      } else {
+        System.setProperty(PrepareArgs.DEMO_DIR_PROPERTY, before);
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package org.sparkbeton.spark.prepare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.testing.TestPhotos;
+
+/**
+ * {@code beton-prepare} as a user runs it: its own JVM, with the command line's logging configuration
+ * ({@code bin/log4j2-quiet.properties}), standard output and error captured. A bad image under the default policy is
+ * one line on standard error naming the image and the flag to set, and the same command succeeds once the image is
+ * fixed, although the failed run left its output folder behind.
+ */
+class PrepareCliTest {
+  /** Surefire runs in the module directory. */
+  static final Path ROOT = Path.of("").toAbsolutePath().getParent();
+  private static final long TIMEOUT_MINUTES = 4;
+
+  @TempDir Path tmp;
+
+  record Run(int exitCode, List<String> out, List<String> err) {
+  }
+
+  /** PrepareJob in a new JVM, in {@code tmp}: this JVM's class path and Spark's --add-opens, at most 1 GiB of heap. */
+  Run prepare(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+      if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
+        cmd.add(a);
+      }
+    }
+    // no Spark UI: on a machine running other Spark jobs its port may be taken, which Spark reports with a warning
+    cmd.addAll(List.of("-Xmx1g", "-Dlog4j2.configurationFile=" + ROOT.resolve("bin/log4j2-quiet.properties"),
+        "-Dspark.ui.enabled=false", "-Djava.io.tmpdir=" + tmp, "-cp",
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+        PrepareJob.class.getName()));
+    cmd.addAll(Arrays.asList(args));
+    Path out = tmp.resolve("stdout.txt");
+    Path err = tmp.resolve("stderr.txt");
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(tmp.toFile()).redirectOutput(out.toFile())
+        .redirectError(err.toFile());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
+    Process p = pb.start();
+    if (!p.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+      p.destroyForcibly().waitFor();
+      fail("beton-prepare still running after " + TIMEOUT_MINUTES + " minutes; stderr so far:\n" + Files.readString(err));
+    }
+    return new Run(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8),
+        Files.readAllLines(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aBadImageIsOneLineAndTheRetryAfterFixingItSucceeds() throws Exception {
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 16, 2, 31);
+    Path broken = photos.resolve("class_01").resolve("broken.jpg");
+    byte[] photo = TestPhotos.photo(31, 50);
+    Files.write(broken, Arrays.copyOf(photo, photo.length / 2));
+    // relative paths: taken from the working directory
+    String[] command = {"--input", "photos", "--output", "dataset", "--master", "local[2]", "--page-size", "2M",
+        "--max-resolution", "96", "--progress-interval", "0"};
+
+    Run failed = prepare(command);
+
+    assertThat(failed.exitCode()).as("exit code; stderr: %s", failed.err()).isEqualTo(2);
+    assertThat(failed.out()).isEmpty();
+    assertThat(failed.err()).hasSize(1);
+    assertThat(failed.err().get(0))
+        .startsWith("beton-prepare: bad image in column 'image', row ")
+        .contains("(source " + broken.toUri().toString().replace("file:///", "file:/") + "): ")
+        .contains("Premature end of JPEG file")
+        .endsWith("; pass --bad-images skip to leave such images out, or --bad-images quarantine to list them in"
+            + " dataset/_quarantine/");
+
+    Files.write(broken, TestPhotos.photo(31, 50));
+    Run retried = prepare(command);
+
+    assertThat(retried.exitCode()).as("exit code; stderr: %s", retried.err()).isZero();
+    assertThat(retried.err()).isEmpty();
+    assertThat(retried.out()).contains("images listed     17", "samples written   17", "rows skipped      0",
+        "rows quarantined  0");
+    assertThat(retried.out().get(0)).isEqualTo("dataset           " + tmp.resolve("dataset").toUri().toString()
+        .replace("file:///", "file:/").replaceFirst("/$", ""));
+    assertThat(tmp.resolve("dataset").resolve("_manifest.json")).exists();
+  }
+}

@@ -1,0 +1,55 @@
+package org.sparkbeton.spark.prepare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.SaveMode;
+import org.junit.jupiter.api.Test;
+
+/** The final summary: every listed image accounted for, each number in its place. */
+class PrepareSummaryTest {
+  static Map<String, Long> perClass(long a, long b) {
+    Map<String, Long> m = new LinkedHashMap<>();
+    m.put("cat", a);
+    m.put("dog", b);
+    return m;
+  }
+
+  @Test
+  void aNewDatasetWithQuarantinedRows() {
+    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.ErrorIfExists,
+        List.of("cat", "dog"), perClass(4_000, 5_997), 9_997, 2, 187_300_000, 31.2, 24.0, 10_000,
+        new WriteCounts(9_997, 3, 2, 3, 2, 187_300_000), true,
+        "file:/data/pets/_quarantine/part-00001-1a2b3c4d-a5.jsonl", "libjpeg-turbo 2.1.5 (libjpeg API 62) through JNI");
+    assertThat(PrepareSummary.format(r)).isEqualTo(String.join("\n",
+        "dataset           file:/data/pets",
+        "images listed     10,000",
+        "samples written   9,997",
+        "rows skipped      1 (bad images, --bad-images skip)",
+        "rows quarantined  2, listed in file:/data/pets/_quarantine/part-00001-1a2b3c4d-a5.jsonl",
+        "shards            2, 187.3 MB",
+        "time              31.2 s (the write 24.0 s, 417 images/s)",
+        "codec             libjpeg-turbo 2.1.5 (libjpeg API 62) through JNI",
+        "label  class                       samples",
+        "0      cat                           4,000",
+        "1      dog                           5,997",
+        ""));
+  }
+
+  @Test
+  void anAppendSaysWhatTheDatasetHoldsNow() {
+    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.Append,
+        List.of("cat", "dog"), perClass(1, 1), 2, 3, 3_000_000, 3.0, 2.0, 1, new WriteCounts(1, 0, 0, 0, 1, 1_000_000),
+        false, null, "pure Java");
+    assertThat(PrepareSummary.format(r)).contains(
+        "dataset           file:/data/pets (appended to)\n",
+        "samples written   1 (Spark's events of the last tasks were late: counts may be short)\n",
+        "rows skipped      0\n",
+        "rows quarantined  0\n",
+        "shards            1, 1.0 MB\n",
+        "dataset now       2 samples in 3 shards, 3.0 MB\n");
+    assertThat(PrepareSummary.plural(1, "sample")).isEqualTo("1 sample");
+  }
+}
