@@ -31,12 +31,12 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * and the time to the first batch.
  *
  * <pre>
- * ./mvnw -q -o test-compile -pl beton-core,beton-codec,loader-runtime,loader-hadoop -am
- * ./mvnw -q -o dependency:build-classpath -pl loader-hadoop -Dmdep.includeScope=test -Dmdep.outputFile=/tmp/lh-cp.txt
- * java -Ds3proxy.jar=loader-hadoop/target/s3proxy/s3proxy.jar -cp loader-hadoop/target/test-classes:\
- * loader-hadoop/target/classes:loader-runtime/target/classes:beton-core/target/classes:beton-codec/target/classes:\
- * beton-codec/target/test-classes:$(cat /tmp/lh-cp.txt) org.sparkbeton.loader.hadoop.RemoteLoaderBenchmark \
- *     [dir] [images=6000] [shards=12] [threads=cores] [rounds=3]
+ * M=loader-hadoop
+ * ./mvnw -q -pl $M -am test-compile dependency:build-classpath \
+ *   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+ * java -Xmx3g -Ds3proxy.jar=$M/target/s3proxy/s3proxy.jar \
+ *   -cp $M/target/test-classes:$M/target/classes:$(cat $M/target/bench.classpath) \
+ *   org.sparkbeton.loader.hadoop.RemoteLoaderBenchmark [dir] [images=6000] [shards=12] [threads=cores] [rounds=3]
  * </pre>
  */
 public final class RemoteLoaderBenchmark {
