@@ -34,7 +34,10 @@ public record ConsumerDemand(double millisPerBatch, double imagesPerSecond) {
 
   /** As the user gave it: {@code --consumer-ms 40} or {@code --consumer-rate 600}. */
   public String flag() {
-    return imagesPerSecond > 0 ? "--consumer-rate " + Units.number(imagesPerSecond)
-        : "--consumer-ms " + Units.number(millisPerBatch);
+    return imagesPerSecond > 0 ? "--consumer-rate " + plain(imagesPerSecond) : "--consumer-ms " + plain(millisPerBatch);
+  }
+
+  private static String plain(double v) {
+    return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
   }
 }

@@ -5,9 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.loader.Loader;
@@ -23,7 +21,6 @@ import org.sparkbeton.loader.doctor.LoaderMeter.Span;
 import org.sparkbeton.loader.doctor.SampleSet.Variant;
 import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.Shards;
-import org.sparkbeton.loader.order.OrderOption;
 
 /**
  * The Bottleneck Doctor: measures each resource a training loop draws on, on its own, then says which one bounds
@@ -32,7 +29,8 @@ import org.sparkbeton.loader.order.OrderOption;
  *   <li>storage read throughput on data not in the page cache ({@link StorageProbe}, 10% of the time);</li>
  *   <li>decode and augment throughput per thread, on one thread, over a sample of the dataset held in memory, next
  *       to the same sample re-encoded as {@code beton prepare} would store it with other settings, epochs
- *       alternating so that the machine's drift cancels in the ratios ({@link SampleSet}, 35%);</li>
+ *       alternating so that the machine's drift cancels in the ratios ({@link SampleSet}, {@link CpuMeasurements},
+ *       35%);</li>
  *   <li>the whole pipeline at the chosen threads, and at every core when fewer were chosen (15%);</li>
  *   <li>the loader over the dataset itself with the chosen order, cache and consumer (25%);</li>
  * </ol>
@@ -92,36 +90,11 @@ public final class Doctor {
         variants.add(Variant.PROPORTION);
       }
       try (SampleSet set = SampleSet.write(shards, field, sample, workDir(), maxResolution, variants, o.threads)) {
-        Map<String, List<Span>> one = oneThread(set);
-        perThread = perThread(set.size(), one.get("stored"));
-        Map<String, List<Span>> many = threads(set, perThread.perSecond());
-        pipeline = rate(many.get("chosen"));
-        double cpu = pipeline;
-        double storageLimit = reads.steadyLimit();
-        String onSample = "measured on " + set.size() + " samples";
-        if (set.has(Variant.RESIZED)) {
-          candidates.add(variant(set, one, "resized", Variant.RESIZED, cpu, storageLimit,
-              "store at maxResolution " + maxResolution,
-              "beton prepare --max-resolution " + maxResolution + " (writer option maxResolution)",
-              onSample + " re-encoded in memory"));
-        }
-        if (set.has(Variant.PROPORTION)) {
-          candidates.add(variant(set, one, "proportion", Variant.PROPORTION, cpu, storageLimit,
-              "store half of the images as raw pixels" + (resize ? " at maxResolution " + maxResolution : ""),
-              "beton prepare --max-resolution " + maxResolution + " --mode proportion (writer options"
-                  + " writeMode=proportion, compressProbability=0.5)",
-              onSample + " re-encoded in memory"));
-        }
-        candidates.add(uint8(one, cpu, onSample));
-        if (many.containsKey("cores")) {
-          int cores = Runtime.getRuntime().availableProcessors();
-          double atCores = rate(many.get("cores"));
-          candidates.add(new Prescriber.Candidate("threads", "threads " + o.threads + " → " + cores,
-              "numThreads(" + cores + ") (beton doctor --threads " + cores + ")", atCores, Double.NaN,
-              "measured on the sample: " + cores + " threads deliver " + Units.rate(atCores) + ", "
-                  + Units.times(atCores / cpu) + " of " + o.threads + "; expect that if the machine has " + cores
-                  + " idle cores"));
-        }
+        CpuMeasurements.Result cpu = new CpuMeasurements(o, nanos, set).measure(maxResolution, resize,
+            reads.steadyLimit());
+        perThread = cpu.perThread();
+        pipeline = cpu.pipeline();
+        candidates.addAll(cpu.candidates());
       }
       candidates.addAll(model.storageCandidates(o.order, o.cache, storage, reads, o.opener != null, pipeline));
       EndToEnd endToEnd = endToEnd(files, batch, facts.imageField());
@@ -182,124 +155,6 @@ public final class Doctor {
     return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
   }
 
-  /** The sample's loader: one file, every sample, RANDOM order, small batches so an epoch has several. */
-  private LoaderBuilder sampleLoader(Path file, int samples, int threads, boolean normalize) {
-    int batch = Math.max(1, Math.min(o.batch == 0 ? DoctorOptions.DEFAULT_BATCH : o.batch, samples / 4));
-    return Loader.builder(file).batchSize(batch).numThreads(threads).batchesAhead(2).order(OrderOption.RANDOM)
-        .seed(o.seed).pipeline("image", o.pipeline.decoder(), o.pipeline.operations(normalize));
-  }
-
-  /** One thread, profiled: the sample as stored, its variants, and without normalization; epochs alternating. */
-  private Map<String, List<Span>> oneThread(SampleSet set) throws IOException {
-    Map<String, LoaderBuilder> builders = new LinkedHashMap<>();
-    builders.put("stored", sampleLoader(set.file(Variant.STORED), set.size(), 1, true).profile(true));
-    if (set.has(Variant.RESIZED)) {
-      builders.put("resized", sampleLoader(set.file(Variant.RESIZED), set.size(), 1, true).profile(true));
-    }
-    if (set.has(Variant.PROPORTION)) {
-      builders.put("proportion", sampleLoader(set.file(Variant.PROPORTION), set.size(), 1, true).profile(true));
-    }
-    builders.put("uint8", sampleLoader(set.file(Variant.STORED), set.size(), 1, false).profile(true));
-    return alternate(builders, nanos * SHARE_ONE_THREAD / 100);
-  }
-
-  /**
-   * The chosen threads, and every core when fewer were chosen, on the sample repeated so that an epoch takes about
-   * a sixth of this part's time at {@code oneThread} images/s per thread (starting an epoch's threads is then a
-   * small part of it).
-   */
-  private Map<String, List<Span>> threads(SampleSet set, double oneThread) throws IOException {
-    int cores = Runtime.getRuntime().availableProcessors();
-    double expected = oneThread * Math.min(o.threads, cores);
-    int target = (int) Math.min(100_000, expected * (nanos * SHARE_THREADS / 100 / 1e9) / 6);
-    int[] repeated = new int[Math.max(set.size(), target / set.size() * set.size())];
-    Arrays.setAll(repeated, i -> i % set.size());
-    Map<String, LoaderBuilder> builders = new LinkedHashMap<>();
-    builders.put("chosen", sampleLoader(set.file(Variant.STORED), repeated.length, o.threads, true).indices(repeated));
-    if (o.threads < cores) {
-      builders.put("cores", sampleLoader(set.file(Variant.STORED), repeated.length, cores, true).indices(repeated));
-    }
-    return alternate(builders, nanos * SHARE_THREADS / 100);
-  }
-
-  /**
-   * Opens the loaders and runs one epoch of each in turn until {@code budget} is spent (at least one round), after
-   * one warm-up epoch of the first (the JIT compiles the code they share; its reads are cached for the others).
-   */
-  private static Map<String, List<Span>> alternate(Map<String, LoaderBuilder> builders, long budget)
-      throws IOException {
-    Map<String, Loader> loaders = new LinkedHashMap<>();
-    Map<String, List<Span>> spans = new LinkedHashMap<>();
-    try {
-      for (Map.Entry<String, LoaderBuilder> e : builders.entrySet()) {
-        loaders.put(e.getKey(), e.getValue().build());
-        spans.put(e.getKey(), new ArrayList<>());
-      }
-      LoaderMeter.epoch(loaders.values().iterator().next());
-      long until = System.nanoTime() + budget;
-      do {
-        for (Map.Entry<String, Loader> e : loaders.entrySet()) {
-          spans.get(e.getKey()).add(LoaderMeter.epoch(e.getValue()));
-        }
-      } while (System.nanoTime() < until);
-    } finally {
-      for (Loader l : loaders.values()) {
-        l.close();
-      }
-    }
-    return spans;
-  }
-
-  private static double rate(List<Span> spans) {
-    return spans.stream().reduce(Span.EMPTY, Span::plus).rate();
-  }
-
-  /** The median over rounds of {@code a}'s epoch rate over {@code b}'s (same round: the drift cancels). */
-  private static double ratio(List<Span> a, List<Span> b) {
-    double[] r = new double[a.size()];
-    for (int i = 0; i < r.length; i++) {
-      r[i] = a.get(i).rate() / b.get(i).rate();
-    }
-    Arrays.sort(r);
-    return r.length % 2 == 1 ? r[r.length / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2;
-  }
-
-  private static PerThread perThread(int samples, List<Span> spans) {
-    Span s = spans.stream().reduce(Span.EMPTY, Span::plus);
-    double busy = s.busyNanosPerImage();
-    return new PerThread(samples, 1e9 / s.decodeNanosPerImage(), 1e9 / s.augmentNanosPerImage(), s.rate(),
-        s.decodeNanosPerImage() / busy, s.augmentNanosPerImage() / busy);
-  }
-
-  /** A stored variant: CPU from its measured ratio, storage scaled by its bytes (reads being bandwidth-bound). */
-  private static Prescriber.Candidate variant(SampleSet set, Map<String, List<Span>> one, String key, Variant v,
-      double cpu, double storage, String what, String how, String where) {
-    List<Span> stored = one.get("stored");
-    List<Span> spans = one.get(key);
-    double speed = ratio(spans, stored);
-    Span a = stored.stream().reduce(Span.EMPTY, Span::plus);
-    Span b = spans.stream().reduce(Span.EMPTY, Span::plus);
-    double decode = a.decodeNanosPerImage() / b.decodeNanosPerImage();
-    double bytes = set.meanPayload(v) / set.meanPayload(Variant.STORED);
-    String evidence = "decode " + Units.times(decode) + " faster, the pipeline " + Units.times(speed) + ", "
-        + (bytes <= 1 ? Units.times(1 / bytes) + " fewer bytes" : Units.times(bytes) + " more bytes") + " per image ("
-        + Units.bytes((long) set.meanPayload(v)) + "), " + where;
-    return new Prescriber.Candidate(key, what, how, cpu * speed, storage / bytes, evidence);
-  }
-
-  private Prescriber.Candidate uint8(Map<String, List<Span>> one, double cpu, String onSample) {
-    List<Span> stored = one.get("stored");
-    List<Span> plain = one.get("uint8");
-    double speed = ratio(plain, stored);
-    Span a = stored.stream().reduce(Span.EMPTY, Span::plus);
-    Span b = plain.stream().reduce(Span.EMPTY, Span::plus);
-    return new Prescriber.Candidate("uint8", "uint8 batches, normalized on the GPU",
-        "leave NormalizeImage and ToChannelsFirst out of the loader's pipeline and normalize on the GPU",
-        cpu * speed, Double.NaN, "the pipeline " + Units.times(speed) + " faster (augmentation "
-            + Units.duration(a.augmentNanosPerImage()) + " → " + Units.duration(b.augmentNanosPerImage())
-            + " per image), " + onSample);
-  }
-
   /** The loader over the dataset itself, with the options as given, behind the consumer. */
   private EndToEnd endToEnd(List<Path> files, int batch, String name) throws IOException {
     LoaderBuilder b = Loader.builder(files).batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
@@ -308,7 +163,8 @@ public final class Doctor {
       long step = o.consumer == null ? 0 : o.consumer.nanosPerBatch(batch);
       Span s = LoaderMeter.run(loader, nanos * SHARE_END_TO_END / 100, step);
       double seconds = s.wallNanos() / 1e9;
-      return new EndToEnd(seconds, s.images(), s.rate(), Math.min(1, s.timings().consumerWait() / (double) s.wallNanos()),
+      return new EndToEnd(seconds, s.images(), s.rate(),
+          Math.min(1, s.timings().consumerWait() / (double) s.wallNanos()),
           o.cache.isProcess() ? (double) s.pagesRead() / Math.max(1, s.images()) : -1);
     }
   }

@@ -23,6 +23,11 @@ final class LoaderMeter {
       return wallNanos == 0 ? 0 : images / (wallNanos / 1e9);
     }
 
+    /** Images per second of this process's CPU time (all threads): steadier than {@link #rate} on a busy machine. */
+    double perCpuSecond() {
+      return cpuNanos == 0 ? 0 : images / (cpuNanos / 1e9);
+    }
+
     Span plus(Span o) {
       return new Span(images + o.images, wallNanos + o.wallNanos, cpuNanos + o.cpuNanos, timings.plus(o.timings),
           pagesRead + o.pagesRead);

@@ -57,7 +57,7 @@ final class Prescriber {
             + Units.times(loaderGain) + "), but training stays at " + Units.rate(now) + " because "
             + bound.resource().words() + " bounds it (" + c.evidence() + ")");
       } else {
-        notWorth.add(c.what() + ": no faster (" + c.evidence() + ")");
+        notWorth.add(c.what() + ": no gain (" + c.evidence() + ")");
       }
     }
     changes.sort(Comparator.comparingDouble(Change::gain).reversed());

@@ -50,6 +50,11 @@ final class Units {
     return ratio >= 10 ? String.format(Locale.ROOT, "%.0fx", ratio) : String.format(Locale.ROOT, "%.1fx", ratio);
   }
 
+  /** {@code 3.1x faster}, or {@code 0.7x as fast} below 1. */
+  static String faster(double ratio) {
+    return ratio >= 1 ? times(ratio) + " faster" : String.format(Locale.ROOT, "%.1fx as fast", ratio);
+  }
+
   /** {@code 480 MB/s} (decimal, as disks are sold). */
   static String bandwidth(double bytesPerSecond) {
     if (bytesPerSecond >= 1e9) {

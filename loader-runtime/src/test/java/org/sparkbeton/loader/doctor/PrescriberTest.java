@@ -73,7 +73,7 @@ class PrescriberTest {
     assertThat(threads.gain()).isEqualTo(3.6);
     assertThat(d.changes().get(1).predictedPerSecond()).as("3.1x the CPUs, storage 2.5x").isEqualTo(1240);
     assertThat(d.changes().get(2).gain()).isEqualTo(1.05);
-    assertThat(d.notWorthChanging()).containsExactly("QUASI_RANDOM: no faster (computed)",
+    assertThat(d.notWorthChanging()).containsExactly("QUASI_RANDOM: no gain (computed)",
         "storage: it feeds 2,000 img/s, 5.0x what training takes");
   }
 
