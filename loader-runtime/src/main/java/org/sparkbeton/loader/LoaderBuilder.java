@@ -9,6 +9,7 @@ import java.util.List;
 import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.io.SourceOpener;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.order.OrderOption;
@@ -52,6 +53,7 @@ public final class LoaderBuilder {
   int firstEpoch;
   int firstBatch;
   long cacheBudget = -1;
+  SourceOpener opener;
 
   LoaderBuilder(List<Path> files) {
     this(files, null, null);
@@ -97,6 +99,7 @@ public final class LoaderBuilder {
     c.firstEpoch = firstEpoch;
     c.firstBatch = firstBatch;
     c.cacheBudget = cacheBudget;
+    c.opener = opener;
     return c;
   }
 
@@ -268,6 +271,18 @@ public final class LoaderBuilder {
     return this;
   }
 
+  /**
+   * Reads payload bytes through the sources {@code opener} opens for the files instead of the files themselves:
+   * in cache mode OS each payload is one read of its source, with no page cache in between (for sources that are
+   * not local files; {@code beton doctor}'s tests throttle reads this way); in cache mode PROCESS each page is one
+   * read. Metadata is still read from the local files. The loader closes the sources; null (the default) maps the
+   * files.
+   */
+  public LoaderBuilder readThrough(SourceOpener opener) {
+    this.opener = opener;
+    return this;
+  }
+
   /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
   public LoaderBuilder resumeFrom(LoaderState state) {
     this.firstEpoch = state.epoch();
@@ -313,6 +328,8 @@ public final class LoaderBuilder {
         + " to remote datasets (Loader.builder(URI) with hdfs://, s3a://, ...); local files are read in place");
     check(files != null || cacheBudget < 0, "processCache reads local files; a remote dataset is staged into cacheDir"
         + " and read from there through the OS page cache");
+    check(files != null || opener == null, "readThrough reads local files' payloads through other sources; a remote"
+        + " dataset is staged into cacheDir and read from there");
     boolean owns = allocator == null;
     Shards shards = null;
     PageCache cache = null;
@@ -329,11 +346,11 @@ public final class LoaderBuilder {
         effective.order = remote.orderFor(order);
         staged = remote;
       } else if (cacheBudget < 0) {
-        shards = Shards.open(files);
+        shards = opener == null ? Shards.open(files) : Shards.openThrough(files, opener);
       } else {
         Shards readers = Shards.openReaders(files);
         try {
-          cache = new PageCache(readers, cacheBudget, alloc);
+          cache = new PageCache(readers, cacheBudget, alloc, opener);
         } catch (RuntimeException | IOException | Error e) {
           readers.close();
           throw e;

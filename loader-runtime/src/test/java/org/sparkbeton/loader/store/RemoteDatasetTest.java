@@ -477,6 +477,10 @@ class RemoteDatasetTest {
             + " remote datasets");
     assertThatThrownBy(() -> remote(store, tmp.resolve("c3")).processCache(1 << 30).build())
         .hasMessageContaining("processCache reads local files; a remote dataset is staged into cacheDir");
+    assertThatThrownBy(() -> remote(store, tmp.resolve("c3")).readThrough(file -> {
+      throw new AssertionError("not opened");
+    }).build()).hasMessageContaining("readThrough reads local files' payloads through other sources; a remote dataset"
+        + " is staged into cacheDir");
     assertThatThrownBy(() -> Loader.builder(URI.create("s3a://bucket/train")).batchSize(4)
         .pipeline("label", new IntDecoder()).build())
         .hasMessageContaining("No DatasetStore for scheme 's3a' of s3a://bucket/train: no provider is on the classpath;"
