@@ -36,9 +36,11 @@ import org.sparkbeton.loader.store.LocalDirectoryStore;
  * shuffle: every class in every shard). FFCV's QUASI_RANDOM on the local files for reference (its issue #304).
  *
  * <pre>
- * ./mvnw -q -o test-compile -pl beton-core,beton-codec,loader-runtime
- * java -cp loader-runtime/target/test-classes:loader-runtime/target/classes:beton-core/target/classes:beton-codec/target/classes \
- *     org.sparkbeton.loader.bench.ShuffleQualityBenchmark [dir]
+ * M=loader-runtime
+ * ./mvnw -q -pl $M -am test-compile dependency:build-classpath \
+ *   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+ * java -cp $M/target/test-classes:$M/target/classes:$(cat $M/target/bench.classpath) \
+ *   org.sparkbeton.loader.bench.ShuffleQualityBenchmark [dir]
  * </pre>
  */
 public final class ShuffleQualityBenchmark {
