@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
-import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -103,7 +102,7 @@ class ImageDecoderTest {
   /** A JPEG with an EXIF rotation takes ImageIO's path in the writer: strict there too. */
   @Test
   void aStrictJpegDecodeThroughImageIoFailsOnCorruptData() {
-    byte[] photo = withExifOrientation(TestPhotos.photo(3, 0), 6);
+    byte[] photo = CorruptionCorpus.withExifOrientation(TestPhotos.photo(3, 0), 6);
     int cut = (CorruptionCorpus.scanStart(photo) + photo.length) / 2;
     byte[] bad = Arrays.copyOf(photo, cut + 2);
     bad[cut] = (byte) 0xFF;
@@ -116,19 +115,6 @@ class ImageDecoderTest {
         .isInstanceOf(ImageDecodeException.class)
         .hasMessage("Cannot decode JPEG image of " + bad.length + " bytes: Corrupt JPEG data: premature end of data"
             + " segment");
-  }
-
-  /** {@code jpeg} with an APP1 EXIF segment holding only the orientation tag, right after its SOI. */
-  static byte[] withExifOrientation(byte[] jpeg, int orientation) {
-    byte[] tiff = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, (byte) orientation, 0, 0, 0, 0,
-        0, 0};
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    out.write(jpeg, 0, 2);
-    int len = 2 + 6 + tiff.length;
-    out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xE1, (byte) (len >> 8), (byte) len, 'E', 'x', 'i', 'f', 0, 0});
-    out.writeBytes(tiff);
-    out.write(jpeg, 2, jpeg.length - 2);
-    return out.toByteArray();
   }
 
   private static long usedHeap() {

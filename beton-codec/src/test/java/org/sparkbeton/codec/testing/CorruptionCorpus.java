@@ -237,6 +237,19 @@ public final class CorruptionCorpus {
     return b;
   }
 
+  /** {@code jpeg} with an APP1 EXIF segment holding only the orientation tag, right after its SOI. */
+  public static byte[] withExifOrientation(byte[] jpeg, int orientation) {
+    byte[] tiff = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, (byte) orientation, 0, 0, 0, 0,
+        0, 0};
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    out.write(jpeg, 0, 2);
+    int len = 2 + 6 + tiff.length;
+    out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xE1, (byte) (len >> 8), (byte) len, 'E', 'x', 'i', 'f', 0, 0});
+    out.writeBytes(tiff);
+    out.write(jpeg, 2, jpeg.length - 2);
+    return out.toByteArray();
+  }
+
   private static int sofOffset(byte[] jpeg) {
     int p = 2;
     while (p + 4 <= jpeg.length) {
