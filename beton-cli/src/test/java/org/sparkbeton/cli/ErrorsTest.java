@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.testing.GoldenFiles;
 
 /** Every user mistake: exit code 2 and one clear line on stderr, never a stack trace. */
@@ -142,7 +143,7 @@ class ErrorsTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly("beton: prepare runs with Spark on its class path, which this jar does"
         + " not have: run it as 'bin/beton prepare' (or bin/beton-prepare), or spark-submit --class"
-        + " org.sparkbeton.spark.prepare.PrepareJob spark-beton.jar");
+        + " org.sparkbeton.spark.prepare.PrepareJob spark-beton-runtime-3.5_2.12-<version>.jar");
     assertThat(Cli.run("prepare", "--help").out()).contains("bin/beton prepare --help");
   }
 
@@ -164,6 +165,7 @@ class ErrorsTest {
         .containsPattern("\\n +prepare +Prepare a sharded \\.beton dataset from an ImageFolder tree with Spark\\.");
     Cli.Result version = Cli.run("--version");
     assertThat(version.exitCode()).isZero();
-    assertThat(version.out()).startsWith("beton ");
+    assertThat(version.out()).startsWith("beton ")
+        .contains("beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)");
   }
 }

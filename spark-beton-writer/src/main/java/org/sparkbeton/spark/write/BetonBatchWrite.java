@@ -163,9 +163,4 @@ final class BetonBatchWrite implements BatchWrite {
     fs.mkdirs(path);
     return new DatasetPublisher(fs, path, conf.manifestLockTimeoutMillis);
   }
-
-  /** The manifest published by {@link #commit}, for callers that want a summary. */
-  DatasetManifest published() {
-    return published;
-  }
 }

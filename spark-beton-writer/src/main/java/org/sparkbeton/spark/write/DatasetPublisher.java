@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
@@ -86,7 +87,7 @@ public final class DatasetPublisher {
           .forEach(m -> shards.addAll(m.shards()));
       requirePresent(messages);
       DatasetManifest next = new DatasetManifest(manifestFields, shards, withQuarantineJobs(recipe, previous,
-          overwrite, jobId, messages), "spark-beton 0.1.0");
+          overwrite, jobId, messages), SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();
       next.shards().forEach(s -> live.add(s.path()));
