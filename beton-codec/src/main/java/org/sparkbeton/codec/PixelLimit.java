@@ -34,10 +34,10 @@ public record PixelLimit(long maxPixels, String name) {
   /** {@code 4.3 gigapixels}, {@code 400 megapixels}, {@code 89.5 megapixels}, {@code 250000 pixels}. */
   static String pixels(long n) {
     if (n >= 1_000_000_000L) {
-      return String.format("%.1f gigapixels", n / 1e9);
+      return String.format(java.util.Locale.ROOT, "%.1f gigapixels", n / 1e9);
     }
     if (n >= 1_000_000L) {
-      String mp = String.format("%.1f", n / 1e6);
+      String mp = String.format(java.util.Locale.ROOT, "%.1f", n / 1e6);
       return (mp.endsWith(".0") ? mp.substring(0, mp.length() - 2) : mp) + " megapixels";
     }
     return n + " pixels";
