@@ -96,9 +96,20 @@ final class ShardWriter implements AutoCloseable {
     current = null;
   }
 
-  /** Completes the last shard; returns every shard of this attempt. A task with no rows writes no file. */
+  /**
+   * Completes the last shard; returns every shard of this attempt. A task with no rows writes no file, and a shard
+   * opened for a sample that was then refused (too large for a page) and given no other is deleted.
+   */
   List<ShardEntry> finish() throws IOException {
-    if (current != null) {
+    if (current != null && currentSamples == 0) {
+      org.apache.hadoop.fs.Path empty = created.remove(created.size() - 1);
+      try {
+        current.close();
+      } finally {
+        current = null;
+        fs.delete(empty, false);
+      }
+    } else if (current != null) {
       finishCurrent();
     }
     return List.copyOf(finished);
