@@ -14,6 +14,13 @@ package org.sparkbeton.loader;
  */
 public record LoaderTimings(long consumerWait, long producerWait, long cacheWait, long busy, long decode, long augment,
                             int batches) {
+  /** The sum of two parts of one epoch (an epoch restarted after a skipped sample). */
+  LoaderTimings plus(LoaderTimings o) {
+    return new LoaderTimings(consumerWait + o.consumerWait, producerWait + o.producerWait, cacheWait + o.cacheWait,
+        busy + o.busy, decode < 0 ? decode : decode + o.decode, augment < 0 ? augment : augment + o.augment,
+        batches + o.batches);
+  }
+
   @Override
   public String toString() {
     return String.format(java.util.Locale.ROOT,
