@@ -82,7 +82,7 @@ public final class DatasetDirectory {
           throw new IllegalArgumentException("Dataset " + dir + ": " + shard.path() + " is " + size
               + " bytes but the manifest says " + shard.bytes() + " (run `beton verify " + dir + "`)");
         }
-        long samples = header(file).numSamples();
+        long samples = header(file, shard.pageChecksums()).numSamples();
         if (samples != shard.samples()) {
           throw new IllegalArgumentException("Dataset " + dir + ": " + shard.path() + " holds " + samples
               + " samples but the manifest says " + shard.samples() + " (run `beton verify " + dir + "`)");
@@ -108,13 +108,18 @@ public final class DatasetDirectory {
     }
   }
 
-  private static Header header(Path file) throws IOException {
+  /** The file's header; with page checksums, the header and descriptors are checked first. */
+  private static Header header(Path file, PageChecksums sums) throws IOException {
+    int length = sums == null ? BetonFormat.HEADER_SIZE : sums.unitLength(0);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer b = ByteBuffer.allocate(BetonFormat.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
       while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
-        // read the whole header
+        // read it all
       }
       b.flip();
+      if (sums != null && b.remaining() == length) {
+        sums.check(file.toString(), 0, b);
+      }
       return Header.parse(b, file.toString());
     }
   }
