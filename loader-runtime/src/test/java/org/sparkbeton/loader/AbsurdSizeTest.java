@@ -114,4 +114,37 @@ class AbsurdSizeTest {
     assertThatThrownBy(() -> Loader.builder(mixed).batchSize(8).pipeline("image", new SimpleRgbDecoder()).build())
         .hasMessageContaining("SimpleRGB needs every image of field 'image' to have the same size");
   }
+
+  /** A file without a manifest (nothing checks it) whose sample 2 claims a 1 TiB bytes value. */
+  @Test
+  void aBytesValueClaimingMoreThanItsAllocationIsABadSampleNotAWideRow() throws Exception {
+    Path file = tmp.resolve("bytes.beton");
+    List<org.sparkbeton.format.BetonField> fields =
+        List.of(new org.sparkbeton.format.BetonField("data", org.sparkbeton.format.fields.BytesField.INSTANCE));
+    try (org.sparkbeton.format.write.BetonWriter w = org.sparkbeton.format.write.BetonWriter.builder(fields).open(file)) {
+      for (int i = 0; i < 6; i++) {
+        w.append((Object) new byte[10 + i]);
+      }
+      w.finish();
+    }
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+      f.seek(24 + 1041 + 2 * 16 + 8); // sample 2's size
+      f.write(java.nio.ByteBuffer.allocate(8).order(java.nio.ByteOrder.LITTLE_ENDIAN).putLong(1L << 40).array());
+    }
+    try (Loader loader = Loader.builder(file).batchSize(3).numThreads(1).dropLast(false).onBadSample(BadSamplePolicy.SKIP)
+        .pipeline("data", new org.sparkbeton.loader.decoders.BytesDecoder()).build()) {
+      List<Integer> lengths = new ArrayList<>();
+      for (Batch b : loader) {
+        assertThat(b.spec("data").bytes()).isEqualTo(15); // the widest plausible value, not 1 TiB
+        for (int i = 0; i < b.size(); i++) {
+          lengths.add(b.length("data", i));
+        }
+      }
+      assertThat(lengths).containsExactly(10, 11, 13, 14, 15);
+      assertThat(loader.badSamples().events()).singleElement().satisfies(e -> assertThat(e.reason())
+          .endsWith("bytes.beton, sample 2, field 'data': its metadata claims 1099511627776 bytes, more than the 15"
+              + " planned (the largest plausible value among the samples scanned: within its allocation, at most"
+              + " 1073741823)"));
+    }
+  }
 }
