@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.SparkBetonVersion;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -148,8 +149,7 @@ public final class BetonCli implements Runnable {
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      String v = BetonCli.class.getPackage().getImplementationVersion();
-      return new String[] {"beton " + (v == null ? "0.1.0-SNAPSHOT" : v) + " (spark-beton; .beton format version 2)"};
+      return new String[] {"beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)"};
     }
   }
 }

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.testing.GoldenFiles;
 
 /** Every user mistake: exit code 2 and one clear line on stderr, never a stack trace. */
@@ -164,6 +165,7 @@ class ErrorsTest {
         .containsPattern("\\n +prepare +Prepare a sharded \\.beton dataset from an ImageFolder tree with Spark\\.");
     Cli.Result version = Cli.run("--version");
     assertThat(version.exitCode()).isZero();
-    assertThat(version.out()).startsWith("beton ");
+    assertThat(version.out()).startsWith("beton ")
+        .contains("beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)");
   }
 }

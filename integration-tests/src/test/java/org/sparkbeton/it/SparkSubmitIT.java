@@ -97,7 +97,8 @@ class SparkSubmitIT {
   /** The job succeeded, printed its summary, and the dataset holds every photo once, written natively if it could. */
   private static void assertPrepared(Finished run, Path dataset) throws IOException {
     assertThat(run.exitCode()).as(run.describe()).isZero();
-    assertThat(run.stdout()).as(run.describe()).contains("wrote " + dataset + ": " + PHOTOS + " samples in ");
+    assertThat(run.stdout()).as(run.describe()).containsPattern("(?m)^dataset +file:" + Pattern.quote(dataset.toString()) + "$")
+        .containsPattern("(?m)^images listed +" + PHOTOS + "$").containsPattern("(?m)^samples written +" + PHOTOS + "$");
     assertThat(counts(SUMMARY_ROW, run.stdout())).as(run.describe()).isEqualTo(expectedLabels());
 
     DatasetManifest manifest = DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME)));

@@ -14,6 +14,10 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * {@link IllegalStateException} once the slot has been recycled or the loader closed; buffers
  * already obtained from {@link #data} cannot be checked — in debug mode the loader fills a slot with
  * the byte {@code 0xA5} when it recycles it, so stale reads show up as that pattern.
+ *
+ * <p>A consumer that must keep a batch longer (an adapter handing the slot's memory to a framework
+ * without a copy, as loader-djl does) calls {@link #retain()}: the slot then stays this batch's until
+ * the returned {@link Hold} is closed, whatever the consumer asks for meanwhile.
  */
 public final class Batch {
   private final SlotRing ring;
@@ -42,6 +46,52 @@ public final class Batch {
   /** Whether the slot still holds this batch. */
   public boolean isValid() {
     return ring.generation(slot) == generation;
+  }
+
+  /**
+   * Keeps this batch's slot from being recycled until the returned hold is closed: the batch, and the
+   * buffers {@link #data} gave, stay valid past the usual window. Workers that need the slot wait for the
+   * release, so a consumer that holds batches fills the ring: asking for the batch that needs a slot
+   * still held (the one {@code batchesAhead + 2} batches later) throws {@link IllegalStateException}
+   * instead of waiting forever. Holds do not outlive the loader: {@link Loader#close()} frees the ring
+   * and drops them, and a ring reallocated for a new output size (progressive resizing) is refused
+   * while any batch is held.
+   *
+   * @throws IllegalStateException if the slot has already been recycled or the loader closed
+   */
+  public Hold retain() {
+    check();
+    if (!ring.hold(slot, generation)) {
+      check(); // recycled between the check and the hold: throws with the usual message
+      throw new IllegalStateException("Batch " + index + " of epoch " + epoch + " could not be held");
+    }
+    return new Hold(ring, slot, generation);
+  }
+
+  /** A batch's slot held by {@link Batch#retain()}; closing it (once, idempotent) gives the slot back. */
+  public static final class Hold implements AutoCloseable {
+    private final SlotRing ring;
+    private final int slot;
+    private final long generation;
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+
+    Hold(SlotRing ring, int slot, long generation) {
+      this.ring = ring;
+      this.slot = slot;
+      this.generation = generation;
+    }
+
+    /** Whether this hold has been closed. */
+    public boolean isClosed() {
+      return closed.get();
+    }
+
+    @Override
+    public void close() {
+      if (closed.compareAndSet(false, true)) {
+        ring.release(slot, generation);
+      }
+    }
   }
 
   private void check() {

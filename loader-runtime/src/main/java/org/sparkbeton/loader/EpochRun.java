@@ -15,7 +15,9 @@ import org.sparkbeton.loader.pipeline.SampleContext;
  * does not depend on the thread count. A worker may start batch b only when {@code b <= h +
  * batchesAhead}, h being the batch last handed to the consumer: batch b reuses the slot of batch
  * {@code b - (batchesAhead + 2)}, which is then at most {@code h - 2}, so the batch the consumer holds
- * and the one before it are never overwritten. Locks are taken per batch, never per sample.
+ * and the one before it are never overwritten. A slot the consumer holds ({@link Batch#retain()}) is not
+ * recycled until released: its workers wait, woken by the ring's release callback. Locks are taken per
+ * batch, never per sample.
  *
  * <p>A bad sample (a decoder's failure, see {@link BadSamplePolicy}) fails the run, or its row is filled from the
  * next good sample of its batch ({@code REPLACE}, recorded in {@link #rowSamples}), or the run stops producing at
@@ -113,6 +115,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       threads[t] = new Thread(() -> work(id), "beton-loader-e" + epoch + "-w" + t);
       threads[t].setDaemon(true);
     }
+    ring.onRelease(this::wake);
     this.cache = loader.pageCache();
     if (cache != null) {
       cache.startEpoch(epoch, order, batchSize, numBatches, firstBatch, ahead + 1);
@@ -236,7 +239,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   private synchronized boolean acquire(int batch, int slot) throws InterruptedException {
-    while (!cancelled && failure == null && batch < skipFrom && batch > handed + ahead) {
+    while (!cancelled && failure == null && batch < skipFrom
+        && (batch > handed + ahead || (slotBatch[slot] != batch && ring.isHeld(slot)))) {
       wait();
     }
     if (cancelled || failure != null || batch >= skipFrom) {
@@ -248,6 +252,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       generation[slot] = ring.recycle(slot, loader.debug());
     }
     return true;
+  }
+
+  /** A held slot was released: workers waiting for it look again. */
+  private synchronized void wake() {
+    notifyAll();
   }
 
   /** Runs the batch operations of every output on the finished batch (one thread, no lock held). */
@@ -345,6 +354,12 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     int slot = b % ring.slots();
     long start = System.nanoTime();
     while (failure == null && !cancelled && b < skipFrom && readyBatch[slot] != b) {
+      if (slotBatch[slot] != b && ring.isHeld(slot)) {
+        throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot
+            + ", which an earlier batch still holds (Batch.retain() not yet released, e.g. a DJL batch not"
+            + " closed): release batches before asking for more; at most batchesAhead + 1 = " + (ahead + 1)
+            + " batches may be held at once, and holding fewer keeps the loader ahead");
+      }
       try {
         wait();
       } catch (InterruptedException e) {

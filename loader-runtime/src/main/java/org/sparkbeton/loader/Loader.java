@@ -1,7 +1,6 @@
 package org.sparkbeton.loader;
 
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -14,25 +13,24 @@ import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.memory.BufferAllocator;
-import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.memory.SlotRing;
 import org.sparkbeton.loader.order.OrderContext;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.PageMap;
 import org.sparkbeton.loader.order.RankShare;
 import org.sparkbeton.loader.order.TraversalOrder;
-import org.sparkbeton.loader.pipeline.BatchOperation;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
-import org.sparkbeton.loader.pipeline.Operation;
 import org.sparkbeton.loader.pipeline.PlannedPipeline;
 
 /**
- * The node-local training loader over one {@code .beton} file (cache mode OS: memory-mapped).
- * Iterating gives one epoch of {@link Batch}es; each call to {@link #iterator()} starts the next
- * epoch (closing one still running). Batches are views into a ring of {@code batchesAhead + 2}
- * slots allocated once: copy what you keep (see {@link Batch}). {@link #close()} stops the workers
- * and frees every off-heap buffer; with the default allocator it throws if anything leaked.
+ * The node-local training loader over a {@code .beton} file, several with the same fields, or a dataset
+ * directory ({@link #builder}); data pages are memory-mapped (cache mode OS, the default) or read into the
+ * loader's own page cache ({@link LoaderBuilder#processCache}, cache mode PROCESS). Iterating gives one
+ * epoch of {@link Batch}es; each call to {@link #iterator()} starts the next epoch (closing one still
+ * running). Batches are views into a ring of {@code batchesAhead + 2} slots allocated once: copy what you
+ * keep (see {@link Batch}). {@link #close()} stops the workers and frees every off-heap buffer; with the
+ * default allocator it throws if anything leaked.
  *
  * <pre>{@code
  * try (Loader loader = Loader.builder(Path.of("train.beton"))
@@ -49,27 +47,16 @@ import org.sparkbeton.loader.pipeline.PlannedPipeline;
  * }</pre>
  */
 public final class Loader implements Iterable<Batch>, AutoCloseable {
+  /** The options this loader was built with: a private copy of the builder, read here and by {@link #filter}. */
+  private final LoaderBuilder options;
   private final Shards shards;
   private final BufferAllocator allocator;
   private final boolean ownsAllocator;
-  private final List<LoaderBuilder.Spec> specs;
   private final FieldSource[] sources;
   private final TraversalOrder order;
   private final int numIndices;
-  private final int rank;
-  private final int worldSize;
-  private final int batchSize;
-  private final int numThreads;
-  private final int batchesAhead;
-  private final boolean dropLast;
-  private final boolean debug;
-  private final boolean profile;
   private final ProgressBar progressBar;
-  private final boolean fuse;
-  private final long seed;
   private final LoaderPlan plan;
-
-  private final LoaderBuilder options;
   private final PageCache cache;
   private final BadSamplePolicy badSamplePolicy;
   private final BadSamples badSamples = new BadSamples();
@@ -80,45 +67,35 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private boolean closed;
 
   Loader(LoaderBuilder b, Shards shards, PageCache cache, BufferAllocator allocator, boolean owns) {
+    this.options = b.copy();
     this.shards = shards;
     this.cache = cache;
     this.allocator = allocator;
     this.ownsAllocator = owns;
-    this.batchSize = b.batchSize;
-    this.numThreads = b.numThreads;
-    this.batchesAhead = b.batchesAhead;
-    this.dropLast = b.dropLast;
-    this.debug = b.debug;
-    this.profile = b.profile;
-    this.progressBar = b.progress == null ? null : new ProgressBar(b.progress, b.progressIntervalMillis);
-    this.fuse = b.fuse;
-    this.seed = b.seed;
-    this.rank = b.rank;
-    this.worldSize = b.worldSize;
-    this.nextEpoch = b.firstEpoch;
-    this.resumeBatch = b.firstBatch;
-    this.badSamplePolicy = b.onBadSample;
-    if (badSamplePolicy == BadSamplePolicy.SKIP && worldSize > 1) {
-      throw new IllegalArgumentException("onBadSample(SKIP) with distributed(" + rank + ", " + worldSize + "): a rank"
-          + " that skips a sample would run fewer batches than the others, and a distributed training step waits for"
-          + " every rank; use onBadSample(REPLACE), which keeps every rank's batches");
+    this.progressBar = options.progress == null ? null : new ProgressBar(options.progress, options.progressIntervalMillis);
+    this.nextEpoch = options.firstEpoch;
+    this.resumeBatch = options.firstBatch;
+    this.badSamplePolicy = options.onBadSample;
+    if (badSamplePolicy == BadSamplePolicy.SKIP && options.worldSize > 1) {
+      throw new IllegalArgumentException("onBadSample(SKIP) with distributed(" + options.rank + ", "
+          + options.worldSize + "): a rank that skips a sample would run fewer batches than the others, and a"
+          + " distributed training step waits for every rank; use onBadSample(REPLACE), which keeps every rank's"
+          + " batches");
     }
-    this.options = b.copy();
     long n = shards.numSamples();
     if (n > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(shards.name() + " has " + n + " samples; the loader handles at most "
           + (Integer.MAX_VALUE - 8));
     }
-    int[] indices = b.indices != null ? checkIndices(b.indices, (int) n) : range((int) n);
+    int[] indices = options.indices != null ? checkIndices(options.indices, (int) n) : range((int) n);
     this.numIndices = indices.length;
     checkBatchesPerEpoch();
-    this.specs = List.copyOf(b.specs);
-    this.sources = new FieldSource[specs.size()];
+    this.sources = new FieldSource[options.specs.size()];
     for (int i = 0; i < sources.length; i++) {
-      sources[i] = new FieldSource(shards, fieldIndex(specs.get(i).field()), indices, b.maxImagePixels);
+      sources[i] = new FieldSource(shards, fieldIndex(options.specs.get(i).field()), indices, options.maxImagePixels);
     }
-    this.order = b.order.create(new OrderContext(indices, seed, batchSize, this::pageMap));
-    this.plan = new LoaderPlan(allocator, numThreads, batchesAhead + 2, batchSize);
+    this.order = options.order.create(new OrderContext(indices, options.seed, options.batchSize, this::pageMap));
+    this.plan = new LoaderPlan(allocator, options.numThreads, options.batchesAhead + 2, options.batchSize);
     plan();
     for (Decoder d : decoders()) {
       d.retain(); // last: a loader that failed to build holds nothing
@@ -132,9 +109,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    */
   private void checkBatchesPerEpoch() {
     int perEpoch = samplesPerEpoch();
-    if (dropLast && perEpoch > 0 && batchSize > perEpoch) {
-      String who = worldSize == 1 ? "this loader reads" : "rank " + rank + " of " + worldSize + " reads (of "
-          + numIndices + " in all)";
+    int batchSize = options.batchSize;
+    if (options.dropLast && perEpoch > 0 && batchSize > perEpoch) {
+      String who = options.worldSize == 1 ? "this loader reads" : "rank " + options.rank + " of " + options.worldSize
+          + " reads (of " + numIndices + " in all)";
       throw new IllegalArgumentException("Batch size " + batchSize + " is larger than the " + perEpoch + " samples "
           + who + " per epoch, so with dropLast (the default, as FFCV) every epoch would have 0 batches: use"
           + " batchSize(" + perEpoch + ") or less, or dropLast(false) for one partial batch per epoch");
@@ -149,9 +127,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private void plan() {
     plan.replan(memory -> {
       List<PlannedPipeline> planned = new ArrayList<>();
-      for (int i = 0; i < specs.size(); i++) {
-        LoaderBuilder.Spec s = specs.get(i);
-        planned.add(PlannedPipeline.plan(i, s.output(), sources[i], s.decoder(), s.ops(), s.tail(), memory, fuse));
+      for (int i = 0; i < options.specs.size(); i++) {
+        LoaderBuilder.Spec s = options.specs.get(i);
+        planned.add(PlannedPipeline.plan(i, s.output(), sources[i], s.decoder(), s.ops(), s.tail(), memory,
+            options.fuse));
       }
       return planned;
     });
@@ -225,7 +204,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** Samples this rank reads per epoch: all indices, or {@code ceil(n / worldSize)} when distributed. */
   public int samplesPerEpoch() {
-    return worldSize == 1 ? numIndices : RankShare.perRank(numIndices, worldSize);
+    return options.worldSize == 1 ? numIndices : RankShare.perRank(numIndices, options.worldSize);
   }
 
   /**
@@ -238,7 +217,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** Batches an epoch of {@code samples} samples has. */
   int batchesFor(int samples) {
-    return dropLast ? samples / batchSize : (samples + batchSize - 1) / batchSize;
+    int batchSize = options.batchSize;
+    return options.dropLast ? samples / batchSize : (samples + batchSize - 1) / batchSize;
   }
 
   /** The epoch the next {@link #iterator()} runs. */
@@ -258,7 +238,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       throw new IllegalStateException("Order " + order.getClass().getSimpleName() + " returned " + global.length
           + " samples for epoch " + epoch + ", expected " + numIndices);
     }
-    return RankShare.share(global, order.rankSplit(), rank, worldSize);
+    return RankShare.share(global, order.rankSplit(), options.rank, options.worldSize);
   }
 
   /** Starts the next epoch; an epoch still running is stopped first. */
@@ -298,9 +278,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
-    LoaderBuilder scan = new LoaderBuilder(options.files, options.checksums).batchSize(batchSize).numThreads(numThreads)
-        .dropLast(false).verifyChecksums(options.verifyChecksums).onBadSample(options.onBadSample)
-        .maxImagePixels(options.maxImagePixels).pipeline(field, decoder);
+    LoaderBuilder scan = new LoaderBuilder(options.files, options.checksums).batchSize(options.batchSize)
+        .numThreads(options.numThreads).dropLast(false).verifyChecksums(options.verifyChecksums)
+        .onBadSample(options.onBadSample).maxImagePixels(options.maxImagePixels).pipeline(field, decoder);
     if (options.indices != null) {
       scan.indices(options.indices);
     }
@@ -353,7 +333,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** Where the time of the current (or last) epoch went; all zero before the first epoch. */
   public synchronized LoaderTimings timings() {
-    return current == null ? new LoaderTimings(0, 0, 0, 0, profile ? 0 : -1, profile ? 0 : -1, 0) : current.timings();
+    int split = options.profile ? 0 : -1;
+    return current == null ? new LoaderTimings(0, 0, 0, 0, split, split, 0) : current.timings();
   }
 
   /**
@@ -396,7 +377,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private List<Decoder> decoders() {
     java.util.Set<Decoder> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     List<Decoder> out = new ArrayList<>();
-    for (LoaderBuilder.Spec s : specs) {
+    for (LoaderBuilder.Spec s : options.specs) {
       if (seen.add(s.decoder())) {
         out.add(s.decoder());
       }
@@ -430,12 +411,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   synchronized SlotRing ring() { return plan.ring(); }
   synchronized SlotPlan slotPlan() { return plan.slotPlan(); }
   synchronized ByteBuffer[] scratch() { return plan.scratch(); }
-  int batchSize() { return batchSize; }
-  int batchesAhead() { return batchesAhead; }
-  int numThreads() { return numThreads; }
-  boolean debug() { return debug; }
-  boolean profile() { return profile; }
+  int batchSize() { return options.batchSize; }
+  int batchesAhead() { return options.batchesAhead; }
+  int numThreads() { return options.numThreads; }
+  boolean debug() { return options.debug; }
+  boolean profile() { return options.profile; }
   /** The progress display, or null when not asked for. */
   ProgressBar progressBar() { return progressBar; }
-  long seed() { return seed; }
+  long seed() { return options.seed; }
 }

@@ -14,7 +14,8 @@ import org.sparkbeton.loader.pipeline.StageMemory;
  * What a loader's current plan holds: the planned pipelines, the slot regions, the ring of batch slots,
  * two heap scratch buffers per worker and the stages' off-heap memory. Re-planned at every epoch (the
  * workers of the last one have stopped): stage memory is replaced, the ring only when the outputs'
- * sizes changed (batches of earlier epochs then become invalid), the heap scratch only when it grows.
+ * sizes changed (batches of earlier epochs then become invalid; refused while a batch is held), the heap
+ * scratch only when it grows.
  * Not thread-safe: the loader calls it under its own lock.
  */
 final class LoaderPlan implements AutoCloseable {
@@ -48,12 +49,20 @@ final class LoaderPlan implements AutoCloseable {
       memory.close(); // a refused plan keeps nothing (the user's allocator may outlive this loader)
       throw e;
     }
-    slotPlan = SlotPlan.of(planned);
-    int[] rows = slotPlan.rowBytes();
+    SlotPlan nextSlots = SlotPlan.of(planned);
+    int[] rows = nextSlots.rowBytes();
     boolean same = ring != null && ring.regions() == rows.length;
     for (int i = 0; same && i < rows.length; i++) {
       same = ring.rowBytes(i) == rows[i];
     }
+    if (!same && ring != null && ring.heldSlots() > 0) {
+      memory.close(); // refused: the new plan keeps nothing; the next replan starts over
+      // freeing the ring would free memory a consumer still reads (NDArrays wrapping a slot)
+      throw new IllegalStateException("Cannot reallocate the slot ring for the new output sizes (progressive"
+          + " resizing): " + ring.heldSlots() + " slot(s) are still held by retained batches (Batch.retain(), e.g."
+          + " DJL batches not closed); release them before starting the next epoch");
+    }
+    slotPlan = nextSlots;
     if (!same) {
       if (ring != null) {
         ring.close(); // batches of earlier epochs become invalid (their accessors throw)

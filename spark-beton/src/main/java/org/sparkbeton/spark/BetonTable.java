@@ -23,9 +23,9 @@ import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
 
 /**
- * The one table behind {@code format("beton")}: a dataset directory, file or glob. Reads today
- * ({@link SupportsRead}); the writer (issue 4) adds {@code SupportsWrite} here, so one registration
- * serves both directions.
+ * The one table behind {@code format("beton")}: a dataset directory, file or glob. It reads
+ * ({@link SupportsRead}, through spark-beton-reader's scan builder) and writes ({@link SupportsWrite}, through
+ * spark-beton-writer's write builder), so one registration serves both directions.
  */
 public final class BetonTable implements SupportsRead, SupportsWrite {
   private static final Logger LOG = LoggerFactory.getLogger(BetonTable.class);

@@ -15,6 +15,8 @@ import org.apache.spark.sql.execution.LocalTableScanExec;
 import org.apache.spark.sql.execution.SparkPlan;
 import org.apache.spark.sql.execution.SparkStrategy;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import scala.collection.JavaConverters;
 import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
@@ -25,14 +27,57 @@ import scala.runtime.AbstractFunction1;
  * projected rows, computed here on the driver. Spark collects a bare {@code LocalTableScan} without a job;
  * with the {@code Project} on top it runs one. Projections that are not plain deterministic expressions
  * are left to Spark's own planning.
+ *
+ * <p>The classes it matches and builds are Catalyst's internals ({@link CatalystContract} lists them). Should a
+ * call still meet one that is not as listed (a {@link LinkageError}, a {@link ClassCastException}), the strategy
+ * logs a warning once and from then on plans nothing: Spark's own plan answers, with its one-task job.
  */
 final class LocalAnswerStrategy extends SparkStrategy {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalAnswerStrategy.class);
+
+  /** Why this strategy plans nothing any more; null while it answers. */
+  private volatile String disabledBecause;
+
+  /** A strategy that plans nothing, as on a Spark whose internals are not as {@link CatalystContract} lists. */
+  static LocalAnswerStrategy disabled(String why) {
+    LocalAnswerStrategy s = new LocalAnswerStrategy();
+    s.disable(why);
+    return s;
+  }
 
   @Override
   public Seq<SparkPlan> apply(LogicalPlan plan) {
+    if (disabledBecause != null) {
+      return none();
+    }
+    try {
+      return answer(plan);
+    } catch (LinkageError | ClassCastException e) {
+      disable("Catalyst's plan classes are not what its planner strategy was built against: " + e);
+      return none();
+    }
+  }
+
+  /** Why the strategy plans nothing, or null while it answers. */
+  String disabledBecause() {
+    return disabledBecause;
+  }
+
+  private synchronized void disable(String why) {
+    if (disabledBecause == null) {
+      disabledBecause = why;
+      LOG.warn("{}", CatalystContract.fallbackWarning(why));
+    }
+  }
+
+  private static Seq<SparkPlan> none() {
+    return JavaConverters.asScalaBuffer(List.<SparkPlan>of()).toSeq();
+  }
+
+  private static Seq<SparkPlan> answer(LogicalPlan plan) {
     if (!(plan instanceof Project project) || !(project.child() instanceof DataSourceV2ScanRelation relation)
         || !(relation.scan() instanceof LocalScan scan) || !evaluableHere(project)) {
-      return JavaConverters.asScalaBuffer(List.<SparkPlan>of()).toSeq();
+      return none();
     }
     @SuppressWarnings("unchecked")
     Seq<Expression> exprs = (Seq<Expression>) (Seq<?>) project.projectList();

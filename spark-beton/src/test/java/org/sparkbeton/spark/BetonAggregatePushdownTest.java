@@ -158,4 +158,36 @@ class BetonAggregatePushdownTest {
     Dataset<Row> atLimit = read(dataset, 90).groupBy("label").count();
     assertThat(atLimit.queryExecution().executedPlan().toString()).contains("LocalTableScan");
   }
+
+  /**
+   * The driver keeps answers for the whole JVM, keyed by what the aggregation computes: queries over the same
+   * dataset that differ in one respect (grouping, its order, function, column, order of aggregates) each get
+   * their own answer, the first time and again from the memo.
+   */
+  @Test
+  void memoisedAnswersNeverServeAnotherQuery() {
+    List<Function<Dataset<Row>, Dataset<Row>>> queries = List.of(
+        d -> d.groupBy("label").count(),
+        d -> d.groupBy("score").count(),
+        d -> d.groupBy("label", "image_width").count(),
+        d -> d.groupBy("image_width", "label").count(),
+        d -> d.groupBy("label").agg(org.apache.spark.sql.functions.min("score")),
+        d -> d.groupBy("label").agg(org.apache.spark.sql.functions.max("score")),
+        d -> d.groupBy("label").agg(org.apache.spark.sql.functions.min("image_height")),
+        d -> d.selectExpr("min(label)"),
+        d -> d.selectExpr("max(label)"),
+        d -> d.selectExpr("count(label)", "min(score)"),
+        d -> d.selectExpr("min(score)", "count(label)"));
+    List<List<Row>> bySpark = new ArrayList<>();
+    for (Function<Dataset<Row>, Dataset<Row>> q : queries) {
+      bySpark.add(sorted(q.apply(read(dataset, 0)).collectAsList()));
+    }
+    for (int round = 0; round < 2; round++) {
+      for (int i = 0; i < queries.size(); i++) {
+        Dataset<Row> pushed = queries.get(i).apply(read(dataset, 1_000_000));
+        assertThat(pushed.queryExecution().executedPlan().toString()).contains("LocalTableScan");
+        assertThat(sorted(pushed.collectAsList())).as("query %d, round %d", i, round).isEqualTo(bySpark.get(i));
+      }
+    }
+  }
 }

@@ -28,6 +28,8 @@ public final class NativeLibrary {
   public static final String PATH_PROPERTY = "beton.native.lib";
 
   private static final System.Logger LOG = System.getLogger(NativeLibrary.class.getName());
+  /** Where the library was loaded from (set by {@link #tryLoad} during class initialisation), or null. */
+  private static String loadedFrom;
   private static final String UNAVAILABLE_REASON = load();
 
   private NativeLibrary() {}
@@ -40,6 +42,11 @@ public final class NativeLibrary {
   /** Why the native path is not active, or null when it is. */
   public static String unavailableReason() {
     return UNAVAILABLE_REASON;
+  }
+
+  /** Where the library was loaded from: its resource in the jar, or the file {@code -Dbeton.native.lib} named. */
+  public static Optional<String> loadedFrom() {
+    return Optional.ofNullable(loadedFrom);
   }
 
   /** The warning logged when the library did not load: why, and what it costs; empty when it loaded. */
@@ -77,7 +84,8 @@ public final class NativeLibrary {
       } catch (UnsatisfiedLinkError e) {
         return "-D" + PATH_PROPERTY + "=" + override + " does not load (" + e.getMessage() + ")";
       }
-      LOG.log(Level.INFO, "beton-codec: native codec loaded from -D" + PATH_PROPERTY + "=" + path);
+      loadedFrom = "-D" + PATH_PROPERTY + "=" + path;
+      LOG.log(Level.DEBUG, "beton-codec: native codec loaded from " + loadedFrom);
       return null;
     }
     BundledLibrary bundled = BundledLibrary.read();
@@ -108,7 +116,10 @@ public final class NativeLibrary {
         Files.deleteIfExists(tmp);
       }
     }
-    LOG.log(Level.INFO, "beton-codec: native codec loaded (" + resource + ")");
+    // success is the normal case and stays quiet (a command-line tool would print it before its own output);
+    // the manifest of every write records the codec each executor used
+    loadedFrom = resource;
+    LOG.log(Level.DEBUG, "beton-codec: native codec loaded (" + resource + ")");
     return null;
   }
 }

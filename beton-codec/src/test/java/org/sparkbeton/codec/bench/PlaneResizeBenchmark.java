@@ -1,18 +1,10 @@
 package org.sparkbeton.codec.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.stream.Stream;
-import org.sparkbeton.codec.jpeg.Idct;
-import org.sparkbeton.codec.jpeg.ImageSize;
-import org.sparkbeton.codec.jpeg.NativeJpegCodec;
 import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.codec.testing.BenchPhotos;
 
@@ -21,8 +13,8 @@ import org.sparkbeton.codec.testing.BenchPhotos;
  * the native RGB resize of the same box, side by side in one run, on the AVX2 and the SSE2-only paths: the planes
  * hold half the bytes of RGB, so the goal is at most ~55% of its time. The planes are made from decoded photos
  * (JFIF RGB to YCbCr, chroma averaged over 2x2 pixels; the resize's speed does not depend on the values). Rounds
- * alternate the implementations (order rotated each round) so load from other processes hits all alike; each cell
- * is the median over rounds of the mean time per image.
+ * alternate the implementations ({@link ResizeHarness}: order rotated each round) so load from other processes hits
+ * all alike; each cell is the median over rounds of the mean time per image.
  *
  * <pre>
  * java -cp ... org.sparkbeton.codec.bench.PlaneResizeBenchmark /tmp/photos [photosPerCase=64] [rounds=31]
@@ -50,12 +42,9 @@ public final class PlaneResizeBenchmark {
     Path dir = BenchPhotos.directory(Path.of(args[0]));
     int perCase = args.length > 1 ? Integer.parseInt(args[1]) : 64;
     int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 31;
-    if (!NativeJpegCodec.isAvailable()) {
-      throw new IllegalStateException("native codec not loaded; build with the libjpeg headers installed");
-    }
-    Method sse2Only = Resizer.class.getDeclaredMethod("sse2Only", boolean.class);
-    sse2Only.setAccessible(true);
-    List<List<Photo>> sets = loadPhotos(dir, perCase);
+    ResizeHarness.requireNative();
+    List<ResizeHarness.Box> boxes = Arrays.stream(CASES).map(c -> new ResizeHarness.Box(c.w, c.h)).toList();
+    List<List<Photo>> sets = ResizeHarness.photos(dir, boxes, perCase, PlaneResizeBenchmark::planes);
 
     Resizer resizer = new Resizer();
     ByteBuffer rgbOut = ByteBuffer.allocateDirect(256 * 256 * 3);
@@ -76,96 +65,29 @@ public final class PlaneResizeBenchmark {
       resizer.resizePlane(p.cb, 0, cw, x / 2, y / 2, bw, bh, cbOut, 0, ow, ow, oh);
       resizer.resizePlane(p.cr, 0, cw, x / 2, y / 2, bw, bh, crOut, 0, ow, ow, oh);
     };
-    String[] implNames = {"RGB", "planes", "RGB SSE2", "planes SSE2"};
-    Impl[] impls = {rgb, planes, rgb, planes};
-    boolean[] sse2 = {false, false, true, true};
-    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-
-    System.out.printf(Locale.ROOT, "%d photos per case (centre box), %d rounds; %s; load average %s%n", perCase,
-        rounds, String.join(", ", implNames), CodecBenchmark.loadAverage());
-    System.out.println();
-    System.out.println("| case (planes: Y + Cb + Cr at half size) | RGB ms | planes ms | planes / RGB | per CPU-s "
-        + "| RGB SSE2 ms | planes SSE2 ms | planes / RGB |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+    ResizeHarness.printHead(perCase, rounds, "RGB, planes, RGB SSE2, planes SSE2", "| case (planes: Y + Cb + Cr at"
+        + " half size) | RGB ms | planes ms | planes / RGB | per CPU-s | RGB SSE2 ms | planes SSE2 ms | planes / RGB |");
     for (int ci = 0; ci < CASES.length; ci++) {
       Case c = CASES[ci];
       List<Photo> set = sets.get(ci);
-      if (set.isEmpty()) {
-        System.out.printf("| %s | no photo is large enough | | | | | | |%n", c.name);
+      if (ResizeHarness.noPhotos(c.name, set)) {
         continue;
       }
-      double[][] wall = new double[impls.length][rounds];
-      double[][] cpu = new double[impls.length][rounds];
-      for (int r = -3; r < rounds; r++) { // 3 warm-up rounds
-        for (int j = 0; j < impls.length; j++) {
-          int k = (j + Math.max(r, 0)) % impls.length;
-          sse2Only.invoke(null, sse2[k]);
-          long c0 = mx.getCurrentThreadCpuTime();
-          long t0 = System.nanoTime();
-          for (Photo p : set) {
-            impls[k].run(p, c);
-          }
-          long t1 = System.nanoTime();
-          long c1 = mx.getCurrentThreadCpuTime();
-          if (r >= 0) {
-            wall[k][r] = (t1 - t0) / 1e6 / set.size();
-            cpu[k][r] = (c1 - c0) / 1e6 / set.size();
-          }
-        }
-      }
-      sse2Only.invoke(null, false);
-      double[] w = new double[impls.length];
-      double[] cp = new double[impls.length];
-      for (int k = 0; k < impls.length; k++) {
-        w[k] = ResizeBenchmark.median(wall[k]);
-        cp[k] = ResizeBenchmark.median(cpu[k]);
-      }
+      ResizeHarness.Medians m = ResizeHarness.onBothPaths(set, rounds, p -> rgb.run(p, c), p -> planes.run(p, c),
+          sse2 -> { });
+      double[] w = Arrays.stream(m.wall()).map(ns -> ns / 1e6).toArray();
+      double[] cp = m.cpu();
       System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.2f | %.2f | %.3f | %.3f | %.2f |%n", c.name, w[0], w[1],
           w[1] / w[0], cp[1] / cp[0], w[2], w[3], w[3] / w[2]);
     }
     System.out.printf(Locale.ROOT, "%nload average %s%n", CodecBenchmark.loadAverage());
   }
 
-  /** For each case, up to perCase decoded photos at least as large as its box. */
-  static List<List<Photo>> loadPhotos(Path dir, int perCase) throws Exception {
-    List<Path> files;
-    try (Stream<Path> s = Files.list(dir)) {
-      files = s.filter(p -> p.toString().toLowerCase(Locale.ROOT).endsWith(".jpg")).sorted().limit(2000).toList();
-    }
-    List<List<Photo>> sets = new ArrayList<>();
-    for (int i = 0; i < CASES.length; i++) {
-      sets.add(new ArrayList<>());
-    }
-    try (NativeJpegCodec codec = new NativeJpegCodec()) {
-      ByteBuffer scratch = ByteBuffer.allocateDirect(64 << 20);
-      for (Path f : files) {
-        byte[] jpeg = Files.readAllBytes(f);
-        ByteBuffer src = ByteBuffer.allocateDirect(jpeg.length).put(jpeg).flip();
-        Photo photo = null;
-        for (int i = 0; i < CASES.length; i++) {
-          Case c = CASES[i];
-          if (sets.get(i).size() >= perCase) {
-            continue;
-          }
-          if (photo == null) {
-            long size = codec.decode(src, 8, Idct.FAST, scratch, 0);
-            photo = planes(scratch, ImageSize.width(size), ImageSize.height(size));
-          }
-          if (photo.w >= c.w && photo.h >= c.h) {
-            sets.get(i).add(photo);
-          }
-        }
-        if (sets.stream().allMatch(s -> s.size() >= perCase)) {
-          break;
-        }
-      }
-    }
-    return sets;
-  }
-
-  /** The RGB image and its JFIF YCbCr planes, chroma averaged over 2x2 pixels (4:2:0). */
-  static Photo planes(ByteBuffer rgbSrc, int w, int h) {
-    ByteBuffer rgb = ByteBuffer.allocateDirect(w * h * 3).put(rgbSrc.duplicate().limit(w * h * 3)).flip();
+  /** The photo's RGB and its JFIF YCbCr planes, chroma averaged over 2x2 pixels (4:2:0). */
+  static Photo planes(ResizeHarness.Decoded photo) {
+    ByteBuffer rgb = photo.rgb();
+    int w = photo.w();
+    int h = photo.h();
     int cw = (w + 1) / 2;
     int ch = (h + 1) / 2;
     ByteBuffer y = ByteBuffer.allocateDirect(w * h);

@@ -6,12 +6,16 @@ import java.nio.ByteBuffer;
  * The ring of batch slots, allocated once: {@code slots} buffers, each holding, for every output,
  * {@code batchSize} rows of that output's sample size followed by {@code batchSize} int32 lengths.
  * Regions start on 64-byte boundaries. A slot's generation changes each time it is given to a new
- * batch, so a {@code Batch} view can tell that its slot has been recycled.
+ * batch, so a {@code Batch} view can tell that its slot has been recycled. A consumer may <b>hold</b> a
+ * slot ({@link #hold}) to keep its batch past the loader's usual window (a DJL batch keeps the NDArrays
+ * that wrap the slot's memory until it is closed): the loader does not recycle a held slot.
  */
 public final class SlotRing implements AutoCloseable {
   private static final int ALIGN = 64;
   private final OffHeapBuffer[] memory;
   private final long[] generations;
+  private final int[] holds;
+  private volatile Runnable onRelease = () -> { };
   private final int[] dataOffsets;
   private final int[] lengthOffsets;
   private final int[] rowBytes;
@@ -39,6 +43,7 @@ public final class SlotRing implements AutoCloseable {
     long slotBytes = Math.max(at, ALIGN);
     this.memory = new OffHeapBuffer[slots];
     this.generations = new long[slots];
+    this.holds = new int[slots];
     try {
       for (int s = 0; s < slots; s++) {
         memory[s] = allocator.allocate(slotBytes, "batch slot " + s + " of " + slots);
@@ -87,10 +92,62 @@ public final class SlotRing implements AutoCloseable {
     return generations[slot];
   }
 
-  /** Gives {@code slot} to a new batch: the old views become invalid. Optionally fills it with a poison byte. */
+  /**
+   * Holds {@code slot} while it still holds the batch of {@code generation}; returns false (and holds
+   * nothing) once the slot has been recycled or the ring closed. Holds are counted.
+   */
+  public synchronized boolean hold(int slot, long generation) {
+    if (generations[slot] != generation) {
+      return false;
+    }
+    holds[slot]++;
+    return true;
+  }
+
+  /**
+   * Releases one hold taken with {@link #hold} for {@code generation}, then runs the release callback
+   * (outside this ring's lock). A release for an older generation (the ring was closed meanwhile) does
+   * nothing.
+   */
+  public void release(int slot, long generation) {
+    synchronized (this) {
+      if (generations[slot] != generation || holds[slot] == 0) {
+        return;
+      }
+      holds[slot]--;
+    }
+    onRelease.run();
+  }
+
+  /** Whether a consumer holds {@code slot}: the loader must not recycle it. */
+  public synchronized boolean isHeld(int slot) {
+    return holds[slot] > 0;
+  }
+
+  /** Slots currently held. */
+  public synchronized int heldSlots() {
+    int n = 0;
+    for (int h : holds) {
+      n += h > 0 ? 1 : 0;
+    }
+    return n;
+  }
+
+  /** Runs after every release (the running epoch wakes the workers waiting for a held slot). */
+  public void onRelease(Runnable callback) {
+    this.onRelease = java.util.Objects.requireNonNull(callback, "callback");
+  }
+
+  /**
+   * Gives {@code slot} to a new batch: the old views become invalid. Optionally fills it with a poison byte.
+   * A held slot is refused: the caller waits for {@link #isHeld} to turn false first.
+   */
   public long recycle(int slot, boolean poison) {
     long g;
     synchronized (this) {
+      if (holds[slot] > 0) {
+        throw new IllegalStateException("Slot " + slot + " is held by a consumer and cannot be recycled");
+      }
       g = ++generations[slot];
     }
     if (poison) {
@@ -102,12 +159,13 @@ public final class SlotRing implements AutoCloseable {
     return g;
   }
 
-  /** Invalidates every view and frees the slots. */
+  /** Invalidates every view, drops every hold (a later release does nothing) and frees the slots. */
   @Override
   public void close() {
     synchronized (this) {
       for (int s = 0; s < generations.length; s++) {
         generations[s]++;
+        holds[s] = 0;
       }
     }
     for (OffHeapBuffer b : memory) {

@@ -40,17 +40,7 @@ abstract class ColorJitter implements Operation {
     double lo = Math.max(0, 1 - magnitude);
     double hi = 1 + magnitude;
     double prob = p;
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return input;
-      }
-
-      @Override
-      public boolean inPlace() {
-        return true;
-      }
-
+    return new TransformStage.PerSample(input, TransformStage.Writes.IN_PLACE) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         byte[] src = in.array();
@@ -61,9 +51,7 @@ abstract class ColorJitter implements Operation {
         boolean apply = r.nextDouble() < prob;
         double f = lo + (hi - lo) * r.nextDouble();
         if (!apply) {
-          if (src != dst || s0 != d0) {
-            System.arraycopy(src, s0, dst, d0, pixels * 3);
-          }
+          copyIfDistinct(in, inOffset, out, outOffset, pixels * 3);
           return;
         }
         double base = 0;

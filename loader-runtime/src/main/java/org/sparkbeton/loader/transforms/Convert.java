@@ -29,12 +29,7 @@ public final class Convert implements Operation {
     TensorSpec output = TensorSpec.of(target, input.shape());
     DType from = input.dtype();
     int n = (int) input.elements();
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return output;
-      }
-
+    return new TransformStage.PerSample(output, TransformStage.Writes.SEPARATE_OUTPUT) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         int fs = from.size();

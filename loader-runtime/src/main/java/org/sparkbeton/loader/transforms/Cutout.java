@@ -12,7 +12,7 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  */
 public final class Cutout implements Operation {
   private final int size;
-  private final int[] fill;
+  private final RgbFill fill;
 
   public Cutout(int size) {
     this(size, 0, 0, 0);
@@ -23,7 +23,7 @@ public final class Cutout implements Operation {
       throw new IllegalArgumentException("Cutout size must be at least 1, got " + size);
     }
     this.size = size;
-    this.fill = Images.rgb(name(), "fill", fill);
+    this.fill = RgbFill.of(name(), fill);
   }
 
   @Override
@@ -34,36 +34,19 @@ public final class Cutout implements Operation {
     if (size > h || size > w) {
       throw new IllegalArgumentException("Cutout square of " + size + " does not fit a " + w + "x" + h + " image");
     }
-    byte r = (byte) fill[0];
-    byte g = (byte) fill[1];
-    byte b = (byte) fill[2];
+    byte r = fill.r();
+    byte g = fill.g();
+    byte b = fill.b();
     int c = size;
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return input;
-      }
-
-      @Override
-      public boolean inPlace() {
-        return true;
-      }
-
+    return new TransformStage.PerSample(input, TransformStage.Writes.IN_PLACE) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
-        if (in != out || inOffset != outOffset) {
-          out.put(outOffset, in, inOffset, input.bytes());
-        }
+        copyIfDistinct(in, inOffset, out, outOffset, input.bytes());
         SampleRandom rnd = ctx.random();
         int y0 = rnd.nextInt(0, h - c);
         int x0 = rnd.nextInt(0, w - c);
         for (int y = y0; y < y0 + c; y++) {
-          int at = outOffset + (y * w + x0) * 3;
-          for (int x = 0; x < c; x++, at += 3) {
-            out.put(at, r);
-            out.put(at + 1, g);
-            out.put(at + 2, b);
-          }
+          RgbFill.paint(out, outOffset + (y * w + x0) * 3, c, r, g, b);
         }
       }
     };

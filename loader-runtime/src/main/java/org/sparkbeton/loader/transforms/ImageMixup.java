@@ -26,17 +26,7 @@ public final class ImageMixup implements BatchOperation {
       throw new IllegalArgumentException("ImageMixup expects uint8 images, got " + input);
     }
     int row = input.bytes();
-    return new BatchStage() {
-      @Override
-      public TensorSpec output() {
-        return input;
-      }
-
-      @Override
-      public boolean inPlace() {
-        return true;
-      }
-
+    return new TransformStage.PerBatch(input, TransformStage.Writes.IN_PLACE) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, BatchContext ctx) {
         int n = ctx.size();

@@ -26,12 +26,7 @@ public final class LabelMixup implements BatchOperation {
       throw new IllegalArgumentException("LabelMixup expects an int64 [1] label, got " + input);
     }
     TensorSpec output = TensorSpec.of(DType.FLOAT32, 3);
-    return new BatchStage() {
-      @Override
-      public TensorSpec output() {
-        return output;
-      }
-
+    return new TransformStage.PerBatch(output, TransformStage.Writes.SEPARATE_OUTPUT) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, BatchContext ctx) {
         int n = ctx.size();

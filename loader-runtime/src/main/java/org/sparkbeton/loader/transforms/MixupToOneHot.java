@@ -26,12 +26,7 @@ public final class MixupToOneHot implements BatchOperation {
       throw new IllegalArgumentException("MixupToOneHot expects LabelMixup's float32 [3] rows, got " + input);
     }
     TensorSpec output = TensorSpec.of(DType.FLOAT32, numClasses);
-    return new BatchStage() {
-      @Override
-      public TensorSpec output() {
-        return output;
-      }
-
+    return new TransformStage.PerBatch(output, TransformStage.Writes.SEPARATE_OUTPUT) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, BatchContext ctx) {
         for (int i = 0; i < ctx.size(); i++) {

@@ -55,17 +55,7 @@ public final class Poison implements Operation {
     for (int i = 0; i < mask.length; i++) {
       weighted[i] = (mask[i] & 0xff) * alpha[i / 3];
     }
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return input;
-      }
-
-      @Override
-      public boolean inPlace() {
-        return true;
-      }
-
+    return new TransformStage.PerSample(input, TransformStage.Writes.IN_PLACE) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         byte[] src = in.array();
@@ -73,9 +63,7 @@ public final class Poison implements Operation {
         int s = in.arrayOffset() + inOffset;
         int d = out.arrayOffset() + outOffset;
         if (Arrays.binarySearch(indices, ctx.sample()) < 0) {
-          if (src != dst || s != d) {
-            System.arraycopy(src, s, dst, d, weighted.length);
-          }
+          copyIfDistinct(in, inOffset, out, outOffset, weighted.length);
           return;
         }
         for (int i = 0; i < weighted.length; i++) {

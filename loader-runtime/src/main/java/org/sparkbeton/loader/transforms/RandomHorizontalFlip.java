@@ -61,12 +61,7 @@ public final class RandomHorizontalFlip implements PixelOperation {
     int pixel = input.dim(2) * input.dtype().size();
     int row = input.dim(1) * pixel;
     double prob = p;
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return input;
-      }
-
+    return new TransformStage.PerSample(input, TransformStage.Writes.SEPARATE_OUTPUT) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         boolean flip = ctx.random().nextDouble() < prob;

@@ -13,7 +13,7 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  */
 public final class RandomTranslate implements Operation {
   private final int padding;
-  private final int[] fill;
+  private final RgbFill fill;
 
   public RandomTranslate(int padding) {
     this(padding, 0, 0, 0);
@@ -24,7 +24,7 @@ public final class RandomTranslate implements Operation {
       throw new IllegalArgumentException("RandomTranslate padding must be >= 0, got " + padding);
     }
     this.padding = padding;
-    this.fill = Images.rgb(name(), "fill", fill);
+    this.fill = RgbFill.of(name(), fill);
   }
 
   @Override
@@ -33,15 +33,10 @@ public final class RandomTranslate implements Operation {
     int h = input.dim(0);
     int w = input.dim(1);
     int pad = padding;
-    byte r = (byte) fill[0];
-    byte g = (byte) fill[1];
-    byte b = (byte) fill[2];
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return input;
-      }
-
+    byte r = fill.r();
+    byte g = fill.g();
+    byte b = fill.b();
+    return new TransformStage.PerSample(input, TransformStage.Writes.SEPARATE_OUTPUT) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         SampleRandom rnd = ctx.random();
@@ -53,22 +48,14 @@ public final class RandomTranslate implements Operation {
           int sy = y + dy;
           int row = outOffset + y * w * 3;
           if (sy < 0 || sy >= h || xFrom >= xTo) {
-            fillRun(out, row, w, r, g, b);
+            RgbFill.paint(out, row, w, r, g, b);
             continue;
           }
-          fillRun(out, row, xFrom, r, g, b);
+          RgbFill.paint(out, row, xFrom, r, g, b);
           out.put(row + xFrom * 3, in, inOffset + (sy * w + xFrom + dx) * 3, (xTo - xFrom) * 3);
-          fillRun(out, row + xTo * 3, w - xTo, r, g, b);
+          RgbFill.paint(out, row + xTo * 3, w - xTo, r, g, b);
         }
       }
     };
-  }
-
-  private static void fillRun(ByteBuffer out, int at, int pixels, byte r, byte g, byte b) {
-    for (int i = 0; i < pixels; i++, at += 3) {
-      out.put(at, r);
-      out.put(at + 1, g);
-      out.put(at + 2, b);
-    }
   }
 }

@@ -25,17 +25,7 @@ public final class ReplaceLabel implements Operation {
     }
     long[] sorted = indices;
     long label = newLabel;
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return input;
-      }
-
-      @Override
-      public boolean inPlace() {
-        return true;
-      }
-
+    return new TransformStage.PerSample(input, TransformStage.Writes.IN_PLACE) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         boolean replace = Arrays.binarySearch(sorted, ctx.sample()) >= 0;

@@ -15,22 +15,10 @@ public final class Squeeze implements Operation {
   public Stage plan(TensorSpec input) {
     int[] kept = Arrays.stream(input.shape()).filter(d -> d != 1).toArray();
     TensorSpec output = TensorSpec.of(input.dtype(), kept);
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return output;
-      }
-
-      @Override
-      public boolean inPlace() {
-        return true;
-      }
-
+    return new TransformStage.PerSample(output, TransformStage.Writes.IN_PLACE) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
-        if (in != out || inOffset != outOffset) {
-          out.put(outOffset, in, inOffset, output.bytes());
-        }
+        copyIfDistinct(in, inOffset, out, outOffset, output.bytes());
       }
     };
   }

@@ -37,12 +37,7 @@ public final class ToChannelsFirst implements PixelOperation {
     int c = input.dim(2);
     int e = input.dtype().size();
     TensorSpec output = TensorSpec.of(input.dtype(), c, h, w);
-    return new Stage() {
-      @Override
-      public TensorSpec output() {
-        return output;
-      }
-
+    return new TransformStage.PerSample(output, TransformStage.Writes.SEPARATE_OUTPUT) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
         byte[] src = in.array();

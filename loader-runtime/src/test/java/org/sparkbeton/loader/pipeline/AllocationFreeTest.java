@@ -19,10 +19,17 @@ import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.NdArrayDecoder;
 import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
 import org.sparkbeton.loader.io.MappedPayloadStore;
+import org.sparkbeton.loader.transforms.Convert;
 import org.sparkbeton.loader.transforms.Cutout;
 import org.sparkbeton.loader.transforms.NormalizeImage;
+import org.sparkbeton.loader.transforms.Poison;
+import org.sparkbeton.loader.transforms.RandomBrightness;
+import org.sparkbeton.loader.transforms.RandomContrast;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
+import org.sparkbeton.loader.transforms.RandomSaturation;
 import org.sparkbeton.loader.transforms.RandomTranslate;
+import org.sparkbeton.loader.transforms.ReplaceLabel;
+import org.sparkbeton.loader.transforms.Squeeze;
 import org.sparkbeton.loader.transforms.ToChannelsFirst;
 
 /** The per-sample hot path allocates nothing: measured with the JVM's per-thread allocation counter. */
@@ -62,6 +69,35 @@ class AllocationFreeTest {
               new NormalizeImage(new double[] {1, 2, 3}, new double[] {4, 5, 6}, DType.FLOAT16), new ToChannelsFirst()));
       PlannedPipeline label = PlannedPipeline.plan(1, "label", new FieldSource(reader, 1, samples, store),
           new IntDecoder(), List.of());
+      assertThat(bytesPerSample(image, 20, 20_000)).isZero();
+      assertThat(bytesPerSample(label, 20, 20_000)).isZero();
+    }
+  }
+
+  /**
+   * The other per-sample transforms, one pass each (fusion off, so NormalizeImage runs its own loop, float32
+   * here): colour jitters, Poison (listed samples and the rest), Convert, and the label's ReplaceLabel and Squeeze.
+   */
+  @Test
+  void everyOtherTransformAllocatesNothingPerSample() throws IOException {
+    Path file = org.sparkbeton.loader.DatasetsAccess.rawImages(dir, 20, 16, 12);
+    java.util.Random r = new java.util.Random(5);
+    byte[] mask = new byte[16 * 12 * 3];
+    r.nextBytes(mask);
+    double[] alpha = r.doubles(16 * 12).toArray();
+    try (BetonReader reader = BetonReader.open(file); MappedPayloadStore store = new MappedPayloadStore(file)) {
+      int[] samples = new int[20];
+      for (int i = 0; i < 20; i++) {
+        samples[i] = i;
+      }
+      PlannedPipeline image = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store),
+          new SimpleRgbDecoder(), List.of(new RandomBrightness(0.4, 0.5), new RandomContrast(0.4, 0.5),
+              new RandomSaturation(0.4, 0.5), new Poison(mask, alpha, new long[] {1, 5, 7}),
+              new NormalizeImage(new double[] {1, 2, 3}, new double[] {4, 5, 6}, DType.FLOAT32),
+              new Convert(DType.FLOAT16)), List.of(), StageMemory.NONE, false);
+      PlannedPipeline label = PlannedPipeline.plan(1, "label", new FieldSource(reader, 1, samples, store),
+          new IntDecoder(), List.of(new ReplaceLabel(new long[] {2, 3}, 9), new Squeeze()));
+      assertThat(image.describeSteps()).hasSize(6).noneMatch(step -> step.startsWith("fused"));
       assertThat(bytesPerSample(image, 20, 20_000)).isZero();
       assertThat(bytesPerSample(label, 20, 20_000)).isZero();
     }

@@ -67,7 +67,7 @@ final class BetonAggregateScan implements LocalScan {
 
   private InternalRow[] compute() {
     long t0 = System.nanoTime();
-    String key = MetadataAnswers.key(inputs, description, conf);
+    String key = MetadataAnswers.key(inputs, aggregation.describe(), conf);
     List<Object[]> values = key == null ? null : MetadataAnswers.get(key);
     if (values != null) {
       LOG.info("beton: {} over {} answered from the driver's memo of an earlier identical query: {} rows", description,

@@ -64,6 +64,24 @@ final class MetadataAggregation {
     this.aggregates = List.copyOf(aggregates);
   }
 
+  /**
+   * What this aggregation computes, in its own terms: {@code GROUP BY label, image_width: COUNT(*), MIN(score)}
+   * ({@code GROUP BY ()} for none; {@code COUNT(column)} is {@code COUNT(*)}, beton values are never null). Two
+   * aggregations over the same records give the same rows exactly when they describe themselves alike, so the
+   * driver's memo ({@link MetadataAnswers}) keys on this, never on Spark's rendering of the query, which is
+   * Spark's to change between releases.
+   */
+  String describe() {
+    StringBuilder b = new StringBuilder("GROUP BY ");
+    b.append(groupBy.isEmpty() ? "()" : String.join(", ", groupBy.stream().map(BetonSchema.Column::name).toList()));
+    String sep = ": ";
+    for (Aggregate a : aggregates) {
+      b.append(sep).append(a.function()).append('(').append(a.column() == null ? "*" : a.column().name()).append(')');
+      sep = ", ";
+    }
+    return b.toString();
+  }
+
   /** True when {@code column} is a value this class can read from a record: Int, Float, image width/height. */
   static boolean supports(BetonSchema.Column column) {
     return kind(column) != null;

@@ -27,9 +27,10 @@ final class MetadataAnswers {
   private MetadataAnswers() {}
 
   /**
-   * The memo key of {@code description} over {@code inputs}, or null when the inputs have no manifest or the
-   * memo is off ({@link BetonReadOptions#MEMOIZE_AGGREGATES}). It names every shard (path, bytes, samples) and
-   * the read options that change an answer (corrupt shards left out).
+   * The memo key of the aggregation {@code description} ({@link MetadataAggregation#describe()}) over
+   * {@code inputs}, or null when the inputs have no manifest or the memo is off
+   * ({@link BetonReadOptions#MEMOIZE_AGGREGATES}). It names every shard (path, bytes, samples) and the read
+   * options that change an answer (corrupt shards left out).
    */
   static String key(DatasetInputs inputs, String description, ReadConf conf) {
     if (inputs.manifest() == null || !conf.memoizeAggregates()) {

@@ -143,4 +143,32 @@ class MetadataAggregationTest {
     assertThat(agg.corruptShardsSkipped()).isEqualTo(1);
     assertThat(agg.samplesRead()).isEqualTo(30);
   }
+
+  /** The driver's memo keys on describe(): equal exactly for aggregations that compute the same rows. */
+  @Test
+  void describesWhatItComputesInItsOwnTerms() {
+    Path dir = tmp.resolve("described");
+    TestDatasets.writeDataset(dir, FIELDS, shards());
+    BetonSchema schema = BetonSchema.of(DatasetInputs.resolve(dir.toString(), conf).fields(),
+        BetonReadOptions.IMAGE_MODE_BINARY);
+    Aggregate count = new Aggregate(Function.COUNT, null);
+    Aggregate minScore = new Aggregate(Function.MIN, schema.column("score"));
+    MetadataAggregation histogram = new MetadataAggregation(schema, List.of(schema.column("label")), List.of(count));
+    assertThat(histogram.describe()).isEqualTo("GROUP BY label: COUNT(*)");
+    assertThat(new MetadataAggregation(schema, List.of(schema.column("label"), schema.column("image_width")),
+        List.of(count, minScore, new Aggregate(Function.MAX, schema.column("label")))).describe())
+        .isEqualTo("GROUP BY label, image_width: COUNT(*), MIN(score), MAX(label)");
+    assertThat(new MetadataAggregation(schema, List.of(), List.of(minScore, count)).describe())
+        .isEqualTo("GROUP BY (): MIN(score), COUNT(*)");
+    // what differs in any respect describes itself otherwise: grouping, function, column, order
+    List<String> others = List.of(
+        new MetadataAggregation(schema, List.of(schema.column("score")), List.of(count)).describe(),
+        new MetadataAggregation(schema, List.of(), List.of(count)).describe(),
+        new MetadataAggregation(schema, List.of(schema.column("label")), List.of(minScore)).describe(),
+        new MetadataAggregation(schema, List.of(schema.column("label")),
+            List.of(new Aggregate(Function.MIN, schema.column("label")))).describe(),
+        new MetadataAggregation(schema, List.of(schema.column("label")), List.of(count, minScore)).describe(),
+        new MetadataAggregation(schema, List.of(schema.column("label")), List.of(minScore, count)).describe());
+    assertThat(others).doesNotHaveDuplicates().doesNotContain(histogram.describe());
+  }
 }

@@ -38,7 +38,6 @@ final class BetonBatchWrite implements BatchWrite {
   private final String jobId = UUID.randomUUID().toString().substring(0, 8);
   private final List<BetonField> fields;
   private final AtomicLong committedSamples = new AtomicLong();
-  private volatile DatasetManifest published;
 
   BetonBatchWrite(String dir, StructType schema, BetonWriteConf conf, Configuration hadoopConf, boolean overwrite) {
     this.dir = dir;
@@ -89,7 +88,7 @@ final class BetonBatchWrite implements BatchWrite {
         recipe.put("quarantined_rows", quarantined + " rows of job " + jobId + " left out, listed under "
             + QuarantineLog.DIR + "/");
       }
-      published = publisher().commit(jobId, fields, ours, overwrite, recipe);
+      DatasetManifest published = publisher().commit(jobId, fields, ours, overwrite, recipe);
       LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),
           published.shards().size(), quarantined > 0 ? "; " + quarantined + " rows quarantined under "
               + dir + "/" + QuarantineLog.DIR : "");
@@ -127,10 +126,5 @@ final class BetonBatchWrite implements BatchWrite {
     FileSystem fs = path.getFileSystem(hadoopConf);
     fs.mkdirs(path);
     return new DatasetPublisher(fs, path, conf.manifestLockTimeoutMillis);
-  }
-
-  /** The manifest published by {@link #commit}, for callers that want a summary. */
-  DatasetManifest published() {
-    return published;
   }
 }

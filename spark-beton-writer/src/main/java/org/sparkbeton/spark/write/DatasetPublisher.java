@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.ShardEntry;
@@ -80,7 +81,7 @@ public final class DatasetPublisher {
       messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
           .forEach(m -> shards.addAll(m.shards()));
       requirePresent(messages);
-      DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, "spark-beton 0.1.0");
+      DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();
       next.shards().forEach(s -> live.add(s.path()));

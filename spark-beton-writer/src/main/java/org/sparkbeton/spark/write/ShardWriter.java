@@ -126,10 +126,6 @@ final class ShardWriter implements AutoCloseable {
     return bytes + (current == null ? 0 : current.dataBytes());
   }
 
-  long samplesInOpenShard() {
-    return current == null ? 0 : currentSamples;
-  }
-
   /** Deletes everything this attempt wrote. */
   void abort() throws IOException {
     try {

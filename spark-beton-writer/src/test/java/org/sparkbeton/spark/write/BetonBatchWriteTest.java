@@ -18,6 +18,7 @@ import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ShardEntry;
 
@@ -71,6 +72,7 @@ class BetonBatchWriteTest {
     job.commit(new WriterCommitMessage[] {m0, m1});
     DatasetManifest m = DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME)));
     assertThat(m.totalSamples()).isEqualTo(200);
+    assertThat(m.createdBy()).isEqualTo(SparkBetonVersion.writer());
     assertThat(betonFiles(dir)).containsExactlyInAnyOrderElementsOf(m.shards().stream().map(ShardEntry::path).toList());
     long sum = 0;
     for (ShardEntry s : m.shards()) {
