@@ -20,9 +20,11 @@ import picocli.CommandLine.Unmatched;
         "bin/beton-prepare, and 'bin/beton prepare --help' lists the job's options.",
         "On a cluster:",
         "  spark-submit --class " + PrepareCommand.MAIN_CLASS,
-        "      spark-beton.jar --input DIR --output URI"})
+        "      " + PrepareCommand.RUNTIME_JAR + " --input DIR --output URI"})
 final class PrepareCommand implements Callable<Integer> {
   static final String MAIN_CLASS = "org.sparkbeton.spark.prepare.PrepareJob";
+  /** The jar users submit: the Spark runtime jar, named the way README.md's "Install and deploy" names it. */
+  static final String RUNTIME_JAR = "spark-beton-runtime-3.5_2.12-<version>.jar";
 
   /** Whatever the job's options are: they belong to bin/beton-prepare, not to this jar. */
   @Unmatched
@@ -31,6 +33,6 @@ final class PrepareCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     throw new CliException("prepare runs with Spark on its class path, which this jar does not have: run it as"
-        + " 'bin/beton prepare' (or bin/beton-prepare), or spark-submit --class " + MAIN_CLASS + " spark-beton.jar");
+        + " 'bin/beton prepare' (or bin/beton-prepare), or spark-submit --class " + MAIN_CLASS + " " + RUNTIME_JAR);
   }
 }

@@ -143,7 +143,7 @@ class ErrorsTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly("beton: prepare runs with Spark on its class path, which this jar does"
         + " not have: run it as 'bin/beton prepare' (or bin/beton-prepare), or spark-submit --class"
-        + " org.sparkbeton.spark.prepare.PrepareJob spark-beton.jar");
+        + " org.sparkbeton.spark.prepare.PrepareJob spark-beton-runtime-3.5_2.12-<version>.jar");
     assertThat(Cli.run("prepare", "--help").out()).contains("bin/beton prepare --help");
   }
 

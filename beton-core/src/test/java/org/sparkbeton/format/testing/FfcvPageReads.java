@@ -12,8 +12,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * Reads every payload of a {@code .beton} file the two ways FFCV's loader does (spec §2.3), without our
- * reader: the header and the allocation table are parsed here as FFCV's {@code Reader} parses them.
+ * Reads every payload of a {@code .beton} file the two ways FFCV's loader does (docs/format.md, "Page reads"),
+ * without our reader: the header and the allocation table are parsed here as FFCV's {@code Reader} parses them.
  * <ul>
  *   <li>{@link #osCache} ({@code os_cache=True}, {@code OSCacheManager}): the whole file mapped; a payload
  *       is the slice {@code [ptr, ptr + size)}, which must lie inside the file (numpy would cut it
