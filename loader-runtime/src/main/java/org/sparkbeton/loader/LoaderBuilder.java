@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.io.SourceOpener;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.order.OrderOption;
@@ -46,6 +47,7 @@ public final class LoaderBuilder {
   boolean verifyChecksums = true;
   BadSamplePolicy onBadSample = BadSamplePolicy.FAIL;
   long maxImagePixels = FieldSource.DEFAULT_MAX_IMAGE_PIXELS;
+  SourceOpener opener;
 
   LoaderBuilder(List<Path> files) {
     this(files, null);
@@ -81,6 +83,7 @@ public final class LoaderBuilder {
     c.verifyChecksums = verifyChecksums;
     c.onBadSample = onBadSample;
     c.maxImagePixels = maxImagePixels;
+    c.opener = opener;
     return c;
   }
 
@@ -243,6 +246,20 @@ public final class LoaderBuilder {
     return this;
   }
 
+  /**
+   * Reads payload bytes through the sources {@code opener} opens for the files instead of the files themselves:
+   * in cache mode OS each payload is one read of its source, with no page cache in between (for sources that are
+   * not local files; {@code beton doctor}'s tests throttle reads this way); in cache mode PROCESS each page is one
+   * read. Metadata is still read from the local files. The loader closes the sources; null (the default) maps the
+   * files. With {@link #verifyChecksums} the metadata is checked as usual and, in cache mode PROCESS, each page read
+   * through a source; in cache mode OS payloads read one by one through a source are not checked (a check needs the
+   * whole page).
+   */
+  public LoaderBuilder readThrough(SourceOpener opener) {
+    this.opener = opener;
+    return this;
+  }
+
   /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
   public LoaderBuilder resumeFrom(LoaderState state) {
     this.firstEpoch = state.epoch();
@@ -292,11 +309,11 @@ public final class LoaderBuilder {
     List<PageChecksums> sums = verifyChecksums ? checksums : null;
     try {
       if (cacheBudget < 0) {
-        shards = Shards.open(files, sums, true, !debug);
+        shards = opener == null ? Shards.open(files, sums, true, !debug) : Shards.openThrough(files, sums, !debug, opener);
       } else {
         Shards readers = Shards.open(files, sums, false, !debug);
         try {
-          cache = new PageCache(readers, cacheBudget, alloc);
+          cache = new PageCache(readers, cacheBudget, alloc, opener);
         } catch (RuntimeException | IOException | Error e) {
           readers.close();
           throw e;

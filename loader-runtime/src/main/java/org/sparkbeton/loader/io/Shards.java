@@ -96,6 +96,39 @@ public final class Shards implements Closeable {
     return new Shards(readers.toArray(new BetonReader[0]), stores.toArray(new PayloadStore[0]), verifiers);
   }
 
+  /**
+   * Opens the files' readers (metadata from the local files) with payloads read through the sources
+   * {@code opener} opens, one read per payload ({@link SourcePayloadStore}); the result owns the sources.
+   */
+  public static Shards openThrough(List<Path> files, SourceOpener opener) throws IOException {
+    return openThrough(files, null, true, opener);
+  }
+
+  /**
+   * As {@link #openThrough(List, SourceOpener)}, the readers checked against {@code checksums} (header,
+   * descriptors, metadata, allocation table; see {@link #open(List, List, boolean, boolean)}). Payloads read one
+   * by one through a source are not checked: a page check needs the whole page.
+   */
+  public static Shards openThrough(List<Path> files, List<PageChecksums> checksums, boolean unmapOnClose,
+      SourceOpener opener) throws IOException {
+    Shards readers = open(files, checksums, false, unmapOnClose);
+    PayloadStore[] stores = new PayloadStore[files.size()];
+    try {
+      for (int i = 0; i < stores.length; i++) {
+        stores[i] = new SourcePayloadStore(opener.open(files.get(i)));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (PayloadStore s : stores) {
+        if (s != null) {
+          s.close();
+        }
+      }
+      readers.close();
+      throw e;
+    }
+    return readers.withStores(i -> stores[i]);
+  }
+
   /** The files' readers only; give them payload stores with {@link #withStores}. */
   public static Shards openReaders(List<Path> files) throws IOException {
     return open(files, null, false, true);

@@ -122,7 +122,7 @@ public final class ChecksumCostBenchmark {
     if (checksum == 42) {
       System.out.println();
     }
-    return new double[] {t.firstWall, t.firstCpu, t.restWall(), t.restCpu()};
+    return new double[] {t.firstWall(), t.firstCpu(), t.restWall(), t.restCpu()};
   }
 
   static double median(double[] values) {
