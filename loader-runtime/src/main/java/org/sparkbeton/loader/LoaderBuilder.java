@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.io.SourceOpener;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.order.OrderOption;
@@ -40,6 +41,7 @@ public final class LoaderBuilder {
   int firstEpoch;
   int firstBatch;
   long cacheBudget = -1;
+  SourceOpener opener;
 
   LoaderBuilder(List<Path> files) {
     this.files = files;
@@ -66,6 +68,7 @@ public final class LoaderBuilder {
     c.firstEpoch = firstEpoch;
     c.firstBatch = firstBatch;
     c.cacheBudget = cacheBudget;
+    c.opener = opener;
     return c;
   }
 
@@ -195,6 +198,18 @@ public final class LoaderBuilder {
     return this;
   }
 
+  /**
+   * Reads payload bytes through the sources {@code opener} opens for the files instead of the files themselves:
+   * in cache mode OS each payload is one read of its source, with no page cache in between (for sources that are
+   * not local files; {@code beton doctor}'s tests throttle reads this way); in cache mode PROCESS each page is one
+   * read. Metadata is still read from the local files. The loader closes the sources; null (the default) maps the
+   * files.
+   */
+  public LoaderBuilder readThrough(SourceOpener opener) {
+    this.opener = opener;
+    return this;
+  }
+
   /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
   public LoaderBuilder resumeFrom(LoaderState state) {
     this.firstEpoch = state.epoch();
@@ -243,11 +258,11 @@ public final class LoaderBuilder {
         ? new DirectBufferAllocator("loader " + files.get(0).getFileName(), Long.MAX_VALUE, !debug) : allocator;
     try {
       if (cacheBudget < 0) {
-        shards = Shards.open(files);
+        shards = opener == null ? Shards.open(files) : Shards.openThrough(files, opener);
       } else {
         Shards readers = Shards.openReaders(files);
         try {
-          cache = new PageCache(readers, cacheBudget, alloc);
+          cache = new PageCache(readers, cacheBudget, alloc, opener);
         } catch (RuntimeException | IOException | Error e) {
           readers.close();
           throw e;

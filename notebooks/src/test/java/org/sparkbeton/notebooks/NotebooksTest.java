@@ -41,6 +41,7 @@ class NotebooksTest {
       "01-prepare-and-look.ipynb", NotebooksTest::prepareAndLook,
       "02-training-loader.ipynb", NotebooksTest::trainingLoader,
       "03-ffcv-compatibility.ipynb", NotebooksTest::ffcvCompatibility,
+      "04-bottleneck-doctor.ipynb", NotebooksTest::bottleneckDoctor,
       "05-training-with-djl.ipynb", NotebooksTest::trainingWithDjl);
 
   /** Skips (or fails) the class without Jupyter. */
@@ -127,6 +128,26 @@ class NotebooksTest {
       throw new UncheckedIOException(e);
     }
     assertThat(read(WORK.resolve("open_in_ffcv.py"))).asString().contains("Loader('photos.beton'");
+  }
+
+  /**
+   * The photos file holds what the notebook printed; each of the three runs names the bound it was set up for; the
+   * bench ran its 4 epochs of 384 images.
+   */
+  private static void bottleneckDoctor(String out) {
+    try (BetonReader r = BetonReader.open(WORK.resolve("doctor-photos.beton"))) {
+      assertThat(group(out, "doctor-photos.beton: (\\d+) samples", 1)).isEqualTo(String.valueOf(r.numSamples()));
+      assertThat(r.numSamples()).isEqualTo(400);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(group(out, "(?m)^bound: (\\w+)$", 1)).isEqualTo("DECODE");
+    assertThat(group(out, "(?m)^diagnosis\\n  (.*)$", 1)).startsWith("JPEG decode bounds training: 1 thread delivers");
+    assertThat(out).contains("the consumer (your training step) bounds training: it takes 128 img/s")
+        .contains("  - the loader is not your bottleneck: it delivers ")
+        .contains("storage bounds training: it feeds ")
+        .contains("  QUASI_RANDOM with a ");
+    assertThat(group(out, "(?m)^\\| epochs 2-4, median \\| ([\\d,]+) \\|", 1)).isNotEmpty();
   }
 
   /**

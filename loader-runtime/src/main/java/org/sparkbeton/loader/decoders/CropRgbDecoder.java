@@ -64,6 +64,16 @@ abstract class CropRgbDecoder implements Decoder {
    */
   abstract void box(int height, int width, SampleContext ctx, int[] box);
 
+  /**
+   * The box this decoder decodes for an image of {@code width x height} (top, left, height, width into
+   * {@code box[0..3]}), drawn from {@code ctx} as the loader's stage draws it after {@code ctx.begin(pipeline,
+   * epoch, sample, row)} and {@code ctx.enterStage(0)}: for measurements that must decode the same crops
+   * ({@link org.sparkbeton.loader.bench.DecodeLimit}).
+   */
+  public final void cropBox(int height, int width, SampleContext ctx, int[] box) {
+    box(height, width, ctx, box);
+  }
+
   @Override
   public void retain() {
     codec.retain();

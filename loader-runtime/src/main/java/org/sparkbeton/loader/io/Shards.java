@@ -40,6 +40,29 @@ public final class Shards implements Closeable {
     return open(files, true);
   }
 
+  /**
+   * Opens the files' readers (metadata from the local files) with payloads read through the sources
+   * {@code opener} opens, one read per payload ({@link SourcePayloadStore}); the result owns the sources.
+   */
+  public static Shards openThrough(List<Path> files, SourceOpener opener) throws IOException {
+    Shards readers = openReaders(files);
+    PayloadStore[] stores = new PayloadStore[files.size()];
+    try {
+      for (int i = 0; i < stores.length; i++) {
+        stores[i] = new SourcePayloadStore(opener.open(files.get(i)));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (PayloadStore s : stores) {
+        if (s != null) {
+          s.close();
+        }
+      }
+      readers.close();
+      throw e;
+    }
+    return readers.withStores(i -> stores[i]);
+  }
+
   /** The files' readers only; give them payload stores with {@link #withStores}. */
   public static Shards openReaders(List<Path> files) throws IOException {
     return open(files, false);

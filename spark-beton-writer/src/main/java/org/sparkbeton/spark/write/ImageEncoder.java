@@ -199,11 +199,14 @@ final class ImageEncoder implements AutoCloseable {
    * pixels, {@code 2 * side / target} source luma pixels, and a source chroma sample covers {@code side / chroma}
    * of those (the subsampling factor, 1, 2 or 4). Where the target side is odd, the output's last chroma sample
    * covers a pixel past the image too: its window runs past the plane and is averaged over what is left, as the
-   * RGB path's encoder averages the last row with its own copy. At most the plane's side (a 1-sample output).
+   * RGB path's encoder averages the last row with its own copy. At most the image's extent in chroma samples,
+   * {@code side / factor}: on an odd side the plane's last sample is half padding (the encoder's copy of the edge),
+   * so a 1-sample output that took the whole plane would weigh the last luma row twice (a 1001x17 JPEG decoded as
+   * 126x3 with 63x2 chroma, stored as 97x1, lost 20 dB of colour that way).
    */
   static double chromaScale(int side, int target, int chroma) {
     long factor = Math.max(1, Math.round((double) side / chroma));
-    return Math.min(chroma, 2.0 * side / target / factor);
+    return Math.min((double) side / factor, 2.0 * side / target / factor);
   }
 
   /** {@code buffer} if it holds {@code size} bytes, else a larger direct one; position 0, limit capacity. */
