@@ -15,7 +15,9 @@ import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.TraversalOrder;
 import org.sparkbeton.loader.pipeline.BatchOperation;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.loader.pipeline.Decoder;
+import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.Operation;
 import org.sparkbeton.loader.store.DatasetStore;
 import org.sparkbeton.loader.store.DatasetStoreProvider;
@@ -53,26 +55,37 @@ public final class LoaderBuilder {
   int firstEpoch;
   int firstBatch;
   long cacheBudget = -1;
+  final List<PageChecksums> checksums; // null: files without a manifest
+  boolean verifyChecksums = true;
+  BadSamplePolicy onBadSample = BadSamplePolicy.FAIL;
+  long maxImagePixels = FieldSource.DEFAULT_MAX_IMAGE_PIXELS;
   SourceOpener opener;
 
   LoaderBuilder(List<Path> files) {
-    this(files, null, null);
+    this(files, null);
+  }
+
+  /** Files with their manifest's page checksums (null entries, or a null list, for none). */
+  LoaderBuilder(List<Path> files, List<PageChecksums> checksums) {
+    this(files, checksums, null, null);
   }
 
   /** A remote dataset, opened at every build by {@code provider} (null: one found on the classpath). */
   LoaderBuilder(URI storeUri, DatasetStoreProvider provider) {
-    this(null, storeUri, provider);
+    this(null, null, storeUri, provider);
   }
 
-  private LoaderBuilder(List<Path> files, URI storeUri, DatasetStoreProvider provider) {
+  private LoaderBuilder(List<Path> files, List<PageChecksums> checksums, URI storeUri,
+      DatasetStoreProvider provider) {
     this.files = files;
+    this.checksums = checksums;
     this.storeUri = storeUri;
     this.provider = provider;
   }
 
   /** A builder over the same dataset (and staging options), with no other option set. */
   LoaderBuilder sameDataset() {
-    LoaderBuilder c = new LoaderBuilder(files, storeUri, provider);
+    LoaderBuilder c = new LoaderBuilder(files, checksums, storeUri, provider);
     c.staging = staging;
     c.stagingSet = stagingSet;
     return c;
@@ -99,6 +112,9 @@ public final class LoaderBuilder {
     c.firstEpoch = firstEpoch;
     c.firstBatch = firstBatch;
     c.cacheBudget = cacheBudget;
+    c.verifyChecksums = verifyChecksums;
+    c.onBadSample = onBadSample;
+    c.maxImagePixels = maxImagePixels;
     c.opener = opener;
     return c;
   }
@@ -170,7 +186,8 @@ public final class LoaderBuilder {
 
   /**
    * Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show, and the
-   * default allocator leaves freed memory to the GC so a stale buffer never reads freed memory.
+   * default allocator leaves freed memory (and {@code close()} the files' mappings) to the GC so a stale buffer
+   * never reads freed memory.
    */
   public LoaderBuilder debug(boolean debug) {
     this.debug = debug;
@@ -272,11 +289,26 @@ public final class LoaderBuilder {
   }
 
   /**
+   * The largest image, in pixels (width x height from its metadata), the RGB decoders accept; default
+   * {@value FieldSource#DEFAULT_MAX_IMAGE_PIXELS} (PIL's limit). A larger or empty image is a bad sample when it is
+   * read ({@link #onBadSample}), never a reason for {@code build()} to fail, and it does not size the decoders'
+   * per-thread scratch memory (3 bytes per pixel of the largest accepted image, per worker).
+   */
+  public LoaderBuilder maxImagePixels(long pixels) {
+    check(pixels >= 1 && pixels <= FieldSource.LARGEST_MAX_IMAGE_PIXELS, "maxImagePixels must be 1 to "
+        + FieldSource.LARGEST_MAX_IMAGE_PIXELS + " (3 bytes each must fit one buffer), got " + pixels);
+    this.maxImagePixels = pixels;
+    return this;
+  }
+
+  /**
    * Reads payload bytes through the sources {@code opener} opens for the files instead of the files themselves:
    * in cache mode OS each payload is one read of its source, with no page cache in between (for sources that are
    * not local files; {@code beton doctor}'s tests throttle reads this way); in cache mode PROCESS each page is one
    * read. Metadata is still read from the local files. The loader closes the sources; null (the default) maps the
-   * files.
+   * files. With {@link #verifyChecksums} the metadata is checked as usual and, in cache mode PROCESS, each page read
+   * through a source; in cache mode OS payloads read one by one through a source are not checked (a check needs the
+   * whole page).
    */
   public LoaderBuilder readThrough(SourceOpener opener) {
     this.opener = opener;
@@ -336,6 +368,7 @@ public final class LoaderBuilder {
     RemoteDataset remote = null;
     BufferAllocator alloc = owns ? new DirectBufferAllocator("loader " + (files != null ? files.get(0).getFileName()
         : storeUri), Long.MAX_VALUE, !debug) : allocator;
+    List<PageChecksums> sums = verifyChecksums ? checksums : null;
     try {
       LoaderBuilder effective = this;
       BatchStaging staged = null;
@@ -346,9 +379,10 @@ public final class LoaderBuilder {
         effective.order = remote.orderFor(order);
         staged = remote;
       } else if (cacheBudget < 0) {
-        shards = opener == null ? Shards.open(files) : Shards.openThrough(files, opener);
+        shards = opener == null ? Shards.open(files, sums, true, !debug)
+            : Shards.openThrough(files, sums, !debug, opener);
       } else {
-        Shards readers = Shards.openReaders(files);
+        Shards readers = Shards.open(files, sums, false, !debug);
         try {
           cache = new PageCache(readers, cacheBudget, alloc, opener);
         } catch (RuntimeException | IOException | Error e) {

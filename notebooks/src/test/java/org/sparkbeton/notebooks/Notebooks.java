@@ -18,7 +18,8 @@ final class Notebooks {
       "02-training-loader.ipynb",
       List.of("augmented-crops", "crops-again", "throughput", "stall-attribution", "progressive-resizing"),
       "03-ffcv-compatibility.ipynb", List.of("ffcv-images", "written-images"),
-      "04-bottleneck-doctor.ipynb", List.of("doctor-predictions"));
+      "04-bottleneck-doctor.ipynb", List.of("doctor-predictions"),
+      "05-training-with-djl.ipynb", List.of("photos-by-source", "training-curves", "step-time"));
 
   private Notebooks() {}
 

@@ -2,6 +2,7 @@ package org.sparkbeton.loader.decoders;
 
 import java.nio.ByteBuffer;
 import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.loader.pipeline.BadSampleException;
 import org.sparkbeton.loader.pipeline.DType;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
@@ -10,7 +11,9 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
 
 /**
  * A Bytes (or JSON) field as uint8 [maxSize], maxSize over the samples the loader reads, each row
- * zero-padded (FFCV leaves stale bytes), with the value's length in the batch's lengths column.
+ * zero-padded (FFCV leaves stale bytes), with the value's length in the batch's lengths column. A value whose
+ * metadata claims a size larger than its allocation (or than a batch can hold) does not widen the rows: it is a
+ * bad sample when read.
  */
 public class BytesDecoder implements Decoder {
   @Override
@@ -18,10 +21,10 @@ public class BytesDecoder implements Decoder {
     field.requireType(name(), FieldTypes.BYTES, FieldTypes.JSON);
     long max = 0;
     for (int s : field.samples()) {
-      max = Math.max(max, stored(field, s));
-    }
-    if (max > Integer.MAX_VALUE / 2) {
-      throw new IllegalArgumentException("field '" + field.name() + "' holds a value of " + max + " bytes, too large to batch");
+      long size = stored(field, s);
+      if (plausible(field, s, size)) { // others are bad samples when read, never a row width
+        max = Math.max(max, size);
+      }
     }
     return new BytesStage(field, (int) max, trailingBytes());
   }
@@ -29,6 +32,21 @@ public class BytesDecoder implements Decoder {
   /** Bytes at the end of each stored value that are not part of it (JSON's NUL). */
   int trailingBytes() {
     return 0;
+  }
+
+  /** A size a value can have: batchable, and within the allocation its pointer names. */
+  private static boolean plausible(FieldSource field, long sample, long size) {
+    if (size < 0 || size > Integer.MAX_VALUE / 2) {
+      return false;
+    }
+    if (size == 0) {
+      return true;
+    }
+    try {
+      return size <= field.allocationSize(sample, field.records(sample).getLong(field.at(sample)));
+    } catch (RuntimeException noSuchAllocation) {
+      return false;
+    }
   }
 
   private static long stored(FieldSource field, long sample) {
@@ -59,9 +77,10 @@ public class BytesDecoder implements Decoder {
       int at = field.at(sample);
       long ptr = rec.getLong(at);
       long size = rec.getLong(at + 8);
-      if (size > maxSize) {
-        throw new IllegalStateException("Sample " + sample + " of field '" + field.name() + "' holds " + size
-            + " bytes, more than the " + maxSize + " planned: it was not among the samples scanned when planning");
+      if (size < 0 || size > maxSize) {
+        throw new BadSampleException(field.where(sample) + ", field '" + field.name() + "': its metadata claims "
+            + Long.toUnsignedString(size) + " bytes, more than the " + maxSize + " planned (the largest plausible"
+            + " value among the samples scanned: within its allocation, at most " + Integer.MAX_VALUE / 2 + ")");
       }
       field.copyPayload(sample, ptr, size, out, offset);
       int length = (int) Math.max(0, size - trailing);

@@ -31,9 +31,14 @@ import org.sparkbeton.loader.order.PageMap;
  * page is read. With QUASI_RANDOM each page is read about once per epoch. The budget must hold the
  * pages of the batches in flight ({@code lookahead} batches); a smaller budget is refused with the
  * page counts.
+ *
+ * <p>A shard with page checksums has each page checked when it is first loaded (the verdict is kept, so a page
+ * re-read after eviction is not checked again); a damaged page is loaded as it is, and every payload read from it
+ * fails naming the shard, the page and the region, so the loader's bad-sample policy applies per sample.
  */
 public final class PageCache implements BatchStaging {
   private final FileChannel[] channels;
+  private final PageVerifier[] verifiers; // per file; null entries: unchecked
   private final BetonSource[] sources; // null: read the files through channels
   private final long[] fileLength;
   private final int[] pageOffset; // global page number of each file's first page
@@ -95,6 +100,10 @@ public final class PageCache implements BatchStaging {
     if (count < 1) {
       throw new IllegalArgumentException("PROCESS cache budget of " + budgetBytes + " bytes is smaller than one page of "
           + pageSize + " bytes");
+    }
+    this.verifiers = new PageVerifier[n];
+    for (int i = 0; i < n; i++) {
+      verifiers[i] = shards.verifier(i);
     }
     this.channels = new FileChannel[n];
     this.sources = opener == null ? null : new BetonSource[n];
@@ -303,6 +312,10 @@ public final class PageCache implements BatchStaging {
         throw new IOException("file ends at " + fileLength[file] + " inside page " + page);
       }
     }
+    if (verifiers[file] != null) {
+      // a damaged page is loaded all the same: each payload read from it fails, as a bad sample of its own
+      verifiers[file].checkLoaded(position >>> shift, slots[slot].buffer(), position);
+    }
     synchronized (this) {
       slotOf[page] = slot;
       pagesRead++;
@@ -405,7 +418,11 @@ public final class PageCache implements BatchStaging {
       throw new IllegalStateException("Bytes [" + position + ", +" + length + ") are not in a resident page of the"
           + " PROCESS cache (page " + (position >>> shift) + ")");
     }
-    return slots[s].buffer();
+    ByteBuffer bytes = slots[s].buffer();
+    if (verifiers[file] != null) {
+      verifiers[file].require(position, length, bytes, (position >>> shift) << shift);
+    }
+    return bytes;
   }
 
   @Override

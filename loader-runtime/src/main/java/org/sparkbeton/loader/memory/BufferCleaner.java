@@ -5,10 +5,10 @@ import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 
 /**
- * Frees a direct or mapped buffer at once through {@code sun.misc.Unsafe.invokeCleaner} (module
- * {@code jdk.unsupported}, no {@code --add-opens} needed), as Lucene and Netty do; where that is
- * unavailable the buffer is left to the garbage collector. The caller guarantees that nothing reads the
- * buffer afterwards: a read of freed memory can crash the JVM.
+ * Frees a direct or memory-mapped buffer at once through {@code sun.misc.Unsafe.invokeCleaner} (module
+ * {@code jdk.unsupported}, no {@code --add-opens} needed), as Lucene and Netty do: direct memory goes back to the
+ * OS, a mapping is unmapped. Where that is unavailable the buffer is left to the garbage collector. The caller
+ * must be sure nothing touches the buffer, or any view of it, afterwards: that would read freed memory.
  */
 public final class BufferCleaner {
   private static final Object UNSAFE;
@@ -32,13 +32,13 @@ public final class BufferCleaner {
 
   private BufferCleaner() {}
 
-  /** Whether {@link #clean} frees at once (otherwise at the next GC). */
+  /** Whether {@link #free} frees at once (otherwise the GC does, later). */
   public static boolean available() {
     return INVOKE_CLEANER != null;
   }
 
-  /** Frees {@code buffer} (direct, not a slice or duplicate) now when possible. */
-  public static void clean(ByteBuffer buffer) {
+  /** Frees {@code buffer}, which must be the direct or mapped buffer itself, not a slice or duplicate. */
+  public static void free(ByteBuffer buffer) {
     if (INVOKE_CLEANER == null) {
       return;
     }

@@ -42,7 +42,7 @@ public final class DirectBufferAllocator extends AbstractAllocator {
   @Override
   void free(ByteBuffer memory) {
     if (eager) {
-      BufferCleaner.clean(memory);
+      BufferCleaner.free(memory);
     }
   }
 }

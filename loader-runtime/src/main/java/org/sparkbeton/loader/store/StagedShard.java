@@ -31,7 +31,7 @@ final class StagedShard implements PayloadStore {
     MappedPayloadStore m = mapped;
     mapped = null;
     if (m != null) {
-      m.closeAndUnmap();
+      m.close(); // unmaps at once: the one-argument constructor unmaps on close
     }
   }
 

@@ -169,6 +169,47 @@ class ImageFolderPrepareTest {
     assertThat(out.resolve(DatasetManifest.FILE_NAME)).doesNotExist();
   }
 
+  /**
+   * torchvision's ImageFolder takes every image under a class folder, nested folders included, and any case of
+   * extension; an empty file is bad input with its reason (Spark's binaryFile source dropped both silently).
+   */
+  @Test
+  void nestedFoldersAndEmptyFilesAreListedAsTorchvisionDoes() throws Exception {
+    Path input = tmp.resolve("nested");
+    TestPhotos.writeImageFolder(input, 12, 3, 29);
+    Path deep = Files.createDirectories(input.resolve("class_01").resolve("a").resolve("b"));
+    Files.write(input.resolve("class_00").resolve("upper.JPG"), TestPhotos.photo(29, 50));
+    Files.write(Files.createDirectories(input.resolve("class_00").resolve("sub")).resolve("x.Jpeg"),
+        TestPhotos.photo(29, 51));
+    Files.write(deep.resolve("y.jpg"), TestPhotos.photo(29, 52));
+    Files.write(input.resolve("class_02").resolve("empty.jpg"), new byte[0]);
+    // skipped as Spark's file sources skip them: hidden and underscore names, at any level
+    Files.write(input.resolve("class_02").resolve(".hidden.jpg"), TestPhotos.photo(29, 53));
+    Files.write(Files.createDirectories(input.resolve("class_02").resolve("_tmp")).resolve("z.jpg"),
+        TestPhotos.photo(29, 54));
+    Files.write(input.resolve("loose.jpg"), TestPhotos.photo(29, 55)); // in no class folder: no label
+
+    Path out = tmp.resolve("nested-out");
+    Map<String, String> options = new java.util.HashMap<>(SMALL);
+    options.put("badImagePolicy", "quarantine");
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), out.toString(), options, 0, false);
+    assertThat(r.listed()).isEqualTo(16);
+    assertThat(r.samples()).isEqualTo(15);
+    assertThat(r.samplesPerClass()).containsEntry("class_00", 6L).containsEntry("class_01", 5L)
+        .containsEntry("class_02", 4L);
+    List<String> records;
+    try (var files = Files.list(out.resolve("_quarantine"))) {
+      records = Files.readAllLines(files.filter(f -> f.toString().endsWith(".jsonl")).findFirst().orElseThrow());
+    }
+    assertThat(records).hasSize(1);
+    assertThat(records.get(0)).contains("class_02/empty.jpg\"").contains("\"reason\":\"image file ")
+        .endsWith("empty.jpg is an empty file (0 bytes)\"}");
+
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("nested-fail").toString(),
+        SMALL, 0, false)).isInstanceOf(BadImageException.class).hasMessageContaining("empty.jpg): image file ")
+        .hasMessageContaining("empty.jpg is an empty file (0 bytes)");
+  }
+
   @Test
   void inputProblemsAreClear() throws Exception {
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, tmp.resolve("missing").toString(), tmp.resolve("o").toString(),
