@@ -41,6 +41,10 @@ public final class ImageFolderPrepare {
   private static final String[] JOB_GROUP_PROPERTIES =
       {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"};
   private static final String IMAGE_GLOB = "*.{jpg,jpeg,JPG,JPEG,png,PNG,bmp,BMP,gif,GIF,tif,tiff,TIF,TIFF,webp,WEBP}";
+  /** Write tasks per core at most, when no shard count is given: the last tasks of a job balance the cores. */
+  static final int TASKS_PER_CORE = 4;
+  /** Images per write task at least: a task's own cost (a shard file, its commit) stays small beside its images. */
+  static final int MIN_IMAGES_PER_TASK = 256;
 
   private ImageFolderPrepare() {}
 
@@ -65,6 +69,30 @@ public final class ImageFolderPrepare {
 
   /** How to show the write's progress: where, whether that is a terminal, seconds between plain lines. */
   public record Progress(PrintStream out, boolean terminal, double intervalSeconds) {
+  }
+
+  /**
+   * Write tasks of a run of {@code images} images on {@code cores} cores with no shard count given: up to
+   * {@value #TASKS_PER_CORE} per core, each of at least {@value #MIN_IMAGES_PER_TASK} images, and never fewer
+   * tasks than cores.
+   */
+  static int writeTasks(long images, int cores) {
+    long byImages = images / MIN_IMAGES_PER_TASK;
+    return (int) Math.max(cores, Math.min(byImages, (long) TASKS_PER_CORE * cores));
+  }
+
+  /**
+   * How many of the listed files the job labels: those whose parent folder is one of {@code classes}, the rule
+   * of the label column (the regular expression takes the path's last folder name).
+   */
+  static long labelled(String[] files, List<String> classes) {
+    java.util.Set<String> names = new java.util.HashSet<>(classes);
+    long n = 0;
+    for (String f : files) {
+      Path parent = new Path(java.net.URI.create(f)).getParent();
+      n += parent != null && names.contains(parent.getName()) ? 1 : 0;
+    }
+    return n;
   }
 
   /** The class folders of an ImageFolder root, sorted: a sample's label is its folder's index here. */
@@ -112,18 +140,19 @@ public final class ImageFolderPrepare {
         .select(col("path"), col("path").as("image"),
             element_at(labelOf, regexp_extract(col("path"), "([^/]+)/[^/]+$", 1)).cast("int").as("label"))
         .where(col("label").isNotNull());
-    // the progress total: a count of the listing (binaryFile reads no file for it)
-    long listed = files.count();
+    // the progress total, counted on the driver from the listing binaryFile made when it was loaded, by the
+    // label rule above: a count() job here cost a Spark job of ~160 listing partitions before the write
+    long listed = labelled(files.inputFiles(), classes);
     if (listed == 0) {
       throw new IllegalArgumentException("Input " + input + " has no images in its class folders (" + IMAGE_GLOB + ")");
     }
-    // binaryFile makes many small partitions; each write task fills whole pages of its own, so they are
-    // merged (a coalesce: no shuffle of image bytes) into one task per core unless a shard count is asked
-    // for. More tasks balance the cores better (coalesce groups partitions by count, not bytes: in
-    // WriterBenchmark 8 tasks on 2 cores wrote 577 images/s, 2 tasks 471), but every shard costs about
-    // a page and a half of padding (the data region starts on a page boundary and pages are written
-    // whole, as FFCV does): 8 shards of the 2,000-image demo took 130 MB for 18 MB of JPEGs.
-    files = shards > 0 ? files.repartition(shards) : files.coalesce(spark.sparkContext().defaultParallelism());
+    // binaryFile makes many small partitions; they are merged (a coalesce: no shuffle of image bytes) into
+    // writeTasks(...) tasks unless a shard count is asked for: several per core, so that the core that finishes
+    // first takes the next task instead of idling while the other ends the job (coalesce groups partitions by
+    // count, not bytes, so equal tasks differ in work). A shard costs no padding beyond its last page's tail
+    // (the compact page layout).
+    files = shards > 0 ? files.repartition(shards)
+        : files.coalesce(writeTasks(listed, spark.sparkContext().defaultParallelism()));
     // binaryFile only lists the files here (its content column is not selected, so it reads none): the write
     // tasks read each image by path themselves, at a fraction of the content column's cost per row (a stream
     // copy into a growing array, then a copy into the row). The path also names bad images in errors and

@@ -179,4 +179,37 @@ class ImageFolderPrepareTest {
         Map.of(), 0, false)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Input " + empty.getParent() + " has no images in its class folders (*.{jpg,");
   }
+
+  /**
+   * The images listed (the progress total) are counted on the driver by the label column's rule: an image outside
+   * a class folder (at the root, or in a sub-folder of a class) is in the listing but gets no label, so it is
+   * neither counted nor written; a class folder with spaces in its name is counted (the listing's paths are URIs).
+   */
+  @Test
+  void theListedCountIsTheLabelledImages() throws Exception {
+    Path input = tmp.resolve("listed-input");
+    TestPhotos.writeImageFolder(input, 12, 3, 31);
+    Path spaced = Files.createDirectories(input.resolve("class 03 with spaces"));
+    Files.write(spaced.resolve("a b.jpg"), TestPhotos.photo(31, 50));
+    Files.write(input.resolve("at-the-root.jpg"), TestPhotos.photo(31, 51));
+    Path nested = Files.createDirectories(input.resolve("class_00").resolve("nested"));
+    Files.write(nested.resolve("deeper.jpg"), TestPhotos.photo(31, 52));
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("listed").toString(),
+        SMALL, 0, false);
+    assertThat(r.classes()).containsExactly("class 03 with spaces", "class_00", "class_01", "class_02");
+    assertThat(r.listed()).isEqualTo(13);
+    assertThat(r.samples()).isEqualTo(13);
+    assertThat(r.samplesPerClass()).containsEntry("class 03 with spaces", 1L).containsEntry("class_00", 4L);
+  }
+
+  /** Up to 4 tasks a core, of 256 images or more each, never fewer tasks than cores. */
+  @Test
+  void writeTasksBalanceTheCores() {
+    assertThat(ImageFolderPrepare.writeTasks(5000, 2)).isEqualTo(8);
+    assertThat(ImageFolderPrepare.writeTasks(2000, 2)).isEqualTo(7);
+    assertThat(ImageFolderPrepare.writeTasks(22, 2)).isEqualTo(2);
+    assertThat(ImageFolderPrepare.writeTasks(0, 3)).isEqualTo(3);
+    assertThat(ImageFolderPrepare.writeTasks(1_281_167, 64)).isEqualTo(256);
+    assertThat(ImageFolderPrepare.writeTasks(10_000_000_000L, 1)).isEqualTo(4);
+  }
 }
