@@ -16,10 +16,9 @@ public class BytesDecoder implements Decoder {
   @Override
   public Stage plan(FieldSource field) {
     field.requireType(name(), FieldTypes.BYTES, FieldTypes.JSON);
-    long max = 0;
-    for (int s : field.samples()) {
-      max = Math.max(max, stored(field, s));
-    }
+    long[] largest = {0};
+    field.scan((s, rec, at) -> largest[0] = Math.max(largest[0], rec.getLong(at + 8)));
+    long max = largest[0];
     if (max > Integer.MAX_VALUE / 2) {
       throw new IllegalArgumentException("field '" + field.name() + "' holds a value of " + max + " bytes, too large to batch");
     }
@@ -29,10 +28,6 @@ public class BytesDecoder implements Decoder {
   /** Bytes at the end of each stored value that are not part of it (JSON's NUL). */
   int trailingBytes() {
     return 0;
-  }
-
-  private static long stored(FieldSource field, long sample) {
-    return field.records(sample).getLong(field.at(sample) + 8);
   }
 
   private static final class BytesStage implements Stage {

@@ -85,17 +85,16 @@ abstract class CropRgbDecoder implements Decoder {
     long size = outputSize;
     int outH = (int) (size >>> 32);
     int outW = (int) size;
-    long maxPixels = 0;
-    int firstJpeg = -1;
-    for (int s : field.samples()) {
-      ByteBuffer rec = field.records(s);
-      int at = field.at(s);
-      long pixels = (long) SimpleRgbDecoder.width(rec, at) * SimpleRgbDecoder.height(rec, at);
-      maxPixels = Math.max(maxPixels, pixels);
-      if (firstJpeg < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
-        firstJpeg = s;
+    long[] largest = {0};
+    int[] jpeg = {-1};
+    field.scan((s, rec, at) -> {
+      largest[0] = Math.max(largest[0], (long) SimpleRgbDecoder.width(rec, at) * SimpleRgbDecoder.height(rec, at));
+      if (jpeg[0] < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
+        jpeg[0] = s;
       }
-    }
+    });
+    long maxPixels = largest[0];
+    int firstJpeg = jpeg[0];
     if (field.samples().length == 0) {
       throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
     }
