@@ -38,7 +38,8 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * 1,000) written by {@code df.write.format("beton")} from 1,000 partitions, then opened in fresh JVMs by the reader
  * (the label histogram) and by the loader ({@code build()} and the first batch). Prints what the driver spent on
  * the commit (the write's return minus the last task's end) and its heap, the manifest's size, and the open times
- * against the 1 s goal, each open measured from the moment the child JVM's {@code main} runs.
+ * against the 1 s goal, each open measured from the moment the child JVM's {@code main} runs; beside them the same
+ * first histogram over a 1,000-row, 1-shard dataset, which is Spark's own share of it.
  *
  * <p>Arguments: {@code dir [rows] [partitions] [rounds]}; {@code dir} is deleted at the end (kept with
  * {@code -Dscale.keep=true}; {@code --child reader|reader-extensions|loader dataset} then opens it again). The command and the
@@ -68,6 +69,8 @@ public final class ScaleBenchmark {
         for (String kind : List.of("reader", "reader-extensions", "loader")) {
           opens.addAll(runChild(kind, dataset));
         }
+        // Spark's own cost of a first label histogram: the same query on a 1,000-row, 1-shard dataset
+        opens.addAll(runChild("reader-small", dir.resolve("small")));
       }
       table.addAll(summarise(opens));
       System.out.printf(Locale.ROOT, "%n| %,d rows, %d partitions | value |%n|---|---:|%n", rows, partitions);
@@ -98,6 +101,9 @@ public final class ScaleBenchmark {
       spark.range(0, 20_000, 1, 20).select(lit(jpeg).as("image"), col("id").mod(CLASSES).as("label"))
           .write().format("beton").option("imageColumns", "image").option("writeMode", "jpg")
           .mode("overwrite").save(dataset.toString());
+      spark.range(0, 1000, 1, 1).select(lit(jpeg).as("image"), col("id").mod(CLASSES).as("label"))
+          .write().format("beton").option("imageColumns", "image").option("writeMode", "jpg")
+          .mode("overwrite").save(dataset.resolveSibling("small").toString());
       long retainedBefore = retainedHeap();
       resetPeaks();
       long t0 = System.currentTimeMillis();
@@ -233,10 +239,11 @@ public final class ScaleBenchmark {
       long q1 = System.nanoTime();
       long c1 = cpu();
       long total = histogram.values().stream().mapToLong(Long::longValue).sum();
-      if (histogram.size() != CLASSES || total < CLASSES) {
+      if (histogram.size() != CLASSES || total < CLASSES) { // the small dataset has one row per label
         throw new IllegalStateException("histogram of " + histogram.size() + " labels, " + total + " rows");
       }
-      String name = extensions ? "reader with BetonSparkExtensions" : "reader";
+      String name = kind.equals("reader-small") ? "reader, 1,000 rows in 1 shard (Spark's share)"
+          : extensions ? "reader with BetonSparkExtensions" : "reader";
       result("**" + name + ": label histogram, first query in the JVM**", ms(q1 - q0));
       result(name + ": process CPU of that query (all threads)", ms(c1 - c0));
       long[] again = new long[3];
