@@ -20,10 +20,23 @@ void on_error(j_common_ptr cinfo) {
   longjmp(err->jump, 1);
 }
 
-/* Warnings: a truncated stream is an error for us (libjpeg would pad it with grey); others are ignored. */
+/*
+ * Warnings (level -1) are libjpeg's corrupt-data reports: it goes on, filling what it cannot decode with grey or
+ * smearing rows. A truncated stream is always an error for us (libjpeg would pad it with grey); under FLAG_STRICT
+ * every warning is, as djpeg's exit status 2 flags them. Trace messages (level >= 0) are ignored.
+ */
 void on_message(j_common_ptr cinfo, int level) {
-  if (level < 0 && cinfo->err->msg_code == JWRN_JPEG_EOF) {
+  error_mgr *err = (error_mgr *)cinfo->err;
+  if (level < 0 && (err->strict || cinfo->err->msg_code == JWRN_JPEG_EOF)) {
     on_error(cinfo);
+  }
+}
+
+void end_decode(codec *c, j_decompress_ptr d) {
+  if (c->derr.strict && d->output_scanline >= d->output_height) {
+    jpeg_finish_decompress(d);
+  } else {
+    jpeg_abort_decompress(d);
   }
 }
 
@@ -247,6 +260,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_probe0(
     return RC_LIBJPEG;
   }
   struct jpeg_decompress_struct *d = &c->d;
+  c->derr.strict = 0; /* a probe reads the header only; the decode that follows judges the data */
   if (setjmp(c->derr.jump)) {
     snprintf(c->message, sizeof(c->message), "%s", c->derr.message);
     jpeg_abort_decompress(d);
@@ -314,6 +328,7 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
   }
 
   struct jpeg_decompress_struct *d = &c->d;
+  c->derr.strict = (flags & FLAG_STRICT) != 0;
   if (setjmp(c->derr.jump)) {
     snprintf(c->message, sizeof(c->message), "%s", c->derr.message);
     jpeg_abort_decompress(d);
@@ -409,7 +424,7 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
       }
       r += got;
     }
-    jpeg_abort_decompress(d);
+    end_decode(c, d);
     if (layout != NULL) {
       jint l[2] = {padded ? (jint)lead : 0, padded ? (jint)cw : (jint)ow};
       (*env)->SetIntArrayRegion(env, layout, 0, 2, l);
@@ -446,7 +461,7 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
       }
     }
   }
-  jpeg_abort_decompress(d);
+  end_decode(c, d);
   if (layout != NULL) {
     jint l[2] = {0, (jint)ow};
     (*env)->SetIntArrayRegion(env, layout, 0, 2, l);

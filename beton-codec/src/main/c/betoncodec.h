@@ -23,6 +23,7 @@
 
 #define FLAG_ACCURATE_IDCT 1
 #define FLAG_PADDED_ROWS   2 /* decode0: rows may stay as wide as libjpeg crops them; layout out-param says how */
+#define FLAG_STRICT        4 /* decodes: every libjpeg warning (corrupt data) is an error, and the stream is read to its end */
 
 /* decoded-size guard: refuse to allocate row buffers for absurd widths */
 #define MAX_DIMENSION 65500
@@ -37,6 +38,8 @@
 typedef struct {
   struct jpeg_error_mgr pub;
   jmp_buf jump;
+  /* set per call from FLAG_STRICT: warnings are errors (on_message) */
+  int strict;
   char message[JMSG_LENGTH_MAX + 64];
 } error_mgr;
 
@@ -66,7 +69,13 @@ typedef struct {
 
 /* libjpeg error handling: longjmp back with the message kept (never exit()) */
 void on_error(j_common_ptr cinfo);
+/* libjpeg's warnings: a truncated stream is always an error; with error_mgr.strict set, every warning is */
 void on_message(j_common_ptr cinfo, int level);
+/* Ends a decode after its last jpeg_read_*: under FLAG_STRICT, once every output row was read,
+ * jpeg_finish_decompress reads the stream on to its end-of-image marker, so that what follows the last row
+ * (extraneous bytes, a missing EOI, a frame shorter than its scan) is checked too; otherwise the decode is
+ * abandoned where it stands. An error longjmps to the caller's setjmp. */
+void end_decode(codec *c, j_decompress_ptr d);
 void no_output(j_common_ptr cinfo);
 void set_message(codec *c, const char *msg);
 /* grows *buf to at least need bytes; 0 when out of memory */

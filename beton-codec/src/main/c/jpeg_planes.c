@@ -56,6 +56,7 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decodePla
   }
 
   struct jpeg_decompress_struct *d = &c->d;
+  c->derr.strict = (flags & FLAG_STRICT) != 0;
   if (setjmp(c->derr.jump)) {
     snprintf(c->message, sizeof(c->message), "%s", c->derr.message);
     jpeg_abort_decompress(d);
@@ -140,7 +141,7 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decodePla
       }
     }
   }
-  jpeg_abort_decompress(d);
+  end_decode(c, d);
   jint out[4] = {(jint)planeW[0], (jint)planeH[0], (jint)planeW[1], (jint)planeH[1]};
   (*env)->SetIntArrayRegion(env, dims, 0, 4, out);
   return (jlong)total;

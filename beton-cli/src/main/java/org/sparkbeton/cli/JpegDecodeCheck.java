@@ -11,10 +11,15 @@ import org.sparkbeton.format.verify.JpegSof;
 
 /**
  * {@code verify --decode}: decodes every JPEG payload in full, as a loader would, and lists the ones that do
- * not decode. Images whose frame size disagrees with the metadata are skipped: the structural check
- * already reports them.
+ * not decode (with a strict codec, those libjpeg reports as corrupt). Images whose frame size disagrees with the
+ * metadata are skipped: the structural check already reports them. An image over {@link #LARGE} pixels is
+ * decoded at 1/8 first, so that a frame header claiming, say, 16000x16000 over a small photo's data is reported
+ * without asking for the 768 MB its whole decode would take.
  */
 final class JpegDecodeCheck {
+  /** Images over this many pixels are checked at 1/8 before their whole decode. */
+  static final long LARGE = 16L << 20;
+
   private JpegDecodeCheck() {}
 
   /** At most {@code limit} messages; the count of all problems is the list's size when below the limit. */
@@ -38,6 +43,9 @@ final class JpegDecodeCheck {
           continue;
         }
         try {
+          if ((long) image.width() * image.height() > LARGE) {
+            pixels.checkAtOneEighth(image);
+          }
           pixels.decodeRgb(image);
           decoded++;
         } catch (IllegalArgumentException e) {

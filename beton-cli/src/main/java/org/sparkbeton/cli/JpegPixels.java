@@ -1,10 +1,14 @@
 package org.sparkbeton.cli;
 
+import java.nio.ByteBuffer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.sparkbeton.codec.format.FfcvPixels;
 import org.sparkbeton.codec.jpeg.JpegCodec;
+import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.codec.jpeg.JpegGeometry;
+import org.sparkbeton.codec.jpeg.Strictness;
 import org.sparkbeton.format.dump.PixelDecoder;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
@@ -36,6 +40,7 @@ final class JpegPixels implements PixelDecoder, AutoCloseable {
 
   private final JpegCodec codec;
   private final FfcvPixels pixels;
+  private ByteBuffer eighth = ByteBuffer.allocateDirect(0);
 
   private JpegPixels(JpegCodec codec) {
     this.codec = codec;
@@ -45,6 +50,34 @@ final class JpegPixels implements PixelDecoder, AutoCloseable {
   /** The native decoder when it loads, else the pure-Java one; never null. */
   static JpegPixels best() {
     return new JpegPixels(JpegCodecs.fastest());
+  }
+
+  /**
+   * As {@link #best()}, decoding {@link Strictness#STRICT strictly}: libjpeg's corrupt-data warnings are failures
+   * ({@code verify --decode}).
+   */
+  static JpegPixels strict() {
+    return new JpegPixels(JpegCodecs.fastest(Strictness.STRICT));
+  }
+
+  /**
+   * Decodes {@code image} at 1/8 scale, which reads every coefficient (so every check of the codec runs) into a
+   * buffer of a 64th of the pixels: the check of an image too large to decode whole cheaply.
+   */
+  void checkAtOneEighth(RgbImage image) {
+    ByteBuffer src = image.payload();
+    if (!src.isDirect() && !src.hasArray()) {
+      src = ByteBuffer.wrap(image.payloadBytes());
+    }
+    long need = 3L * JpegGeometry.scaledDim(image.width(), 1) * JpegGeometry.scaledDim(image.height(), 1);
+    if (eighth.capacity() < need) {
+      eighth = ByteBuffer.allocateDirect((int) Math.min(Integer.MAX_VALUE, need));
+    }
+    try {
+      codec.decode(src, 1, Idct.FAST, eighth, 0);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("JPEG payload does not decode: " + e.getMessage(), e);
+    }
   }
 
   /** A decoder for {@code mode}, or null when JPEGs are not to be decoded. */

@@ -9,6 +9,7 @@ import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.DatasetVerifier;
+import org.sparkbeton.format.dataset.Orphans;
 import org.sparkbeton.format.verify.BetonVerifier;
 import org.sparkbeton.format.verify.VerifyReport;
 import picocli.CommandLine;
@@ -24,7 +25,8 @@ import picocli.CommandLine.Parameters;
         + " (SOF) sizes equal to the image metadata, every value decodable.",
         "A dataset directory (with _manifest.json): every shard it lists must exist with the size, checksum,"
         + " sample count and fields the manifest says, and pass the same structural checks; files it does not list"
-        + " (orphans of failed attempts) are not read.",
+        + " are not read, and those of jobs that died (orphans) are listed after the verdict: `beton gc DIR`"
+        + " deletes them.",
         "Exit code 0 when every file is sound; 1 when any has problems, including a file too damaged to open;"
         + " 2 when a file is missing or not readable."})
 final class VerifyCommand implements Callable<Integer> {
@@ -32,8 +34,9 @@ final class VerifyCommand implements Callable<Integer> {
   List<Path> files;
 
   @Option(names = "--decode",
-      description = "Also decode every JPEG in full (libjpeg-turbo when available, else the pure-Java decoder) and"
-          + " report the ones that fail. Slower: reads every payload.")
+      description = "Also decode every JPEG in full (libjpeg-turbo when available, else the pure-Java decoder),"
+          + " strictly: a JPEG libjpeg reports as corrupt (a warning such as 'Corrupt JPEG data: premature end of data"
+          + " segment') fails, as one it cannot decode at all does. Slower: reads every payload.")
   boolean decode;
 
   @CommandLine.Spec
@@ -67,24 +70,62 @@ final class VerifyCommand implements Callable<Integer> {
     }
     boolean ok = true;
     long samples = 0;
-    for (DatasetVerifier.ShardResult r : DatasetVerifier.verify(dir, manifest)) {
-      samples += r.shard().samples();
-      if (r.ok()) {
-        continue;
-      }
-      ok = false;
-      List<String> problems = new java.util.ArrayList<>(r.problems());
-      if (r.report() != null) {
-        problems.addAll(r.report().problems());
-      }
-      out.printf("%s: FAILED, %s%n", dir.resolve(r.shard().path()), Words.plural(problems.size(), "problem"));
-      for (String p : problems) {
-        out.println("  - " + p);
+    long jpegs = 0;
+    try (JpegPixels pixels = decode ? JpegPixels.strict() : null) {
+      for (DatasetVerifier.ShardResult r : DatasetVerifier.verify(dir, manifest)) {
+        samples += r.shard().samples();
+        List<String> problems = new java.util.ArrayList<>(r.problems());
+        if (r.report() != null) {
+          problems.addAll(r.report().problems());
+          if (decode) {
+            jpegs += decodeShard(dir.resolve(r.shard().path()), pixels, problems);
+          }
+        }
+        if (problems.isEmpty()) {
+          continue;
+        }
+        ok = false;
+        out.printf("%s: FAILED, %s%n", dir.resolve(r.shard().path()), Words.plural(problems.size(), "problem"));
+        for (String p : problems) {
+          out.println("  - " + p);
+        }
       }
     }
-    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples";
+    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples"
+        + (decode ? ", " + jpegs + " JPEGs decoded" : "");
     out.printf("%s: %s (%s)%n", dir, ok ? "OK" : "FAILED", summary);
+    reportOrphans(dir, out);
     return ok;
+  }
+
+  /** Decodes every JPEG of one listed shard, adding what fails to {@code problems}; returns the JPEGs decoded. */
+  private static long decodeShard(Path shard, JpegPixels pixels, List<String> problems) throws Exception {
+    try (BetonReader reader = BetonReader.open(shard)) {
+      JpegDecodeCheck.Result d = JpegDecodeCheck.run(reader, pixels, BetonVerifier.MAX_LISTED);
+      problems.addAll(d.problems());
+      if (d.problemCount() > d.problems().size()) {
+        problems.add("... and " + (d.problemCount() - d.problems().size()) + " more JPEGs that do not decode");
+      }
+      return d.decoded();
+    }
+  }
+
+  /**
+   * Files of jobs that died (no live job holds them, no manifest lists them): not part of the dataset, so not a
+   * problem of it, but disk space to reclaim with {@code beton gc}.
+   */
+  private static void reportOrphans(Path dir, PrintWriter out) throws java.io.IOException {
+    Orphans.Findings found = Orphans.find(dir);
+    if (found.orphans().isEmpty()) {
+      return;
+    }
+    out.printf("%s: %s of jobs that died (%s), not part of the dataset; `beton gc %s --delete` deletes them%n", dir,
+        Words.plural(found.orphans().size(), "orphaned file"), ByteSizes.human(found.orphanBytes()), dir);
+    found.orphans().stream().limit(BetonVerifier.MAX_LISTED).forEach(o -> out.printf("  - %s (%s): %s%n", o.path(),
+        ByteSizes.human(o.bytes()), o.reason()));
+    if (found.orphans().size() > BetonVerifier.MAX_LISTED) {
+      out.printf("  ... and %d more%n", found.orphans().size() - BetonVerifier.MAX_LISTED);
+    }
   }
 
   private boolean verify(Path file, PrintWriter out) throws Exception {
@@ -93,7 +134,7 @@ final class VerifyCommand implements Callable<Integer> {
     try (BetonReader reader = Inputs.open(file)) {
       report = BetonVerifier.verify(reader);
       if (decode) {
-        try (JpegPixels pixels = JpegPixels.best()) {
+        try (JpegPixels pixels = JpegPixels.strict()) {
           decoded = JpegDecodeCheck.run(reader, pixels, BetonVerifier.MAX_LISTED);
         }
       }

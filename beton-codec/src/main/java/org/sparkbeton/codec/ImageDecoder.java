@@ -4,7 +4,9 @@ import java.awt.image.BufferedImage;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
 import javax.imageio.stream.ImageInputStream;
@@ -12,16 +14,36 @@ import org.sparkbeton.codec.image.Orientation;
 import org.sparkbeton.codec.image.Rasters;
 import org.sparkbeton.codec.image.RgbImage;
 import org.sparkbeton.codec.jpeg.JpegMarkers;
+import org.sparkbeton.codec.jpeg.Strictness;
 
 /**
  * Decodes any input image the Spark writer may meet (JPEG incl. CMYK and progressive, PNG, TIFF, BMP, GIF
  * first frame, WebP) to 8-bit RGB through ImageIO + TwelveMonkeys, as FFCV/PIL {@code convert('RGB')} does:
  * alpha dropped, palette expanded, 16-bit reduced to the high byte. JPEG EXIF orientation is applied.
+ *
+ * <p>The image's size is read from its header first, and an image over the caller's {@link PixelLimit} is refused
+ * before any pixel is decoded. A JPEG decoded {@link Strictness#STRICT strictly} fails on any warning the reader
+ * reports: the JDK's libjpeg reports its corrupt-data warnings through ImageIO's warning listener, as
+ * {@code JavaJpegCodec} does.
  */
 public final class ImageDecoder {
+  /** The most pixels whose packed RGB fits a Java array. */
+  static final long MAX_ARRAY_PIXELS = (Integer.MAX_VALUE - 16) / 3;
+
   private ImageDecoder() {}
 
+  /** {@link #decode(byte[], PixelLimit, Strictness)} with no limit but a Java array's, JPEGs {@link Strictness#LENIENT}. */
   public static RgbImage decode(byte[] bytes) {
+    return decode(bytes, new PixelLimit(MAX_ARRAY_PIXELS, "the most pixels whose RGB fits a Java array"),
+        Strictness.LENIENT);
+  }
+
+  /**
+   * Decodes {@code bytes}, refusing an image over {@code limit} (or whose RGB would not fit a Java array) from its
+   * header, and a JPEG with corrupt data under {@link Strictness#STRICT}; every failure is an
+   * {@link ImageDecodeException} naming the format and the reason.
+   */
+  public static RgbImage decode(byte[] bytes, PixelLimit limit, Strictness jpegStrictness) {
     if (bytes == null || bytes.length == 0) {
       throw new ImageDecodeException("Cannot decode an empty image (0 bytes)");
     }
@@ -34,9 +56,23 @@ public final class ImageDecoder {
       }
       ImageReader reader = readers.next();
       format = reader.getFormatName();
+      List<String> warnings = new ArrayList<>();
+      reader.addIIOReadWarningListener((source, warning) -> warnings.add(warning));
       try {
         reader.setInput(in, true, true);
+        // the header only: a bomb is refused before the reader allocates its raster
+        int width = reader.getWidth(0);
+        int height = reader.getHeight(0);
+        limit.check(width, height);
+        if ((long) width * height > MAX_ARRAY_PIXELS) {
+          throw new ImageDecodeException("image is too large to decode: " + width + "x" + height + " = "
+              + PixelLimit.pixels((long) width * height) + ", whose RGB does not fit a Java array");
+        }
         img = reader.read(0);
+        if (jpegStrictness == Strictness.STRICT && isJpeg(bytes) && !warnings.isEmpty()) {
+          throw new ImageDecodeException("Cannot decode " + format + " image of " + bytes.length + " bytes: "
+              + warnings.get(0));
+        }
       } finally {
         reader.dispose();
       }
@@ -46,7 +82,13 @@ public final class ImageDecoder {
       }
       throw new ImageDecodeException("Cannot decode " + format + " image of " + bytes.length + " bytes: " + e, e);
     }
-    byte[] rgb = new byte[Math.multiplyExact(Math.multiplyExact(img.getWidth(), img.getHeight()), 3)];
+    // the decoded raster may differ from the header's size (a reader that lies, a TIFF's first page): checked again
+    limit.check(img.getWidth(), img.getHeight());
+    if ((long) img.getWidth() * img.getHeight() > MAX_ARRAY_PIXELS) {
+      throw new ImageDecodeException("decoded image is " + img.getWidth() + "x" + img.getHeight()
+          + ", whose RGB does not fit a Java array");
+    }
+    byte[] rgb = new byte[img.getWidth() * img.getHeight() * 3];
     Rasters.toRgb(img, ByteBuffer.wrap(rgb), 0);
     RgbImage out = new RgbImage(img.getWidth(), img.getHeight(), rgb);
     if (isJpeg(bytes)) {

@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.jpeg.Strictness;
+import org.sparkbeton.codec.testing.CorruptionCorpus;
+import org.sparkbeton.codec.testing.TestPhotos;
 
 class ImageDecoderTest {
   static final int[][] QUADRANTS = {{220, 30, 40}, {30, 200, 60}, {40, 50, 210}, {128, 128, 128}};
@@ -54,5 +58,67 @@ class ImageDecoderTest {
     byte[] cut = java.util.Arrays.copyOf(png, 60);
     assertThatThrownBy(() -> ImageDecoder.decode(cut)).isInstanceOf(ImageDecodeException.class)
         .hasMessageStartingWith("Cannot decode png image of 60 bytes");
+  }
+
+  /** A 0.4 MB PNG declaring 20000x20000 (400 megapixels, 1.2 GB of RGB) is refused from its header. */
+  @Test
+  void aPngBombIsRefusedFromItsHeader() {
+    byte[] bomb = CorruptionCorpus.pngBomb(20000, 20000);
+    assertThat(bomb.length).isLessThan(600_000);
+    long heapBefore = usedHeap();
+    assertThatThrownBy(() -> ImageDecoder.decode(bomb, new PixelLimit(PixelLimit.PIL_DEFAULT, "maxImagePixels"),
+        Strictness.STRICT)).isInstanceOf(ImageDecodeException.class)
+        .hasMessage("image is too large to decode: 20000x20000 = 400 megapixels, over the limit of 89.5 megapixels"
+            + " (maxImagePixels)");
+    // nothing of the image's size was allocated on the way (a raster would be 400 MB)
+    assertThat(usedHeap() - heapBefore).isLessThan(100L << 20);
+  }
+
+  /** The bombs are real PNGs: one of 300x200 in chunks of 7 rows (the last one of 4) decodes to its zeros. */
+  @Test
+  void aBombDecodesWhereTheLimitAllowsIt() {
+    RgbImage img = ImageDecoder.decode(CorruptionCorpus.pngBomb(300, 200, 301 * 7));
+    assertThat(img.width()).isEqualTo(300);
+    assertThat(img.height()).isEqualTo(200);
+    assertThat(img.pixels()).containsOnly(0);
+  }
+
+  @Test
+  void withoutALimitAnImageWhoseRgbFitsNoArrayIsRefused() {
+    byte[] bomb = CorruptionCorpus.pngBomb(30000, 30000);
+    assertThatThrownBy(() -> ImageDecoder.decode(bomb)).isInstanceOf(ImageDecodeException.class)
+        .hasMessage("image is too large to decode: 30000x30000 = 900 megapixels, over the limit of 715.8 megapixels (the"
+            + " most pixels whose RGB fits a Java array)");
+  }
+
+  @Test
+  void theLimitCountsPixelsNotBytes() {
+    byte[] png = TestImages.image("quad.png"); // 64x48 = 3072 pixels
+    assertThat(ImageDecoder.decode(png, new PixelLimit(3072, "test"), Strictness.STRICT).width()).isEqualTo(64);
+    assertThatThrownBy(() -> ImageDecoder.decode(png, new PixelLimit(3071, "test"), Strictness.STRICT))
+        .hasMessage("image is too large to decode: 64x48 = 3072 pixels, over the limit of 3071 pixels (test)");
+  }
+
+  /** A JPEG with an EXIF rotation takes ImageIO's path in the writer: strict there too. */
+  @Test
+  void aStrictJpegDecodeThroughImageIoFailsOnCorruptData() {
+    byte[] photo = CorruptionCorpus.withExifOrientation(TestPhotos.photo(3, 0), 6);
+    int cut = (CorruptionCorpus.scanStart(photo) + photo.length) / 2;
+    byte[] bad = Arrays.copyOf(photo, cut + 2);
+    bad[cut] = (byte) 0xFF;
+    bad[cut + 1] = (byte) 0xD9;
+    int[] wh = CorruptionCorpus.sofSize(photo);
+    PixelLimit limit = new PixelLimit(PixelLimit.PIL_DEFAULT, "maxImagePixels");
+    assertThat(ImageDecoder.decode(photo, limit, Strictness.STRICT).width()).isEqualTo(wh[1]); // rotated
+    assertThat(ImageDecoder.decode(bad, limit, Strictness.LENIENT).width()).isEqualTo(wh[1]);
+    assertThatThrownBy(() -> ImageDecoder.decode(bad, limit, Strictness.STRICT))
+        .isInstanceOf(ImageDecodeException.class)
+        .hasMessage("Cannot decode JPEG image of " + bad.length + " bytes: Corrupt JPEG data: premature end of data"
+            + " segment");
+  }
+
+  private static long usedHeap() {
+    Runtime rt = Runtime.getRuntime();
+    return rt.totalMemory() - rt.freeMemory();
   }
 }

@@ -18,6 +18,11 @@ import org.sparkbeton.loader.pipeline.SampleContext;
  * and the one before it are never overwritten. A slot the consumer holds ({@link Batch#retain()}) is not
  * recycled until released: its workers wait, woken by the ring's release callback. Locks are taken per
  * batch, never per sample.
+ *
+ * <p>A bad sample (a decoder's failure, see {@link BadSamplePolicy}) fails the run, or its row is filled from the
+ * next good sample of its batch ({@code REPLACE}, recorded in {@link #rowSamples}), or the run stops producing at
+ * its batch ({@code SKIP}): {@link #next()} then hands out the batches before it and throws {@link SkipRestart}
+ * for it, and {@link Epoch} starts a new run from there without the sample.
  */
 final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final Loader loader;
@@ -38,7 +43,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private RuntimeException failure;
   private long consumerWaitNanos;
   private long samplesHanded;
-  private final long startNanos = System.nanoTime();
+  private final long startNanos;
+  private final int progressFirst;
   private long producerWaitNanos;
   private long cacheWaitNanos;
   private long busyNanos;
@@ -46,14 +52,40 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private long augmentNanos;
 
   private final int firstBatch;
+  private final BadSamplePolicy policy;
+  private final int[] rowSamples; // the sample in each row: order, but a REPLACE substitute where one was used
+  private int skipFrom = Integer.MAX_VALUE; // the first batch holding a sample to skip
   private final PageCache cache;
   private final ByteBuffer[] scratch;
   private final SlotPlan plan;
   private final int[] readyBatch;
   private final boolean hasTails;
 
+  /** Signals {@link Epoch} that the batch the consumer asked for holds a sample to skip. */
+  static final class SkipRestart extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    SkipRestart() {
+      super(null, null, false, false);
+    }
+  }
+
   EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch) {
+    this(loader, epoch, order, numBatches, firstBatch, firstBatch, System.nanoTime(), 0);
+  }
+
+  /**
+   * A run that continues an epoch whose progress display started at batch {@code progressFirst}, at
+   * {@code startNanos}, and has handed out {@code samplesHanded} samples.
+   */
+  EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch, int progressFirst, long startNanos,
+      long samplesHanded) {
+    this.progressFirst = progressFirst;
+    this.startNanos = startNanos;
+    this.samplesHanded = samplesHanded;
     this.loader = loader;
+    this.policy = loader.badSamplePolicy();
+    this.rowSamples = policy == BadSamplePolicy.REPLACE ? order.clone() : order;
     this.firstBatch = firstBatch;
     this.handed = firstBatch - 1;
     this.epoch = epoch;
@@ -128,13 +160,20 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         int base = batch * batchSize;
         for (row = from; row < to; row++) {
           int sample = order[base + row];
-          for (output = 0; output < pipelines.size(); output++) {
-            PlannedPipeline p = pipelines.get(output);
-            int region = plan.perSample()[output];
-            p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(region) + row * ring.rowBytes(region), stages);
-            out.putInt(ring.lengthsOffset(output) + 4 * row, ctx.length());
+          try {
+            for (output = 0; output < pipelines.size(); output++) {
+              runOutput(output, sample, row, ctx, a, b, out, stages);
+            }
+            output = -1;
+          } catch (RuntimeException e) {
+            if (policy == BadSamplePolicy.FAIL || ctx.stage() != 0) {
+              throw e; // named below with the epoch, batch, sample and output
+            }
+            output = -1;
+            if (!badSample(e, batch, row, size, ctx, a, b, out, stages)) {
+              return; // SKIP: this run stops at the batch
+            }
           }
-          output = -1;
         }
         row = -1;
         if (release(batch, slot, t1 - t0, cache == null ? 0 : start - t1, System.nanoTime() - start, stages)) {
@@ -152,12 +191,59 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     }
   }
 
+  private void runOutput(int output, int sample, int row, SampleContext ctx, ByteBuffer a, ByteBuffer b,
+      ByteBuffer out, long[] stages) {
+    PlannedPipeline p = pipelines.get(output);
+    int region = plan.perSample()[output];
+    p.run(sample, epoch, row, ctx, a, b, out, ring.dataOffset(region) + row * ring.rowBytes(region), stages);
+    out.putInt(ring.lengthsOffset(output) + 4 * row, ctx.length());
+  }
+
+  /**
+   * Deals with the sample of {@code row} whose decoder failed with {@code e}: under REPLACE fills the row from the
+   * first good sample after it in the batch (wrapping around) and returns true; under SKIP records it, stops
+   * production at this batch and returns false.
+   */
+  private boolean badSample(RuntimeException e, int batch, int row, int size, SampleContext ctx, ByteBuffer a,
+      ByteBuffer b, ByteBuffer out, long[] stages) {
+    int base = batch * batchSize;
+    int sample = order[base + row];
+    String reason = e.getMessage() == null ? e.toString() : e.getMessage();
+    if (policy == BadSamplePolicy.SKIP) {
+      loader.recordBadSample(epoch, batch, sample, -1, reason);
+      synchronized (this) {
+        skipFrom = Math.min(skipFrom, batch);
+        notifyAll();
+      }
+      return false;
+    }
+    for (int k = 1; k < size; k++) {
+      int substitute = order[base + (row + k) % size];
+      try {
+        for (int o = 0; o < pipelines.size(); o++) {
+          runOutput(o, substitute, row, ctx, a, b, out, stages);
+        }
+      } catch (RuntimeException again) {
+        if (ctx.stage() != 0) {
+          throw again;
+        }
+        continue; // bad too: its own row reports it
+      }
+      rowSamples[base + row] = substitute;
+      loader.recordBadSample(epoch, batch, sample, substitute, reason);
+      return true;
+    }
+    throw new IllegalStateException("Every sample of batch " + batch + " of epoch " + epoch + " is bad, so bad sample "
+        + sample + " has no substitute in its batch (" + BadSamplePolicy.REPLACE + " takes substitutes from the same"
+        + " batch); sample " + sample + ": " + reason, e);
+  }
+
   private synchronized boolean acquire(int batch, int slot) throws InterruptedException {
-    while (!cancelled && failure == null
+    while (!cancelled && failure == null && batch < skipFrom
         && (batch > handed + ahead || (slotBatch[slot] != batch && ring.isHeld(slot)))) {
       wait();
     }
-    if (cancelled || failure != null) {
+    if (cancelled || failure != null || batch >= skipFrom) {
       return false;
     }
     if (slotBatch[slot] != batch) {
@@ -177,7 +263,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private void runTails(int batch, int slot) {
     ByteBuffer out = ring.buffer(slot);
     org.sparkbeton.loader.pipeline.BatchContext ctx = new org.sparkbeton.loader.pipeline.BatchContext(
-        loader.seed(), epoch, batch, sizeOf(batch), order, batch * batchSize);
+        loader.seed(), epoch, batch, sizeOf(batch), rowSamples, batch * batchSize);
     for (int o = 0; o < pipelines.size(); o++) {
       java.util.List<org.sparkbeton.loader.pipeline.BatchOperation.BatchStage> tail = pipelines.get(o).tail();
       for (int j = 0; j < tail.size(); j++) {
@@ -240,24 +326,12 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         throw new NoSuchElementException("Epoch " + epoch + " has " + numBatches + " batches");
       }
       slot = b % ring.slots();
-      long start = System.nanoTime();
-      while (failure == null && !cancelled && readyBatch[slot] != b) {
-        if (slotBatch[slot] != b && ring.isHeld(slot)) {
-          throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot
-              + ", which an earlier batch still holds (Batch.retain() not yet released, e.g. a DJL batch not"
-              + " closed): release batches before asking for more; at most batchesAhead + 1 = " + (ahead + 1)
-              + " batches may be held at once, and holding fewer keeps the loader ahead");
-        }
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("Interrupted while waiting for batch " + b + " of epoch " + epoch, e);
-        }
-      }
-      consumerWaitNanos += System.nanoTime() - start;
+      awaitBatch(b);
       if (failure != null) {
         throw failure;
+      }
+      if (b >= skipFrom) {
+        throw new SkipRestart();
       }
       if (cancelled) {
         throw new IllegalStateException("Epoch " + epoch + " was closed while waiting for batch " + b);
@@ -269,9 +343,63 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     }
     ProgressBar progress = loader.progressBar();
     if (progress != null) {
-      progress.update(epoch, b + 1 - firstBatch, numBatches - firstBatch, samplesHanded, startNanos, consumerWaitNanos);
+      progress.update(epoch, b + 1 - progressFirst, numBatches - progressFirst, samplesHanded, startNanos,
+          consumerWaitNanos);
     }
-    return new Batch(ring, slot, gen, pipelines, epoch, b, sizeOf(b), order, b * batchSize);
+    return new Batch(ring, slot, gen, pipelines, epoch, b, sizeOf(b), rowSamples, b * batchSize);
+  }
+
+  /** Waits until batch {@code b} is ready, or the run failed, stopped at b for a skipped sample, or was closed. */
+  private void awaitBatch(int b) {
+    int slot = b % ring.slots();
+    long start = System.nanoTime();
+    while (failure == null && !cancelled && b < skipFrom && readyBatch[slot] != b) {
+      if (slotBatch[slot] != b && ring.isHeld(slot)) {
+        throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot
+            + ", which an earlier batch still holds (Batch.retain() not yet released, e.g. a DJL batch not"
+            + " closed): release batches before asking for more; at most batchesAhead + 1 = " + (ahead + 1)
+            + " batches may be held at once, and holding fewer keeps the loader ahead");
+      }
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while waiting for batch " + b + " of epoch " + epoch, e);
+      }
+    }
+    consumerWaitNanos += System.nanoTime() - start;
+  }
+
+  /**
+   * As {@link #hasNext()}, but waits for the next batch, so that true means it exists: under SKIP a batch is
+   * only known to exist once no sample before it is left out. Throws {@link SkipRestart} when the next batch holds
+   * a sample to skip.
+   */
+  synchronized boolean awaitNext() {
+    if (failure != null) {
+      throw failure;
+    }
+    int b = handed + 1;
+    if (cancelled || b >= numBatches) {
+      return false;
+    }
+    awaitBatch(b);
+    if (failure != null) {
+      throw failure;
+    }
+    if (b >= skipFrom) {
+      throw new SkipRestart();
+    }
+    return !cancelled;
+  }
+
+  /** Samples handed to the consumer so far (for a run continuing this one). */
+  synchronized long samplesHanded() {
+    return samplesHanded;
+  }
+
+  long startNanos() {
+    return startNanos;
   }
 
   /** The batch the next call to {@link #next()} returns (numBatches when the epoch is done). */

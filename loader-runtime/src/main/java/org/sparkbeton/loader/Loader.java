@@ -58,10 +58,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final ProgressBar progressBar;
   private final LoaderPlan plan;
   private final PageCache cache;
+  private final BadSamplePolicy badSamplePolicy;
+  private final BadSamples badSamples = new BadSamples();
   private PageMap pageMap;
   private int nextEpoch;
   private int resumeBatch;
-  private EpochRun current;
+  private Epoch current;
   private boolean closed;
 
   Loader(LoaderBuilder b, Shards shards, PageCache cache, BufferAllocator allocator, boolean owns) {
@@ -73,6 +75,13 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.progressBar = options.progress == null ? null : new ProgressBar(options.progress, options.progressIntervalMillis);
     this.nextEpoch = options.firstEpoch;
     this.resumeBatch = options.firstBatch;
+    this.badSamplePolicy = options.onBadSample;
+    if (badSamplePolicy == BadSamplePolicy.SKIP && options.worldSize > 1) {
+      throw new IllegalArgumentException("onBadSample(SKIP) with distributed(" + options.rank + ", "
+          + options.worldSize + "): a rank that skips a sample would run fewer batches than the others, and a"
+          + " distributed training step waits for every rank; use onBadSample(REPLACE), which keeps every rank's"
+          + " batches");
+    }
     long n = shards.numSamples();
     if (n > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException(shards.name() + " has " + n + " samples; the loader handles at most "
@@ -83,7 +92,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     checkBatchesPerEpoch();
     this.sources = new FieldSource[options.specs.size()];
     for (int i = 0; i < sources.length; i++) {
-      sources[i] = new FieldSource(shards, fieldIndex(options.specs.get(i).field()), indices);
+      sources[i] = new FieldSource(shards, fieldIndex(options.specs.get(i).field()), indices, options.maxImagePixels);
     }
     this.order = options.order.create(new OrderContext(indices, options.seed, options.batchSize, this::pageMap));
     this.plan = new LoaderPlan(allocator, options.numThreads, options.batchesAhead + 2, options.batchSize);
@@ -176,7 +185,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    */
   public static LoaderBuilder builder(Path fileOrDataset) {
     if (Files.isDirectory(fileOrDataset)) {
-      return new LoaderBuilder(DatasetDirectory.shardFiles(fileOrDataset));
+      DatasetDirectory.Listing dataset = DatasetDirectory.open(fileOrDataset);
+      return new LoaderBuilder(dataset.files(), dataset.checksums());
     }
     return new LoaderBuilder(List.of(fileOrDataset));
   }
@@ -197,11 +207,18 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return options.worldSize == 1 ? numIndices : RankShare.perRank(numIndices, options.worldSize);
   }
 
-  /** Batches per epoch: {@code floor} of samples / batch size with {@code dropLast}, else {@code ceil}. */
+  /**
+   * Batches per epoch: {@code floor} of samples / batch size with {@code dropLast}, else {@code ceil}. Under
+   * {@link BadSamplePolicy#SKIP} an epoch with bad samples may have fewer.
+   */
   public int length() {
-    int n = samplesPerEpoch();
+    return batchesFor(samplesPerEpoch());
+  }
+
+  /** Batches an epoch of {@code samples} samples has. */
+  int batchesFor(int samples) {
     int batchSize = options.batchSize;
-    return options.dropLast ? n / batchSize : (n + batchSize - 1) / batchSize;
+    return options.dropLast ? samples / batchSize : (samples + batchSize - 1) / batchSize;
   }
 
   /** The epoch the next {@link #iterator()} runs. */
@@ -235,12 +252,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     plan();
     int epoch = nextEpoch++;
-    int[] epochOrder = epochOrder(epoch);
-    int batches = length();
-    int first = Math.min(resumeBatch, batches);
+    int first = resumeBatch;
     resumeBatch = 0;
-    current = new EpochRun(this, epoch,
-        Arrays.copyOf(epochOrder, Math.min(epochOrder.length, batches * options.batchSize)), batches, first);
+    current = new Epoch(this, epoch, epochOrder(epoch), first);
     return current;
   }
 
@@ -264,8 +278,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
-    LoaderBuilder scan = new LoaderBuilder(options.files).batchSize(options.batchSize).numThreads(options.numThreads)
-        .dropLast(false).pipeline(field, decoder);
+    LoaderBuilder scan = new LoaderBuilder(options.files, options.checksums).batchSize(options.batchSize)
+        .numThreads(options.numThreads).dropLast(false).verifyChecksums(options.verifyChecksums)
+        .onBadSample(options.onBadSample).maxImagePixels(options.maxImagePixels).pipeline(field, decoder);
     if (options.indices != null) {
       scan.indices(options.indices);
     }
@@ -294,6 +309,26 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   public interface RowPredicate {
     /** {@code rows} holds the row at {@code offset}; {@code length} is its valid length, or -1 for fixed-size outputs. */
     boolean test(ByteBuffer rows, int offset, int length);
+  }
+
+  /** The bad samples met so far and what was done with them (see {@link BadSamplePolicy}); live. */
+  public BadSamples badSamples() {
+    return badSamples;
+  }
+
+  BadSamplePolicy badSamplePolicy() {
+    return badSamplePolicy;
+  }
+
+  /** Records a bad sample of {@code epoch}; {@code substitute} -1 when it is left out. */
+  void recordBadSample(int epoch, int batch, int sample, int substitute, String reason) {
+    badSamples.add(badSampleEvent(epoch, batch, sample, substitute, reason));
+  }
+
+  BadSamples.Event badSampleEvent(int epoch, int batch, int sample, int substitute, String reason) {
+    int shard = shards.shardOf(sample);
+    return new BadSamples.Event(epoch, batch, sample, shards.reader(shard).file(), sample - shards.start(shard),
+        substitute, reason);
   }
 
   /** Where the time of the current (or last) epoch went; all zero before the first epoch. */

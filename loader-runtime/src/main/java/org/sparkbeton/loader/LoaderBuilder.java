@@ -7,12 +7,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.io.SourceOpener;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.TraversalOrder;
 import org.sparkbeton.loader.pipeline.BatchOperation;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.loader.pipeline.Decoder;
+import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.Operation;
 
 /**
@@ -40,13 +43,24 @@ public final class LoaderBuilder {
   int firstEpoch;
   int firstBatch;
   long cacheBudget = -1;
+  final List<PageChecksums> checksums; // null: files without a manifest
+  boolean verifyChecksums = true;
+  BadSamplePolicy onBadSample = BadSamplePolicy.FAIL;
+  long maxImagePixels = FieldSource.DEFAULT_MAX_IMAGE_PIXELS;
+  SourceOpener opener;
 
   LoaderBuilder(List<Path> files) {
+    this(files, null);
+  }
+
+  /** Files with their manifest's page checksums (null entries, or a null list, for none). */
+  LoaderBuilder(List<Path> files, List<PageChecksums> checksums) {
     this.files = files;
+    this.checksums = checksums;
   }
 
   LoaderBuilder copy() {
-    LoaderBuilder c = new LoaderBuilder(files);
+    LoaderBuilder c = new LoaderBuilder(files, checksums);
     c.specs.addAll(specs);
     c.batchSize = batchSize;
     c.numThreads = numThreads;
@@ -66,6 +80,10 @@ public final class LoaderBuilder {
     c.firstEpoch = firstEpoch;
     c.firstBatch = firstBatch;
     c.cacheBudget = cacheBudget;
+    c.verifyChecksums = verifyChecksums;
+    c.onBadSample = onBadSample;
+    c.maxImagePixels = maxImagePixels;
+    c.opener = opener;
     return c;
   }
 
@@ -136,7 +154,8 @@ public final class LoaderBuilder {
 
   /**
    * Debug mode: recycled slots are filled with 0xA5 so stale reads of a batch's buffers show, and the
-   * default allocator leaves freed memory to the GC so a stale buffer never reads freed memory.
+   * default allocator leaves freed memory (and {@code close()} the files' mappings) to the GC so a stale buffer
+   * never reads freed memory.
    */
   public LoaderBuilder debug(boolean debug) {
     this.debug = debug;
@@ -195,6 +214,52 @@ public final class LoaderBuilder {
     return this;
   }
 
+  /**
+   * Whether the shards of a dataset directory are checked against the CRC32C of each page in its manifest, the
+   * first time the loader reads the page: header, descriptors, metadata and allocation table when the loader is
+   * built (a mismatch fails {@code build()}), each data page on the first payload read from it, in either cache
+   * mode (a mismatch is a bad sample, see {@link #onBadSample}). The error names the shard, the page and the
+   * region. Default true; false reads unchecked, at the risk of damaged bytes coming back as good samples. Files
+   * given without a manifest, and shards of manifests written before page checksums, are read unchecked.
+   */
+  public LoaderBuilder verifyChecksums(boolean verify) {
+    this.verifyChecksums = verify;
+    return this;
+  }
+
+  /** What to do with a bad sample; default {@link BadSamplePolicy#FAIL}. See {@link BadSamplePolicy}. */
+  public LoaderBuilder onBadSample(BadSamplePolicy policy) {
+    this.onBadSample = java.util.Objects.requireNonNull(policy, "policy");
+    return this;
+  }
+
+  /**
+   * The largest image, in pixels (width x height from its metadata), the RGB decoders accept; default
+   * {@value FieldSource#DEFAULT_MAX_IMAGE_PIXELS} (PIL's limit). A larger or empty image is a bad sample when it is
+   * read ({@link #onBadSample}), never a reason for {@code build()} to fail, and it does not size the decoders'
+   * per-thread scratch memory (3 bytes per pixel of the largest accepted image, per worker).
+   */
+  public LoaderBuilder maxImagePixels(long pixels) {
+    check(pixels >= 1 && pixels <= FieldSource.LARGEST_MAX_IMAGE_PIXELS, "maxImagePixels must be 1 to "
+        + FieldSource.LARGEST_MAX_IMAGE_PIXELS + " (3 bytes each must fit one buffer), got " + pixels);
+    this.maxImagePixels = pixels;
+    return this;
+  }
+
+  /**
+   * Reads payload bytes through the sources {@code opener} opens for the files instead of the files themselves:
+   * in cache mode OS each payload is one read of its source, with no page cache in between (for sources that are
+   * not local files; {@code beton doctor}'s tests throttle reads this way); in cache mode PROCESS each page is one
+   * read. Metadata is still read from the local files. The loader closes the sources; null (the default) maps the
+   * files. With {@link #verifyChecksums} the metadata is checked as usual and, in cache mode PROCESS, each page read
+   * through a source; in cache mode OS payloads read one by one through a source are not checked (a check needs the
+   * whole page).
+   */
+  public LoaderBuilder readThrough(SourceOpener opener) {
+    this.opener = opener;
+    return this;
+  }
+
   /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
   public LoaderBuilder resumeFrom(LoaderState state) {
     this.firstEpoch = state.epoch();
@@ -241,13 +306,14 @@ public final class LoaderBuilder {
     PageCache cache = null;
     BufferAllocator alloc = owns
         ? new DirectBufferAllocator("loader " + files.get(0).getFileName(), Long.MAX_VALUE, !debug) : allocator;
+    List<PageChecksums> sums = verifyChecksums ? checksums : null;
     try {
       if (cacheBudget < 0) {
-        shards = Shards.open(files);
+        shards = opener == null ? Shards.open(files, sums, true, !debug) : Shards.openThrough(files, sums, !debug, opener);
       } else {
-        Shards readers = Shards.openReaders(files);
+        Shards readers = Shards.open(files, sums, false, !debug);
         try {
-          cache = new PageCache(readers, cacheBudget, alloc);
+          cache = new PageCache(readers, cacheBudget, alloc, opener);
         } catch (RuntimeException | IOException | Error e) {
           readers.close();
           throw e;

@@ -14,6 +14,21 @@ package org.sparkbeton.loader;
  */
 public record LoaderTimings(long consumerWait, long producerWait, long cacheWait, long busy, long decode, long augment,
                             int batches) {
+  /** Both spans together (decode and augment stay -1 unless both were profiled). */
+  public LoaderTimings plus(LoaderTimings o) {
+    return new LoaderTimings(consumerWait + o.consumerWait, producerWait + o.producerWait, cacheWait + o.cacheWait,
+        busy + o.busy, decode < 0 || o.decode < 0 ? -1 : decode + o.decode,
+        augment < 0 || o.augment < 0 ? -1 : augment + o.augment, batches + o.batches);
+  }
+
+  /** What was added since {@code earlier}, a snapshot of the same running total. */
+  public LoaderTimings minus(LoaderTimings earlier) {
+    return new LoaderTimings(consumerWait - earlier.consumerWait, producerWait - earlier.producerWait,
+        cacheWait - earlier.cacheWait, busy - earlier.busy,
+        decode < 0 || earlier.decode < 0 ? -1 : decode - earlier.decode,
+        augment < 0 || earlier.augment < 0 ? -1 : augment - earlier.augment, batches - earlier.batches);
+  }
+
   @Override
   public String toString() {
     return String.format(java.util.Locale.ROOT,

@@ -16,7 +16,7 @@ import java.util.Map;
 /**
  * The Jupyter kernelspec of the notebooks: a folder {@value #NAME} holding {@code kernel.json}, which starts
  * {@link KernelMain} (rapaio-jupyter-kernel) in a JVM whose class path is the notebooks' (target/classes, Spark,
- * the loader, XChart, ...) with the kernel jar last, so that where the kernel's fat jar bundles a library Spark
+ * the loader, DJL, XChart, ...) with the kernel jar last, so that where the kernel's fat jar bundles a library Spark
  * also has, Spark's copy wins. The kernel's JShell compiles cells against that same class path.
  *
  * <p>{@code NotebooksTest} writes it through {@link #write}, {@code bin/beton-notebook} through {@link #main}.
@@ -24,7 +24,8 @@ import java.util.Map;
  * @param java the {@code java} executable
  * @param classPath the notebooks' class path entries, in order
  * @param kernelJar rapaio-jupyter-kernel's jar
- * @param workDir where the notebooks write ({@link Notebook#workDir()})
+ * @param workDir where the notebooks write ({@link Notebook#workDir()}); DJL's cache goes next to it
+ *     ({@link #djlCache()})
  * @param jvmOptions further JVM options (Spark's Java 17 opens, -Xmx, ...); later ones win
  */
 public record KernelSpec(Path java, List<Path> classPath, Path kernelJar, Path workDir, List<String> jvmOptions) {
@@ -58,6 +59,7 @@ public record KernelSpec(Path java, List<Path> classPath, Path kernelJar, Path w
     argv.add("-Djava.awt.headless=true");
     argv.add("-Dlog4j2.configurationFile=" + log4jConfig());
     argv.add("-D" + Notebook.WORK_PROPERTY + "=" + workDir.toAbsolutePath().normalize());
+    argv.addAll(djlOptions(djlCache()));
     argv.addAll(jvmOptions);
     List<String> entries = new ArrayList<>();
     classPath.forEach(p -> entries.add(p.toAbsolutePath().normalize().toString()));
@@ -83,6 +85,25 @@ public record KernelSpec(Path java, List<Path> classPath, Path kernelJar, Path w
     json.put("interrupt_mode", "message");
     json.put("env", env);
     return json;
+  }
+
+  /**
+   * Where DJL unpacks PyTorch's natives (about 430 MB, on the first use of the engine): {@code djl-cache} next to
+   * the work folder, {@code notebooks/target/djl-cache} for both {@code bin/beton-notebook} and the tests.
+   */
+  public Path djlCache() {
+    return workDir.toAbsolutePath().normalize().resolveSibling("djl-cache");
+  }
+
+  /**
+   * DJL's options, as loader-djl's build gives them: offline (the PyTorch natives are on the class path, in
+   * pytorch-native-cpu's jar, and unpacked into {@code cache}, never downloaded) and PyTorch on one intra-op and
+   * one inter-op thread (OpenMP threads that spin-wait for a descheduled sibling are slow on a busy machine).
+   * A later JVM option (BETON_JAVA_OPTS) overrides any of them.
+   */
+  static List<String> djlOptions(Path cache) {
+    return List.of("-Dai.djl.offline=true", "-DDJL_CACHE_DIR=" + cache, "-DENGINE_CACHE_DIR=" + cache,
+        "-Dai.djl.pytorch.num_threads=1", "-Dai.djl.pytorch.num_interop_threads=1");
   }
 
   /**

@@ -34,6 +34,11 @@ class KernelSpecTest {
     assertThat(argv).contains("-D" + Notebook.WORK_PROPERTY + "=" + dir.resolve("work"), "-Djava.awt.headless=true");
     // the caller's -Xmx comes after the default, so it wins
     assertThat(argv.indexOf("-Xmx3g")).isGreaterThan(argv.indexOf(KernelSpec.DEFAULT_HEAP));
+    // DJL offline, its natives unpacked next to the work folder, PyTorch on one thread; -Xmx3g still after them
+    assertThat(argv).contains("-Dai.djl.offline=true", "-DDJL_CACHE_DIR=" + dir.resolve("djl-cache"),
+        "-DENGINE_CACHE_DIR=" + dir.resolve("djl-cache"), "-Dai.djl.pytorch.num_threads=1",
+        "-Dai.djl.pytorch.num_interop_threads=1");
+    assertThat(argv.indexOf("-Xmx3g")).isGreaterThan(argv.indexOf("-Dai.djl.pytorch.num_threads=1"));
     String log4j = argv.stream().filter(a -> a.startsWith("-Dlog4j2.configurationFile=")).findFirst().orElseThrow();
     assertThat(Path.of(log4j.substring(log4j.indexOf('=') + 1))).isRegularFile();
   }

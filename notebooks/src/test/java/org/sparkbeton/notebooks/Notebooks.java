@@ -17,7 +17,9 @@ final class Notebooks {
       "01-prepare-and-look.ipynb", List.of("sample-grid", "class-histogram"),
       "02-training-loader.ipynb",
       List.of("augmented-crops", "crops-again", "throughput", "stall-attribution", "progressive-resizing"),
-      "03-ffcv-compatibility.ipynb", List.of("ffcv-images", "written-images"));
+      "03-ffcv-compatibility.ipynb", List.of("ffcv-images", "written-images"),
+      "04-bottleneck-doctor.ipynb", List.of("doctor-predictions"),
+      "05-training-with-djl.ipynb", List.of("photos-by-source", "training-curves", "step-time"));
 
   private Notebooks() {}
 

@@ -139,7 +139,13 @@ class BetonReadTest {
       f.seek(allocPtr + 8); // first allocation entry's pointer
       f.write(ByteBuffer.allocate(8).putLong(Long.MAX_VALUE / 2).array());
     }
+    // the manifest's page checksums catch it first, naming the page and the region
     assertThatThrownBy(() -> spark.read().format("beton").load(bad.toString()).collectAsList())
+        .hasStackTraceContaining("part-00001.beton: page 0 (allocation table region, bytes [" + allocPtr + ", ")
+        .hasStackTraceContaining("CRC32C is ");
+    // unchecked, the format core's own checks still refuse the pointer
+    assertThatThrownBy(() -> spark.read().format("beton").option("verifyChecksums", "false").load(bad.toString())
+        .collectAsList())
         .hasStackTraceContaining("part-00001.beton: allocation table entry 0 at offset " + (allocPtr + 8))
         .hasStackTraceContaining("outside the data region");
 

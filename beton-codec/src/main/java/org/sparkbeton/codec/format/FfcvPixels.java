@@ -12,7 +12,8 @@ import org.sparkbeton.format.fields.RgbImage;
 /**
  * A stored image's pixels as FFCV's loader sees them: JPEGs decoded at full size with the fast integer
  * IDCT (with the native codec, bit for bit FFCV's pixels), the frame checked against the metadata
- * size; raw payloads returned as they are. One instance per thread (it borrows one codec).
+ * size; raw payloads returned as they are. Decodes as strictly as its codec ({@code beton verify --decode} lends it a
+ * {@link org.sparkbeton.codec.jpeg.Strictness#STRICT} one). One instance per thread (it borrows one codec).
  */
 public final class FfcvPixels implements PixelDecoder {
   private final JpegCodec codec;
@@ -41,9 +42,12 @@ public final class FfcvPixels implements PixelDecoder {
       throw new IllegalArgumentException("JPEG is " + header.width() + "x" + header.height()
           + " but the metadata says " + image.width() + "x" + image.height());
     }
-    byte[] rgb = new byte[Math.toIntExact(RgbImage.rawSize(image.width(), image.height()))];
+    byte[] rgb;
     long size;
     try {
+      // before allocating: a header claiming 65500x65500 would ask for 12.9 GB
+      JpegCodec.checkDecodable("JPEG decode", image.width(), image.height());
+      rgb = new byte[Math.toIntExact(RgbImage.rawSize(image.width(), image.height()))];
       size = codec.decode(src, 8, Idct.FAST, ByteBuffer.wrap(rgb), 0);
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("JPEG payload does not decode: " + e.getMessage(), e);

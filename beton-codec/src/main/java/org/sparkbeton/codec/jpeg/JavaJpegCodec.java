@@ -42,6 +42,7 @@ public final class JavaJpegCodec implements JpegCodec {
   static final long MAX_COEFFICIENT_BYTES = 1L << 30;
 
   private final ImageReader reader;
+  private final Strictness strictness;
   private final JpegHeader header = new JpegHeader();
   private final Resizer resizer = new Resizer();
   private final List<String> warnings = new ArrayList<>();
@@ -51,7 +52,18 @@ public final class JavaJpegCodec implements JpegCodec {
   private final YccPlanes planeLayout = new YccPlanes();
   private boolean closed;
 
+  /** A {@link Strictness#LENIENT} codec. */
   public JavaJpegCodec() {
+    this(Strictness.LENIENT);
+  }
+
+  /**
+   * A codec decoding with {@code strictness}: under {@link Strictness#STRICT} any warning the reader reports (the
+   * JDK's libjpeg reports its corrupt-data warnings, {@code Corrupt JPEG data: ...}, through ImageIO's warning
+   * listener) fails the decode.
+   */
+  public JavaJpegCodec(Strictness strictness) {
+    this.strictness = java.util.Objects.requireNonNull(strictness, "strictness");
     Iterator<ImageReader> readers = ImageIO.getImageReadersByFormatName("jpeg");
     if (!readers.hasNext()) {
       throw new IllegalStateException("No ImageIO JPEG reader on the classpath");
@@ -63,6 +75,11 @@ public final class JavaJpegCodec implements JpegCodec {
   @Override
   public boolean isNative() {
     return false;
+  }
+
+  @Override
+  public Strictness strictness() {
+    return strictness;
   }
 
   @Override
@@ -164,6 +181,9 @@ public final class JavaJpegCodec implements JpegCodec {
         // the JDK's libjpeg reports a stream cut short this way; native libjpeg-turbo says JWRN_JPEG_EOF
         if (w.startsWith("Truncated File") || w.contains("Premature end of JPEG file")) {
           throw new JpegException("Java JPEG decode failed: Premature end of JPEG file (" + w + ")");
+        }
+        if (strictness == Strictness.STRICT) {
+          throw new JpegException("Java JPEG decode failed: " + w);
         }
       }
       return img;

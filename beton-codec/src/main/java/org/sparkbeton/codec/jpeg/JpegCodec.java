@@ -34,6 +34,9 @@ public interface JpegCodec extends AutoCloseable {
   /** True for the libjpeg-turbo JNI path. */
   boolean isNative();
 
+  /** How this codec's decodes treat data libjpeg reports as corrupt; fixed when the codec is made. */
+  Strictness strictness();
+
   /** Reads the header only. */
   void probe(ByteBuffer src, JpegHeader into);
 

@@ -13,14 +13,24 @@ public final class JpegCodecs {
 
   private JpegCodecs() {}
 
-  /** The native codec when libbetoncodec loaded, else the Java one. */
+  /** The native codec when libbetoncodec loaded, else the Java one; {@link Strictness#LENIENT}. */
   public static JpegCodec fastest() {
-    return NativeLibrary.isAvailable() ? new NativeJpegCodec() : new JavaJpegCodec();
+    return fastest(Strictness.LENIENT);
   }
 
-  /** Always the pure-Java codec. */
+  /** The native codec when libbetoncodec loaded, else the Java one, decoding with {@code strictness}. */
+  public static JpegCodec fastest(Strictness strictness) {
+    return NativeLibrary.isAvailable() ? new NativeJpegCodec(strictness) : new JavaJpegCodec(strictness);
+  }
+
+  /** Always the pure-Java codec; {@link Strictness#LENIENT}. */
   public static JpegCodec java() {
-    return new JavaJpegCodec();
+    return java(Strictness.LENIENT);
+  }
+
+  /** Always the pure-Java codec, decoding with {@code strictness}. */
+  public static JpegCodec java(Strictness strictness) {
+    return new JavaJpegCodec(strictness);
   }
 
   /**

@@ -16,14 +16,23 @@ public final class NativeJpegCodec implements JpegCodec {
   private static final AtomicInteger LIVE_HANDLES = new AtomicInteger();
   private static final int FLAG_ACCURATE_IDCT = 1;
   private static final int FLAG_PADDED_ROWS = 2;
+  private static final int FLAG_STRICT = 4;
 
   private final Handle handle;
   private final Cleaner.Cleanable cleanable;
+  /** {@link #FLAG_STRICT} or 0, for every decode of this handle */
+  private final int strictFlag;
   private final int[] probeOut = new int[6];
   private final int[] planeDims = new int[4];
 
-  /** Throws {@link IllegalStateException} when the library is not loaded; check {@link #isAvailable()}. */
+  /** A {@link Strictness#LENIENT} codec; throws {@link IllegalStateException} when the library is not loaded. */
   public NativeJpegCodec() {
+    this(Strictness.LENIENT);
+  }
+
+  /** Throws {@link IllegalStateException} when the library is not loaded; check {@link #isAvailable()}. */
+  public NativeJpegCodec(Strictness strictness) {
+    this.strictFlag = java.util.Objects.requireNonNull(strictness, "strictness") == Strictness.STRICT ? FLAG_STRICT : 0;
     if (!NativeLibrary.isAvailable()) {
       throw new IllegalStateException("Native JPEG codec unavailable: " + NativeLibrary.unavailableReason());
     }
@@ -48,6 +57,11 @@ public final class NativeJpegCodec implements JpegCodec {
   @Override
   public boolean isNative() {
     return true;
+  }
+
+  @Override
+  public Strictness strictness() {
+    return strictFlag != 0 ? Strictness.STRICT : Strictness.LENIENT;
   }
 
   @Override
@@ -98,7 +112,7 @@ public final class NativeJpegCodec implements JpegCodec {
     checkDst(dst, dstOffset);
     long handle = live();
     try {
-      int flags = (idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0) | (layout != null ? FLAG_PADDED_ROWS : 0);
+      int flags = (idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0) | (layout != null ? FLAG_PADDED_ROWS : 0) | strictFlag;
       long r = decode0(handle, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), x, y, w, h,
           scaleNum, flags, directOrNull(dst), arrayOrNull(dst), dst.isDirect() ? dstOffset : dst.arrayOffset()
               + dstOffset, layout);
@@ -133,7 +147,7 @@ public final class NativeJpegCodec implements JpegCodec {
     long handle = live();
     try {
       long r = decodePlanes0(handle, directOrNull(src), arrayOrNull(src), offset(src), src.remaining(), scaleNum,
-          idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0, directOrNull(dst), arrayOrNull(dst),
+          (idct == Idct.ACCURATE ? FLAG_ACCURATE_IDCT : 0) | strictFlag, directOrNull(dst), arrayOrNull(dst),
           dst.isDirect() ? dstOffset : dst.arrayOffset() + dstOffset, planeDims);
       check(r, "plane decode", src);
       into.set(planeDims[0], planeDims[1], planeDims[2], planeDims[3]);

@@ -36,7 +36,7 @@ public final class TestPhotos {
 
   /** Photo {@code index} of the set {@code seed}: a JPEG of about 240–500 px on its longer side. */
   public static byte[] photo(long seed, int index) {
-    SplittableRandom r = new SplittableRandom(seed * 0x9E3779B97F4A7C15L + index * 0xBF58476D1CE4E5B9L + 1);
+    SplittableRandom r = random(seed, index);
     RgbImage src = sources().get(r.nextInt(SOURCES.size()));
     double aspect = r.nextInt(5) < 4 ? ASPECTS[r.nextInt(ASPECTS.length)] : 1.2 + 0.6 * r.nextDouble();
     if (r.nextInt(100) < 22) {
@@ -62,6 +62,18 @@ public final class TestPhotos {
     try (JpegCodec codec = JpegCodecs.fastest()) {
       return codec.encode(ByteBuffer.wrap(px), 0, outW, outH, 90);
     }
+  }
+
+  /**
+   * The photograph photo {@code index} of the set {@code seed} is cut from, as an index into {@link #SOURCES}
+   * (the first draw {@link #photo} makes), without making the photo: a label a model can learn from the pixels.
+   */
+  public static int source(long seed, int index) {
+    return random(seed, index).nextInt(SOURCES.size());
+  }
+
+  private static SplittableRandom random(long seed, int index) {
+    return new SplittableRandom(seed * 0x9E3779B97F4A7C15L + index * 0xBF58476D1CE4E5B9L + 1);
   }
 
   /** Writes photos {@code 0..n-1} of set {@code seed} as {@code photo_00000.jpg}, ... into {@code dir}. */

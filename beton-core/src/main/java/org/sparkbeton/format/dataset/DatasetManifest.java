@@ -22,7 +22,7 @@ import org.sparkbeton.format.fields.NumpyDtype;
  * <pre>{@code
  * {
  *   "format": "beton-dataset",              // always this string
- *   "format_version": 1,                    // readers reject versions they do not know
+ *   "format_version": 2,                    // 1 (no checksums of pages or content) is read too; others rejected
  *   "created_by": "spark-beton 0.1.0",      // free text: the program that wrote it
  *   "total_samples": 5000,                  // must equal the sum of the shards' samples
  *   "fields": [                             // descriptor order of every shard
@@ -36,24 +36,47 @@ import org.sparkbeton.format.fields.NumpyDtype;
  *      "checksum": {"algorithm": "sha256", "value": "<64 hex>"},   // or "crc32c" with 8 hex digits
  *      "stats": {                           // optional; Int and Float fields only
  *        "label": {"min": 0, "max": 9},
- *        "weight": {"min": 0.5, "max": 2.0, "has_nan": false}}}  // Float bounds ignore NaN;
- *   ],                                      // "Infinity"/"-Infinity" as strings; min/max null if none
- *   "recipe": {"page_size": "8388608"}      // free-form string map: how the dataset was written
+ *        "weight": {"min": 0.5, "max": 2.0, "has_nan": false}},  // Float bounds ignore NaN;
+ *                                           // "Infinity"/"-Infinity" as strings; min/max null if none
+ *      "page_checksums": {                  // optional (version 2): see PageChecksums
+ *        "algorithm": "crc32c", "page_size": 8388608,
+ *        "metadata_start": 3147, "data_start": 63147, "allocation_table_start": 33551000,
+ *        "values": "<8 hex digits per unit, in file order>"}}
+ *   ],
+ *   "recipe": {"page_size": "8388608"},     // free-form string map: how the dataset was written
+ *   "manifest_checksum": {"algorithm": "sha256", "value": "<64 hex>"}   // version 2: see below
  * }
  * }</pre>
+ *
+ * <p><b>The manifest's own checksum.</b> {@code manifest_checksum} is the SHA-256 of the manifest's content: the
+ * UTF-8 text {@link #toJson()} writes for it without that key (two-space indent, keys in the order shown). A
+ * reader parses the text, writes its content again the same way and compares, so whitespace may change but any
+ * edit of a value, a key or an order is refused: a manifest edited or damaged after it was written never answers
+ * a {@code count()} or prunes a filter. Version 1 manifests, written before it, have none and are read
+ * unchecked ({@link #hasContentChecksum()}).
  */
 public final class DatasetManifest {
   public static final String FILE_NAME = "_manifest.json";
   public static final String FORMAT = "beton-dataset";
-  public static final int FORMAT_VERSION = 1;
+  public static final int FORMAT_VERSION = 2;
+  /** The version written before page and content checksums; still read. */
+  public static final int FORMAT_VERSION_UNCHECKED = 1;
+  static final String CHECKSUM_KEY = "manifest_checksum";
 
   private final List<ManifestField> fields;
   private final List<ShardEntry> shards;
   private final long totalSamples;
   private final Map<String, String> recipe;
   private final String createdBy;
+  private final boolean contentChecksum;
 
   public DatasetManifest(List<ManifestField> fields, List<ShardEntry> shards, Map<String, String> recipe, String createdBy) {
+    this(fields, shards, recipe, createdBy, true);
+  }
+
+  private DatasetManifest(List<ManifestField> fields, List<ShardEntry> shards, Map<String, String> recipe,
+      String createdBy, boolean contentChecksum) {
+    this.contentChecksum = contentChecksum;
     this.fields = List.copyOf(Objects.requireNonNull(fields, "fields"));
     this.shards = List.copyOf(Objects.requireNonNull(shards, "shards"));
     this.recipe = JsonText.unmodifiable(recipe == null ? Map.of() : recipe);
@@ -97,9 +120,44 @@ public final class DatasetManifest {
   public Map<String, String> recipe() { return recipe; }
   public String createdBy() { return createdBy; }
 
+  /**
+   * True unless this manifest was read from a version 1 file, which carries no checksum of its content (a manifest
+   * made in this process is written with one): its counts and statistics are then taken on trust.
+   */
+  public boolean hasContentChecksum() { return contentChecksum; }
+
+  /** True when every shard has page checksums, so a reader can check every byte it reads. */
+  public boolean hasPageChecksums() {
+    return shards.stream().allMatch(s -> s.pageChecksums() != null);
+  }
+
   // ---------------------------------------------------------------- JSON
 
+  /** The manifest as written: its content, then {@code manifest_checksum}. */
   public String toJson() {
+    Map<String, Object> root = content();
+    root.put(CHECKSUM_KEY, checksumJson(JsonText.write(root)));
+    return JsonText.write(root);
+  }
+
+  private static Map<String, Object> checksumJson(String content) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("algorithm", ShardChecksum.SHA256);
+    m.put("value", sha256(content));
+    return m;
+  }
+
+  private static String sha256(String text) {
+    try {
+      return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+          .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("the JDK always has SHA-256", e);
+    }
+  }
+
+  /** Everything but the checksum of the content, as JSON values in the order written. */
+  private Map<String, Object> content() {
     Map<String, Object> root = new LinkedHashMap<>();
     root.put("format", FORMAT);
     root.put("format_version", (long) FORMAT_VERSION);
@@ -127,17 +185,34 @@ public final class DatasetManifest {
       m.put("path", s.path());
       m.put("samples", s.samples());
       m.put("bytes", s.bytes());
-      m.put("checksum", new LinkedHashMap<>(Map.of("algorithm", s.checksum().algorithm(), "value", s.checksum().value())));
+      Map<String, Object> checksum = new LinkedHashMap<>(); // a fixed order: the content checksum covers it
+      checksum.put("algorithm", s.checksum().algorithm());
+      checksum.put("value", s.checksum().value());
+      m.put("checksum", checksum);
       if (!s.stats().isEmpty()) {
         Map<String, Object> stats = new LinkedHashMap<>();
         s.stats().forEach((name, st) -> stats.put(name, statsJson(st)));
         m.put("stats", stats);
       }
+      if (s.pageChecksums() != null) {
+        m.put("page_checksums", pagesJson(s.pageChecksums()));
+      }
       ss.add(m);
     }
     root.put("shards", ss);
     root.put("recipe", new LinkedHashMap<>(recipe));
-    return JsonText.write(root);
+    return root;
+  }
+
+  private static Map<String, Object> pagesJson(PageChecksums p) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("algorithm", PageChecksums.ALGORITHM);
+    m.put("page_size", p.pageSize());
+    m.put("metadata_start", p.metadataStart());
+    m.put("data_start", p.dataStart());
+    m.put("allocation_table_start", p.allocationTableStart());
+    m.put("values", p.valuesHex());
+    return m;
   }
 
   private static Map<String, Object> statsJson(ColumnStats st) {
@@ -165,16 +240,22 @@ public final class DatasetManifest {
    */
   public static DatasetManifest parse(String json) {
     Object root = JsonText.parse(json);
-    Node r = new Node("$", root).object("format", "format_version", "created_by", "total_samples", "fields",
-        "shards", "recipe");
+    Node r = new Node("$", root);
     String format = r.get("format").string();
     if (!format.equals(FORMAT)) {
       throw new ManifestFormatException("$.format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
     }
     long version = r.get("format_version").integer();
-    if (version != FORMAT_VERSION) {
+    if (version != FORMAT_VERSION && version != FORMAT_VERSION_UNCHECKED) {
       throw new ManifestFormatException("$.format_version", "version " + version
-          + " is not supported by this reader, which reads version " + FORMAT_VERSION);
+          + " is not supported by this reader, which reads versions " + FORMAT_VERSION_UNCHECKED + " and "
+          + FORMAT_VERSION);
+    }
+    boolean checked = version == FORMAT_VERSION;
+    if (checked) {
+      r.object("format", "format_version", "created_by", "total_samples", "fields", "shards", "recipe", CHECKSUM_KEY);
+    } else {
+      r.object("format", "format_version", "created_by", "total_samples", "fields", "shards", "recipe");
     }
     List<ManifestField> fields = new ArrayList<>();
     Map<String, Integer> types = new LinkedHashMap<>();
@@ -216,7 +297,11 @@ public final class DatasetManifest {
     }
     List<ShardEntry> shards = new ArrayList<>();
     for (Node s : r.get("shards").list()) {
-      s.object("path", "samples", "bytes", "checksum", "?stats");
+      if (checked) {
+        s.object("path", "samples", "bytes", "checksum", "?stats", "?page_checksums");
+      } else {
+        s.object("path", "samples", "bytes", "checksum", "?stats");
+      }
       Node c = s.get("checksum").object("algorithm", "value");
       Map<String, ColumnStats> stats = new LinkedHashMap<>();
       if (s.has("stats")) {
@@ -232,8 +317,10 @@ public final class DatasetManifest {
       }
       try {
         ShardChecksum checksum = new ShardChecksum(c.get("algorithm").string(), c.get("value").string());
-        shards.add(new ShardEntry(s.get("path").string(), nonNegative(s.get("samples")), nonNegative(s.get("bytes")),
-            checksum, stats));
+        long bytes = nonNegative(s.get("bytes"));
+        PageChecksums pages = s.has("page_checksums") ? pageChecksums(s.get("page_checksums"), bytes) : null;
+        shards.add(new ShardEntry(s.get("path").string(), nonNegative(s.get("samples")), bytes, checksum, stats,
+            pages));
       } catch (ManifestFormatException e) {
         throw e;
       } catch (IllegalArgumentException e) {
@@ -247,7 +334,7 @@ public final class DatasetManifest {
     }
     DatasetManifest manifest;
     try {
-      manifest = new DatasetManifest(fields, shards, recipe, r.get("created_by").string());
+      manifest = new DatasetManifest(fields, shards, recipe, r.get("created_by").string(), checked);
     } catch (ManifestFormatException e) {
       throw e;
     } catch (IllegalArgumentException | ArithmeticException e) {
@@ -258,7 +345,39 @@ public final class DatasetManifest {
       throw new ManifestFormatException("$.total_samples", "says " + declared + " but the shards hold "
           + manifest.totalSamples() + " samples");
     }
+    if (checked) {
+      Node c = r.get(CHECKSUM_KEY).object("algorithm", "value");
+      String algorithm = c.get("algorithm").string();
+      if (!algorithm.equals(ShardChecksum.SHA256)) {
+        throw new ManifestFormatException(c.get("algorithm").path, "expected \"sha256\", got \"" + algorithm + "\"");
+      }
+      String expected = sha256(JsonText.write(manifest.content()));
+      String stated = c.get("value").string();
+      if (!expected.equals(stated.toLowerCase(java.util.Locale.ROOT))) {
+        throw new ManifestFormatException(c.path, "the manifest's content does not match its checksum (its SHA-256 is "
+            + expected + ", the manifest says " + stated + "): it was edited or damaged after it was written, so"
+            + " neither its shards nor its counts and statistics can be trusted. Restore it from a copy, or"
+            + " rewrite the dataset");
+      }
+    }
     return manifest;
+  }
+
+  private static PageChecksums pageChecksums(Node n, long bytes) {
+    n.object("algorithm", "page_size", "metadata_start", "data_start", "allocation_table_start", "values");
+    String algorithm = n.get("algorithm").string();
+    if (!algorithm.equals(PageChecksums.ALGORITHM)) {
+      throw new ManifestFormatException(n.get("algorithm").path, "expected \"crc32c\", got \"" + algorithm + "\"");
+    }
+    try {
+      return new PageChecksums(n.get("page_size").integer(), n.get("metadata_start").integer(),
+          n.get("data_start").integer(), n.get("allocation_table_start").integer(), bytes,
+          PageChecksums.parseValues(n.get("values").string()));
+    } catch (ManifestFormatException e) {
+      throw e;
+    } catch (IllegalArgumentException e) {
+      throw new ManifestFormatException(n.path, e.getMessage());
+    }
   }
 
   private static long nonNegative(Node n) {

@@ -17,8 +17,9 @@ import org.sparkbeton.format.verify.BetonVerifier;
 import org.sparkbeton.format.verify.VerifyReport;
 
 /**
- * Checks a dataset directory on local disk against its manifest: every listed shard exists, has the
- * size and checksum the manifest promises, holds the promised samples and fields, and passes
+ * Checks a dataset directory on local disk against its manifest: every listed shard exists inside the
+ * directory (a symbolic link leading out of it is refused), has the size, checksum and page checksums the
+ * manifest promises, holds the promised samples and fields with the promised Int/Float min/max, and passes
  * {@link BetonVerifier}. Reads every byte of every shard (the checksums need them).
  */
 public final class DatasetVerifier {
@@ -53,11 +54,34 @@ public final class DatasetVerifier {
     return out;
   }
 
+  /**
+   * {@code dir.resolve(path)}, refused unless its real path (symbolic links followed) lies inside the real path of
+   * {@code dir}: a shard reached through a link to a file elsewhere is not part of the dataset.
+   *
+   * @throws IOException when the file is missing (NoSuchFileException) or cannot be resolved
+   * @throws IllegalArgumentException when it lies outside the directory
+   */
+  public static Path shardFile(Path dir, String path) throws IOException {
+    Path file = dir.resolve(path).normalize();
+    Path real = file.toRealPath();
+    Path root = dir.toRealPath();
+    if (!file.startsWith(dir.normalize()) || !real.startsWith(root)) {
+      throw new IllegalArgumentException("shard " + path + " resolves to " + real + ", outside the dataset directory "
+          + root + " (through a symbolic link); a dataset's shards must lie inside its directory");
+    }
+    return file;
+  }
+
   private static ShardResult verifyShard(Path dir, DatasetManifest manifest, ShardEntry shard) throws IOException {
     List<String> problems = new ArrayList<>();
-    Path file = dir.resolve(shard.path()).normalize();
-    if (!file.startsWith(dir.normalize())) {
-      problems.add("path " + shard.path() + " points outside the dataset directory");
+    Path file;
+    try {
+      file = shardFile(dir, shard.path());
+    } catch (java.nio.file.NoSuchFileException e) {
+      problems.add("missing: the manifest lists it, the directory has no such file");
+      return new ShardResult(shard, problems, null);
+    } catch (IllegalArgumentException e) {
+      problems.add(e.getMessage());
       return new ShardResult(shard, problems, null);
     }
     if (!Files.isRegularFile(file)) {
@@ -74,6 +98,9 @@ public final class DatasetVerifier {
         problems.add(shard.checksum().algorithm() + " is " + actual + ", the manifest says " + shard.checksum().value());
       }
     }
+    if (shard.pageChecksums() != null && size == shard.bytes()) {
+      problems.addAll(pageProblems(file, shard.pageChecksums()));
+    }
     VerifyReport report;
     try (BetonReader reader = BetonReader.open(file)) {
       if (reader.numSamples() != shard.samples()) {
@@ -83,12 +110,69 @@ public final class DatasetVerifier {
       if (!fields.equals(manifest.fields())) {
         problems.add("fields " + fields + " differ from the manifest's " + manifest.fields());
       }
+      if (fields.equals(manifest.fields())) {
+        problems.addAll(statsProblems(reader, shard));
+      }
       report = BetonVerifier.verify(reader);
     } catch (BetonFormatException e) {
       problems.add(e.getMessage());
       return new ShardResult(shard, problems, null);
     }
     return new ShardResult(shard, problems, report);
+  }
+
+  /** At most this many mismatching pages are listed per shard. */
+  static final int MAX_PAGES_LISTED = 8;
+
+  /** One line per page whose CRC32C differs from the manifest's (at most {@value #MAX_PAGES_LISTED}, then a count). */
+  private static List<String> pageProblems(Path file, PageChecksums sums) throws IOException {
+    List<String> out = new ArrayList<>();
+    int bad = 0;
+    try (org.sparkbeton.format.io.ChannelSource source = new org.sparkbeton.format.io.ChannelSource(file)) {
+      for (int u = 0; u < sums.units(); u++) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        for (long p = sums.unitStart(u); p < sums.unitEnd(u); ) {
+          int n = (int) Math.min(1 << 20, sums.unitEnd(u) - p);
+          crc.update(source.read(p, n));
+          p += n;
+        }
+        if ((int) crc.getValue() != sums.value(u) && bad++ < MAX_PAGES_LISTED) {
+          out.add(sums.describe(u) + ": crc32c is " + PageChecksums.hex((int) crc.getValue()) + ", the manifest says "
+              + PageChecksums.hex(sums.value(u)));
+        }
+      }
+    }
+    if (bad > MAX_PAGES_LISTED) {
+      out.add("... and " + (bad - MAX_PAGES_LISTED) + " more pages whose crc32c differs from the manifest's");
+    }
+    return out;
+  }
+
+  /** One line per Int or Float field whose min/max in the manifest are not those of the shard's values. */
+  private static List<String> statsProblems(BetonReader reader, ShardEntry shard) {
+    List<String> out = new ArrayList<>();
+    for (java.util.Map.Entry<String, ColumnStats> e : shard.stats().entrySet()) {
+      int field = reader.fieldIndex(e.getKey());
+      boolean floating = reader.fields().get(field).typeId() == org.sparkbeton.format.FieldTypes.FLOAT;
+      ColumnStats.Accumulator acc = floating ? ColumnStats.Accumulator.forFloats() : ColumnStats.Accumulator.forInts();
+      for (long s = 0; s < reader.numSamples(); s++) {
+        if (floating) {
+          acc.add(reader.floatValue(s, field));
+        } else {
+          acc.add(reader.intValue(s, field));
+        }
+      }
+      ColumnStats actual = acc.result();
+      if (!actual.equals(e.getValue())) {
+        out.add("statistics of '" + e.getKey() + "' are " + describe(actual) + " but the manifest says "
+            + describe(e.getValue()) + " (filters prune shards by them)");
+      }
+    }
+    return out;
+  }
+
+  private static String describe(ColumnStats s) {
+    return "min " + s.min() + ", max " + s.max() + (s.hasNan() ? ", with NaN" : "");
   }
 
   /** Lower-case hex of the file's checksum, as {@link ShardChecksum} stores it. */

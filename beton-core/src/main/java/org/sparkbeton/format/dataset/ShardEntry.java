@@ -5,10 +5,13 @@ import java.util.Objects;
 
 /**
  * One shard of a dataset: a complete {@code .beton} file at {@code path} relative to the dataset
- * directory, holding {@code samples} samples in {@code bytes} bytes, with its checksum and the
- * min/max of Int and Float fields by field name (fields without statistics are simply absent).
+ * directory, holding {@code samples} samples in {@code bytes} bytes, with its checksum, the
+ * min/max of Int and Float fields by field name (fields without statistics are simply absent), and
+ * the CRC32C of each of its pages, which readers check as they read (null in manifests written before
+ * page checksums: such a shard is read unchecked).
  */
-public record ShardEntry(String path, long samples, long bytes, ShardChecksum checksum, Map<String, ColumnStats> stats) implements java.io.Serializable {
+public record ShardEntry(String path, long samples, long bytes, ShardChecksum checksum, Map<String, ColumnStats> stats,
+    PageChecksums pageChecksums) implements java.io.Serializable {
   public ShardEntry {
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(checksum, "checksum");
@@ -20,6 +23,20 @@ public record ShardEntry(String path, long samples, long bytes, ShardChecksum ch
       throw new IllegalArgumentException("Shard '" + path + "' has a negative byte size " + bytes);
     }
     stats = stats == null ? Map.of() : JsonText.unmodifiable(stats);
+    if (pageChecksums != null && pageChecksums.fileLength() != bytes) {
+      throw new IllegalArgumentException("Shard '" + path + "' is " + bytes + " bytes but its page checksums describe "
+          + pageChecksums.fileLength());
+    }
+  }
+
+  /** A shard without page checksums. */
+  public ShardEntry(String path, long samples, long bytes, ShardChecksum checksum, Map<String, ColumnStats> stats) {
+    this(path, samples, bytes, checksum, stats, null);
+  }
+
+  /** This entry with page checksums. */
+  public ShardEntry withPageChecksums(PageChecksums pages) {
+    return new ShardEntry(path, samples, bytes, checksum, stats, pages);
   }
 
   /** Stats of one field, or null when the manifest has none for it. */

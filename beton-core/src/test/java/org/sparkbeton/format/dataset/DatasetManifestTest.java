@@ -49,7 +49,7 @@ class DatasetManifestTest {
     assertThat(back.shards().get(0).stats("weight").min()).isEqualTo(Double.NEGATIVE_INFINITY);
     assertThat(back.shards().get(0).stats("label").max()).isEqualTo(9L);
     assertThat(back.recipe().get("note")).isEqualTo("quotes \" and \\ and\nnewline and \u00e9\u4e2d");
-    assertThat(json).contains("\"format\": \"beton-dataset\"").contains("\"format_version\": 1")
+    assertThat(json).contains("\"format\": \"beton-dataset\"").contains("\"format_version\": 2")
         .contains("\"-Infinity\"");
   }
 
@@ -92,7 +92,8 @@ class DatasetManifestTest {
   @Test
   void contentErrorsNameTheJsonPath() {
     String good = sample().toJson();
-    assertContent(good.replace("\"format_version\": 1", "\"format_version\": 2"), "$.format_version", "version 2");
+    assertContent(good.replace("\"format_version\": 2", "\"format_version\": 3"), "$.format_version",
+        "version 3 is not supported by this reader, which reads versions 1 and 2");
     assertContent(good.replace("\"beton-dataset\"", "\"parquet\""), "$.format", "expected \"beton-dataset\"");
     assertContent(good.replace("\"total_samples\": 15", "\"total_samples\": 16"), "$.total_samples",
         "the shards hold 15");

@@ -9,6 +9,7 @@ import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.loader.io.PayloadView;
+import org.sparkbeton.loader.pipeline.BadSampleException;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.SampleContext;
@@ -22,6 +23,9 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * decoded, at the smallest DCT scale among 1/8, 1/4, 1/2, 1 whose decoded box is still at least the
  * output size, then the decoded box is resized. (FFCV decodes the whole image at full size first: our
  * pixels differ from its by the DCT scaling and the box's rounding onto the scaled grid.)
+ *
+ * <p>An empty image, or one over the loader's {@code maxImagePixels}, is a bad sample when read and does not size
+ * anything; so is a JPEG whose frame (SOF) is not the size its metadata says.
  *
  * <p>Per sample nothing is allocated: each worker thread keeps a {@link Resizer} and one scratch buffer
  * sized at plan time for the largest image the loader will read. In a loader the scratch is direct memory
@@ -64,6 +68,16 @@ abstract class CropRgbDecoder implements Decoder {
    */
   abstract void box(int height, int width, SampleContext ctx, int[] box);
 
+  /**
+   * The box this decoder decodes for an image of {@code width x height} (top, left, height, width into
+   * {@code box[0..3]}), drawn from {@code ctx} as the loader's stage draws it after {@code ctx.begin(pipeline,
+   * epoch, sample, row)} and {@code ctx.enterStage(0)}: for measurements that must decode the same crops
+   * ({@link org.sparkbeton.loader.bench.DecodeLimit}).
+   */
+  public final void cropBox(int height, int width, SampleContext ctx, int[] box) {
+    box(height, width, ctx, box);
+  }
+
   @Override
   public void retain() {
     codec.retain();
@@ -88,7 +102,11 @@ abstract class CropRgbDecoder implements Decoder {
     long[] largest = {0};
     int[] jpeg = {-1};
     field.scan((s, rec, at) -> {
-      largest[0] = Math.max(largest[0], (long) SimpleRgbDecoder.width(rec, at) * SimpleRgbDecoder.height(rec, at));
+      int width = SimpleRgbDecoder.width(rec, at);
+      int height = SimpleRgbDecoder.height(rec, at);
+      if (SimpleRgbDecoder.accepted(width, height, field)) { // others are bad samples when read
+        largest[0] = Math.max(largest[0], (long) width * height);
+      }
       if (jpeg[0] < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
         jpeg[0] = s;
       }
@@ -97,10 +115,6 @@ abstract class CropRgbDecoder implements Decoder {
     int firstJpeg = jpeg[0];
     if (field.samples().length == 0) {
       throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
-    }
-    if (maxPixels * 3 > Integer.MAX_VALUE - 64) {
-      throw new IllegalArgumentException("field '" + field.name() + "' has an image of " + maxPixels
-          + " pixels; at most " + (Integer.MAX_VALUE - 64) / 3 + " can be decoded");
     }
     codec.requireFor(field, firstJpeg);
     int scratchBytes = (int) Math.max(maxPixels * 3, 3);
@@ -177,10 +191,13 @@ abstract class CropRgbDecoder implements Decoder {
       int height = SimpleRgbDecoder.height(rec, at);
       int mode = rec.get(at + RgbImageField.MODE);
       long ptr = rec.getLong(at + RgbImageField.DATA_PTR);
-      if (width == 0 || height == 0 || (long) width * height * 3 > scratchBytes) {
-        throw new BetonFormatException(field.file(), "metadata of sample " + sample + " field '" + field.name() + "'",
-            field.metadataOffset(sample), "image is " + width + "x" + height + ", expected a non-empty image of at most "
-                + scratchBytes / 3 + " pixels (the largest found when planning)");
+      if (!SimpleRgbDecoder.accepted(width, height, field)) {
+        throw SimpleRgbDecoder.refused(width, height, field, sample);
+      }
+      if ((long) width * height * 3 > scratchBytes) {
+        throw new BadSampleException(field.where(sample) + ", field '" + field.name() + "': image is " + width + "x"
+            + height + ", larger than the " + scratchBytes / 3 + " pixels planned (the largest found when planning):"
+            + " it was not among the samples scanned");
       }
       Scratch s = heapScratch == null ? perWorker[ctx.worker()] : heapScratch.get();
       int[] box = s.box;
@@ -207,6 +224,8 @@ abstract class CropRgbDecoder implements Decoder {
         if (!field.viewPayload(sample, ptr, size, s.view)) {
           throw new UnsupportedOperationException("JPEG payload of sample " + sample + " spans two mapped segments");
         }
+        // the box and the scratch are sized from the metadata: a frame of another size would crop the wrong pixels
+        JpegFrame.require(s.view.buffer(), s.view.offset(), (int) size, width, height, field, sample);
         int m = JpegGeometry.bestScale(w, h, outW, outH, JpegGeometry.FAST_SCALES);
         // rows left as wide as libjpeg crops them (no copy); the resize reads the box through the stride
         long got = jpeg.decodeRegionRgbPadded(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m,

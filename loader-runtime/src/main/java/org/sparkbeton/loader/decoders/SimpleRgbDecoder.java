@@ -8,6 +8,7 @@ import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.loader.io.PayloadView;
+import org.sparkbeton.loader.pipeline.BadSampleException;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.SampleContext;
@@ -17,7 +18,9 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * An RGBImage field whose images all have one size, as uint8 [H, W, 3] (FFCV's
  * {@code SimpleRGBImageDecoder}). Planning scans the metadata of every sample the loader reads: mixed
  * sizes are refused with the sizes found; JPEG payloads are refused unless a {@link JpegCodec} is
- * available. JPEGs are decoded in full with the fast IDCT (FFCV's pixels with the native codec).
+ * available. An empty image, or one over the loader's {@code maxImagePixels}, is no size to plan for: it is a
+ * bad sample when read, as is a JPEG whose frame (SOF) is not the size its metadata says. JPEGs are decoded in
+ * full with the fast IDCT (FFCV's pixels with the native codec).
  */
 public final class SimpleRgbDecoder implements Decoder {
   private final OwnedCodec codec;
@@ -63,6 +66,9 @@ public final class SimpleRgbDecoder implements Decoder {
     for (int s : field.samples()) {
       ByteBuffer rec = field.records(s);
       int at = field.at(s);
+      if (!accepted(width(rec, at), height(rec, at), field)) {
+        continue; // a bad sample when read, never a size to plan for
+      }
       long key = ((long) width(rec, at) << 16) | height(rec, at);
       if (firstKey < 0) {
         firstKey = key;
@@ -79,8 +85,11 @@ public final class SimpleRgbDecoder implements Decoder {
         firstJpeg = s;
       }
     }
-    if (sizes.isEmpty()) {
+    if (field.samples().length == 0) {
       throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
+    }
+    if (sizes.isEmpty()) {
+      sizes.put(1L << 16 | 1, -1); // every image is bad: a 1x1 plan, each sample fails when read
     }
     if (sizes.size() > 1) {
       StringBuilder found = new StringBuilder();
@@ -101,6 +110,19 @@ public final class SimpleRgbDecoder implements Decoder {
 
   static int height(ByteBuffer rec, int at) {
     return Short.toUnsignedInt(rec.getShort(at + RgbImageField.HEIGHT));
+  }
+
+  /** Whether an image of this size is decoded at all: not empty, at most the loader's maxImagePixels. */
+  static boolean accepted(int width, int height, FieldSource field) {
+    return width > 0 && height > 0 && (long) width * height <= field.maxImagePixels();
+  }
+
+  /** The bad-sample error for an image whose size is not accepted. */
+  static BadSampleException refused(int width, int height, FieldSource field, long sample) {
+    long pixels = (long) width * height;
+    return new BadSampleException(field.where(sample) + ", field '" + field.name() + "': its metadata claims a "
+        + width + "x" + height + " image" + (pixels == 0 ? ", which is empty"
+            : " (" + pixels + " pixels), over the loader's maxImagePixels of " + field.maxImagePixels()));
   }
 
   private static final class RgbStage implements Stage {
@@ -129,7 +151,10 @@ public final class SimpleRgbDecoder implements Decoder {
       ByteBuffer rec = field.records(sample);
       int at = field.at(sample);
       if (width(rec, at) != width || height(rec, at) != height) {
-        throw new IllegalStateException("Sample " + sample + " of field '" + field.name() + "' is "
+        if (!accepted(width(rec, at), height(rec, at), field)) {
+          throw refused(width(rec, at), height(rec, at), field, sample);
+        }
+        throw new BadSampleException("Sample " + sample + " of field '" + field.name() + "' is "
             + width(rec, at) + "x" + height(rec, at) + ", not the " + width + "x" + height + " planned");
       }
       long ptr = rec.getLong(at + RgbImageField.DATA_PTR);
@@ -142,6 +167,7 @@ public final class SimpleRgbDecoder implements Decoder {
         if (!field.viewPayload(sample, ptr, size, view)) {
           throw new UnsupportedOperationException("JPEG payload of sample " + sample + " spans two mapped segments");
         }
+        JpegFrame.require(view.buffer(), view.offset(), (int) size, width, height, field, sample);
         codec.decodeRgb(view.buffer(), view.offset(), (int) size, width, height, out, offset);
       } else {
         throw new BetonFormatException(field.file(), "metadata of sample " + sample + " field '" + field.name() + "'",

@@ -1,12 +1,16 @@
 package org.sparkbeton.loader.io;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import org.sparkbeton.format.io.BetonSource;
 import org.sparkbeton.loader.memory.BufferAllocator;
 import org.sparkbeton.loader.memory.OffHeapBuffer;
 import org.sparkbeton.loader.order.PageMap;
@@ -27,9 +31,15 @@ import org.sparkbeton.loader.order.PageMap;
  * page is read. With QUASI_RANDOM each page is read about once per epoch. The budget must hold the
  * pages of the batches in flight ({@code lookahead} batches); a smaller budget is refused with the
  * page counts.
+ *
+ * <p>A shard with page checksums has each page checked when it is first loaded (the verdict is kept, so a page
+ * re-read after eviction is not checked again); a damaged page is loaded as it is, and every payload read from it
+ * fails naming the shard, the page and the region, so the loader's bad-sample policy applies per sample.
  */
 public final class PageCache implements AutoCloseable {
   private final FileChannel[] channels;
+  private final PageVerifier[] verifiers; // per file; null entries: unchecked
+  private final BetonSource[] sources; // null: read the files through channels
   private final long[] fileLength;
   private final int[] pageOffset; // global page number of each file's first page
   private final long[] firstPage; // absolute page number (offset / page size) of each file's first page
@@ -62,6 +72,15 @@ public final class PageCache implements AutoCloseable {
    * through {@link #store(int)}.
    */
   public PageCache(Shards shards, long budgetBytes, BufferAllocator allocator) throws IOException {
+    this(shards, budgetBytes, allocator, null);
+  }
+
+  /**
+   * As above, reading pages through the sources {@code opener} opens for the files (one read per page) instead
+   * of the files themselves; null reads the files. The cache closes the sources.
+   */
+  public PageCache(Shards shards, long budgetBytes, BufferAllocator allocator, SourceOpener opener)
+      throws IOException {
     this.shift = shards.reader(0).header().pageShift();
     this.pageSize = 1 << shift;
     this.pages = shards.pageMap();
@@ -82,12 +101,23 @@ public final class PageCache implements AutoCloseable {
       throw new IllegalArgumentException("PROCESS cache budget of " + budgetBytes + " bytes is smaller than one page of "
           + pageSize + " bytes");
     }
+    this.verifiers = new PageVerifier[n];
+    for (int i = 0; i < n; i++) {
+      verifiers[i] = shards.verifier(i);
+    }
     this.channels = new FileChannel[n];
+    this.sources = opener == null ? null : new BetonSource[n];
     this.fileLength = new long[n];
     try {
       for (int i = 0; i < n; i++) {
-        channels[i] = FileChannel.open(Path.of(shards.reader(i).file()), StandardOpenOption.READ);
-        fileLength[i] = channels[i].size();
+        Path file = Path.of(shards.reader(i).file());
+        if (opener == null) {
+          channels[i] = FileChannel.open(file, StandardOpenOption.READ);
+          fileLength[i] = channels[i].size();
+        } else {
+          sources[i] = opener.open(file);
+          fileLength[i] = sources[i].length();
+        }
       }
     } catch (IOException | RuntimeException e) {
       closeChannels();
@@ -273,10 +303,17 @@ public final class PageCache implements AutoCloseable {
     long position = (firstPage[file] + page - pageOffset[file]) << shift;
     int length = (int) Math.min(pageSize, fileLength[file] - position);
     dst.clear().limit(length);
+    if (sources != null) {
+      dst.put(sources[file].read(position, length));
+    }
     while (dst.hasRemaining()) {
       if (channels[file].read(dst, position + dst.position()) < 0) {
         throw new IOException("file ends at " + fileLength[file] + " inside page " + page);
       }
+    }
+    if (verifiers[file] != null) {
+      // a damaged page is loaded all the same: each payload read from it fails, as a bad sample of its own
+      verifiers[file].checkLoaded(position >>> shift, slots[slot].buffer(), position);
     }
     synchronized (this) {
       slotOf[page] = slot;
@@ -377,7 +414,11 @@ public final class PageCache implements AutoCloseable {
       throw new IllegalStateException("Bytes [" + position + ", +" + length + ") are not in a resident page of the"
           + " PROCESS cache (page " + (position >>> shift) + ")");
     }
-    return slots[s].buffer();
+    ByteBuffer bytes = slots[s].buffer();
+    if (verifiers[file] != null) {
+      verifiers[file].require(position, length, bytes, (position >>> shift) << shift);
+    }
+    return bytes;
   }
 
   @Override
@@ -392,7 +433,10 @@ public final class PageCache implements AutoCloseable {
   }
 
   private void closeChannels() {
-    for (FileChannel c : channels == null ? new FileChannel[0] : channels) {
+    List<Closeable> open = new ArrayList<>();
+    open.addAll(Arrays.asList(channels == null ? new FileChannel[0] : channels));
+    open.addAll(Arrays.asList(sources == null ? new BetonSource[0] : sources));
+    for (Closeable c : open) {
       try {
         if (c != null) {
           c.close();

@@ -6,21 +6,32 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.ReadOptions;
+import org.sparkbeton.format.dataset.CheckedSource;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.loader.order.PageMap;
 
 /**
  * One or more {@code .beton} files with the same fields, read as one index space: file i holds the
  * global samples {@code [start(i), start(i + 1))}. A loader's orders, indices and batches use global
  * indices; decoders reach the right file through {@link #shardOf(long)}.
+ *
+ * <p>Each file is mapped once ({@link MappedPayloadStore}); its reader reads the metadata from that mapping and,
+ * in cache mode OS, decoders read the payloads from it. A file with page checksums (a shard of a dataset
+ * directory) is checked as it is read: header, descriptors, allocation table and metadata by its reader
+ * ({@link CheckedSource}) when it is opened and planned, data pages by a {@link PageVerifier} on first use.
+ * {@link #close()} unmaps every file.
  */
 public final class Shards implements Closeable {
   private final BetonReader[] readers;
   private final PayloadStore[] stores;
+  private final PageVerifier[] verifiers;
   private final long[] start;
 
-  private Shards(BetonReader[] readers, PayloadStore[] stores) {
+  private Shards(BetonReader[] readers, PayloadStore[] stores, PageVerifier[] verifiers) {
     this.readers = readers;
     this.stores = stores;
+    this.verifiers = verifiers;
     this.start = new long[readers.length + 1];
     for (int i = 0; i < readers.length; i++) {
       start[i + 1] = start[i] + readers[i].numSamples();
@@ -29,20 +40,98 @@ public final class Shards implements Closeable {
 
   /** One file and where its payloads come from. */
   public static Shards of(BetonReader reader, PayloadStore store) {
-    return new Shards(new BetonReader[] {reader}, new PayloadStore[] {store});
+    return new Shards(new BetonReader[] {reader}, new PayloadStore[] {store}, new PageVerifier[1]);
   }
 
   /**
-   * Opens the files, memory-mapped (cache mode OS). All must have the same fields (names, types,
+   * Opens the files, memory-mapped (cache mode OS), unchecked. All must have the same fields (names, types,
    * shapes) in the same order; the first difference is reported.
    */
   public static Shards open(List<Path> files) throws IOException {
-    return open(files, true);
+    return open(files, null, true, true);
+  }
+
+  /**
+   * Opens the files, memory-mapped.
+   *
+   * @param checksums each file's page checksums (an entry may be null), or null for none: what is checked
+   * @param payloads true for cache mode OS (payloads from the mappings); false gives readers only, whose payload
+   *     stores {@link #withStores} sets (cache mode PROCESS)
+   * @param unmapOnClose whether {@link #close()} unmaps the files at once (else the GC does)
+   */
+  public static Shards open(List<Path> files, List<PageChecksums> checksums, boolean payloads, boolean unmapOnClose)
+      throws IOException {
+    if (files.isEmpty()) {
+      throw new IllegalArgumentException("A loader needs at least one .beton file");
+    }
+    List<BetonReader> readers = new ArrayList<>();
+    List<PayloadStore> stores = new ArrayList<>();
+    PageVerifier[] verifiers = new PageVerifier[files.size()];
+    try {
+      for (int i = 0; i < files.size(); i++) {
+        Path f = files.get(i);
+        PageChecksums sums = checksums == null ? null : checksums.get(i);
+        verifiers[i] = sums == null ? null : new PageVerifier(sums, f.toString());
+        MappedPayloadStore mapped = new MappedPayloadStore(f, verifiers[i], unmapOnClose);
+        stores.add(payloads ? mapped : null);
+        BetonReader r;
+        try {
+          r = BetonReader.open(sums == null ? mapped : new CheckedSource(mapped, sums), ReadOptions.defaults());
+        } catch (RuntimeException e) {
+          mapped.close(); // a CheckedSource that refused the file's size does not own it
+          throw e;
+        }
+        readers.add(r);
+        if (!r.fields().toString().equals(readers.get(0).fields().toString())) {
+          throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + readers.get(0).file()
+              + " has " + readers.get(0).fields() + "; all files of a loader must have the same fields");
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      for (BetonReader r : readers) {
+        r.close(); // and its mapping
+      }
+      throw e;
+    }
+    return new Shards(readers.toArray(new BetonReader[0]), stores.toArray(new PayloadStore[0]), verifiers);
+  }
+
+  /**
+   * Opens the files' readers (metadata from the local files) with payloads read through the sources
+   * {@code opener} opens, one read per payload ({@link SourcePayloadStore}); the result owns the sources.
+   */
+  public static Shards openThrough(List<Path> files, SourceOpener opener) throws IOException {
+    return openThrough(files, null, true, opener);
+  }
+
+  /**
+   * As {@link #openThrough(List, SourceOpener)}, the readers checked against {@code checksums} (header,
+   * descriptors, metadata, allocation table; see {@link #open(List, List, boolean, boolean)}). Payloads read one
+   * by one through a source are not checked: a page check needs the whole page.
+   */
+  public static Shards openThrough(List<Path> files, List<PageChecksums> checksums, boolean unmapOnClose,
+      SourceOpener opener) throws IOException {
+    Shards readers = open(files, checksums, false, unmapOnClose);
+    PayloadStore[] stores = new PayloadStore[files.size()];
+    try {
+      for (int i = 0; i < stores.length; i++) {
+        stores[i] = new SourcePayloadStore(opener.open(files.get(i)));
+      }
+    } catch (IOException | RuntimeException e) {
+      for (PayloadStore s : stores) {
+        if (s != null) {
+          s.close();
+        }
+      }
+      readers.close();
+      throw e;
+    }
+    return readers.withStores(i -> stores[i]);
   }
 
   /** The files' readers only; give them payload stores with {@link #withStores}. */
   public static Shards openReaders(List<Path> files) throws IOException {
-    return open(files, false);
+    return open(files, null, false, true);
   }
 
   /** The same files reading payloads through {@code stores.apply(file index)}; the result owns the readers. */
@@ -51,37 +140,12 @@ public final class Shards implements Closeable {
     for (int i = 0; i < s.length; i++) {
       s[i] = stores.apply(i);
     }
-    return new Shards(readers, s);
+    return new Shards(readers, s, verifiers);
   }
 
-  private static Shards open(List<Path> files, boolean mapped) throws IOException {
-    if (files.isEmpty()) {
-      throw new IllegalArgumentException("A loader needs at least one .beton file");
-    }
-    List<BetonReader> readers = new ArrayList<>();
-    List<PayloadStore> stores = new ArrayList<>();
-    try {
-      for (Path f : files) {
-        BetonReader r = BetonReader.open(f);
-        readers.add(r);
-        if (!r.fields().toString().equals(readers.get(0).fields().toString())) {
-          throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + readers.get(0).file()
-              + " has " + readers.get(0).fields() + "; all files of a loader must have the same fields");
-        }
-        stores.add(mapped ? new MappedPayloadStore(f) : null);
-      }
-    } catch (IOException | RuntimeException e) {
-      for (PayloadStore s : stores) {
-        if (s != null) {
-          s.close();
-        }
-      }
-      for (BetonReader r : readers) {
-        r.close();
-      }
-      throw e;
-    }
-    return new Shards(readers.toArray(new BetonReader[0]), stores.toArray(new PayloadStore[0]));
+  /** The page checks of file {@code shard}, or null when it is read unchecked. */
+  public PageVerifier verifier(int shard) {
+    return verifiers[shard];
   }
 
   public int count() {
@@ -147,6 +211,7 @@ public final class Shards implements Closeable {
     return new PageMap(pages);
   }
 
+  /** Closes the payload stores and the readers, which unmaps the files. */
   @Override
   public void close() throws IOException {
     IOException first = null;

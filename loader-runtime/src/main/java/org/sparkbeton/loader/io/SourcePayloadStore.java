@@ -5,7 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import org.sparkbeton.format.io.BetonSource;
 
-/** Payloads through any {@link BetonSource} (one read per payload; for sources that are not local files). */
+/**
+ * Payloads through any {@link BetonSource}: one read per payload, with no page cache in between (for sources
+ * that are not local files, see {@link SourceOpener}). Each read allocates what the source returns, so this is
+ * not allocation-free like the mapped store. Owns the source: {@link #close()} closes it.
+ */
 public final class SourcePayloadStore implements PayloadStore {
   private final BetonSource source;
 
@@ -25,8 +29,24 @@ public final class SourcePayloadStore implements PayloadStore {
   @Override
   public boolean view(long position, int length, PayloadView view) {
     try {
-      view.set(source.read(position, length), 0);
+      ByteBuffer bytes = source.read(position, length);
+      if (!bytes.isDirect() && !bytes.hasArray()) {
+        // a read-only heap copy (ChannelSource): the JPEG codec needs a direct buffer or an array
+        bytes = ByteBuffer.allocate(length).put(0, bytes, bytes.position(), length);
+        view.set(bytes, 0);
+      } else {
+        view.set(bytes, bytes.position());
+      }
       return true;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      source.close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

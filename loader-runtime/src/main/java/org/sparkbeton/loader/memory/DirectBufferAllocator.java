@@ -1,17 +1,13 @@
 package org.sparkbeton.loader.memory;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 
 /**
  * Direct (off-heap) memory from {@link ByteBuffer#allocateDirect}, freed at once on release through
- * {@code sun.misc.Unsafe.invokeCleaner} (module {@code jdk.unsupported}, no {@code --add-opens}
- * needed), as Lucene and Netty do; where that is unavailable the memory is left to the garbage
- * collector. Counts against {@code -XX:MaxDirectMemorySize}.
+ * {@link BufferCleaner}; where that is unavailable the memory is left to the garbage collector. Counts
+ * against {@code -XX:MaxDirectMemorySize}.
  */
 public final class DirectBufferAllocator extends AbstractAllocator {
-  private static final Cleaner CLEANER = Cleaner.find();
   private final boolean eager;
 
   public DirectBufferAllocator(String name) {
@@ -35,7 +31,7 @@ public final class DirectBufferAllocator extends AbstractAllocator {
 
   /** Whether released memory is returned to the OS at once (otherwise at the next GC). */
   public static boolean freesEagerly() {
-    return CLEANER.method != null;
+    return BufferCleaner.available();
   }
 
   @Override
@@ -46,39 +42,7 @@ public final class DirectBufferAllocator extends AbstractAllocator {
   @Override
   void free(ByteBuffer memory) {
     if (eager) {
-      CLEANER.clean(memory);
-    }
-  }
-
-  private static final class Cleaner {
-    final Object unsafe;
-    final Method method;
-
-    Cleaner(Object unsafe, Method method) {
-      this.unsafe = unsafe;
-      this.method = method;
-    }
-
-    static Cleaner find() {
-      try {
-        Class<?> c = Class.forName("sun.misc.Unsafe");
-        Field f = c.getDeclaredField("theUnsafe");
-        f.setAccessible(true);
-        return new Cleaner(f.get(null), c.getMethod("invokeCleaner", ByteBuffer.class));
-      } catch (ReflectiveOperationException | RuntimeException e) {
-        return new Cleaner(null, null);
-      }
-    }
-
-    void clean(ByteBuffer memory) {
-      if (method == null) {
-        return;
-      }
-      try {
-        method.invoke(unsafe, memory);
-      } catch (ReflectiveOperationException e) {
-        // leave it to the GC
-      }
+      BufferCleaner.free(memory);
     }
   }
 }

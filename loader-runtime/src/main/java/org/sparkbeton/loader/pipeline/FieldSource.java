@@ -14,7 +14,13 @@ import org.sparkbeton.loader.io.Shards;
  * and the samples the loader will read (so a decoder can scan their metadata while planning).
  */
 public final class FieldSource {
+  /** PIL's limit ({@code Image.MAX_IMAGE_PIXELS}): larger images are refused as decompression bombs. */
+  public static final long DEFAULT_MAX_IMAGE_PIXELS = 89_478_485;
+  /** The most {@link #maxImagePixels()} may be: 3 bytes per pixel in one buffer. */
+  public static final long LARGEST_MAX_IMAGE_PIXELS = (Integer.MAX_VALUE - 64) / 3;
+
   private final Shards shards;
+  private final long maxImagePixels;
   private final BetonReader reader; // the first file: field definitions
   private final int field;
   private final int fieldOffset;
@@ -27,6 +33,12 @@ public final class FieldSource {
 
   /** A field of one or more files read as one index space; {@code samples} are global indices. */
   public FieldSource(Shards shards, int field, int[] samples) {
+    this(shards, field, samples, DEFAULT_MAX_IMAGE_PIXELS);
+  }
+
+  /** As above, accepting images of at most {@code maxImagePixels} pixels. */
+  public FieldSource(Shards shards, int field, int[] samples, long maxImagePixels) {
+    this.maxImagePixels = maxImagePixels;
     this.shards = shards;
     this.reader = shards.reader(0);
     this.field = field;
@@ -49,6 +61,20 @@ public final class FieldSource {
   /** The file (or files) for messages. */
   public String file() {
     return shards.name();
+  }
+
+  /**
+   * The largest image (width x height from the metadata) an RGB decoder accepts: larger or empty images are bad
+   * samples when read, and are left out when planning (scanning sizes, sizing scratch memory).
+   */
+  public long maxImagePixels() {
+    return maxImagePixels;
+  }
+
+  /** The file of global sample {@code sample} and its index there, for messages: {@code part-0.beton, sample 3}. */
+  public String where(long sample) {
+    int s = shards.shardOf(sample);
+    return shards.reader(s).file() + ", sample " + (sample - shards.start(s));
   }
 
   /** The samples the loader may read, in no particular order, possibly repeated. Do not modify. */

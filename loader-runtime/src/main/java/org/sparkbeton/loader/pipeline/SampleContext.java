@@ -71,6 +71,11 @@ public final class SampleContext {
     return random;
   }
 
+  /** The current step: 0 while the decoder runs, then the operation's 1-based position. */
+  public int stage() {
+    return stage;
+  }
+
   /** Records the sample's valid length for variable-size outputs (bytes decoders). */
   public void setLength(int length) {
     this.length = length;

@@ -1,7 +1,6 @@
 package org.sparkbeton.loader.bench;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -22,18 +21,17 @@ final class AlternatingRatio {
   /** Median loader/limit ratio over {@code rounds} epochs, {@code {wall, cpu}}; each round printed as it ends. */
   static double[] median(Path file, List<byte[]> jpegs, int[][] sizes, int threads, boolean normalize, int rounds)
       throws IOException, InterruptedException {
-    ByteBuffer[] sources = DecodeLimit.direct(jpegs);
+    DecodeLimit.Images sources = DecodeLimit.Images.of(jpegs, sizes);
     double[] wall = new double[rounds];
     double[] cpu = new double[rounds];
     String name = normalize ? "(ii)" : "(i)";
     try (Loader loader = JpegLoaderBenchmark.builder(file, threads, normalize, true).build()) {
       loaderEpoch(loader); // warm-up: JIT, and the loader's first epoch
-      DecodeLimit.epoch(sources, sizes, JpegLoaderBenchmark.SEED, threads, JpegLoaderBenchmark.SIDE, 0);
-      double[] before = DecodeLimit.epoch(sources, sizes, JpegLoaderBenchmark.SEED, threads, JpegLoaderBenchmark.SIDE, 1);
+      limitEpoch(sources, threads, 0);
+      double[] before = limitEpoch(sources, threads, 1);
       for (int r = 0; r < rounds; r++) {
         double[] l = loaderEpoch(loader);
-        double[] after = DecodeLimit.epoch(sources, sizes, JpegLoaderBenchmark.SEED, threads,
-            JpegLoaderBenchmark.SIDE, r + 2);
+        double[] after = limitEpoch(sources, threads, r + 2);
         wall[r] = l[0] / ((before[0] + after[0]) / 2);
         cpu[r] = l[1] / ((before[1] + after[1]) / 2);
         System.out.printf(Locale.ROOT, "%s fused, round %d: loader %.0f images/s (%.0f per CPU-s), limits beside it"
@@ -44,6 +42,12 @@ final class AlternatingRatio {
     Arrays.sort(wall);
     Arrays.sort(cpu);
     return new double[] {median(wall), median(cpu)};
+  }
+
+  private static double[] limitEpoch(DecodeLimit.Images images, int threads, int epoch) throws InterruptedException {
+    DecodeLimit.Rate r = DecodeLimit.epoch(images, DecodeLimit.RANDOM_RESIZED, JpegLoaderBenchmark.SIDE,
+        JpegLoaderBenchmark.SIDE, JpegLoaderBenchmark.SEED, threads, epoch);
+    return new double[] {r.perSecond(), r.perCpuSecond()};
   }
 
   private static double median(double[] sorted) {

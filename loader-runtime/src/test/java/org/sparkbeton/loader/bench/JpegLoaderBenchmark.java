@@ -152,7 +152,7 @@ public final class JpegLoaderBenchmark {
   static void row(String name, Throughput r, Throughput imageIo, Throughput limitBefore, Throughput limitAfter) {
     double limitWall = (limitBefore.restWall() + limitAfter.restWall()) / 2;
     double limitCpu = (limitBefore.restCpu() + limitAfter.restCpu()) / 2;
-    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx / %.2fx | %.2fx / %.2fx |%n", name, r.firstWall,
+    System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %.2fx / %.2fx | %.2fx / %.2fx |%n", name, r.firstWall(),
         r.restWall(), r.restCpu(), r.restWall() / imageIo.restWall(), r.restCpu() / imageIo.restCpu(),
         r.restWall() / limitWall, r.restCpu() / limitCpu);
   }

@@ -103,6 +103,28 @@ class AllocationFreeTest {
     }
   }
 
+  /** With page checks on (a dataset shard): a checked page costs one array read per payload, no allocation. */
+  @Test
+  void checkedPagesAllocateNothingPerSample() throws IOException {
+    Path file = org.sparkbeton.loader.DatasetsAccess.rawImages(dir, 20, 16, 12);
+    org.sparkbeton.format.dataset.PageChecksums sums;
+    try (BetonReader reader = BetonReader.open(file)) {
+      sums = org.sparkbeton.format.dataset.PageChecksums.compute(reader);
+    }
+    org.sparkbeton.loader.io.PageVerifier verifier = new org.sparkbeton.loader.io.PageVerifier(sums, file.toString());
+    try (BetonReader reader = BetonReader.open(file);
+        MappedPayloadStore store = new MappedPayloadStore(file, verifier, true)) {
+      int[] samples = new int[20];
+      for (int i = 0; i < 20; i++) {
+        samples[i] = i;
+      }
+      PlannedPipeline image = PlannedPipeline.plan(0, "image", new FieldSource(reader, 0, samples, store),
+          new SimpleRgbDecoder(), List.of(new RandomHorizontalFlip()));
+      assertThat(bytesPerSample(image, 20, 20_000)).isZero();
+      assertThat(verifier.pagesChecked()).isEqualTo(1);
+    }
+  }
+
   static volatile Object sink;
 
   /** Proves the measurement can fail: an operation that allocates 64 bytes per sample is seen. */

@@ -17,8 +17,8 @@ import org.sparkbeton.format.dump.PixelDecoder;
 
 /**
  * Reads one {@link BetonInputPartition}: opens the shard (header, descriptors, allocation table),
- * checks it against the manifest (size, sample count, fields), then converts samples
- * {@code [from, to)} to rows. A corrupt shard fails the task with the format core's message (file,
+ * checks it against the manifest (size, sample count, fields, and each page it reads against the page
+ * checksums, see {@link ShardOpener}), then converts samples {@code [from, to)} to rows. A corrupt shard fails the task with the format core's message (file,
  * region, offset), or with {@code ignoreCorruptFiles} is skipped and counted.
  */
 final class BetonPartitionReader implements PartitionReader<InternalRow> {
@@ -85,7 +85,8 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
   private void open() throws IOException {
     source = new HadoopBetonSource(new Path(partition.path()), hadoopConf);
     String file = source.name();
-    reader = ShardOpener.open(source, partition.expectedBytes(), partition.expectedSamples(), schema, conf);
+    reader = ShardOpener.open(source, partition.expectedBytes(), partition.expectedSamples(), partition.pages(), schema,
+        conf);
     if (partition.toSample() > reader.numSamples()) {
       throw new BetonFormatException(file, "header", 8,
           "shard holds " + reader.numSamples() + " samples, fewer than the " + partition.toSample() + " planned");

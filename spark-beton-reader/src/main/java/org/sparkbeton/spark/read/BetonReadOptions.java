@@ -68,12 +68,25 @@ public final class BetonReadOptions {
   public static final String MEMOIZE_AGGREGATES = "memoizeAggregates";
 
   /**
+   * Whether each page a task reads from a dataset directory's shard is checked against the CRC32C the manifest
+   * keeps for it (header and descriptors, metadata records, data pages, allocation table alike), so that a shard
+   * damaged after it was written fails the task naming the shard, the page and the region (or, with
+   * {@link #IGNORE_CORRUPT_FILES}, is skipped) instead of returning wrong values. A task reads and checks whole
+   * pages: the pages its payloads lie in, never a data page for a metadata-only query. Files read without a
+   * manifest, and shards of manifests written before page checksums, have nothing to be checked against and are
+   * read unchecked. {@code false} turns the checks off, at the risk of damaged bytes coming back as good rows.
+   * Default: true.
+   */
+  public static final String VERIFY_CHECKSUMS = "verifyChecksums";
+
+  /**
    * Every option above, in the order error messages list them. A read given any other name fails before any
    * task runs, with the nearest of these; Spark's own {@code path} and {@code paths} and names containing a dot
    * (Hadoop settings such as {@code fs.s3a.endpoint}, copied into the read's Hadoop configuration) pass.
    */
   public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, MAX_PARTITION_BYTES,
-      MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES, MEMOIZE_AGGREGATES);
+      MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES, MEMOIZE_AGGREGATES,
+      VERIFY_CHECKSUMS);
 
   /** Values of {@link #IMAGE_MODE}. */
   public static final String IMAGE_MODE_BINARY = "binary";

@@ -9,11 +9,15 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonFormat;
 import org.sparkbeton.format.BetonFormatException;
@@ -22,7 +26,9 @@ import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.Header;
 import org.sparkbeton.format.dataset.ColumnStats;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.io.BetonSource;
@@ -39,8 +45,19 @@ public final class DatasetInputs {
    *
    * @param bytes size the manifest promises, or the file's size for files read without a manifest
    * @param stats min/max per field from the manifest; empty without one
+   * @param pages the page checksums from the manifest; null without them
    */
-  public record Shard(String path, long samples, long bytes, Map<String, ColumnStats> stats, boolean listedInManifest) {}
+  public record Shard(String path, long samples, long bytes, Map<String, ColumnStats> stats, boolean listedInManifest,
+      PageChecksums pages) {
+    /** A file read without page checksums. */
+    public Shard(String path, long samples, long bytes, Map<String, ColumnStats> stats, boolean listedInManifest) {
+      this(path, samples, bytes, stats, listedInManifest, null);
+    }
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(DatasetInputs.class);
+  /** Manifests already warned about in this JVM: a warning per query would drown the log. */
+  private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
   private final String root;
   private final List<ManifestField> fields;
@@ -131,11 +148,51 @@ public final class DatasetInputs {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(manifestPath + ": " + e.getMessage(), e);
     }
+    refuseEscapingShards(fs, dir, manifest);
+    warnIfUnchecked(manifestPath, manifest);
     List<Shard> shards = new ArrayList<>();
     for (ShardEntry s : manifest.shards()) {
-      shards.add(new Shard(new Path(dir, s.path()).toString(), s.samples(), s.bytes(), s.stats(), true));
+      shards.add(new Shard(new Path(dir, s.path()).toString(), s.samples(), s.bytes(), s.stats(), true,
+          s.pageChecksums()));
     }
     return new DatasetInputs(dir.toString(), manifest.fields(), shards, manifest);
+  }
+
+  /**
+   * Refuses a manifest listing a shard whose real path (symbolic links followed) lies outside the dataset
+   * directory. Only local file systems have links here: HDFS clients do not follow them unless configured to, and
+   * object stores have none. A shard that does not exist is left to the read, which reports it.
+   */
+  private static void refuseEscapingShards(FileSystem fs, Path dir, DatasetManifest manifest) throws IOException {
+    if (!"file".equals(fs.getUri().getScheme())) {
+      return;
+    }
+    java.nio.file.Path local = java.nio.file.Paths.get(fs.makeQualified(dir).toUri());
+    for (ShardEntry s : manifest.shards()) {
+      try {
+        DatasetVerifier.shardFile(local, s.path());
+      } catch (java.nio.file.NoSuchFileException missing) {
+        // reported by the read that needs it (or skipped with ignoreCorruptFiles)
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("Dataset " + dir + ": " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** Says once per manifest what cannot be checked: a version 1 manifest, or shards without page checksums. */
+  private static void warnIfUnchecked(Path manifestPath, DatasetManifest manifest) {
+    long unchecked = manifest.shards().stream().filter(s -> s.pageChecksums() == null).count();
+    if ((manifest.hasContentChecksum() && unchecked == 0) || !WARNED.add(manifestPath.toString())) {
+      return;
+    }
+    if (!manifest.hasContentChecksum()) {
+      LOG.warn("beton: {} was written before manifests carried checksums (format_version 1): its sample counts and"
+          + " min/max are trusted unchecked when answering count() and pruning filters, and its shards are read"
+          + " without page checks. Rewrite the dataset with this version to have both checked", manifestPath);
+    } else {
+      LOG.warn("beton: {} of the {} shards listed by {} have no page checksums (appended before checksums existed):"
+          + " they are read unchecked", unchecked, manifest.shards().size(), manifestPath);
+    }
   }
 
   static boolean isGlob(String path) {

@@ -122,7 +122,7 @@ final class MetadataAggregation {
       try {
         source = new HadoopBetonSource(new Path(shard.path()), hadoopConf);
         try (BetonReader reader = ShardOpener.open(source, shard.bytes(),
-            shard.listedInManifest() ? shard.samples() : -1, schema, conf)) {
+            shard.listedInManifest() ? shard.samples() : -1, shard.pages(), schema, conf)) {
           aggregate(reader, shardGroups, probe);
         }
         merge(shardGroups, groups);

@@ -31,9 +31,12 @@ public final class ReadConf implements Serializable {
   private final Map<String, CustomLayout> customFields;
   private final long aggregatePushdownMaxSamples;
   private final boolean memoizeAggregates;
+  private final boolean verifyChecksums;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, long maxPartitionBytes, long maxSamplesPerPartition,
-      Map<String, CustomLayout> customFields, long aggregatePushdownMaxSamples, boolean memoizeAggregates) {
+      Map<String, CustomLayout> customFields, long aggregatePushdownMaxSamples, boolean memoizeAggregates,
+      boolean verifyChecksums) {
+    this.verifyChecksums = verifyChecksums;
     this.aggregatePushdownMaxSamples = aggregatePushdownMaxSamples;
     this.memoizeAggregates = memoizeAggregates;
     this.imageMode = imageMode;
@@ -80,13 +83,17 @@ public final class ReadConf implements Serializable {
     String aggText = o.get(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES.toLowerCase(Locale.ROOT));
     long aggMax = aggText == null ? DEFAULT_AGGREGATE_PUSHDOWN_MAX_SAMPLES
         : nonNegative(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES, aggText);
-    String memo = o.getOrDefault(BetonReadOptions.MEMOIZE_AGGREGATES.toLowerCase(Locale.ROOT), "true");
-    if (!memo.equalsIgnoreCase("true") && !memo.equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException("Option " + BetonReadOptions.MEMOIZE_AGGREGATES
-          + " must be true or false, got '" + memo + "'");
+    boolean memo = bool(o, BetonReadOptions.MEMOIZE_AGGREGATES, true);
+    boolean verify = bool(o, BetonReadOptions.VERIFY_CHECKSUMS, true);
+    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom, aggMax, memo, verify);
+  }
+
+  private static boolean bool(Map<String, String> options, String option, boolean defaultValue) {
+    String text = options.getOrDefault(option.toLowerCase(Locale.ROOT), Boolean.toString(defaultValue));
+    if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException("Option " + option + " must be true or false, got '" + text + "'");
     }
-    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom, aggMax,
-        Boolean.parseBoolean(memo));
+    return Boolean.parseBoolean(text);
   }
 
   private static long nonNegative(String option, String text) {
@@ -159,4 +166,7 @@ public final class ReadConf implements Serializable {
   public long aggregatePushdownMaxSamples() { return aggregatePushdownMaxSamples; }
 
   public boolean memoizeAggregates() { return memoizeAggregates; }
+
+  /** Whether shards are checked against the manifest's page checksums as they are read. */
+  public boolean verifyChecksums() { return verifyChecksums; }
 }

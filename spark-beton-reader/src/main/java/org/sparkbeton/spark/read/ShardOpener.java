@@ -8,12 +8,17 @@ import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.ReadOptions;
+import org.sparkbeton.format.dataset.CheckedSource;
 import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.PageChecksums;
+import org.sparkbeton.format.io.BetonSource;
 
 /**
  * Opens one shard and checks it against what the driver planned from the manifest or headers: the file's
- * size, its sample count and its fields. Shared by the executors' partition readers and the driver's
- * metadata aggregation, so both refuse a shard that is not what the dataset says for the same reasons.
+ * size, its sample count and its fields, and, when the manifest has page checksums and
+ * {@link BetonReadOptions#VERIFY_CHECKSUMS} is on, every page as it is first read ({@link CheckedSource}). Shared
+ * by the executors' partition readers and the driver's metadata aggregation, so both refuse a shard that is not
+ * what the dataset says for the same reasons.
  */
 final class ShardOpener {
   private ShardOpener() {}
@@ -23,9 +28,10 @@ final class ShardOpener {
    *
    * @param expectedBytes the size the manifest promises, or -1 to skip the check
    * @param expectedSamples the sample count the manifest promises, or -1 to skip the check
+   * @param pages the manifest's page checksums of the shard, or null when it has none
    */
-  static BetonReader open(HadoopBetonSource source, long expectedBytes, long expectedSamples, BetonSchema schema,
-      ReadConf conf) throws IOException {
+  static BetonReader open(HadoopBetonSource source, long expectedBytes, long expectedSamples, PageChecksums pages,
+      BetonSchema schema, ReadConf conf) throws IOException {
     String file = source.name();
     if (expectedBytes >= 0 && source.length() != expectedBytes) {
       long length = source.length();
@@ -38,7 +44,8 @@ final class ShardOpener {
       ReadConf.CustomLayout l = e.getValue();
       options.customField(e.getKey(), args -> new RawMetadataField(l.size(), l.alignment()));
     }
-    BetonReader reader = BetonReader.open(source, options);
+    BetonSource checked = pages != null && conf.verifyChecksums() ? new CheckedSource(source, pages) : source;
+    BetonReader reader = BetonReader.open(checked, options);
     try {
       List<ManifestField> actual = new ArrayList<>();
       for (BetonField f : reader.fields()) {

@@ -43,7 +43,7 @@ public final class SplitPlanner {
         long byteEnd = (long) ((double) s.bytes() * to / n);
         String[] hosts = locator.hosts(s.path(), byteStart, Math.max(1, byteEnd - byteStart));
         out.add(new BetonInputPartition(s.path(), index, from, to, s.listedInManifest() ? s.bytes() : -1,
-            s.listedInManifest() ? s.samples() : -1, hosts == null ? new String[0] : hosts));
+            s.listedInManifest() ? s.samples() : -1, hosts == null ? new String[0] : hosts, s.pages()));
       }
     }
     return out;

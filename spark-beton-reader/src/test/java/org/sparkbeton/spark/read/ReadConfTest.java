@@ -68,13 +68,21 @@ class ReadConfTest {
   }
 
   @Test
+  void pageChecksumsAreVerifiedUnlessTurnedOff() {
+    assertThat(ReadConf.defaults().verifyChecksums()).isTrue();
+    assertThat(ReadConf.parse(Map.of("verifychecksums", "FALSE"), Map.of()).verifyChecksums()).isFalse();
+    assertThatThrownBy(() -> ReadConf.parse(Map.of("verifyChecksums", "off"), Map.of()))
+        .hasMessage("Option verifyChecksums must be true or false, got 'off'");
+  }
+
+  @Test
   void unknownOptionsAreRefusedWithTheNearestName() {
     assertThatThrownBy(() -> ReadConf.parse(Map.of("imageMod", "raw", "path", "/data/x"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Unknown option 'imageMod' for format(\"beton\") reads; did you mean 'imageMode'? Valid options"
             + " (any case): imageMode, ignoreCorruptFiles, maxPartitionBytes, maxSamplesPerPartition,"
-            + " customFieldLayout, aggregatePushdownMaxSamples, memoizeAggregates; names with a dot pass as file"
-            + " system settings (e.g. fs.s3a.endpoint)");
+            + " customFieldLayout, aggregatePushdownMaxSamples, memoizeAggregates, verifyChecksums; names with a dot"
+            + " pass as file system settings (e.g. fs.s3a.endpoint)");
     // a write option on a read is refused too: it would do nothing
     assertThatThrownBy(() -> ReadConf.parse(Map.of("imageColumns", "image"), Map.of()))
         .hasMessageStartingWith("Unknown option 'imageColumns' for format(\"beton\") reads. Valid options");
@@ -91,7 +99,7 @@ class ReadConfTest {
         constants.add((String) f.get(null));
       }
     }
-    assertThat(constants).hasSize(7);
+    assertThat(constants).hasSize(8);
     assertThat(BetonReadOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
   }
 }

@@ -24,8 +24,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The job: executors write attempt-unique shard files; Spark's commit coordinator lets one attempt
  * per partition commit; {@link #commit} publishes the manifest (the only definition of the dataset)
- * and deletes the files of attempts that did not commit; {@link #abort} deletes everything this job
- * wrote, leaving the previous dataset as it was.
+ * and deletes the files of attempts that did not commit, then the files dead jobs left in the directory
+ * ({@link org.sparkbeton.format.dataset.Orphans}); {@link #abort} deletes everything this job wrote, leaving the
+ * previous dataset as it was. From before the first task until it ends, the job keeps a {@link JobMarker} in the
+ * directory.
  */
 final class BetonBatchWrite implements BatchWrite {
   private static final Logger LOG = LoggerFactory.getLogger(BetonBatchWrite.class);
@@ -38,6 +40,9 @@ final class BetonBatchWrite implements BatchWrite {
   private final String jobId = UUID.randomUUID().toString().substring(0, 8);
   private final List<BetonField> fields;
   private final AtomicLong committedSamples = new AtomicLong();
+  private volatile DatasetManifest published;
+  /** This job's marker in the dataset directory, from the moment tasks may run until the job ends. */
+  private volatile JobMarker marker;
 
   BetonBatchWrite(String dir, StructType schema, BetonWriteConf conf, Configuration hadoopConf, boolean overwrite) {
     this.dir = dir;
@@ -50,6 +55,13 @@ final class BetonBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    // before any task writes a file: another job's cleanup (or beton gc) leaves the files of a marked job alone
+    try {
+      Path path = new Path(dir);
+      marker = JobMarker.start(path.getFileSystem(hadoopConf), path, jobId);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write the job marker of write " + jobId + " in " + dir, e);
+    }
     return new BetonDataWriterFactory(dir, jobId, schema, conf, new SerializableConfiguration(hadoopConf));
   }
 
@@ -88,12 +100,34 @@ final class BetonBatchWrite implements BatchWrite {
         recipe.put("quarantined_rows", quarantined + " rows of job " + jobId + " left out, listed under "
             + QuarantineLog.DIR + "/");
       }
-      DatasetManifest published = publisher().commit(jobId, fields, ours, overwrite, recipe);
+      DatasetPublisher publisher = publisher();
+      published = publisher.commit(jobId, fields, ours, overwrite, recipe);
       LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),
           published.shards().size(), quarantined > 0 ? "; " + quarantined + " rows quarantined under "
               + dir + "/" + QuarantineLog.DIR : "");
+      try {
+        publisher.deleteOrphans(jobId);
+      } catch (IOException | RuntimeException e) {
+        // the dataset is published: files of dead jobs left behind are for a later write or beton gc
+        LOG.warn("beton write {}: could not delete the files of dead jobs in {}", jobId, dir, e);
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("Publishing the manifest of " + dir + " failed", e);
+    } finally {
+      closeMarker();
+    }
+  }
+
+  private void closeMarker() {
+    JobMarker m = marker;
+    marker = null;
+    if (m != null) {
+      try {
+        m.close();
+      } catch (IOException e) {
+        LOG.warn("beton write {}: could not delete its job marker in {}; it goes stale in {}", jobId, dir,
+            org.sparkbeton.format.dataset.DatasetFiles.STALE_AFTER, e);
+      }
     }
   }
 
@@ -108,6 +142,8 @@ final class BetonBatchWrite implements BatchWrite {
       }
     } catch (IOException e) {
       LOG.warn("beton write {}: could not delete every file of the aborted job in {}", jobId, dir, e);
+    } finally {
+      closeMarker();
     }
   }
 

@@ -12,6 +12,7 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.write.SampleTooLargeException;
 
 /** One task attempt: rows → {@link RowEncoder} → {@link ShardWriter}. */
 final class BetonDataWriter implements DataWriter<InternalRow> {
@@ -42,11 +43,21 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void write(InternalRow row) throws IOException {
-    Object[] values = rows.encode(row, rowIndex++);
-    if (values != null) {
-      shards.write(values);
-      samples++;
+    long index = rowIndex++;
+    Object[] values = rows.encode(row, index);
+    if (values == null) {
+      return;
     }
+    try {
+      shards.write(values);
+    } catch (SampleTooLargeException e) {
+      // nothing of the sample was written: its image is bad input under the policy (or, with no image, this fails)
+      if (!rows.refuseTooLarge(row, index, e)) {
+        throw e;
+      }
+      return;
+    }
+    samples++;
   }
 
   @Override

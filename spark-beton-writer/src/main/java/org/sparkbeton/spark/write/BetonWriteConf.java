@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.sparkbeton.codec.PixelLimit;
+import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.format.BetonFormat;
 import org.sparkbeton.format.options.OptionNames;
 
@@ -37,6 +39,12 @@ public final class BetonWriteConf implements Serializable {
   final boolean subsampling444;
   /** YCbCr JPEGs stored as 4:2:0 JPEGs are resized as planes (see {@link BetonWriteOptions#JPEG_RESIZE_SPACE}) */
   final boolean resizeJpegPlanes;
+  /** {@link BetonWriteOptions#MAX_IMAGE_PIXELS} */
+  final long maxImagePixels;
+  /** {@link BetonWriteOptions#JPEG_STRICT} */
+  final boolean jpegStrict;
+  /** {@link BetonWriteOptions#JPEG_PASS_THROUGH_CHECK}: {@code decode} (true) or {@code markers} */
+  final boolean decodePassThrough;
   final double compressProbability;
   final long smartThreshold;
   final long seed;
@@ -78,6 +86,17 @@ public final class BetonWriteConf implements Serializable {
       throw new IllegalArgumentException("Option jpegResizeSpace must be ycbcr or rgb, got '" + space + "'");
     }
     resizeJpegPlanes = space.equalsIgnoreCase("ycbcr");
+    maxImagePixels = longOption(o, BetonWriteOptions.MAX_IMAGE_PIXELS, PixelLimit.PIL_DEFAULT);
+    if (maxImagePixels < 1 || maxImagePixels > JpegCodec.MAX_DECODE_PIXELS) {
+      throw new IllegalArgumentException("Option maxImagePixels must be 1.." + JpegCodec.MAX_DECODE_PIXELS
+          + " (the codecs decode nothing larger), got " + maxImagePixels);
+    }
+    jpegStrict = booleanOption(o, BetonWriteOptions.JPEG_STRICT, true);
+    String check = o.getOrDefault(key(BetonWriteOptions.JPEG_PASS_THROUGH_CHECK), "decode").trim();
+    if (!check.equalsIgnoreCase("decode") && !check.equalsIgnoreCase("markers")) {
+      throw new IllegalArgumentException("Option jpegPassThroughCheck must be decode or markers, got '" + check + "'");
+    }
+    decodePassThrough = check.equalsIgnoreCase("decode");
     compressProbability = probability(o.getOrDefault(key(BetonWriteOptions.COMPRESS_PROBABILITY), "0.5"));
     String threshold = o.get(key(BetonWriteOptions.SMART_THRESHOLD));
     if (writeMode == WriteMode.SMART && threshold == null) {
@@ -159,6 +178,9 @@ public final class BetonWriteConf implements Serializable {
     r.put("resize_filter", "area (OpenCV INTER_AREA equivalent)");
     r.put("jpeg_resize_space", resizeJpegPlanes && !subsampling444
         ? "ycbcr (YCbCr JPEGs stored as 4:2:0: Y, Cb, Cr planes resized as stored; other images in RGB)" : "rgb");
+    r.put("max_image_pixels", Long.toString(maxImagePixels));
+    r.put("jpeg_strict", Boolean.toString(jpegStrict));
+    r.put("jpeg_pass_through_check", decodePassThrough ? "decode" : "markers");
     r.put("page_size", Long.toString(pageSize));
     r.put("target_shard_size", Long.toString(targetShardSize));
     r.put("bad_image_policy", badImages.name().toLowerCase(Locale.ROOT));
@@ -206,6 +228,18 @@ public final class BetonWriteConf implements Serializable {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Option " + option + " must be an integer, got '" + v + "'");
     }
+  }
+
+  private static boolean booleanOption(Map<String, String> o, String option, boolean dflt) {
+    String v = o.get(key(option));
+    if (v == null) {
+      return dflt;
+    }
+    String t = v.trim().toLowerCase(Locale.ROOT);
+    if (!t.equals("true") && !t.equals("false")) {
+      throw new IllegalArgumentException("Option " + option + " must be true or false, got '" + v + "'");
+    }
+    return t.equals("true");
   }
 
   private static double probability(String v) {

@@ -41,6 +41,32 @@ public final class BetonWriteOptions {
    */
   public static final String JPEG_RESIZE_SPACE = "jpegResizeSpace";
 
+  /**
+   * The largest image accepted, in pixels (width times height), checked from the image's header before anything is
+   * decoded: a larger one is bad input (see {@link #BAD_IMAGE_POLICY}), so a small file that declares a huge image
+   * (a PNG of 1 MB claiming 30000x30000, a JPEG header patched to 65500x65500) costs a header read, not gigabytes.
+   * 1 to 268,435,456 (2^28, the codecs' own limit). Default 89,478,485, PIL's {@code Image.MAX_IMAGE_PIXELS}.
+   */
+  public static final String MAX_IMAGE_PIXELS = "maxImagePixels";
+
+  /**
+   * {@code true} (default): a JPEG that libjpeg reports as corrupt (a bad Huffman code, a marker inside the scan,
+   * bytes outside any segment, a frame header whose size disagrees with its scan) is bad input. libjpeg would decode
+   * around the damage, filling blocks with grey or smearing rows, and FFCV stores the result. {@code false} stores
+   * what libjpeg recovers, failing only on a stream cut short.
+   */
+  public static final String JPEG_STRICT = "jpegStrict";
+
+  /**
+   * How a JPEG stored as it is ({@code jpg} mode at its own size) is checked, since nothing else decodes it before a
+   * loader does: {@code decode} (default) decodes it at 1/8 scale (every coefficient is still read, so all of
+   * libjpeg's checks run; see {@link #JPEG_STRICT}) and refuses it unless that succeeds, which also refuses a frame
+   * header that lies about the size; {@code markers} only checks that its segments are whole and an end-of-image
+   * marker follows the scan. With {@code markers}, corrupt scan data and lying headers are stored as they are: a
+   * loader decodes them to damaged pixels, or fails on them in the middle of training.
+   */
+  public static final String JPEG_PASS_THROUGH_CHECK = "jpegPassThroughCheck";
+
   /** {@code proportion} mode: probability that an image is stored as JPEG. Default 0.5, as FFCV. */
   public static final String COMPRESS_PROBABILITY = "compressProbability";
 
@@ -58,7 +84,8 @@ public final class BetonWriteOptions {
 
   /**
    * What to do with an image that cannot be stored (corrupt or truncated data, unsupported format, zero size,
-   * over 65535 pixels a side): {@code fail} the task (default; the message names the row, its source and the
+   * over {@link #MAX_IMAGE_PIXELS}, over 65535 pixels a side, a sample too large for a page; any failure confined
+   * to one image): {@code fail} the task (default; the message names the row, its source and the
    * reason), {@code skip} the row (counted in the metrics), or {@code quarantine}: skip it and record its
    * source, column and reason as a JSON line under the dataset's {@code _quarantine/} directory (one file per
    * committed task; files of failed attempts are deleted), so users can fix their data.
@@ -97,7 +124,8 @@ public final class BetonWriteOptions {
    * such as {@code fs.s3a.endpoint}, copied into the write's Hadoop configuration) pass.
    */
   public static final List<String> ALL = List.of(IMAGE_COLUMNS, MAX_RESOLUTION, MIN_RESOLUTION, WRITE_MODE,
-      JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
+      JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK,
+      COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
       TARGET_SHARD_SIZE, BAD_IMAGE_POLICY, NULL_POLICY, ARRAY_SHAPES, STRING_ENCODING, SOURCE_ID_COLUMN,
       MANIFEST_LOCK_TIMEOUT, SPOOL_DIR);
 
@@ -107,5 +135,6 @@ public final class BetonWriteOptions {
    * them. {@link #SEED} is here because it seeds only {@code proportion}'s draws.
    */
   static final List<String> IMAGE_ONLY = List.of(WRITE_MODE, MAX_RESOLUTION, MIN_RESOLUTION, JPEG_QUALITY,
-      JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, BAD_IMAGE_POLICY);
+      JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK, COMPRESS_PROBABILITY,
+      SMART_THRESHOLD, SEED, BAD_IMAGE_POLICY);
 }

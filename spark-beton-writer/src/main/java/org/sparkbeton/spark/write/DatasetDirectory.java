@@ -2,29 +2,24 @@ package org.sparkbeton.spark.write;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.util.regex.Pattern;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.Orphans;
 
 /**
  * What a write's target path holds, for the save modes that depend on whether a dataset exists there. A write
  * that failed or was killed before publishing leaves files of its own behind (attempt-unique shards, quarantine
- * records, a manifest's temporary file; at least an empty directory): a directory holding nothing else, and no
- * manifest, holds no dataset, and the next write may delete those files. Anything else in it (a user's file) makes
- * it {@link State#OCCUPIED}, and is never deleted.
+ * records, a manifest's temporary file, its job marker; at least an empty directory): a directory holding nothing
+ * else, and no manifest, holds no dataset, and the next write may delete those files, except those of a job still
+ * running ({@link Orphans}). Anything else in it (a user's file) makes it {@link State#OCCUPIED}, and is never
+ * deleted. The names are {@link DatasetFiles}'.
  */
 public final class DatasetDirectory {
-  /** A task attempt's shard: {@code part-<partition>-<job>-a<attempt>-<n>.beton} ({@link BetonDataWriter#shardPrefix}). */
-  private static final Pattern SHARD = Pattern.compile("part-\\d{5,}-[0-9a-f]{8}-a\\d+-\\d{3,}\\.beton");
-  /** A task attempt's quarantine records, in {@value QuarantineLog#DIR}. */
-  private static final Pattern QUARANTINE = Pattern.compile("part-\\d{5,}-[0-9a-f]{8}-a\\d+\\.jsonl");
-  /** The manifest on its way into place ({@link DatasetPublisher}). */
-  private static final Pattern MANIFEST_TMP = Pattern.compile("\\._manifest-[0-9a-f-]{36}\\.tmp");
-  /** The format writer's page spool, when option spoolDir names the dataset directory. */
-  private static final Pattern SPOOL = Pattern.compile("beton-pages-\\d+\\.spool");
-
   private DatasetDirectory() {}
 
   /** What a path holds. */
@@ -61,13 +56,13 @@ public final class DatasetDirectory {
     }
     for (FileStatus f : fs.listStatus(dir)) {
       String name = f.getPath().getName();
-      if (f.isDirectory() && name.equals(QuarantineLog.DIR)) {
+      if (f.isDirectory() && name.equals(DatasetFiles.QUARANTINE_DIR)) {
         for (FileStatus q : fs.listStatus(f.getPath())) {
-          if (!q.isFile() || !isOurs(QUARANTINE, q.getPath().getName())) {
-            return new Inspection(State.OCCUPIED, QuarantineLog.DIR + "/" + q.getPath().getName());
+          if (!q.isFile() || DatasetFiles.classify(q.getPath().getName(), true) == null) {
+            return new Inspection(State.OCCUPIED, DatasetFiles.QUARANTINE_DIR + "/" + q.getPath().getName());
           }
         }
-      } else if (!f.isFile() || !(isLock(name) || isLeftover(name))) {
+      } else if (!f.isFile() || DatasetFiles.classify(name, false) == null) {
         return new Inspection(State.OCCUPIED, name);
       }
     }
@@ -75,50 +70,58 @@ public final class DatasetDirectory {
   }
 
   /**
-   * Deletes the files that make {@code dir} {@link State#LEFTOVERS}: shards, quarantine records, temporary manifests
-   * and spools of writes that never published, with their checksum files, and the quarantine directory once empty.
-   * Leaves the directory, a {@link ManifestLock} (a job may be publishing) and any other file alone. Returns the
-   * number of files deleted (a checksum file that went with its file not counted).
+   * Deletes the files that make {@code dir} {@link State#LEFTOVERS}, as far as no running job holds them: shards,
+   * quarantine records, temporary manifests, spools and markers of writes that never published, with their checksum
+   * files, and the quarantine directory once empty ({@link Orphans#find} without a manifest). Leaves the directory,
+   * the files of a job whose marker is fresh, a fresh {@code _manifest.lock} (a job may be publishing) and any other
+   * file alone. Returns the number of files deleted (a checksum file that went with its file not counted).
    */
   public static int deleteLeftovers(FileSystem fs, Path dir) throws IOException {
     if (fs.exists(new Path(dir, DatasetManifest.FILE_NAME))) {
       throw new IllegalStateException(dir + " holds a dataset; its unlisted files are not leftovers of a first write");
     }
     int deleted = 0;
-    for (FileStatus f : fs.listStatus(dir)) {
-      if (f.isFile() && isLeftover(f.getPath().getName()) && fs.delete(f.getPath(), false)) {
-        deleted++;
+    for (Orphans.Orphan o : Orphans.find(list(fs, dir), null, System.currentTimeMillis()).orphans()) {
+      Path file = new Path(dir, o.path());
+      if (fs.delete(file, false)) {
+        deleted += file.getName().endsWith(".crc") && file.getName().startsWith(".") ? 0 : 1;
       }
     }
-    Path quarantine = new Path(dir, QuarantineLog.DIR);
-    if (fs.exists(quarantine)) {
-      for (FileStatus q : fs.listStatus(quarantine)) {
-        if (q.isFile() && isOurs(QUARANTINE, q.getPath().getName()) && fs.delete(q.getPath(), false)) {
-          deleted++;
-        }
-      }
-      if (fs.listStatus(quarantine).length == 0) {
-        fs.delete(quarantine, false);
-      }
+    Path quarantine = new Path(dir, DatasetFiles.QUARANTINE_DIR);
+    if (fs.exists(quarantine) && fs.listStatus(quarantine).length == 0) {
+      fs.delete(quarantine, false);
     }
     return deleted;
   }
 
-  /** A top-level file a write leaves behind when it never publishes (the lock aside). */
-  static boolean isLeftover(String name) {
-    return isOurs(SHARD, name) || isOurs(MANIFEST_TMP, name) || isOurs(SPOOL, name);
-  }
-
-  /** The manifest lock of a job that may still be publishing, or its checksum file. */
-  private static boolean isLock(String name) {
-    return name.equals(ManifestLock.FILE) || name.equals("." + ManifestLock.FILE + ".crc");
-  }
-
-  /** {@code name} matches {@code p}, or is the hidden checksum file Hadoop's local file system keeps beside one. */
-  private static boolean isOurs(Pattern p, String name) {
-    if (name.startsWith(".") && name.endsWith(".crc")) {
-      name = name.substring(1, name.length() - 4);
+  /**
+   * The files of {@code dir} (its top level and its quarantine directory) as {@link Orphans} judges them, the job
+   * markers listed again at the end ({@link Orphans#withMarkersListedAgain}).
+   */
+  static List<Orphans.FileInfo> list(FileSystem fs, Path dir) throws IOException {
+    List<Orphans.FileInfo> out = new ArrayList<>();
+    if (!fs.exists(dir)) {
+      return out;
     }
-    return p.matcher(name).matches();
+    for (FileStatus f : fs.listStatus(dir)) {
+      String name = f.getPath().getName();
+      if (f.isFile()) {
+        out.add(new Orphans.FileInfo(name, f.getLen(), f.getModificationTime()));
+      } else if (name.equals(DatasetFiles.QUARANTINE_DIR)) {
+        for (FileStatus q : fs.listStatus(f.getPath())) {
+          if (q.isFile()) {
+            out.add(new Orphans.FileInfo(DatasetFiles.QUARANTINE_DIR + "/" + q.getPath().getName(), q.getLen(),
+                q.getModificationTime()));
+          }
+        }
+      }
+    }
+    List<Orphans.FileInfo> again = new ArrayList<>();
+    for (FileStatus f : fs.listStatus(dir)) {
+      if (f.isFile()) {
+        again.add(new Orphans.FileInfo(f.getPath().getName(), f.getLen(), f.getModificationTime()));
+      }
+    }
+    return Orphans.withMarkersListedAgain(out, again);
   }
 }

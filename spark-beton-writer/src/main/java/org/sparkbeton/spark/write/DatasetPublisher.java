@@ -19,9 +19,13 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.SparkBetonVersion;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.Orphans;
 import org.sparkbeton.format.dataset.ShardEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The driver's side of the commit protocol: the manifest is the only definition of a dataset, and
@@ -30,6 +34,7 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * systems), so a reader sees the old dataset or the new one, never a mix.
  */
 public final class DatasetPublisher {
+  private static final Logger LOG = LoggerFactory.getLogger(DatasetPublisher.class);
   private static final Set<String> OBJECT_STORES = Set.of("s3", "s3a", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss");
 
   private final FileSystem fs;
@@ -81,7 +86,8 @@ public final class DatasetPublisher {
       messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
           .forEach(m -> shards.addAll(m.shards()));
       requirePresent(messages);
-      DatasetManifest next = new DatasetManifest(manifestFields, shards, recipe, SparkBetonVersion.writer());
+      DatasetManifest next = new DatasetManifest(manifestFields, shards, withQuarantineJobs(recipe, previous,
+          overwrite, jobId, messages), SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();
       next.shards().forEach(s -> live.add(s.path()));
@@ -101,6 +107,55 @@ public final class DatasetPublisher {
       deleteUnlisted(jobId, live, quarantine, overwrite);
       return next;
     }
+  }
+
+  /**
+   * {@code recipe} with {@link DatasetFiles#QUARANTINE_JOBS}: the jobs whose quarantine records the dataset keeps,
+   * the previous manifest's (on an append) plus this job when it quarantined rows; so that a later cleanup can tell
+   * the records of a committed job, even one that stored no sample, from those of a job that died.
+   */
+  private static Map<String, String> withQuarantineJobs(Map<String, String> recipe, DatasetManifest previous,
+      boolean overwrite, String jobId, List<BetonCommitMessage> messages) {
+    java.util.LinkedHashSet<String> jobs = new java.util.LinkedHashSet<>();
+    String before = previous == null || overwrite ? null : previous.recipe().get(DatasetFiles.QUARANTINE_JOBS);
+    if (before != null && !before.isEmpty()) {
+      jobs.addAll(List.of(before.split(",")));
+    }
+    if (messages.stream().anyMatch(m -> m.quarantineFile() != null)) {
+      jobs.add(jobId);
+    }
+    Map<String, String> r = new java.util.LinkedHashMap<>(recipe);
+    r.put(DatasetFiles.QUARANTINE_JOBS, String.join(",", jobs));
+    return r;
+  }
+
+  /**
+   * Deletes the files jobs that died left in the directory ({@link Orphans}: shards no manifest lists, quarantine
+   * records of jobs that never published, stale markers, locks and temporary manifests), leaving those of running
+   * jobs, and every file whose name is not one a write makes. The directory is listed first and the manifest read
+   * after: a job that published and removed its marker in between is then in the manifest read. Not under the lock,
+   * which stays held for milliseconds; returns the number of files deleted.
+   */
+  int deleteOrphans(String jobId) throws IOException {
+    List<Orphans.FileInfo> files = DatasetDirectory.list(fs, dir);
+    DatasetManifest manifest = current();
+    Orphans.Findings found = Orphans.find(files, manifest, System.currentTimeMillis());
+    int deleted = 0;
+    for (Orphans.Orphan o : found.orphans()) {
+      if (fs.delete(new Path(dir, o.path()), false)) {
+        deleted++;
+        LOG.info("beton write {}: deleted {} ({} bytes): {}", jobId, o.path(), o.bytes(), o.reason());
+      }
+    }
+    Path quarantineDir = new Path(dir, QuarantineLog.DIR);
+    try {
+      if (deleted > 0 && fs.exists(quarantineDir) && fs.listStatus(quarantineDir).length == 0) {
+        fs.delete(quarantineDir, false);
+      }
+    } catch (IOException e) {
+      // a running job has just quarantined a row there: the directory stays
+    }
+    return deleted;
   }
 
   /**

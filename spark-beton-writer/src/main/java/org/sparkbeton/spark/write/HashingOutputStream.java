@@ -6,14 +6,21 @@ import java.io.OutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import org.sparkbeton.format.dataset.PageChecksummer;
+import org.sparkbeton.format.dataset.PageChecksums;
 
-/** Counts and SHA-256-hashes what passes through, so a shard's checksum costs no second read. */
+/**
+ * Counts, SHA-256-hashes and page-checksums what passes through, so a shard's checksums cost no second read.
+ */
 final class HashingOutputStream extends FilterOutputStream {
   private final MessageDigest sha256;
+  private final PageChecksummer pages;
   private long count;
 
-  HashingOutputStream(OutputStream out) {
+  /** {@code recordSize}: the metadata record size of the file written, for its page checksums. */
+  HashingOutputStream(OutputStream out, int recordSize) {
     super(out);
+    this.pages = new PageChecksummer(recordSize);
     try {
       this.sha256 = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
@@ -25,6 +32,7 @@ final class HashingOutputStream extends FilterOutputStream {
   public void write(int b) throws IOException {
     out.write(b);
     sha256.update((byte) b);
+    pages.update(b);
     count++;
   }
 
@@ -32,11 +40,17 @@ final class HashingOutputStream extends FilterOutputStream {
   public void write(byte[] b, int off, int len) throws IOException {
     out.write(b, off, len);
     sha256.update(b, off, len);
+    pages.update(b, off, len);
     count += len;
   }
 
   long count() {
     return count;
+  }
+
+  /** The page checksums of what was written; once, after the last byte. */
+  PageChecksums pageChecksums() {
+    return pages.finish();
   }
 
   String sha256Hex() {

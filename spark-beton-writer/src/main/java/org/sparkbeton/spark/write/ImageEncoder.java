@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.ImageDecoder;
+import org.sparkbeton.codec.PixelLimit;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodec;
@@ -12,6 +13,7 @@ import org.sparkbeton.codec.jpeg.JpegColorSpace;
 import org.sparkbeton.codec.jpeg.JpegGeometry;
 import org.sparkbeton.codec.jpeg.JpegHeader;
 import org.sparkbeton.codec.jpeg.JpegMarkers;
+import org.sparkbeton.codec.jpeg.Strictness;
 import org.sparkbeton.codec.jpeg.YccPlanes;
 import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.format.fields.ImageMode;
@@ -23,7 +25,10 @@ import org.sparkbeton.format.fields.RgbImage;
  * {@code minResolution}, sizes truncated, never upscaled, area filter), then store as raw RGB or JPEG
  * by write mode. JPEG inputs are decoded by the fastest codec at the smallest DCT scale that still
  * covers the target size; a JPEG to be stored as JPEG at its own size is passed through untouched
- * (lossless, and no encode; FFCV always re-encodes). A YCbCr JPEG re-encoded as a 4:2:0 JPEG is resized as its
+ * (lossless, and no encode; FFCV always re-encodes) once a decode at 1/8 scale shows it whole (option
+ * {@code jpegPassThroughCheck}). Every image's size is read from its header and checked against
+ * {@code maxImagePixels} before anything is decoded, and JPEGs are decoded {@link Strictness#STRICT strictly} unless
+ * {@code jpegStrict=false}. A YCbCr JPEG re-encoded as a 4:2:0 JPEG is resized as its
  * Y, Cb and Cr planes (unless {@code jpegResizeSpace=rgb}): Y to the target size, chroma to half of it, so
  * libjpeg neither upsamples and converts the chroma on decode nor converts and downsamples it on encode.
  * One instance per task thread.
@@ -37,6 +42,7 @@ final class ImageEncoder implements AutoCloseable {
   private final BetonWriteConf conf;
   private final int partition;
   private final JpegCodec codec;
+  private final PixelLimit pixelLimit;
   private final JpegHeader header = new JpegHeader();
   private final Resizer resizer = new Resizer();
   private final ChromaSubsampling subsampling;
@@ -46,6 +52,8 @@ final class ImageEncoder implements AutoCloseable {
   /** JPEG output; sized for the worst case, so a fresh array of that size per image is not needed. */
   private ByteBuffer encoded = ByteBuffer.allocateDirect(1 << 20);
   long passedThrough;
+  /** Of the passed through, those decoded first to check them ({@code jpegPassThroughCheck=decode}). */
+  long passThroughDecoded;
   long reencoded;
   /** Of the re-encoded, those resized as YCbCr planes. */
   long reencodedFromPlanes;
@@ -58,7 +66,8 @@ final class ImageEncoder implements AutoCloseable {
   ImageEncoder(BetonWriteConf conf, int partition) {
     this.conf = conf;
     this.partition = partition;
-    this.codec = JpegCodecs.fastest();
+    this.codec = JpegCodecs.fastest(conf.jpegStrict ? Strictness.STRICT : Strictness.LENIENT);
+    this.pixelLimit = new PixelLimit(conf.maxImagePixels, "option maxImagePixels");
     this.subsampling = conf.subsampling444 ? ChromaSubsampling.S444 : ChromaSubsampling.S420;
   }
 
@@ -90,13 +99,14 @@ final class ImageEncoder implements AutoCloseable {
       input.get(at, bytes);
     }
     long t0 = System.nanoTime();
-    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(bytes);
+    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(bytes, pixelLimit, codec.strictness());
     decodeNanos += System.nanoTime() - t0;
     return fromPixels(decoded.pixels(), decoded.width(), decoded.height(), row);
   }
 
   /** H x W x 3 RGB pixels. */
   RgbImage fromPixels(byte[] rgb, int w, int h, long row) {
+    pixelLimit.check(w, h);
     long target = targetSize(w, h);
     int tw = (int) (target >>> 32);
     int th = (int) target;
@@ -109,6 +119,7 @@ final class ImageEncoder implements AutoCloseable {
   /** Null when the JPEG needs the general decoder (EXIF rotation, CMYK/YCCK). */
   private RgbImage fromPlainJpeg(ByteBuffer src, long row) {
     codec.probe(src, header);
+    pixelLimit.check(header.width(), header.height());
     JpegColorSpace cs = header.colorSpace();
     if (JpegMarkers.exifOrientation(src) != 1 || (cs != JpegColorSpace.YCBCR && cs != JpegColorSpace.GRAYSCALE)) {
       return null;
@@ -119,8 +130,12 @@ final class ImageEncoder implements AutoCloseable {
     int tw = (int) (target >>> 32);
     int th = (int) target;
     if (tw == w && th == h && storeAsJpeg(tw, th, row)) {
-      // stored as they are, so no decoder will look at them here: refuse a stream that is cut short
+      // stored as they are, so no decoder will look at them later here: refuse a stream that is cut short, and
+      // (jpegPassThroughCheck=decode) one that does not decode, or not to the size its header gives
       JpegMarkers.requireComplete(src);
+      if (conf.decodePassThrough) {
+        checkByDecoding(src, w, h);
+      }
       passedThrough++;
       return new RgbImage(ImageMode.JPG, w, h, src);
     }
@@ -139,6 +154,26 @@ final class ImageEncoder implements AutoCloseable {
     codec.decode(src, scale, Idct.ACCURATE, decoded, 0);
     decodeNanos += System.nanoTime() - t0;
     return store(resized(decoded, sw, sh, tw, th), tw, th, row);
+  }
+
+  /**
+   * Decodes {@code src} at 1/8 scale, the cheapest decode that still reads every coefficient of the stream (so all
+   * of libjpeg's checks run, strictly unless {@code jpegStrict=false}), and requires the size the header promises:
+   * a JPEG passed through is checked as thoroughly as one re-encoded, for about a third of a full decode's time.
+   */
+  private void checkByDecoding(ByteBuffer src, int w, int h) {
+    int sw = JpegGeometry.scaledDim(w, 1);
+    int sh = JpegGeometry.scaledDim(h, 1);
+    decoded = ensure(decoded, sw * sh * 3);
+    long t0 = System.nanoTime();
+    long size = codec.decode(src, 1, Idct.FAST, decoded, 0);
+    decodeNanos += System.nanoTime() - t0;
+    passThroughDecoded++;
+    if (size != org.sparkbeton.codec.jpeg.ImageSize.pack(sw, sh)) {
+      throw new ImageDecodeException("JPEG header says " + w + "x" + h + " but its data decodes at 1/8 to "
+          + org.sparkbeton.codec.jpeg.ImageSize.width(size) + "x" + org.sparkbeton.codec.jpeg.ImageSize.height(size)
+          + " instead of " + sw + "x" + sh);
+    }
   }
 
   /**
@@ -199,11 +234,14 @@ final class ImageEncoder implements AutoCloseable {
    * pixels, {@code 2 * side / target} source luma pixels, and a source chroma sample covers {@code side / chroma}
    * of those (the subsampling factor, 1, 2 or 4). Where the target side is odd, the output's last chroma sample
    * covers a pixel past the image too: its window runs past the plane and is averaged over what is left, as the
-   * RGB path's encoder averages the last row with its own copy. At most the plane's side (a 1-sample output).
+   * RGB path's encoder averages the last row with its own copy. At most the image's extent in chroma samples,
+   * {@code side / factor}: on an odd side the plane's last sample is half padding (the encoder's copy of the edge),
+   * so a 1-sample output that took the whole plane would weigh the last luma row twice (a 1001x17 JPEG decoded as
+   * 126x3 with 63x2 chroma, stored as 97x1, lost 20 dB of colour that way).
    */
   static double chromaScale(int side, int target, int chroma) {
     long factor = Math.max(1, Math.round((double) side / chroma));
-    return Math.min(chroma, 2.0 * side / target / factor);
+    return Math.min((double) side / factor, 2.0 * side / target / factor);
   }
 
   /** {@code buffer} if it holds {@code size} bytes, else a larger direct one; position 0, limit capacity. */

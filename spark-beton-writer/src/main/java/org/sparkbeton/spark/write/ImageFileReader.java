@@ -62,7 +62,7 @@ final class ImageFileReader {
       throw new ImageDecodeException("image file " + location + " does not exist", e);
     }
     if (n == 0) {
-      throw new ImageDecodeException("image file " + location + " is empty");
+      throw new ImageDecodeException("image file " + location + " is an empty file (0 bytes)");
     }
     return ByteBuffer.wrap(buffer, 0, n);
   }

@@ -13,12 +13,15 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
 import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.format.write.SampleTooLargeException;
 
 /**
  * Turns one {@link InternalRow} into the values the format core writes, column by column, on an
  * executor. A row whose value is null or whose image cannot be stored is refused with a message
  * naming the column and the row's source, or skipped (null result, counted) when the policy says so;
- * with {@code badImagePolicy=quarantine} the skipped row's source and reason go to a {@link QuarantineLog}.
+ * with {@code badImagePolicy=quarantine} the skipped row's source and reason go to a {@link QuarantineLog}. Every
+ * failure confined to one image is such bad input: the codecs' errors, an image over {@code maxImagePixels}, any
+ * other exception of the image's decode, resize or encode, and a sample too large for a page.
  */
 final class RowEncoder implements AutoCloseable {
   private final List<ColumnPlan> plans;
@@ -49,8 +52,7 @@ final class RowEncoder implements AutoCloseable {
       throw new IllegalArgumentException("badImagePolicy=quarantine needs a quarantine log");
     }
     this.conf = conf;
-    this.images = plans.stream().anyMatch(p -> p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT
-        || p.kind() == ColumnKind.IMAGE_PATH) ? new ImageEncoder(conf, partition) : null;
+    this.images = plans.stream().anyMatch(RowEncoder::isImage) ? new ImageEncoder(conf, partition) : null;
     this.pathOrdinal = plans.stream().filter(p -> p.kind() == ColumnKind.IMAGE_PATH).mapToInt(ColumnPlan::ordinal)
         .findFirst().orElse(-1);
     if (pathOrdinal >= 0 && hadoopConf == null) {
@@ -76,18 +78,58 @@ final class RowEncoder implements AutoCloseable {
       try {
         values[k] = value(p, row, rowIndex);
       } catch (ImageDecodeException | JpegException e) {
-        switch (conf.badImages) {
-          case SKIP -> skippedBadImages++;
-          case QUARANTINE -> {
-            skippedBadImages++;
-            quarantine.add(source(row), partition, rowIndex, p.column(), e.getMessage());
-          }
-          default -> throw new BadImageException(p.column(), rowIndex, partition, source(row), e.getMessage(), e);
+        refuse(p.column(), row, rowIndex, e.getMessage(), e);
+        return null;
+      } catch (RuntimeException e) {
+        if (!isImage(p) || e instanceof IllegalStateException || e instanceof java.io.UncheckedIOException) {
+          throw e;
         }
+        // anything else thrown while one image was decoded, checked, resized or encoded (an arithmetic overflow on
+        // absurd sizes, a decoder library's own exception) concerns that image alone: bad input too, named
+        refuse(p.column(), row, rowIndex, "cannot store the image: " + e, e);
         return null;
       }
     }
     return values;
+  }
+
+  /**
+   * Applies the bad-image policy to a sample that no page can hold ({@code tooLarge}, thrown by the shard writer for
+   * the values {@link #encode} last returned), naming its largest image column; false when the row has no image
+   * column, for the caller to rethrow (a sample of other values too large for its pages is not bad input: its
+   * pageSize is too small).
+   */
+  boolean refuseTooLarge(InternalRow row, long rowIndex, SampleTooLargeException tooLarge) {
+    String column = null;
+    long largest = -1;
+    for (int k = 0; k < plans.size(); k++) {
+      if (isImage(plans.get(k)) && values[k] instanceof RgbImage img && img.payload().remaining() > largest) {
+        largest = img.payload().remaining();
+        column = plans.get(k).column();
+      }
+    }
+    if (column == null) {
+      return false;
+    }
+    refuse(column, row, rowIndex, tooLarge.getMessage() + " (option pageSize)", tooLarge);
+    return true;
+  }
+
+  /** The bad-image policy for {@code column} of {@code row}: counted and skipped, quarantined, or a failure. */
+  private void refuse(String column, InternalRow row, long rowIndex, String reason, RuntimeException cause) {
+    switch (conf.badImages) {
+      case SKIP -> skippedBadImages++;
+      case QUARANTINE -> {
+        skippedBadImages++;
+        quarantine.add(source(row), partition, rowIndex, column, reason);
+      }
+      default -> throw new BadImageException(column, rowIndex, partition, source(row), reason, cause);
+    }
+  }
+
+  private static boolean isImage(ColumnPlan p) {
+    return p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT
+        || p.kind() == ColumnKind.IMAGE_PATH;
   }
 
   /**

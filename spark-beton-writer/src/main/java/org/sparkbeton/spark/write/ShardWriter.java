@@ -9,6 +9,7 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.RecordLayout;
 import org.sparkbeton.format.dataset.ColumnStats;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
@@ -21,7 +22,8 @@ import org.sparkbeton.format.write.PageLayout;
  * shard's payload bytes reach the target size (the sample that reaches it is the shard's last). Shards
  * are written in {@link PageLayout#COMPACT}: the samples follow the metadata, no page is padded to its
  * end, so a small partition makes a small shard (FFCV's layout would add up to two pages of zeros to
- * each). Keeps checksum, size and Int/Float min/max per shard for the manifest. {@link #abort()} deletes
+ * each). Keeps checksum, page checksums (computed as the bytes stream out), size and Int/Float min/max per
+ * shard for the manifest. {@link #abort()} deletes
  * every file this attempt created.
  */
 final class ShardWriter implements AutoCloseable {
@@ -30,6 +32,7 @@ final class ShardWriter implements AutoCloseable {
   private final String prefix;
   private final List<BetonField> fields;
   private final BetonWriteConf conf;
+  private final int recordSize;
   private final List<org.apache.hadoop.fs.Path> created = new ArrayList<>();
   private final List<ShardEntry> finished = new ArrayList<>();
   private BetonWriter current;
@@ -45,6 +48,7 @@ final class ShardWriter implements AutoCloseable {
     this.prefix = prefix;
     this.fields = fields;
     this.conf = conf;
+    this.recordSize = RecordLayout.of(fields.stream().map(BetonField::codec).toList()).recordSize();
   }
 
   void write(Object[] values) throws IOException {
@@ -71,7 +75,7 @@ final class ShardWriter implements AutoCloseable {
     currentName = String.format("%s-%03d.beton", prefix, finished.size());
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, currentName);
     created.add(path);
-    currentOut = new HashingOutputStream(fs.create(path, false));
+    currentOut = new HashingOutputStream(fs.create(path, false), recordSize);
     current = BetonWriter.builder(fields).pageSize(conf.pageSize).pageLayout(PageLayout.COMPACT)
         .open(currentOut, Path.of(conf.spoolDir));
     currentSamples = 0;
@@ -92,13 +96,24 @@ final class ShardWriter implements AutoCloseable {
       }
     }
     finished.add(new ShardEntry(currentName, currentSamples, currentOut.count(),
-        new ShardChecksum(ShardChecksum.SHA256, currentOut.sha256Hex()), shardStats));
+        new ShardChecksum(ShardChecksum.SHA256, currentOut.sha256Hex()), shardStats, currentOut.pageChecksums()));
     current = null;
   }
 
-  /** Completes the last shard; returns every shard of this attempt. A task with no rows writes no file. */
+  /**
+   * Completes the last shard; returns every shard of this attempt. A task with no rows writes no file, and a shard
+   * opened for a sample that was then refused (too large for a page) and given no other is deleted.
+   */
   List<ShardEntry> finish() throws IOException {
-    if (current != null) {
+    if (current != null && currentSamples == 0) {
+      org.apache.hadoop.fs.Path empty = created.remove(created.size() - 1);
+      try {
+        current.close();
+      } finally {
+        current = null;
+        fs.delete(empty, false);
+      }
+    } else if (current != null) {
       finishCurrent();
     }
     return List.copyOf(finished);

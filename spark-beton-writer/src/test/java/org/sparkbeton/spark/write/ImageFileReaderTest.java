@@ -78,7 +78,7 @@ class ImageFileReaderTest {
         .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist");
     Path empty = Files.createFile(tmp.resolve("empty.jpg"));
     assertThatThrownBy(() -> reader.read(empty.toString())).isInstanceOf(ImageDecodeException.class)
-        .hasMessageContaining("empty.jpg is empty");
+        .hasMessageContaining("empty.jpg is an empty file (0 bytes)");
     Path dir = Files.createDirectory(tmp.resolve("a-dir.jpg"));
     assertThatThrownBy(() -> reader.read(dir.toString())).isInstanceOf(ImageDecodeException.class)
         .hasMessageContaining("a-dir.jpg");

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.BytesField;
 import org.sparkbeton.format.fields.FloatField;
@@ -56,10 +57,14 @@ class ShardWriterTest {
       try (BetonReader r = BetonReader.open(file)) {
         assertThat(r.numSamples()).isEqualTo(s.samples());
         assertThat(BetonVerifier.verify(r).problems()).isEmpty();
+        // page checksums computed as the bytes streamed out: those of the file on disk
+        assertThat(s.pageChecksums()).isEqualTo(PageChecksums.compute(r));
       }
       total += s.samples();
     }
     assertThat(total).isEqualTo(100);
+    // shard 0: head, records, the data of pages 0, 1 and 2 (2 MiB pages), the table
+    assertThat(shards.get(0).pageChecksums().units()).isEqualTo(6);
     assertThat(shards.get(0).stats("label").min().longValue()).isEqualTo(-3);
     assertThat(shards.get(0).stats("label").max().longValue()).isEqualTo(6);
     assertThat(shards.get(2).stats("w").min().doubleValue()).isEqualTo(42.0);

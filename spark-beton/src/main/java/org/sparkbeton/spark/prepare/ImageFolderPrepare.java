@@ -1,10 +1,6 @@
 package org.sparkbeton.spark.prepare;
 
 import static org.apache.spark.sql.functions.col;
-import static org.apache.spark.sql.functions.element_at;
-import static org.apache.spark.sql.functions.lit;
-import static org.apache.spark.sql.functions.map;
-import static org.apache.spark.sql.functions.regexp_extract;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -18,21 +14,22 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
-import org.apache.spark.sql.Column;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.spark.write.DatasetPublisher;
 
 /**
- * The dataset preparation job: an ImageFolder tree listed with Spark's {@code binaryFile} source (the
- * image files are read by the write tasks, by path),
- * labelled by the index of its sorted class folder (torchvision's rule), written with
- * {@code format("beton")} (decode, resize, re-encode on executors). Runs the same on an embedded
- * {@code local[*]} Spark or under {@code spark-submit}.
+ * The dataset preparation job: an ImageFolder tree listed as torchvision's {@code ImageFolder} lists it (nested
+ * folders and empty files included, {@link ImageFolderListing}; the image files are read by the write tasks, by
+ * path), labelled by the index of its sorted class folder (torchvision's rule), written with
+ * {@code format("beton")} (decode, resize, re-encode on executors). An empty file is bad input like a corrupt
+ * image: {@code empty file (0 bytes)}. Runs the same on an embedded {@code local[*]} Spark or under
+ * {@code spark-submit}.
  */
 public final class ImageFolderPrepare {
   /** How long to wait for the listener events of the write's last tasks after the write returned. */
@@ -40,7 +37,6 @@ public final class ImageFolderPrepare {
   /** The local properties {@code SparkContext.setJobGroup} sets. */
   private static final String[] JOB_GROUP_PROPERTIES =
       {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"};
-  private static final String IMAGE_GLOB = "*.{jpg,jpeg,JPG,JPEG,png,PNG,bmp,BMP,gif,GIF,tif,tiff,TIF,TIFF,webp,WEBP}";
   /** Write tasks per core at most, when no shard count is given: the last tasks of a job balance the cores. */
   static final int TASKS_PER_CORE = 4;
   /** Images per write task at least: a task's own cost (a shard file, its commit) stays small beside its images. */
@@ -81,20 +77,6 @@ public final class ImageFolderPrepare {
     return (int) Math.max(cores, Math.min(byImages, (long) TASKS_PER_CORE * cores));
   }
 
-  /**
-   * How many of the listed files the job labels: those whose parent folder is one of {@code classes}, the rule
-   * of the label column (the regular expression takes the path's last folder name).
-   */
-  static long labelled(String[] files, List<String> classes) {
-    java.util.Set<String> names = new java.util.HashSet<>(classes);
-    long n = 0;
-    for (String f : files) {
-      Path parent = new Path(java.net.URI.create(f)).getParent();
-      n += parent != null && names.contains(parent.getName()) ? 1 : 0;
-    }
-    return n;
-  }
-
   /** The class folders of an ImageFolder root, sorted: a sample's label is its folder's index here. */
   public static List<String> classes(SparkSession spark, String input) throws IOException {
     Path root = new Path(input);
@@ -129,34 +111,26 @@ public final class ImageFolderPrepare {
       SaveMode mode, Progress progress) throws IOException {
     long t0 = System.nanoTime();
     List<String> classes = classes(spark, input);
-    List<Column> entries = new ArrayList<>();
-    for (int i = 0; i < classes.size(); i++) {
-      entries.add(lit(classes.get(i)));
-      entries.add(lit(i));
-    }
-    Column labelOf = map(entries.toArray(new Column[0]));
-    Dataset<Row> files = spark.read().format("binaryFile").option("recursiveFileLookup", "true")
-        .option("pathGlobFilter", IMAGE_GLOB).load(input)
-        .select(col("path"), col("path").as("image"),
-            element_at(labelOf, regexp_extract(col("path"), "([^/]+)/[^/]+$", 1)).cast("int").as("label"))
-        .where(col("label").isNotNull());
-    // the progress total, counted on the driver from the listing binaryFile made when it was loaded, by the
-    // label rule above: a count() job here cost a Spark job of ~160 listing partitions before the write
-    long listed = labelled(files.inputFiles(), classes);
+    // listed by Spark tasks, one per class folder, kept for the count and the write (a row per image: path, label)
+    Dataset<Row> listing = ImageFolderListing.list(spark, input, classes).persist(StorageLevel.MEMORY_AND_DISK());
+    Dataset<Row> files = listing.select(col("path"), col("path").as("image"), col("label"));
+    // the progress total
+    long listed = files.count();
     if (listed == 0) {
-      throw new IllegalArgumentException("Input " + input + " has no images in its class folders (" + IMAGE_GLOB + ")");
+      listing.unpersist();
+      throw new IllegalArgumentException("Input " + input + " has no images in its class folders ("
+          + ImageFolderListing.IMAGE_GLOB + ")");
     }
-    // binaryFile makes many small partitions; they are merged (a coalesce: no shuffle of image bytes) into
-    // writeTasks(...) tasks unless a shard count is asked for: several per core, so that the core that finishes
-    // first takes the next task instead of idling while the other ends the job (coalesce groups partitions by
-    // count, not bytes, so equal tasks differ in work). A shard costs no padding beyond its last page's tail
-    // (the compact page layout).
+    // the listing has a partition per few class folders; they are merged (a coalesce: no shuffle) into
+    // writeTasks(...) tasks unless a shard count is asked for: several per core where the listing has that many
+    // partitions, so that the core that finishes first takes the next task instead of idling while the other ends
+    // the job (coalesce groups partitions by count, not bytes, so tasks differ in work). A shard costs no padding
+    // beyond its last page's tail (the compact page layout).
     files = shards > 0 ? files.repartition(shards)
         : files.coalesce(writeTasks(listed, spark.sparkContext().defaultParallelism()));
-    // binaryFile only lists the files here (its content column is not selected, so it reads none): the write
-    // tasks read each image by path themselves, at a fraction of the content column's cost per row (a stream
-    // copy into a growing array, then a copy into the row). The path also names bad images in errors and
-    // quarantine records; it is not stored.
+    // the write tasks read each image by path themselves, at a fraction of the cost per row of binaryFile's content
+    // column (a stream copy into a growing array, then a copy into the row). The path also names bad images in
+    // errors and quarantine records; it is not stored.
     DataFrameWriter<Row> writer = files.write().format("beton").option("imageColumns", "image")
         .option("sourceIdColumn", "path").options(options);
     ProgressModel model = new ProgressModel(listed, System::nanoTime);
@@ -193,6 +167,7 @@ public final class ImageFolderPrepare {
         reporter.close();
       }
       sc.removeSparkListener(listener);
+      listing.unpersist();
     }
     double writeSeconds = model.snapshot().seconds();
 

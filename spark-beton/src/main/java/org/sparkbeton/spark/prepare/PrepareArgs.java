@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SaveMode;
+import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.format.BetonFormat;
 import org.sparkbeton.format.ByteSizes;
 
@@ -24,7 +25,8 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
   static final String USAGE = String.join("\n",
       "Usage: beton-prepare [--input DIR] [--output URI] [--overwrite | --append] [--max-resolution N]",
       "                     [--mode raw|jpg|smart|proportion] [--quality Q] [--smart-threshold S] [--page-size S]",
-      "                     [--bad-images fail|skip|quarantine] [--shards N] [--master URL] [--demo-images N]",
+      "                     [--bad-images fail|skip|quarantine] [--max-image-pixels N] [--lenient-jpeg]",
+      "                     [--pass-through-check decode|markers] [--shards N] [--master URL] [--demo-images N]",
       "                     [--progress-interval SECONDS] [--debug]",
       "Turns an ImageFolder tree (one folder per class; labels = index of the sorted folder names, as",
       "torchvision's ImageFolder) into a sharded .beton dataset with Spark. Relative paths are taken from the",
@@ -35,7 +37,11 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "An existing dataset at --output is replaced with --overwrite or added to with --append; without either the",
       "job refuses it. A folder left by a failed or killed run (its own files only) is taken over and cleaned.",
       "Bad images fail the job naming the file (--bad-images fail), are skipped and counted (skip), or are",
-      "listed with the reason in <output>/_quarantine/*.jsonl (quarantine).",
+      "listed with the reason in <output>/_quarantine/*.jsonl (quarantine). An image is bad when it does not",
+      "decode, when its header says more than --max-image-pixels (default 89,478,485, PIL's limit), or when",
+      "libjpeg reports corrupt data in a JPEG (--lenient-jpeg stores what libjpeg decodes around the damage, as",
+      "FFCV does). A JPEG stored as it is gets a strict decode at 1/8 first (--pass-through-check markers checks",
+      "only that its segments are whole: faster, but corrupt scan data is stored).",
       "Progress goes to standard error: a live line on a terminal, else a line every --progress-interval seconds",
       "(default 5; 0 for none). The summary goes to standard output.",
       "Defaults: --mode jpg, --max-resolution 256, --quality 90, --master local[*], up to 4 write tasks (shards)",
@@ -62,6 +68,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
         case "--overwrite" -> overwrite = true;
         case "--append" -> append = true;
         case "--debug" -> debug = true;
+        case "--lenient-jpeg" -> options.put("jpegStrict", "false");
         case "-h", "--help" -> throw new UsageException(null);
         default -> {
           if (!a.startsWith("--")) {
@@ -80,6 +87,8 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
             case "--smart-threshold" -> options.put("smartThreshold", Long.toString(size(a, v)));
             case "--page-size" -> options.put("pageSize", Long.toString(pageSize(v)));
             case "--bad-images" -> options.put("badImagePolicy", oneOf(a, v, "fail", "skip", "quarantine"));
+            case "--max-image-pixels" -> options.put("maxImagePixels", Long.toString(pixels(a, v)));
+            case "--pass-through-check" -> options.put("jpegPassThroughCheck", oneOf(a, v, "decode", "markers"));
             case "--shards" -> shards = positive(a, v);
             case "--master" -> master = v;
             case "--demo-images" -> demo = positive(a, v);
@@ -111,6 +120,20 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     }
     SaveMode mode = overwrite ? SaveMode.Overwrite : append ? SaveMode.Append : SaveMode.ErrorIfExists;
     return new PrepareArgs(input, output, options, shards, master, mode, demo, progress, debug);
+  }
+
+  /** A pixel count the codecs can decode: 1 to {@link JpegCodec#MAX_DECODE_PIXELS}. */
+  private static long pixels(String option, String v) {
+    try {
+      long n = Long.parseLong(v.replace(",", "").replace("_", ""));
+      if (n >= 1 && n <= JpegCodec.MAX_DECODE_PIXELS) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new UsageException("Option " + option + " must be a number of pixels from 1 to "
+        + JpegCodec.MAX_DECODE_PIXELS + " (the codecs decode nothing larger), got '" + v + "'");
   }
 
   private static int positive(String option, String v) {

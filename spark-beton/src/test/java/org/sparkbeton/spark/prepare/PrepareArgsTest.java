@@ -34,9 +34,23 @@ class PrepareArgsTest {
     assertThat(a.writeOptions()).containsEntry("writeMode", "smart").containsEntry("smartThreshold", "262144")
         .containsEntry("jpegQuality", "85").containsEntry("pageSize", "4194304")
         .containsEntry("badImagePolicy", "quarantine").containsEntry("maxResolution", "512");
+    assertThat(a.writeOptions()).doesNotContainKeys("maxImagePixels", "jpegStrict", "jpegPassThroughCheck");
     assertThat(a.progressSeconds()).isEqualTo(0.5);
     assertThat(a.debug()).isTrue();
     assertThat(a.demoImages()).isZero();
+  }
+
+  @Test
+  void badInputFlagsBecomeTheWritersChecks() {
+    PrepareArgs a = parse("--input", "in", "--output", "out", "--max-image-pixels", "40,000,000", "--lenient-jpeg",
+        "--pass-through-check", "markers");
+    assertThat(a.writeOptions()).containsEntry("maxImagePixels", "40000000").containsEntry("jpegStrict", "false")
+        .containsEntry("jpegPassThroughCheck", "markers");
+    refused("Option --max-image-pixels must be a number of pixels from 1 to 268435456 (the codecs decode nothing"
+        + " larger), got '300000000'", "--max-image-pixels", "300000000");
+    refused("Option --max-image-pixels must be a number of pixels from 1 to 268435456 (the codecs decode nothing"
+        + " larger), got 'lots'", "--max-image-pixels", "lots");
+    refused("Option --pass-through-check must be decode or markers, got 'none'", "--pass-through-check", "none");
   }
 
   @Test

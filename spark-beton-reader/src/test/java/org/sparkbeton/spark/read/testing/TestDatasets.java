@@ -12,10 +12,12 @@ import java.util.Map;
 import java.util.Random;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.dataset.ColumnStats;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
@@ -30,8 +32,8 @@ import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
 
 /**
- * Writes {@code .beton} files and dataset directories with the core writer and {@link DatasetManifest},
- * standing in for the Spark writer (issue 4) until it exists.
+ * Writes {@code .beton} files and dataset directories with the core writer and {@link DatasetManifest}, as the
+ * Spark writer makes them (checksums, page checksums, min/max), without Spark.
  */
 public final class TestDatasets {
   /** image (raw), label, weight, bytes, json, arr ({@code <f4} 2x3), tensor ({@code <i2} (4,)). */
@@ -87,7 +89,7 @@ public final class TestDatasets {
 
   /**
    * Writes a dataset directory: one shard per element of {@code shards} (named
-   * {@code part-0000N.beton}), then {@code _manifest.json} with checksums and Int/Float min/max.
+   * {@code part-0000N.beton}), then {@code _manifest.json} with checksums, page checksums and Int/Float min/max.
    */
   public static DatasetManifest writeDataset(Path dir, List<BetonField> fields, List<List<Object[]>> shards) {
     try {
@@ -96,7 +98,8 @@ public final class TestDatasets {
       for (int s = 0; s < shards.size(); s++) {
         String name = String.format("part-%05d.beton", s);
         Path file = writeFile(dir.resolve(name), fields, shards.get(s));
-        entries.add(new ShardEntry(name, shards.get(s).size(), Files.size(file), sha256(file), stats(fields, shards.get(s))));
+        entries.add(new ShardEntry(name, shards.get(s).size(), Files.size(file), sha256(file), stats(fields, shards.get(s)),
+            pageChecksums(file)));
       }
       List<ManifestField> mf = new ArrayList<>();
       fields.forEach(f -> mf.add(ManifestField.of(f)));
@@ -127,6 +130,13 @@ public final class TestDatasets {
       out.put(fields.get(f).name(), acc.result());
     }
     return out;
+  }
+
+  /** The file's page checksums, as the Spark writer computes them while it streams a shard out. */
+  public static PageChecksums pageChecksums(Path file) throws IOException {
+    try (BetonReader reader = BetonReader.open(file)) {
+      return PageChecksums.compute(reader);
+    }
   }
 
   public static ShardChecksum sha256(Path file) throws IOException {

@@ -8,28 +8,38 @@ import java.lang.management.ManagementFactory;
  * take cores and move wall-clock figures by 2x between runs, while the CPU time a run spends per image
  * moves far less, so ratios are shown on both.
  */
-final class Throughput {
+public final class Throughput {
   private static final com.sun.management.OperatingSystemMXBean OS =
       (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
-  double firstWall;
-  double firstCpu;
+  private double firstWall;
+  private double firstCpu;
   private long restImages;
   private long restWallNanos;
   private long restCpuNanos;
   private long wall0;
   private long cpu0;
 
-  /** Starts timing an epoch (for epoch 1 call it before building what is measured). */
-  void start() {
-    wall0 = System.nanoTime();
-    cpu0 = OS.getProcessCpuTime();
+  /** CPU time of this process so far, all threads, in nanoseconds. */
+  public static long processCpuNanos() {
+    return OS.getProcessCpuTime();
   }
 
-  /** Ends the epoch started last and starts timing the next. */
-  void epochDone(int epoch, long images) {
+  /** The system load average of the last minute, or a negative value where there is none. */
+  public static double loadAverage() {
+    return OS.getSystemLoadAverage();
+  }
+
+  /** Starts timing an epoch (for epoch 1 call it before building what is measured). */
+  public void start() {
+    wall0 = System.nanoTime();
+    cpu0 = processCpuNanos();
+  }
+
+  /** Ends the epoch started last and starts timing the next; epoch 0 is "epoch 1", any other adds to the rest. */
+  public void epochDone(int epoch, long images) {
     long wall = System.nanoTime() - wall0;
-    long cpu = OS.getProcessCpuTime() - cpu0;
+    long cpu = processCpuNanos() - cpu0;
     if (epoch == 0) {
       firstWall = images / (wall / 1e9);
       firstCpu = images / (cpu / 1e9);
@@ -41,11 +51,23 @@ final class Throughput {
     start();
   }
 
-  double restWall() {
+  /** Images/s of epoch 1 by the wall clock. */
+  public double firstWall() {
+    return firstWall;
+  }
+
+  /** Images per CPU-second of epoch 1. */
+  public double firstCpu() {
+    return firstCpu;
+  }
+
+  /** Images/s of the later epochs by the wall clock. */
+  public double restWall() {
     return restImages / (restWallNanos / 1e9);
   }
 
-  double restCpu() {
+  /** Images per CPU-second of the later epochs. */
+  public double restCpu() {
     return restImages / (restCpuNanos / 1e9);
   }
 }

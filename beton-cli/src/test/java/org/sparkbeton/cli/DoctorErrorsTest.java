@@ -1,0 +1,141 @@
+package org.sparkbeton.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkbeton.codec.testing.TestPhotos;
+import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.format.testing.GoldenFiles;
+import org.sparkbeton.format.write.BetonWriter;
+
+/** {@code doctor} and {@code bench}: wrong flags and unreadable datasets give one line (plus the --help hint for flags). */
+class DoctorErrorsTest {
+  @TempDir
+  static Path tmp;
+  static Path photos;
+
+  @BeforeAll
+  static void write() throws IOException {
+    photos = PhotoDataset.write(tmp, "photos", 8, 5);
+  }
+
+  /** Exit 2, the one error line, and for a usage error the hint; never a stack trace. */
+  static void fails(Cli.Result r, String line, boolean usage) {
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.out()).isEmpty();
+    assertThat(r.err()).doesNotContain("Exception").doesNotContain("\tat ");
+    if (usage) {
+      assertThat(r.errLines()).hasSize(2);
+      assertThat(r.errLines().get(1)).matches("Try 'beton (doctor|bench) --help' for usage\\.");
+    } else {
+      assertThat(r.errLines()).hasSize(1);
+    }
+    assertThat(r.errLines().get(0)).isEqualTo(line);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"doctor", "bench"})
+  void unreadableDatasets(String command) throws IOException {
+    Path missing = tmp.resolve("nope.beton");
+    fails(Cli.run(command, missing), "beton: " + missing + ": no such file or directory", false);
+
+    Path empty = Files.createDirectories(tmp.resolve("empty-" + command));
+    fails(Cli.run(command, empty), "beton: " + empty + " has no _manifest.json: not a dataset directory", false);
+
+    byte[] bytes = GoldenFiles.bytes("jpg_labels");
+    Path truncated = tmp.resolve("short-" + command + ".beton");
+    Files.write(truncated, Arrays.copyOf(bytes, bytes.length - 100));
+    fails(Cli.run(command, truncated), "beton: " + truncated + ": allocation table at offset 4194304: "
+        + (bytes.length - 100 - 4194304L) + " bytes to end of file is not a multiple of 24", false);
+
+    Path scalars = GoldenFiles.path("scalars_only");
+    assertThat(Cli.run(command, scalars).errLines().get(0)).startsWith("beton: " + scalars + " has no image field"
+        + " (its fields: ").endsWith("); the doctor measures image pipelines");
+
+    fails(Cli.run(command, "s3://bucket/train"), "beton: s3://bucket/train: the loader reads local files and dataset"
+        + " directories, not s3:// URIs; copy the dataset to a local disk (or mount it) and name the copy", false);
+  }
+
+  @Test
+  void aFileUriIsALocalPath() {
+    Cli.Result r = Cli.run("doctor", tmp.resolve("nope.beton").toUri());
+    fails(r, "beton: " + tmp.resolve("nope.beton") + ": no such file or directory", false);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"doctor", "bench"})
+  void wrongFlags(String command) {
+    fails(Cli.run(command, photos, "--pipeline", "resnet"),
+        "beton: Invalid value for option '--pipeline': expected rrc224, center224 or simple, got 'resnet'", true);
+    fails(Cli.run(command, photos, "--order", "shuffled"),
+        "beton: Invalid value for option '--order': expected random, quasi_random or sequential, got 'shuffled'", true);
+    fails(Cli.run(command, photos, "--cache", "disk"),
+        "beton: Invalid value for option '--cache': Cache 'disk': expected os or process:SIZE (e.g. process:4G)", true);
+    assertThat(Cli.run(command, photos, "--cache", "process:lots").errLines().get(0))
+        .startsWith("beton: Invalid value for option '--cache': Cache 'process:lots': ");
+    fails(Cli.run(command, photos, "--threads", 0), "beton: --threads must be >= 1, got 0", false);
+    fails(Cli.run(command, photos, "--batch", -3), "beton: --batch must be >= 1, got -3", false);
+    fails(Cli.run(command, photos, "--batch", "many"),
+        "beton: Invalid value for option '--batch': 'many' is not an int", true);
+    fails(Cli.run(command, photos, "--no-such-flag"), "beton: Unknown option: '--no-such-flag'", true);
+  }
+
+  @Test
+  void doctorFlags() {
+    fails(Cli.run("doctor", photos, "--consumer-ms", 5, "--consumer-rate", 100),
+        "beton: Error: --consumer-ms=M, --consumer-rate=IMAGES_PER_S are mutually exclusive (specify only one)", true);
+    fails(Cli.run("doctor", photos, "--consumer-ms", 0),
+        "beton: --consumer-ms must be a positive number of milliseconds per batch, got 0.0", false);
+    fails(Cli.run("doctor", photos, "--consumer-rate", -2),
+        "beton: --consumer-rate must be a positive number of images per second, got -2.0", false);
+    fails(Cli.run("doctor", photos, "--seconds", 0), "beton: --seconds must be in (0, 3600], got 0.0", false);
+    fails(Cli.run("doctor", photos, "--sample", 0), "beton: --sample must be >= 1, got 0", false);
+    fails(Cli.run("doctor", photos, "--batch", 9, "--seconds", 1),
+        "beton: --batch 9 is larger than the 8 samples of " + photos, false);
+    fails(Cli.run("doctor", photos, "--pipeline", "simple", "--seconds", 1), "beton: --pipeline simple decodes images"
+        + " as stored, so they must all have one size, but the images of " + photos + " do not; use --pipeline rrc224"
+        + " or center224", false);
+  }
+
+  @Test
+  void benchFlags() {
+    fails(Cli.run("bench", photos, "--epochs", 1),
+        "beton: --epochs must be >= 2 (epoch 1 is reported apart from the rest), got 1", false);
+    fails(Cli.run("bench", photos, "--samples", -1), "beton: --samples must be >= 0 (0: all), got -1", false);
+    fails(Cli.run("bench", photos, "--batch", 9),
+        "beton: --batch 9 is larger than the 8 samples per epoch (--samples)", false);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"doctor", "bench"})
+  void aCorruptJpegNamesTheSample(String command) throws IOException {
+    Path bad = tmp.resolve("corrupt-" + command + ".beton");
+    try (BetonWriter w = BetonWriter.builder(List.of(new BetonField("image", RgbImageField.INSTANCE)))
+        .pageSize(2 << 20).open(bad)) {
+      for (int i = 0; i < 8; i++) {
+        byte[] jpeg = TestPhotos.photo(5, i);
+        int[] size = PhotoDataset.size(jpeg);
+        w.append(RgbImage.jpeg(size[0], size[1], i == 6 ? Arrays.copyOf(jpeg, jpeg.length / 3) : jpeg));
+      }
+      w.finish();
+    }
+    Cli.Result r = Cli.run(command, bad, command.equals("doctor") ? "--seconds" : "--epochs", 2, "--threads", 1,
+        "--batch", 4);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).as(r.err()).hasSize(1);
+    assertThat(r.errLines().get(0)).startsWith("beton: ").contains("sample 6").contains("Premature end of JPEG file")
+        .doesNotContain("bug");
+  }
+}

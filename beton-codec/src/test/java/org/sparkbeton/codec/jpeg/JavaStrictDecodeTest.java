@@ -1,0 +1,8 @@
+package org.sparkbeton.codec.jpeg;
+
+class JavaStrictDecodeTest extends StrictDecodeContractTest {
+  @Override
+  JpegCodec newCodec(Strictness strictness) {
+    return new JavaJpegCodec(strictness);
+  }
+}

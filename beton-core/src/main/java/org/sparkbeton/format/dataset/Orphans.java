@@ -1,0 +1,236 @@
+package org.sparkbeton.format.dataset;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.sparkbeton.format.dataset.DatasetFiles.Kind;
+import org.sparkbeton.format.dataset.DatasetFiles.Name;
+
+/**
+ * The files of jobs that died (killed, their driver lost) in a dataset directory: shards no manifest lists,
+ * quarantine records of jobs that never published or of attempts that lost, a manifest left half published, a stale
+ * lock, spool or job marker. A file of a job that is still running (its marker fresh, see {@link DatasetFiles}) is
+ * left alone, and so is every file whose name is not one a write makes. {@link #find(List, DatasetManifest, long)}
+ * decides from a listing, so the Spark writer (on any Hadoop file system) and {@code beton gc} (on local disk) apply
+ * the same rules.
+ */
+public final class Orphans {
+  private Orphans() {}
+
+  /** One file of a dataset directory: its path inside it ({@code x} or {@code _quarantine/x}), size, modification time. */
+  public record FileInfo(String path, long bytes, long modifiedMillis) {
+  }
+
+  /** A file no live job holds and no dataset needs: its path, size, job (null when its name has none) and why. */
+  public record Orphan(String path, long bytes, String job, String reason) {
+  }
+
+  /**
+   * The orphans of a directory, and the files of ours left alone because a running job may hold them (those of a
+   * job whose marker is fresh, fresh locks, temporary manifests and spools).
+   */
+  public record Findings(List<Orphan> orphans, List<String> held) {
+    public long orphanBytes() {
+      return orphans.stream().mapToLong(Orphan::bytes).sum();
+    }
+  }
+
+  /**
+   * The orphans among {@code files} of a directory whose published manifest is {@code manifest} (null when it has
+   * none: then nothing of a dead job is kept), judged at {@code nowMillis}. A temporary manifest is an orphan unless
+   * the manifest lock is held (its holder writes one while it publishes), a spool unless some job is running. The
+   * listing must end with the job markers and lock the directory holds after every other file was listed
+   * ({@link #withMarkersListedAgain}): a job's marker is written before its first file, and the lock before a
+   * temporary manifest, so a job that started while the directory was listed is then known; and the manifest must
+   * be read after the listing: a job that published and removed its marker meanwhile is then in it.
+   */
+  public static Findings find(List<FileInfo> files, DatasetManifest manifest, long nowMillis) {
+    long stale = DatasetFiles.STALE_AFTER.toMillis();
+    Set<String> liveJobs = new HashSet<>();
+    boolean publishing = false; // a fresh manifest lock: its holder may be writing a temporary manifest
+    for (FileInfo f : files) {
+      Name n = DatasetFiles.classify(f.path(), false);
+      if (n != null && !n.checksum() && nowMillis - f.modifiedMillis() <= stale) {
+        if (n.kind() == Kind.JOB_MARKER) {
+          liveJobs.add(n.job());
+        } else if (n.kind() == Kind.LOCK) {
+          publishing = true;
+        }
+      }
+    }
+    Set<String> listed = new HashSet<>();
+    // per job and partition, the attempt whose shards the manifest lists
+    Map<String, Integer> committedAttempt = new HashMap<>();
+    Set<String> quarantineJobs = null;
+    if (manifest != null) {
+      for (ShardEntry s : manifest.shards()) {
+        listed.add(s.path());
+        Name n = DatasetFiles.classify(s.path(), false);
+        if (n != null && n.kind() == Kind.SHARD) {
+          committedAttempt.put(n.job() + "/" + n.partition(), n.attempt());
+        }
+      }
+      String jobs = manifest.recipe().get(DatasetFiles.QUARANTINE_JOBS);
+      if (jobs != null) {
+        quarantineJobs = new HashSet<>(List.of(jobs.split(",")));
+      }
+    }
+    List<Orphan> orphans = new ArrayList<>();
+    List<String> held = new ArrayList<>();
+    for (FileInfo f : files) {
+      boolean inQuarantine = f.path().startsWith(DatasetFiles.QUARANTINE_DIR + "/");
+      String name = inQuarantine ? f.path().substring(DatasetFiles.QUARANTINE_DIR.length() + 1) : f.path();
+      Name n = DatasetFiles.classify(name, inQuarantine);
+      if (n == null) {
+        continue;
+      }
+      String base = n.checksum() ? name.substring(1, name.length() - 4) : name;
+      long age = nowMillis - f.modifiedMillis();
+      String reason = null;
+      if (n.job() != null && liveJobs.contains(n.job())) {
+        held.add(f.path());
+        continue;
+      }
+      switch (n.kind()) {
+        case SHARD -> {
+          if (!listed.contains(base)) {
+            reason = "shard of job " + n.job() + ", which is not running, and no manifest lists it";
+          }
+        }
+        case QUARANTINE -> {
+          Integer committed = committedAttempt.get(n.job() + "/" + n.partition());
+          if (manifest == null) {
+            reason = "quarantine records of job " + n.job() + ", which never published";
+          } else if (committed != null && committed != n.attempt()) {
+            reason = "quarantine records of attempt " + n.attempt() + " of partition " + n.partition() + " of job "
+                + n.job() + ", whose attempt " + committed + " was committed";
+          } else if (quarantineJobs != null && !quarantineJobs.contains(n.job())) {
+            reason = "quarantine records of job " + n.job() + ", which never published";
+          }
+        }
+        case JOB_MARKER -> reason = "marker of job " + n.job() + ", not rewritten for " + age(age) + ": the job died";
+        case MANIFEST_TMP -> {
+          if (!publishing) {
+            reason = "a manifest left half published " + age(age) + " ago";
+          }
+        }
+        case LOCK -> {
+          if (age > stale) {
+            reason = "manifest lock taken " + age(age) + " ago by a job that died while publishing";
+          }
+        }
+        case SPOOL -> {
+          if (liveJobs.isEmpty()) {
+            reason = "page spool of a task, last written " + age(age) + " ago, and no job is running";
+          }
+        }
+        default -> throw new IllegalStateException("unknown kind " + n.kind());
+      }
+      if (reason != null) {
+        orphans.add(new Orphan(f.path(), f.bytes(), n.job(), n.checksum() ? "checksum of a " + reason : reason));
+      } else if (n.kind() != Kind.SHARD && n.kind() != Kind.QUARANTINE) {
+        held.add(f.path()); // a fresh lock, temporary manifest or spool: a job may be using it
+      }
+    }
+    return new Findings(List.copyOf(orphans), List.copyOf(held));
+  }
+
+  /**
+   * {@code listing} plus the job markers and manifest lock of {@code again} (the directory's top level listed once
+   * more, after {@code listing}) that it lacks: one written while the first listing ran may have been missed by it.
+   */
+  public static List<FileInfo> withMarkersListedAgain(List<FileInfo> listing, List<FileInfo> again) {
+    Set<String> seen = new HashSet<>();
+    listing.forEach(f -> seen.add(f.path()));
+    List<FileInfo> out = new ArrayList<>(listing);
+    for (FileInfo f : again) {
+      Name n = DatasetFiles.classify(f.path(), false);
+      if (n != null && (n.kind() == Kind.JOB_MARKER || n.kind() == Kind.LOCK) && !n.checksum() && seen.add(f.path())) {
+        out.add(f);
+      }
+    }
+    return out;
+  }
+
+  /** The files of a local dataset directory (its top level and {@value DatasetFiles#QUARANTINE_DIR}). */
+  public static List<FileInfo> list(Path dir) throws IOException {
+    List<FileInfo> out = new ArrayList<>();
+    addFiles(dir, "", out);
+    Path quarantine = dir.resolve(DatasetFiles.QUARANTINE_DIR);
+    if (Files.isDirectory(quarantine, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      addFiles(quarantine, DatasetFiles.QUARANTINE_DIR + "/", out);
+    }
+    List<FileInfo> again = new ArrayList<>();
+    addFiles(dir, "", again);
+    return withMarkersListedAgain(out, again);
+  }
+
+  private static void addFiles(Path dir, String prefix, List<FileInfo> out) throws IOException {
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path p : files.toList()) {
+        if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+          try {
+            out.add(new FileInfo(prefix + p.getFileName(), Files.size(p), Files.getLastModifiedTime(p).toMillis()));
+          } catch (NoSuchFileException e) {
+            // deleted since it was listed (a job finishing): nothing to judge
+          }
+        }
+      }
+    }
+  }
+
+  /** The orphans of the local dataset directory {@code dir} now. */
+  public static Findings find(Path dir) throws IOException {
+    DatasetManifest manifest = Files.isRegularFile(dir.resolve(DatasetManifest.FILE_NAME))
+        ? DatasetVerifier.manifest(dir) : null;
+    return find(list(dir), manifest, System.currentTimeMillis());
+  }
+
+  /**
+   * Deletes the orphans {@code findings} lists from the local directory {@code dir}, then its quarantine directory
+   * if that is left empty; returns the number of files deleted (one already gone is not counted).
+   */
+  public static int delete(Path dir, Findings findings) throws IOException {
+    int deleted = 0;
+    for (Orphan o : findings.orphans()) {
+      if (Files.deleteIfExists(dir.resolve(o.path()))) {
+        deleted++;
+      }
+    }
+    Path quarantine = dir.resolve(DatasetFiles.QUARANTINE_DIR);
+    if (Files.isDirectory(quarantine, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      try (Stream<Path> left = Files.list(quarantine)) {
+        if (left.findAny().isEmpty()) {
+          Files.deleteIfExists(quarantine);
+        }
+      } catch (java.nio.file.DirectoryNotEmptyException e) {
+        // a running job has just quarantined a row there: the directory stays
+      }
+    }
+    return deleted;
+  }
+
+  /** {@code 42 s}, {@code 12 min}, {@code 3 h 5 min}, {@code 4 days}. */
+  static String age(long millis) {
+    Duration d = Duration.ofMillis(Math.max(0, millis));
+    if (d.toMinutes() < 1) {
+      return d.toSeconds() + " s";
+    }
+    if (d.toHours() < 1) {
+      return d.toMinutes() + " min";
+    }
+    if (d.toDays() < 2) {
+      return d.toHours() + " h " + d.toMinutesPart() + " min";
+    }
+    return d.toDays() + " days";
+  }
+}
