@@ -38,6 +38,12 @@ public final class Bench {
             + " and read from there through the OS page cache; size the shard cache with --cache-bytes");
       }
       remote = RangedDataset.open(o.remote.open());
+      try {
+        o.remote.checkBudget(remote);
+      } catch (RuntimeException e) {
+        remote.close();
+        throw e;
+      }
     } else {
       files = Files.isDirectory(o.dataset) ? DatasetDirectory.shardFiles(o.dataset) : List.of(o.dataset);
     }

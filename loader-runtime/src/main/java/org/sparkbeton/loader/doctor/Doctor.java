@@ -147,6 +147,7 @@ public final class Doctor {
           + " and read from there through the OS page cache; size the shard cache with --cache-bytes");
     }
     try (RangedDataset ds = RangedDataset.open(r.open())) {
+      r.checkBudget(ds);
       Shards shards = ds.shards();
       int field = DatasetFacts.imageField(shards.reader(0));
       java.net.URI uri = ds.uri();

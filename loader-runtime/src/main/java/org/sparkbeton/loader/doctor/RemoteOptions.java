@@ -69,6 +69,19 @@ public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDi
     }
   }
 
+  /** Refuses, before measuring, a budget the loader would refuse: smaller than the largest shard. */
+  void checkBudget(org.sparkbeton.loader.store.RangedDataset ds) {
+    org.sparkbeton.format.dataset.ShardEntry largest = ds.entries().get(0);
+    for (org.sparkbeton.format.dataset.ShardEntry e : ds.entries()) {
+      largest = e.bytes() > largest.bytes() ? e : largest;
+    }
+    if (cacheBytes > 0 && largest.bytes() > cacheBytes) {
+      throw new IllegalArgumentException("--cache-bytes " + cacheBytes + " cannot hold shard " + largest.path()
+          + " of " + uri + " (" + largest.bytes() + " bytes); give at least " + 3 * largest.bytes() + " (three shards:"
+          + " two in use while a third downloads)");
+    }
+  }
+
   long usableBytes() {
     try {
       return java.nio.file.Files.getFileStore(cacheDir).getUsableSpace();
