@@ -32,19 +32,20 @@ public final class DiagnosisText {
     Measured m = d.measured();
     b.append('\n').append(String.format(Locale.ROOT, "measured in %.1f s%n", m.seconds()));
     Diagnosis.Storage st = m.storage();
-    line(b, "  storage", "whole pages " + Units.bandwidth(st.pageBytesPerSecond()) + " ("
-        + Units.number(st.pagesPerSecond()) + " pages/s), single images at random " + Units.rate(st.payloadsPerSecond())
-        + " (" + Units.bandwidth(st.payloadBytesPerSecond()) + ") on " + s.threads() + " thread"
-        + (s.threads() == 1 ? "" : "s") + "; " + st.method());
     Diagnosis.Remote r = m.remote();
     if (r != null) {
-      line(b, "  store", Units.bandwidth(r.bytesPerSecond()) + " with " + RemoteModel.downloads(r.downloads())
+      line(b, "  storage", Units.bandwidth(r.bytesPerSecond()) + " with " + RemoteModel.downloads(r.downloads())
           + " at once, " + Units.bandwidth(r.moreBytesPerSecond()) + " with " + r.moreDownloads() + " ("
           + Units.rate(r.stagingPerSecond()) + " at " + Units.bytes(Math.round(RemoteModel.bytesPerSample(f, r)))
-          + " of shard per sample)");
+          + " of shard per sample); " + st.method());
       line(b, "  cache", Units.bytes(r.budget()) + " in " + r.cacheDir() + " for the dataset's "
           + Units.bytes(r.datasetBytes()) + (r.usableBytes() < 0 ? "" : " (" + Units.bytes(r.usableBytes())
               + " usable)"));
+    } else {
+      line(b, "  storage", "whole pages " + Units.bandwidth(st.pageBytesPerSecond()) + " ("
+        + Units.number(st.pagesPerSecond()) + " pages/s), single images at random " + Units.rate(st.payloadsPerSecond())
+        + " (" + Units.bandwidth(st.payloadBytesPerSecond()) + ") on " + s.threads() + " thread"
+        + (s.threads() == 1 ? "" : "s") + "; " + st.method());
     }
     line(b, "  reads", m.reads().description());
     Diagnosis.PerThread p = m.perThread();
@@ -85,11 +86,11 @@ public final class DiagnosisText {
     return b.toString();
   }
 
-  /** "3 shards downloaded (12 MB, 140 MB/s), 2 found in the cache". */
+  /** "3 shards downloaded (12 MB, 140 MB/s), 2 stagings served by the cache" (a shard already there, each epoch). */
   static String staged(Diagnosis.Staged s) {
     return RemoteModel.downloads(s.downloaded()).replace("download", "shard") + " downloaded ("
         + Units.bytes(s.fetchedBytes()) + (s.downloaded() > 0 && s.bytesPerSecond() > 0 ? ", "
-            + Units.bandwidth(s.bytesPerSecond()) : "") + "), " + s.cached() + " found in the cache"
+            + Units.bandwidth(s.bytesPerSecond()) : "") + "), " + s.cached() + " staging" + (s.cached() == 1 ? "" : "s") + " served by the cache"
         + (s.retries() > 0 ? ", " + s.retries() + " reads retried" : "");
   }
 

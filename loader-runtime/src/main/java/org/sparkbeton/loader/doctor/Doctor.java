@@ -158,8 +158,8 @@ public final class Doctor {
         throw new IllegalArgumentException("--pipeline simple decodes images as stored, so they must all have one"
             + " size, but the images of " + facts.name() + " do not; use --pipeline rrc224 or center224");
       }
-      RemoteStorageProbe.Result probe = RemoteStorageProbe.measure(ds, r.downloads(), nanos * SHARE_STORAGE / 100,
-          o.seed);
+      RemoteStorageProbe.Result probe = RemoteStorageProbe.measure(ds, r.downloads(),
+          Math.max(RemoteStorageProbe.MIN_NANOS, nanos * SHARE_STORAGE / 100), o.seed);
       long total = ds.totalBytes();
       double perSample = (double) total / facts.samples();
       long budget = r.budget(total);

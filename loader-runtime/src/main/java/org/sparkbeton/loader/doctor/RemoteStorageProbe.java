@@ -16,6 +16,8 @@ import org.sparkbeton.loader.store.RangedDataset;
 final class RemoteStorageProbe {
   static final int CHUNK = 1 << 20;
   static final long RUN = 8L << 20;
+  /** At least this long in all: opening a remote stream takes milliseconds, so shorter runs mostly measure that. */
+  static final long MIN_NANOS = 2_000_000_000L;
 
   /** Bytes per second with {@code streams} and with {@code moreStreams} streams. */
   record Result(int streams, double bytesPerSecond, int moreStreams, double moreBytesPerSecond) {}
