@@ -15,7 +15,7 @@ final class RemoteFlags {
   Path cacheDir;
 
   @Option(names = "--cache-bytes", paramLabel = "SIZE",
-      description = "Remote datasets: the shard cache budget, e.g. 50G (default: the dataset's size, at most 90% of"
+      description = "Remote datasets: the shard cache budget, e.g. 50G (default: the dataset's size, at most 90%% of"
           + " the cache directory's free disk).")
   String cacheBytes;
 
