@@ -190,6 +190,11 @@ public final class Shards implements Closeable {
     return start[shard];
   }
 
+  /** The first global index of every shard, then the sample count ({@code count() + 1} values). */
+  public long[] starts() {
+    return start.clone();
+  }
+
   /** The file holding global sample {@code sample} (binary search; no allocation). */
   public int shardOf(long sample) {
     if (readers.length == 1) {
