@@ -103,11 +103,11 @@ public final class BetonWriteConf implements Serializable {
       throw new IllegalArgumentException("writeMode smart needs option smartThreshold (bytes of raw RGB above which"
           + " an image is stored as JPEG)");
     }
-    smartThreshold = threshold == null ? Long.MAX_VALUE : ByteSizes.parse(BetonWriteOptions.SMART_THRESHOLD, threshold);
+    smartThreshold = threshold == null ? Long.MAX_VALUE : SizeOption.parse(BetonWriteOptions.SMART_THRESHOLD, threshold);
     seed = longOption(o, BetonWriteOptions.SEED, 0);
     pageSize = BetonFormat.checkWritePageSize(
-        ByteSizes.parse(BetonWriteOptions.PAGE_SIZE, o.getOrDefault(key(BetonWriteOptions.PAGE_SIZE), "8M")));
-    targetShardSize = ByteSizes.parse(BetonWriteOptions.TARGET_SHARD_SIZE,
+        SizeOption.parse(BetonWriteOptions.PAGE_SIZE, o.getOrDefault(key(BetonWriteOptions.PAGE_SIZE), "8M")));
+    targetShardSize = SizeOption.parse(BetonWriteOptions.TARGET_SHARD_SIZE,
         o.getOrDefault(key(BetonWriteOptions.TARGET_SHARD_SIZE), "1G"));
     if (targetShardSize < 1) {
       throw new IllegalArgumentException("Option targetShardSize must be positive");

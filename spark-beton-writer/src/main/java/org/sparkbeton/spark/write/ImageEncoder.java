@@ -5,6 +5,7 @@ import java.util.SplittableRandom;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.ImageDecoder;
 import org.sparkbeton.codec.PixelLimit;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodec;
@@ -99,7 +100,7 @@ final class ImageEncoder implements AutoCloseable {
       input.get(at, bytes);
     }
     long t0 = System.nanoTime();
-    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(bytes, pixelLimit, codec.strictness());
+    RgbPixels decoded = ImageDecoder.decode(bytes, pixelLimit, codec.strictness());
     decodeNanos += System.nanoTime() - t0;
     return fromPixels(decoded.pixels(), decoded.width(), decoded.height(), row);
   }
