@@ -67,9 +67,9 @@ final class ImageEncoder implements AutoCloseable {
   ImageEncoder(BetonWriteConf conf, int partition) {
     this.conf = conf;
     this.partition = partition;
-    this.codec = JpegCodecs.fastest(conf.jpegStrict ? Strictness.STRICT : Strictness.LENIENT);
+    this.codec = JpegCodecs.fastest(conf.jpegStrictness);
     this.pixelLimit = new PixelLimit(conf.maxImagePixels, "option maxImagePixels");
-    this.subsampling = conf.subsampling444 ? ChromaSubsampling.S444 : ChromaSubsampling.S420;
+    this.subsampling = conf.subsampling;
   }
 
   /** An encoded image in any format the codec layer reads. */
@@ -134,7 +134,7 @@ final class ImageEncoder implements AutoCloseable {
       // stored as they are, so no decoder will look at them later here: refuse a stream that is cut short, and
       // (jpegPassThroughCheck=decode) one that does not decode, or not to the size its header gives
       JpegMarkers.requireComplete(src);
-      if (conf.decodePassThrough) {
+      if (conf.passThroughCheck == PassThroughCheck.DECODE) {
         checkByDecoding(src, w, h);
       }
       passedThrough++;
@@ -144,7 +144,7 @@ final class ImageEncoder implements AutoCloseable {
     int sw = JpegGeometry.scaledDim(w, scale);
     int sh = JpegGeometry.scaledDim(h, scale);
     decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3)); // also YccPlanes.maxBytes
-    if (conf.resizeJpegPlanes && subsampling == ChromaSubsampling.S420 && cs == JpegColorSpace.YCBCR
+    if (conf.resizeSpace == JpegResizeSpace.YCBCR && subsampling == ChromaSubsampling.S420 && cs == JpegColorSpace.YCBCR
         && header.components() == 3 && header.subsampling() != ChromaSubsampling.UNKNOWN && storeAsJpeg(tw, th, row)) {
       long t0 = System.nanoTime();
       codec.decodePlanes(src, scale, Idct.ACCURATE, decoded, 0, planes);
@@ -267,12 +267,7 @@ final class ImageEncoder implements AutoCloseable {
     if (w > RgbImage.MAX_SIDE * 64L || h > RgbImage.MAX_SIDE * 64L) {
       throw new ImageDecodeException("image is " + w + "x" + h + ", absurdly large");
     }
-    double ratio = 1;
-    if (conf.maxResolution != Integer.MAX_VALUE) {
-      ratio = (double) conf.maxResolution / Math.max(w, h);
-    } else if (conf.minResolution != Integer.MAX_VALUE) {
-      ratio = (double) conf.minResolution / Math.min(w, h);
-    }
+    double ratio = conf.resolution.ratio(w, h);
     int tw = w;
     int th = h;
     if (ratio < 1) {

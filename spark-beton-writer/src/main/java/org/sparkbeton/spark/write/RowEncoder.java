@@ -68,7 +68,7 @@ final class RowEncoder implements AutoCloseable {
       ColumnPlan p = plans.get(k);
       int i = p.ordinal();
       if (row.isNullAt(i)) {
-        if (conf.skipNulls) {
+        if (conf.nullPolicy == NullPolicy.SKIP) {
           skippedNulls++;
           return null;
         }
