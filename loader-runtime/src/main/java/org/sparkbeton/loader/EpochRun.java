@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import org.sparkbeton.loader.io.PageCache;
+import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.memory.SlotRing;
 import org.sparkbeton.loader.pipeline.PlannedPipeline;
 import org.sparkbeton.loader.pipeline.SampleContext;
@@ -55,7 +55,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final BadSamplePolicy policy;
   private final int[] rowSamples; // the sample in each row: order, but a REPLACE substitute where one was used
   private int skipFrom = Integer.MAX_VALUE; // the first batch holding a sample to skip
-  private final PageCache cache;
+  private final BatchStaging cache;
   private final ByteBuffer[] scratch;
   private final SlotPlan plan;
   private final int[] readyBatch;
@@ -116,7 +116,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       threads[t].setDaemon(true);
     }
     ring.onRelease(this::wake);
-    this.cache = loader.pageCache();
+    this.cache = loader.staging();
     if (cache != null) {
       cache.startEpoch(epoch, order, batchSize, numBatches, firstBatch, ahead + 1);
     }

@@ -2,6 +2,7 @@ package org.sparkbeton.loader;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
@@ -22,6 +24,7 @@ import org.sparkbeton.loader.order.TraversalOrder;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.PlannedPipeline;
+import org.sparkbeton.loader.store.DatasetStoreProvider;
 
 /**
  * The node-local training loader over a {@code .beton} file, several with the same fields, or a dataset
@@ -58,6 +61,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final ProgressBar progressBar;
   private final LoaderPlan plan;
   private final PageCache cache;
+  private final BatchStaging staging;
   private final BadSamplePolicy badSamplePolicy;
   private final BadSamples badSamples = new BadSamples();
   private PageMap pageMap;
@@ -66,10 +70,12 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private Epoch current;
   private boolean closed;
 
-  Loader(LoaderBuilder b, Shards shards, PageCache cache, BufferAllocator allocator, boolean owns) {
+  Loader(LoaderBuilder b, Shards shards, PageCache cache, BatchStaging staging, BufferAllocator allocator,
+      boolean owns) {
     this.options = b.copy();
     this.shards = shards;
     this.cache = cache;
+    this.staging = staging;
     this.allocator = allocator;
     this.ownsAllocator = owns;
     this.progressBar = options.progress == null ? null : new ProgressBar(options.progress, options.progressIntervalMillis);
@@ -94,7 +100,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     for (int i = 0; i < sources.length; i++) {
       sources[i] = new FieldSource(shards, fieldIndex(options.specs.get(i).field()), indices, options.maxImagePixels);
     }
-    this.order = options.order.create(new OrderContext(indices, options.seed, options.batchSize, this::pageMap));
+    this.order = options.order.create(
+        new OrderContext(indices, options.seed, options.batchSize, this::pageMap, shards.starts()));
     this.plan = new LoaderPlan(allocator, options.numThreads, options.batchesAhead + 2, options.batchSize);
     plan();
     for (Decoder d : decoders()) {
@@ -143,8 +150,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return pageMap;
   }
 
-  PageCache pageCache() {
-    return cache;
+  /** What brings each batch's data in before it is decoded (PROCESS cache, remote shards), or null. */
+  BatchStaging staging() {
+    return staging;
   }
 
   /** Pages the PROCESS cache has read from the file so far; -1 in cache mode OS. */
@@ -189,6 +197,34 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       return new LoaderBuilder(dataset.files(), dataset.checksums());
     }
     return new LoaderBuilder(List.of(fileOrDataset));
+  }
+
+  /**
+   * A loader over a dataset directory at {@code dataset}: {@code file:} (or no scheme) reads local files in
+   * place as {@link #builder(Path)}; any other scheme ({@code hdfs://}, {@code s3a://}, ...) is opened by a
+   * {@link org.sparkbeton.loader.store.DatasetStoreProvider} on the classpath (loader-hadoop provides one
+   * for every Hadoop FileSystem, with the default Hadoop configuration) and its shards are staged into a
+   * local cache ({@link LoaderBuilder#cacheDir}, {@link LoaderBuilder#cacheBytes}) as the epochs need them.
+   */
+  public static LoaderBuilder builder(URI dataset) {
+    if (dataset.getScheme() == null) {
+      return builder(Path.of(dataset.getPath()));
+    }
+    if (dataset.getScheme().equals("file")) {
+      return builder(Path.of(dataset));
+    }
+    return new LoaderBuilder(dataset, null);
+  }
+
+  /**
+   * A loader over the dataset directory at {@code dataset}, opened by {@code provider} whatever its scheme
+   * (for a store with your own configuration, e.g. loader-hadoop's
+   * {@code new HadoopDatasetStoreProvider(conf)}); shards are staged as with {@link #builder(URI)}. Each
+   * {@code build()} opens its own store, and the loader closes it.
+   */
+  public static LoaderBuilder builder(URI dataset, DatasetStoreProvider provider) {
+    return new LoaderBuilder(java.util.Objects.requireNonNull(dataset, "dataset"),
+        java.util.Objects.requireNonNull(provider, "provider"));
   }
 
   /**
@@ -278,9 +314,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
-    LoaderBuilder scan = new LoaderBuilder(options.files, options.checksums).batchSize(options.batchSize)
-        .numThreads(options.numThreads).dropLast(false).verifyChecksums(options.verifyChecksums)
-        .onBadSample(options.onBadSample).maxImagePixels(options.maxImagePixels).pipeline(field, decoder);
+    LoaderBuilder scan = options.sameDataset().batchSize(options.batchSize).numThreads(options.numThreads)
+        .dropLast(false).verifyChecksums(options.verifyChecksums).onBadSample(options.onBadSample)
+        .maxImagePixels(options.maxImagePixels).pipeline(field, decoder);
     if (options.indices != null) {
       scan.indices(options.indices);
     }
@@ -356,8 +392,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     try {
       freeBuffers();
-      if (cache != null) {
-        cache.close();
+      if (staging != null) {
+        staging.close(); // before the shards: a remote dataset unmaps and unpins what it staged
       }
       shards.close();
     } catch (IOException e) {

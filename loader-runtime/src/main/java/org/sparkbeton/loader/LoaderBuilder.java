@@ -2,9 +2,11 @@ package org.sparkbeton.loader;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.io.SourceOpener;
@@ -17,13 +19,23 @@ import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.loader.pipeline.Decoder;
 import org.sparkbeton.loader.pipeline.FieldSource;
 import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.store.DatasetStore;
+import org.sparkbeton.loader.store.DatasetStoreProvider;
+import org.sparkbeton.loader.store.DatasetStores;
+import org.sparkbeton.loader.store.RemoteDataset;
+import org.sparkbeton.loader.store.StagingConfig;
+import org.sparkbeton.loader.store.StagingListener;
 
 /**
  * Loader options ({@link Loader#builder}); {@link #build()} opens the files, plans every pipeline and
  * allocates the slots.
  */
 public final class LoaderBuilder {
-  final List<Path> files;
+  final List<Path> files; // a local dataset, or null for a remote one
+  final URI storeUri; // a remote dataset, whose store each build opens (and the loader closes)
+  final DatasetStoreProvider provider; // opens storeUri; null: the provider on the classpath that supports it
+  StagingConfig staging = StagingConfig.defaults();
+  boolean stagingSet;
   final List<Spec> specs = new ArrayList<>();
   int batchSize = -1;
   int numThreads = Runtime.getRuntime().availableProcessors();
@@ -55,12 +67,32 @@ public final class LoaderBuilder {
 
   /** Files with their manifest's page checksums (null entries, or a null list, for none). */
   LoaderBuilder(List<Path> files, List<PageChecksums> checksums) {
+    this(files, checksums, null, null);
+  }
+
+  /** A remote dataset, opened at every build by {@code provider} (null: one found on the classpath). */
+  LoaderBuilder(URI storeUri, DatasetStoreProvider provider) {
+    this(null, null, storeUri, provider);
+  }
+
+  private LoaderBuilder(List<Path> files, List<PageChecksums> checksums, URI storeUri,
+      DatasetStoreProvider provider) {
     this.files = files;
     this.checksums = checksums;
+    this.storeUri = storeUri;
+    this.provider = provider;
+  }
+
+  /** A builder over the same dataset (and staging options), with no other option set. */
+  LoaderBuilder sameDataset() {
+    LoaderBuilder c = new LoaderBuilder(files, checksums, storeUri, provider);
+    c.staging = staging;
+    c.stagingSet = stagingSet;
+    return c;
   }
 
   LoaderBuilder copy() {
-    LoaderBuilder c = new LoaderBuilder(files, checksums);
+    LoaderBuilder c = sameDataset();
     c.specs.addAll(specs);
     c.batchSize = batchSize;
     c.numThreads = numThreads;
@@ -215,21 +247,44 @@ public final class LoaderBuilder {
   }
 
   /**
-   * Whether the shards of a dataset directory are checked against the CRC32C of each page in its manifest, the
-   * first time the loader reads the page: header, descriptors, metadata and allocation table when the loader is
-   * built (a mismatch fails {@code build()}), each data page on the first payload read from it, in either cache
-   * mode (a mismatch is a bad sample, see {@link #onBadSample}). The error names the shard, the page and the
-   * region. Default true; false reads unchecked, at the risk of damaged bytes coming back as good samples. Files
-   * given without a manifest, and shards of manifests written before page checksums, are read unchecked.
+   * Remote datasets: the node-local directory shards are staged into, shared by every loader and process
+   * on the node; default {@code <java.io.tmpdir>/beton-shard-cache}.
    */
-  public LoaderBuilder verifyChecksums(boolean verify) {
-    this.verifyChecksums = verify;
-    return this;
+  public LoaderBuilder cacheDir(Path dir) {
+    return staging(staging.withDir(java.util.Objects.requireNonNull(dir, "cacheDir")));
   }
 
-  /** What to do with a bad sample; default {@link BadSamplePolicy#FAIL}. See {@link BadSamplePolicy}. */
-  public LoaderBuilder onBadSample(BadSamplePolicy policy) {
-    this.onBadSample = java.util.Objects.requireNonNull(policy, "policy");
+  /**
+   * Remote datasets: the byte budget of the cache directory, for the whole node (processes sharing the
+   * directory should pass the same value). Default: the dataset's size, capped at 90% of the disk space
+   * the directory can use. When the dataset is larger, RANDOM and QUASI_RANDOM read it through a
+   * {@link org.sparkbeton.loader.order.ShardWindowOrder}.
+   */
+  public LoaderBuilder cacheBytes(long bytes) {
+    check(bytes > 0, "Cache budget must be positive, got " + bytes);
+    return staging(staging.withBytes(bytes));
+  }
+
+  /** Remote datasets: shards downloaded at once; default 4. */
+  public LoaderBuilder downloads(int downloads) {
+    check(downloads >= 1, "Concurrent downloads must be at least 1, got " + downloads);
+    return staging(staging.withDownloads(downloads));
+  }
+
+  /** Remote datasets: failed reads in a row retried before a download fails; default 3. */
+  public LoaderBuilder downloadRetries(int retries) {
+    check(retries >= 0, "Download retries must be >= 0, got " + retries);
+    return staging(staging.withRetries(retries));
+  }
+
+  /** Remote datasets: told of cache hits, download progress, retries and completed downloads. */
+  public LoaderBuilder stagingListener(StagingListener listener) {
+    return staging(staging.withListener(java.util.Objects.requireNonNull(listener, "listener")));
+  }
+
+  private LoaderBuilder staging(StagingConfig config) {
+    this.staging = config;
+    this.stagingSet = true;
     return this;
   }
 
@@ -301,15 +356,31 @@ public final class LoaderBuilder {
   public Loader build() throws IOException {
     check(batchSize >= 1, "Set a batch size with batchSize(n)");
     check(!specs.isEmpty(), "Define at least one pipeline; fields without a pipeline are not read");
+    check(files == null || !stagingSet, "cacheDir, cacheBytes, downloads, downloadRetries and stagingListener apply"
+        + " to remote datasets (Loader.builder(URI) with hdfs://, s3a://, ...); local files are read in place");
+    check(files != null || cacheBudget < 0, "processCache reads local files; a remote dataset is staged into cacheDir"
+        + " and read from there through the OS page cache");
+    check(files != null || opener == null, "readThrough reads local files' payloads through other sources; a remote"
+        + " dataset is staged into cacheDir and read from there");
     boolean owns = allocator == null;
     Shards shards = null;
     PageCache cache = null;
-    BufferAllocator alloc = owns
-        ? new DirectBufferAllocator("loader " + files.get(0).getFileName(), Long.MAX_VALUE, !debug) : allocator;
+    RemoteDataset remote = null;
+    BufferAllocator alloc = owns ? new DirectBufferAllocator("loader " + (files != null ? files.get(0).getFileName()
+        : storeUri), Long.MAX_VALUE, !debug) : allocator;
     List<PageChecksums> sums = verifyChecksums ? checksums : null;
     try {
-      if (cacheBudget < 0) {
-        shards = opener == null ? Shards.open(files, sums, true, !debug) : Shards.openThrough(files, sums, !debug, opener);
+      LoaderBuilder effective = this;
+      BatchStaging staged = null;
+      if (files == null) {
+        remote = openRemote();
+        shards = remote.shards();
+        effective = copy();
+        effective.order = remote.orderFor(order);
+        staged = remote;
+      } else if (cacheBudget < 0) {
+        shards = opener == null ? Shards.open(files, sums, true, !debug)
+            : Shards.openThrough(files, sums, !debug, opener);
       } else {
         Shards readers = Shards.open(files, sums, false, !debug);
         try {
@@ -319,11 +390,15 @@ public final class LoaderBuilder {
           throw e;
         }
         shards = readers.withStores(cache::store);
+        staged = cache;
       }
-      return new Loader(this, shards, cache, alloc, owns);
+      return new Loader(effective, shards, cache, staged, alloc, owns);
     } catch (RuntimeException | IOException | Error e) {
       if (cache != null) {
         cache.close();
+      }
+      if (remote != null) {
+        remote.close();
       }
       if (shards != null) {
         shards.close();
@@ -331,6 +406,16 @@ public final class LoaderBuilder {
       if (owns) {
         alloc.close();
       }
+      throw e;
+    }
+  }
+
+  private RemoteDataset openRemote() throws IOException {
+    DatasetStore store = provider != null ? provider.open(storeUri) : DatasetStores.open(storeUri);
+    try {
+      return RemoteDataset.open(store, staging);
+    } catch (RuntimeException | IOException | Error e) {
+      store.close();
       throw e;
     }
   }

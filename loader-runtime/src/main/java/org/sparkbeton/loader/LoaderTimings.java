@@ -5,7 +5,8 @@ package org.sparkbeton.loader;
  *
  * @param consumerWait the consumer waiting in {@code next()} for a batch (the loader is the bottleneck)
  * @param producerWait workers waiting for a free slot (the consumer is the bottleneck)
- * @param cacheWait workers waiting for PROCESS-cache pages to be read (0 in cache mode OS)
+ * @param cacheWait workers waiting for PROCESS-cache pages to be read, or for a remote dataset's shards to be
+ *     staged (0 in cache mode OS on local files)
  * @param busy workers producing batches (decode + augment + bookkeeping)
  * @param decode decoders, including reading payload bytes (page faults in cache mode OS); -1 unless
  *     {@link LoaderBuilder#profile(boolean) profiling}
@@ -33,7 +34,7 @@ public record LoaderTimings(long consumerWait, long producerWait, long cacheWait
   public String toString() {
     return String.format(java.util.Locale.ROOT,
         "%d batches: consumer waited %.1f ms; workers busy %.1f ms (decode %s, augment %s), waited %.1f ms for the"
-            + " consumer and %.1f ms for pages",
+            + " consumer and %.1f ms for pages or shards",
         batches, consumerWait / 1e6, busy / 1e6, ms(decode), ms(augment), producerWait / 1e6, cacheWait / 1e6);
   }
 

@@ -84,6 +84,28 @@ class ShardsTest {
     }
   }
 
+  /**
+   * A scan visits the samples in their order, each with the record chunk and offset that records() and at() give,
+   * across files, with samples out of order and repeated (in the same file, in the next, back to an earlier one).
+   */
+  @Test
+  void aScanSeesWhatRecordsAndAtSee() throws IOException {
+    Path c = Datasets.rawImages(Files.createDirectories(dir.resolve("c")), 5, 4, 3);
+    try (Shards s = Shards.open(List.of(a, b, c))) {
+      int[] samples = {0, 1, 12, 13, 14, 14, 21, 22, 26, 3, 26, 22, 13, 12, 0};
+      org.sparkbeton.loader.pipeline.FieldSource label = new org.sparkbeton.loader.pipeline.FieldSource(s, 1, samples);
+      java.util.List<String> scanned = new java.util.ArrayList<>();
+      label.scan((sample, records, at) -> scanned.add(sample + "=" + records.getLong(at)));
+      java.util.List<String> expected = new java.util.ArrayList<>();
+      for (int sample : samples) {
+        long local = sample < 13 ? sample : sample < 22 ? sample - 13 : sample - 22;
+        assertThat(label.records(sample).getLong(label.at(sample))).isEqualTo(1000L + local);
+        expected.add(sample + "=" + (1000L + local));
+      }
+      assertThat(scanned).isEqualTo(expected);
+    }
+  }
+
   static java.util.List<byte[]> epoch(Loader l) {
     java.util.List<byte[]> out = new java.util.ArrayList<>();
     for (Batch batch : l) {

@@ -19,13 +19,14 @@ public class BytesDecoder implements Decoder {
   @Override
   public Stage plan(FieldSource field) {
     field.requireType(name(), FieldTypes.BYTES, FieldTypes.JSON);
-    long max = 0;
-    for (int s : field.samples()) {
-      long size = stored(field, s);
-      if (plausible(field, s, size)) { // others are bad samples when read, never a row width
-        max = Math.max(max, size);
+    long[] largest = {0};
+    field.scan((s, rec, at) -> {
+      long size = rec.getLong(at + 8);
+      if (plausible(field, s, rec.getLong(at), size)) { // others are bad samples when read, never a row width
+        largest[0] = Math.max(largest[0], size);
       }
-    }
+    });
+    long max = largest[0];
     return new BytesStage(field, (int) max, trailingBytes());
   }
 
@@ -35,7 +36,7 @@ public class BytesDecoder implements Decoder {
   }
 
   /** A size a value can have: batchable, and within the allocation its pointer names. */
-  private static boolean plausible(FieldSource field, long sample, long size) {
+  private static boolean plausible(FieldSource field, long sample, long ptr, long size) {
     if (size < 0 || size > Integer.MAX_VALUE / 2) {
       return false;
     }
@@ -43,14 +44,10 @@ public class BytesDecoder implements Decoder {
       return true;
     }
     try {
-      return size <= field.allocationSize(sample, field.records(sample).getLong(field.at(sample)));
+      return size <= field.allocationSize(sample, ptr);
     } catch (RuntimeException noSuchAllocation) {
       return false;
     }
-  }
-
-  private static long stored(FieldSource field, long sample) {
-    return field.records(sample).getLong(field.at(sample) + 8);
   }
 
   private static final class BytesStage implements Stage {

@@ -99,20 +99,20 @@ abstract class CropRgbDecoder implements Decoder {
     long size = outputSize;
     int outH = (int) (size >>> 32);
     int outW = (int) size;
-    long maxPixels = 0;
-    int firstJpeg = -1;
-    for (int s : field.samples()) {
-      ByteBuffer rec = field.records(s);
-      int at = field.at(s);
+    long[] largest = {0};
+    int[] jpeg = {-1};
+    field.scan((s, rec, at) -> {
       int width = SimpleRgbDecoder.width(rec, at);
       int height = SimpleRgbDecoder.height(rec, at);
       if (SimpleRgbDecoder.accepted(width, height, field)) { // others are bad samples when read
-        maxPixels = Math.max(maxPixels, (long) width * height);
+        largest[0] = Math.max(largest[0], (long) width * height);
       }
-      if (firstJpeg < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
-        firstJpeg = s;
+      if (jpeg[0] < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
+        jpeg[0] = s;
       }
-    }
+    });
+    long maxPixels = largest[0];
+    int firstJpeg = jpeg[0];
     if (field.samples().length == 0) {
       throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
     }

@@ -36,7 +36,7 @@ import org.sparkbeton.loader.order.PageMap;
  * re-read after eviction is not checked again); a damaged page is loaded as it is, and every payload read from it
  * fails naming the shard, the page and the region, so the loader's bad-sample policy applies per sample.
  */
-public final class PageCache implements AutoCloseable {
+public final class PageCache implements BatchStaging {
   private final FileChannel[] channels;
   private final PageVerifier[] verifiers; // per file; null entries: unchecked
   private final BetonSource[] sources; // null: read the files through channels
@@ -157,6 +157,7 @@ public final class PageCache implements AutoCloseable {
    * production starts at {@code firstBatch}; the reader prepares at most {@code lookahead} batches
    * beyond the oldest one not yet finished.
    */
+  @Override
   public void startEpoch(int epoch, int[] order, int batchSize, int numBatches, int firstBatch, int lookahead) {
     stopEpoch();
     // distinct pages of each batch (CSR), and for each page the batches that use it, ascending
@@ -323,6 +324,7 @@ public final class PageCache implements AutoCloseable {
   }
 
   /** Blocks until every page of batch {@code b} is resident; false if the epoch was stopped. */
+  @Override
   public synchronized boolean awaitBatch(int b) throws InterruptedException {
     while (!stopped && failure == null && readyUpTo <= b) {
       wait();
@@ -334,6 +336,7 @@ public final class PageCache implements AutoCloseable {
   }
 
   /** Unpins batch {@code b}'s pages once all its samples are decoded. */
+  @Override
   public synchronized void batchDone(int b) {
     for (int k = batchStart[b]; k < batchStart[b + 1]; k++) {
       pins[batchPages[k]]--;
@@ -346,6 +349,7 @@ public final class PageCache implements AutoCloseable {
   }
 
   /** Stops the reader of the current epoch, if any. */
+  @Override
   public void stopEpoch() {
     Thread r;
     synchronized (this) {

@@ -44,6 +44,29 @@ public final class Shards implements Closeable {
   }
 
   /**
+   * Readers opened elsewhere (a remote dataset's metadata) with their payload stores, one per reader, unchecked
+   * by page (a staged shard's SHA-256 was checked as it downloaded). All must have the same fields (names, types,
+   * shapes) in the same order; the first difference is reported.
+   */
+  public static Shards of(BetonReader[] readers, PayloadStore[] stores) {
+    if (readers.length == 0 || readers.length != stores.length) {
+      throw new IllegalArgumentException("Expected one payload store per reader and at least one reader, got "
+          + readers.length + " readers and " + stores.length + " stores");
+    }
+    for (BetonReader r : readers) {
+      checkSameFields(readers[0], r);
+    }
+    return new Shards(readers.clone(), stores.clone(), new PageVerifier[readers.length]);
+  }
+
+  private static void checkSameFields(BetonReader first, BetonReader r) {
+    if (!r.fields().toString().equals(first.fields().toString())) {
+      throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + first.file()
+          + " has " + first.fields() + "; all files of a loader must have the same fields");
+    }
+  }
+
+  /**
    * Opens the files, memory-mapped (cache mode OS), unchecked. All must have the same fields (names, types,
    * shapes) in the same order; the first difference is reported.
    */
@@ -82,10 +105,7 @@ public final class Shards implements Closeable {
           throw e;
         }
         readers.add(r);
-        if (!r.fields().toString().equals(readers.get(0).fields().toString())) {
-          throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + readers.get(0).file()
-              + " has " + readers.get(0).fields() + "; all files of a loader must have the same fields");
-        }
+        checkSameFields(readers.get(0), r);
       }
     } catch (IOException | RuntimeException e) {
       for (BetonReader r : readers) {

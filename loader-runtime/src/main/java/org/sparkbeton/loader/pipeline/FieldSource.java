@@ -82,6 +82,33 @@ public final class FieldSource {
     return samples;
   }
 
+  /** Receives one sample's metadata during {@link #scan}: its record chunk and the field's offset in it. */
+  @FunctionalInterface
+  public interface RecordVisitor {
+    void visit(int sample, ByteBuffer records, int at);
+  }
+
+  /**
+   * Visits the metadata of every sample of {@link #samples()}, in that order, as {@link #records} and {@link #at}
+   * give it, for decoders that scan the samples while planning. A sample in the same file as the one before it
+   * (the common case: samples in index order) finds its file without a search, where {@link #records} and
+   * {@link #at} each search the files' starts: over 1,000 shards that was most of a 1.28-million-sample scan.
+   */
+  public void scan(RecordVisitor visitor) {
+    int shard = 0;
+    long lo = shards.start(0);
+    long hi = shards.start(1);
+    for (int s : samples) {
+      if (s < lo || s >= hi) {
+        shard = shards.shardOf(s);
+        lo = shards.start(shard);
+        hi = shards.start(shard + 1);
+      }
+      BetonReader r = shards.reader(shard);
+      visitor.visit(s, r.recordChunk(s - lo), r.recordOffset(s - lo) + fieldOffset);
+    }
+  }
+
   /** The metadata chunk holding {@code sample}'s record; use absolute gets at {@link #at(long)}. */
   public ByteBuffer records(long sample) {
     int s = shards.shardOf(sample);

@@ -37,6 +37,10 @@ public final class ImageFolderPrepare {
   /** The local properties {@code SparkContext.setJobGroup} sets. */
   private static final String[] JOB_GROUP_PROPERTIES =
       {"spark.jobGroup.id", "spark.job.description", "spark.job.interruptOnCancel"};
+  /** Write tasks per core at most, when no shard count is given: the last tasks of a job balance the cores. */
+  static final int TASKS_PER_CORE = 4;
+  /** Images per write task at least: a task's own cost (a shard file, its commit) stays small beside its images. */
+  static final int MIN_IMAGES_PER_TASK = 256;
 
   private ImageFolderPrepare() {}
 
@@ -61,6 +65,16 @@ public final class ImageFolderPrepare {
 
   /** How to show the write's progress: where, whether that is a terminal, seconds between plain lines. */
   public record Progress(PrintStream out, boolean terminal, double intervalSeconds) {
+  }
+
+  /**
+   * Write tasks of a run of {@code images} images on {@code cores} cores with no shard count given: up to
+   * {@value #TASKS_PER_CORE} per core, each of at least {@value #MIN_IMAGES_PER_TASK} images, and never fewer
+   * tasks than cores.
+   */
+  static int writeTasks(long images, int cores) {
+    long byImages = images / MIN_IMAGES_PER_TASK;
+    return (int) Math.max(cores, Math.min(byImages, (long) TASKS_PER_CORE * cores));
   }
 
   /** The class folders of an ImageFolder root, sorted: a sample's label is its folder's index here. */
@@ -107,13 +121,13 @@ public final class ImageFolderPrepare {
       throw new IllegalArgumentException("Input " + input + " has no images in its class folders ("
           + ImageFolderListing.IMAGE_GLOB + ")");
     }
-    // the listing has a partition per few class folders; each write task fills whole pages of its own, so they
-    // are merged (a coalesce: no shuffle) into one task per core unless a shard count is asked for. More tasks
-    // balance the cores better (coalesce groups partitions by count, not bytes: in WriterBenchmark 8 tasks on 2
-    // cores wrote 577 images/s, 2 tasks 471), but every shard costs about a page and a half of padding (the data
-    // region starts on a page boundary and pages are written whole, as FFCV does): 8 shards of the 2,000-image demo
-    // took 130 MB for 18 MB of JPEGs.
-    files = shards > 0 ? files.repartition(shards) : files.coalesce(spark.sparkContext().defaultParallelism());
+    // the listing has a partition per few class folders; they are merged (a coalesce: no shuffle) into
+    // writeTasks(...) tasks unless a shard count is asked for: several per core where the listing has that many
+    // partitions, so that the core that finishes first takes the next task instead of idling while the other ends
+    // the job (coalesce groups partitions by count, not bytes, so tasks differ in work). A shard costs no padding
+    // beyond its last page's tail (the compact page layout).
+    files = shards > 0 ? files.repartition(shards)
+        : files.coalesce(writeTasks(listed, spark.sparkContext().defaultParallelism()));
     // the write tasks read each image by path themselves, at a fraction of the cost per row of binaryFile's content
     // column (a stream copy into a growing array, then a copy into the row). The path also names bad images in
     // errors and quarantine records; it is not stored.

@@ -44,9 +44,8 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "only that its segments are whole: faster, but corrupt scan data is stored).",
       "Progress goes to standard error: a live line on a terminal, else a line every --progress-interval seconds",
       "(default 5; 0 for none). The summary goes to standard output.",
-      "Defaults: --mode jpg, --max-resolution 256, --quality 90, --master local[*], one write task (shard) per",
-      "core. On large inputs --shards N with N = 2-4x the cores balances the cores better (each shard costs",
-      "~1.5 pages of padding, 12 MiB at the default 8 MiB page size). --mode smart stores an image as JPEG when",
+      "Defaults: --mode jpg, --max-resolution 256, --quality 90, --master local[*], up to 4 write tasks (shards)",
+      "per core, each of at least 256 images (--shards N sets the count). --mode smart stores an image as JPEG when",
       "its raw RGB is over --smart-threshold bytes (e.g. 256K). --debug prints stack traces of failures.");
 
   static PrepareArgs parse(String[] args) {

@@ -220,4 +220,15 @@ class ImageFolderPrepareTest {
         Map.of(), 0, false)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Input " + empty.getParent() + " has no images in its class folders (*.{jpg,");
   }
+
+  /** Up to 4 tasks a core, of 256 images or more each, never fewer tasks than cores. */
+  @Test
+  void writeTasksBalanceTheCores() {
+    assertThat(ImageFolderPrepare.writeTasks(5000, 2)).isEqualTo(8);
+    assertThat(ImageFolderPrepare.writeTasks(2000, 2)).isEqualTo(7);
+    assertThat(ImageFolderPrepare.writeTasks(22, 2)).isEqualTo(2);
+    assertThat(ImageFolderPrepare.writeTasks(0, 3)).isEqualTo(3);
+    assertThat(ImageFolderPrepare.writeTasks(1_281_167, 64)).isEqualTo(256);
+    assertThat(ImageFolderPrepare.writeTasks(10_000_000_000L, 1)).isEqualTo(4);
+  }
 }

@@ -1,0 +1,349 @@
+package org.sparkbeton.it.bench;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.lit;
+
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import javax.imageio.ImageIO;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.sparkbeton.codec.testing.TestPhotos;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.loader.Batch;
+import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
+
+/**
+ * The scale of a job, not a test: an ImageNet-sized dataset (1,281,167 rows, a 32x24 JPEG each, label = row mod
+ * 1,000) written by {@code df.write.format("beton")} from 1,000 partitions, then opened in fresh JVMs by the reader
+ * (the label histogram) and by the loader ({@code build()} and the first batch). Prints what the driver spent on
+ * the commit (the write's return minus the last task's end) and its heap, the manifest's size, and the open times
+ * against the 1 s goal, each open measured from the moment the child JVM's {@code main} runs; beside them the same
+ * first histogram over a 1,000-row, 1-shard dataset, which is Spark's own share of it.
+ *
+ * <p>Arguments: {@code dir [rows] [partitions] [rounds]}; {@code dir} is deleted at the end (kept with
+ * {@code -Dscale.keep=true}; {@code --child reader|reader-extensions|loader dataset} then opens it again). The command and the
+ * figures are in BENCHMARKS.md.
+ */
+public final class ScaleBenchmark {
+  private static final int CLASSES = 1000;
+
+  private ScaleBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("--child")) {
+      child(args[1], Path.of(args[2]));
+      return;
+    }
+    Path dir = Path.of(args.length > 0 ? args[0] : "/tmp/beton-scale");
+    long rows = args.length > 1 ? Long.parseLong(args[1]) : 1_281_167L;
+    int partitions = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
+    int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
+    Path dataset = dir.resolve("dataset");
+    try {
+      List<String> table = new ArrayList<>();
+      write(dataset, rows, partitions, table);
+      List<String> opens = new ArrayList<>();
+      for (int round = 0; round < rounds; round++) {
+        // each kind of open once per round, in a fresh JVM, so load from other processes falls on all alike
+        for (String kind : List.of("reader", "reader-extensions", "loader")) {
+          opens.addAll(runChild(kind, dataset));
+        }
+        // Spark's own cost of a first label histogram: the same query on a 1,000-row, 1-shard dataset
+        opens.addAll(runChild("reader-small", dir.resolve("small")));
+      }
+      table.addAll(summarise(opens));
+      System.out.printf(Locale.ROOT, "%n| %,d rows, %d partitions | value |%n|---|---:|%n", rows, partitions);
+      table.forEach(System.out::println);
+      System.out.printf(Locale.ROOT, "load average at end %.2f%n", loadAverage());
+    } finally {
+      if (!Boolean.getBoolean("scale.keep")) {
+        deleteTree(dir);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- the write
+
+  private static void write(Path dataset, long rows, int partitions, List<String> table) throws IOException {
+    byte[] jpeg = tinyJpeg();
+    SparkSession spark = SparkSession.builder().master("local[2]").appName("ScaleBenchmark")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
+    try {
+      AtomicLong lastTaskEnd = new AtomicLong();
+      spark.sparkContext().addSparkListener(new SparkListener() {
+        @Override
+        public void onTaskEnd(SparkListenerTaskEnd end) {
+          lastTaskEnd.accumulateAndGet(end.taskInfo().finishTime(), Math::max);
+        }
+      });
+      // warm-up: a small write of the same shape, so the timed write's commit is not the first class loading
+      spark.range(0, 20_000, 1, 20).select(lit(jpeg).as("image"), col("id").mod(CLASSES).as("label"))
+          .write().format("beton").option("imageColumns", "image").option("writeMode", "jpg")
+          .mode("overwrite").save(dataset.toString());
+      spark.range(0, 1000, 1, 1).select(lit(jpeg).as("image"), col("id").mod(CLASSES).as("label"))
+          .write().format("beton").option("imageColumns", "image").option("writeMode", "jpg")
+          .mode("overwrite").save(dataset.resolveSibling("small").toString());
+      long retainedBefore = retainedHeap();
+      resetPeaks();
+      long t0 = System.currentTimeMillis();
+      spark.range(0, rows, 1, partitions).select(lit(jpeg).as("image"), col("id").mod(CLASSES).as("label"))
+          .write().format("beton").option("imageColumns", "image").option("writeMode", "jpg")
+          .mode("overwrite").save(dataset.toString());
+      long done = System.currentTimeMillis();
+      long peak = peakHeap();
+      long retainedAfter = retainedHeap();
+      long shardBytes;
+      long shards;
+      try (Stream<Path> files = Files.list(dataset)) {
+        List<Path> all = files.filter(p -> p.getFileName().toString().endsWith(".beton")).toList();
+        shards = all.size();
+        shardBytes = 0;
+        for (Path p : all) {
+          shardBytes += Files.size(p);
+        }
+      }
+      long manifest = Files.size(dataset.resolve("_manifest.json"));
+      table.add(row("payload per row (a 32x24 JPEG, passed through), bytes", String.format("%,d", jpeg.length)));
+      table.add(row("write wall time, s", secs(done - t0)));
+      table.add(row("**driver's commit: write returned minus the last task's end, ms**",
+          String.format("%,d", done - lastTaskEnd.get())));
+      table.add(row("driver heap, retained after GC, before -> after the write, MiB",
+          mib(retainedBefore) + " -> " + mib(retainedAfter)));
+      table.add(row("driver heap, peak of all pools during the write (garbage included), MiB", mib(peak)));
+      table.add(row("shards", String.format("%,d", shards)));
+      table.add(row("shard bytes, MiB", mib(shardBytes)));
+      table.add(row("**manifest size, KiB**", String.format(Locale.ROOT, "%.1f", manifest / 1024.0)));
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** A 32x24 q90 JPEG cut from a test photo: real image content, ~1 KB. */
+  static byte[] tinyJpeg() throws IOException {
+    BufferedImage photo = ImageIO.read(new java.io.ByteArrayInputStream(TestPhotos.photo(7, 0)));
+    BufferedImage small = new BufferedImage(32, 24, BufferedImage.TYPE_INT_RGB);
+    small.getGraphics().drawImage(photo, 0, 0, 32, 24, null);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ImageIO.write(small, "jpg", out);
+    return out.toByteArray();
+  }
+
+  // ---------------------------------------------------------------- the opens, each in a fresh JVM
+
+  private static List<String> runChild(String kind, Path dataset) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    // the parent's JVM options (Spark's --add-opens among them), not its debugger or agent settings
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).forEach(cmd::add);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ScaleBenchmark.class.getName(), "--child", kind,
+        dataset.toString()));
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    List<String> out = new ArrayList<>();
+    try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
+      String line;
+      while ((line = r.readLine()) != null) {
+        if (line.startsWith("RESULT ")) {
+          out.add(line.substring(7));
+        }
+      }
+    }
+    if (p.waitFor() != 0 || out.isEmpty()) {
+      throw new IllegalStateException("The " + kind + " child JVM failed (exit " + p.exitValue() + ")");
+    }
+    return out;
+  }
+
+  /** Runs in the child JVM: prints {@code RESULT name<TAB>ms} lines. */
+  private static void child(String kind, Path dataset) throws Exception {
+    long mainStart = System.nanoTime();
+    long mainCpu = cpu();
+    long jvmUpMs = ManagementFactory.getRuntimeMXBean().getUptime();
+    result(kind + ": JVM start to main", jvmUpMs);
+    if (kind.equals("loader")) {
+      long t0 = System.nanoTime();
+      try (Loader loader = Loader.builder(dataset).batchSize(256).numThreads(2).seed(1).order(OrderOption.RANDOM)
+          .pipeline("image", new RandomResizedCropRgbDecoder(224, 224), new RandomHorizontalFlip(0.5))
+          .pipeline("label", new IntDecoder()).build()) {
+        long built = System.nanoTime();
+        var it = loader.iterator();
+        Batch b = it.next();
+        long first = System.nanoTime();
+        result("loader: process CPU from main to first batch (all threads)", ms(cpu() - mainCpu));
+        if (b.size() != 256) {
+          throw new IllegalStateException("unexpected batch of " + b.size());
+        }
+        result("loader: build()", ms(built - t0));
+        result("loader: first batch after build()", ms(first - built));
+        result("**loader: main to first batch (build() + first batch)**", ms(first - mainStart));
+      }
+      // the same again in this JVM: the work itself, without class loading and with warmer code
+      long w0 = System.nanoTime();
+      try (Loader loader = Loader.builder(dataset).batchSize(256).numThreads(2).seed(2).order(OrderOption.RANDOM)
+          .pipeline("image", new RandomResizedCropRgbDecoder(224, 224), new RandomHorizontalFlip(0.5))
+          .pipeline("label", new IntDecoder()).build()) {
+        long built = System.nanoTime();
+        loader.iterator().next();
+        result("loader, second in the JVM: build()", ms(built - w0));
+        result("loader, second in the JVM: build() + first batch", ms(System.nanoTime() - w0));
+      }
+      long m0 = System.nanoTime();
+      String text = Files.readString(dataset.resolve(DatasetManifest.FILE_NAME));
+      DatasetManifest manifest = DatasetManifest.parse(text);
+      long m1 = System.nanoTime();
+      manifest.toJson();
+      long m2 = System.nanoTime();
+      result("manifest: read + parse, after the loader's", ms(m1 - m0));
+      result("manifest: toJson (what the driver's commit writes)", ms(m2 - m1));
+      return;
+    }
+    boolean extensions = kind.equals("reader-extensions");
+    long t0 = System.nanoTime();
+    SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("ScaleBenchmark-" + kind)
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1");
+    if (extensions) {
+      builder.config("spark.sql.extensions", "org.sparkbeton.spark.BetonSparkExtensions");
+    }
+    SparkSession spark = builder.getOrCreate();
+    try {
+      long up = System.nanoTime();
+      result(kind + ": Spark session start", ms(up - t0));
+      spark.range(0, 1, 1, 1).count(); // Spark's first job: its own class loading and start-up, not ours
+      long floorStart = System.nanoTime();
+      spark.range(0, 1, 1, 1).count();
+      result(kind + ": Spark's floor, a one-task job reading nothing (second run)", ms(System.nanoTime() - floorStart));
+      long q0 = System.nanoTime();
+      long c0 = cpu();
+      Map<Long, Long> histogram = histogram(spark, dataset);
+      long q1 = System.nanoTime();
+      long c1 = cpu();
+      long total = histogram.values().stream().mapToLong(Long::longValue).sum();
+      if (histogram.size() != CLASSES || total < CLASSES) { // the small dataset has one row per label
+        throw new IllegalStateException("histogram of " + histogram.size() + " labels, " + total + " rows");
+      }
+      String name = kind.equals("reader-small") ? "reader, 1,000 rows in 1 shard (Spark's share)"
+          : extensions ? "reader with BetonSparkExtensions" : "reader";
+      result("**" + name + ": label histogram, first query in the JVM**", ms(q1 - q0));
+      result(name + ": process CPU of that query (all threads)", ms(c1 - c0));
+      long[] again = new long[3];
+      for (int i = 0; i < again.length; i++) {
+        long s = System.nanoTime();
+        histogram(spark, dataset);
+        again[i] = System.nanoTime() - s;
+      }
+      Arrays.sort(again);
+      result(name + ": label histogram, median of the next 3", ms(again[1]));
+    } finally {
+      spark.stop();
+    }
+  }
+
+  private static Map<Long, Long> histogram(SparkSession spark, Path dataset) {
+    Map<Long, Long> h = new TreeMap<>();
+    for (Row r : spark.read().format("beton").load(dataset.toString()).groupBy("label").count().collectAsList()) {
+      h.put(((Number) r.get(0)).longValue(), r.getLong(1));
+    }
+    return h;
+  }
+
+  private static void result(String name, double ms) {
+    System.out.println("RESULT " + name + "\t" + ms);
+  }
+
+  /** Each name's values over the rounds: median and range, with the 1 s goal where it applies. */
+  private static List<String> summarise(List<String> results) {
+    Map<String, List<Double>> byName = new java.util.LinkedHashMap<>();
+    for (String r : results) {
+      int tab = r.indexOf('\t');
+      byName.computeIfAbsent(r.substring(0, tab), k -> new ArrayList<>()).add(Double.parseDouble(r.substring(tab + 1)));
+    }
+    List<String> rows = new ArrayList<>();
+    byName.forEach((name, values) -> {
+      List<Double> sorted = values.stream().sorted().toList();
+      double median = sorted.get(sorted.size() / 2);
+      String goal = name.startsWith("**") ? String.format(Locale.ROOT, " (%.2fx of the 1 s goal)", median / 1000) : "";
+      rows.add(row(name + ", ms, median (range) of " + values.size(), String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)%s",
+          median, sorted.get(0), sorted.get(sorted.size() - 1), goal)));
+    });
+    return rows;
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private static long retainedHeap() {
+    System.gc();
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
+  private static void resetPeaks() {
+    ManagementFactory.getMemoryPoolMXBeans().forEach(MemoryPoolMXBean::resetPeakUsage);
+  }
+
+  private static long peakHeap() {
+    long sum = 0;
+    for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+      if (pool.getType() == MemoryType.HEAP) {
+        sum += pool.getPeakUsage().getUsed();
+      }
+    }
+    return sum;
+  }
+
+  /** CPU time of the whole process (every thread: Spark's, the JIT's, the GC's), ns. */
+  private static long cpu() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static double loadAverage() {
+    return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+  }
+
+  private static String row(String what, String value) {
+    return "| " + what + " | " + value + " |";
+  }
+
+  private static double ms(long nanos) {
+    return nanos / 1e6;
+  }
+
+  private static String secs(long millis) {
+    return String.format(Locale.ROOT, "%.1f", millis / 1000.0);
+  }
+
+  private static String mib(long bytes) {
+    return String.format(Locale.ROOT, "%.1f", bytes / 1048576.0);
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> all = Files.walk(dir)) {
+      for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

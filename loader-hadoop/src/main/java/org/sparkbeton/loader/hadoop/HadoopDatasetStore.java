@@ -1,0 +1,73 @@
+package org.sparkbeton.loader.hadoop;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.loader.store.DatasetStore;
+
+/**
+ * A dataset directory on any Hadoop {@link FileSystem} ({@code hdfs://}, {@code s3a://}, {@code abfs://},
+ * {@code gs://}, {@code file://}, ...), for loader-runtime's shard cache. It uses its own FileSystem
+ * instance ({@link FileSystem#newInstance}), so closing it never closes one the application shares through
+ * Hadoop's FileSystem cache.
+ */
+public final class HadoopDatasetStore implements DatasetStore {
+  private final URI uri;
+  private final FileSystem fs;
+  private final Path root;
+
+  private HadoopDatasetStore(URI uri, FileSystem fs) {
+    this.uri = uri;
+    this.fs = fs;
+    this.root = new Path(uri);
+  }
+
+  /** A store over the dataset directory {@code uri}, with {@code conf} (credentials, endpoints, ...). */
+  public static HadoopDatasetStore open(URI uri, Configuration conf) throws IOException {
+    return new HadoopDatasetStore(uri, FileSystem.newInstance(uri, conf));
+  }
+
+  @Override
+  public URI uri() {
+    return uri;
+  }
+
+  @Override
+  public byte[] readManifest() throws IOException {
+    try (FSDataInputStream in = fs.open(new Path(root, DatasetManifest.FILE_NAME))) {
+      return in.readAllBytes();
+    } catch (FileNotFoundException e) {
+      throw new IOException(uri + " has no " + DatasetManifest.FILE_NAME + ": not a dataset directory", e);
+    }
+  }
+
+  @Override
+  public void readFully(String shard, long position, byte[] dst) throws IOException {
+    try (FSDataInputStream in = fs.open(new Path(root, shard))) {
+      in.readFully(position, dst);
+    }
+  }
+
+  @Override
+  public InputStream open(String shard, long offset) throws IOException {
+    FSDataInputStream in = fs.open(new Path(root, shard));
+    try {
+      in.seek(offset);
+      return in;
+    } catch (IOException | RuntimeException e) {
+      in.close();
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    fs.close();
+  }
+}

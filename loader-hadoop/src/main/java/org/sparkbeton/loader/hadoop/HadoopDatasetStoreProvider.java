@@ -1,0 +1,47 @@
+package org.sparkbeton.loader.hadoop;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.sparkbeton.loader.store.DatasetStore;
+import org.sparkbeton.loader.store.DatasetStoreProvider;
+
+/**
+ * Opens {@link HadoopDatasetStore}s. Found by {@code Loader.builder(URI)} through {@link java.util.ServiceLoader}
+ * for every scheme but {@code file:} that Hadoop has a FileSystem for, with a default {@link Configuration}
+ * (the {@code core-site.xml} on the classpath); pass one with your configuration to
+ * {@code Loader.builder(uri, new HadoopDatasetStoreProvider(conf))}.
+ */
+public final class HadoopDatasetStoreProvider implements DatasetStoreProvider {
+  private final Configuration conf;
+
+  /** With the default configuration (for {@link java.util.ServiceLoader}). */
+  public HadoopDatasetStoreProvider() {
+    this(new Configuration());
+  }
+
+  public HadoopDatasetStoreProvider(Configuration conf) {
+    this.conf = Objects.requireNonNull(conf, "conf");
+  }
+
+  @Override
+  public boolean supports(URI uri) {
+    String scheme = uri.getScheme();
+    if (scheme == null) {
+      return false;
+    }
+    try {
+      FileSystem.getFileSystemClass(scheme, conf);
+      return true;
+    } catch (IOException e) {
+      return false; // no FileSystem for this scheme (UnsupportedFileSystemException)
+    }
+  }
+
+  @Override
+  public DatasetStore open(URI uri) throws IOException {
+    return HadoopDatasetStore.open(uri, conf);
+  }
+}

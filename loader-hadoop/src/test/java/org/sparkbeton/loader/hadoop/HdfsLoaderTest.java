@@ -1,0 +1,221 @@
+package org.sparkbeton.loader.hadoop;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.loader.Batch;
+import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.LoaderBuilder;
+import org.sparkbeton.loader.LoaderState;
+import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
+import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.order.ShardWindowOrder;
+import org.sparkbeton.loader.order.TraversalOrder;
+
+/**
+ * The loader over a real HDFS (MiniDFSCluster, one datanode) through {@code Loader.builder(URI)}: the
+ * provider is found on the classpath and uses the default Hadoop configuration. A 12-shard dataset of
+ * photos; a budget of 3 shards; mid-epoch resume; ranks; two processes sharing one cache.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // a staging bug hangs rather than fails: make it fail
+class HdfsLoaderTest {
+  static final int SHARDS = 12;
+  static final int PER_SHARD = 30;
+  static final int SAMPLES = SHARDS * PER_SHARD;
+
+  @TempDir static Path tmp;
+  static MiniDFSCluster hdfs;
+  static Path local;
+  static URI uri;
+
+  @BeforeAll
+  static void setUp() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("hdfs").toString());
+    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+    hdfs.waitActive();
+    local = PhotoShards.write(tmp.resolve("photos"), SHARDS, PER_SHARD, 40);
+    uri = URI.create(hdfs.getFileSystem().getUri() + "/datasets/photos");
+    FileSystem fs = hdfs.getFileSystem();
+    try (var files = Files.list(local)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(f.toUri()),
+            new org.apache.hadoop.fs.Path(uri + "/" + f.getFileName()));
+      }
+    }
+  }
+
+  @AfterAll
+  static void tearDown() {
+    if (hdfs != null) {
+      hdfs.shutdown();
+    }
+  }
+
+  static LoaderBuilder labels(Path cache) {
+    return Loader.builder(uri).cacheDir(cache).batchSize(16).numThreads(2).dropLast(false).seed(11)
+        .pipeline("label", new IntDecoder());
+  }
+
+  @Test
+  void aBudgetOfThreeShardsOverTwelveStaysWithinItAndSeesEverySampleOncePerEpoch() throws Exception {
+    Path cache = tmp.resolve("cache-budget");
+    long budget = 3 * PhotoShards.largestShard(local);
+    assertThat(PhotoShards.totalBytes(local)).isGreaterThan(3 * budget);
+    AtomicLong peak = new AtomicLong();
+    Epochs.Counting counting = new Epochs.Counting() {
+      @Override
+      public void progress(String shard, long bytes, long total) {
+        try {
+          peak.accumulateAndGet(PhotoShards.diskBytes(cache), Math::max);
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    };
+    for (TraversalOrder.Factory order : List.of(OrderOption.RANDOM, ShardWindowOrder.window(2))) {
+      try (Loader loader = labels(cache).order(order).cacheBytes(budget).stagingListener(counting).build()) {
+        for (int e = 0; e < 2; e++) {
+          Iterator<Batch> it = loader.iterator();
+          List<Epochs.Rows> rows = new ArrayList<>();
+          while (it.hasNext()) {
+            rows.addAll(Epochs.read(it, 1));
+            peak.accumulateAndGet(PhotoShards.diskBytes(cache), Math::max);
+          }
+          assertThat(Epochs.sortedLabels(rows)).as("%s epoch %d", order, e).isEqualTo(Epochs.range(SAMPLES));
+        }
+      }
+    }
+    assertThat(peak.get()).isPositive().isLessThanOrEqualTo(budget);
+    assertThat(counting.downloadCount()).isGreaterThanOrEqualTo(4 * (SHARDS - 3));
+  }
+
+  @Test
+  void aMidEpochStateResumesWithTheSameImagesBitForBit() throws Exception {
+    Path cache = tmp.resolve("cache-resume");
+    long budget = 5 * PhotoShards.largestShard(local);
+    LoaderBuilder images = labels(cache).order(ShardWindowOrder.window(3)).cacheBytes(budget)
+        .pipeline("image", new CenterCropRgbDecoder(40, 40, 224.0 / 256));
+    List<Epochs.Rows> whole;
+    try (Loader loader = images.build()) {
+      whole = Epochs.read(loader);
+    }
+    LoaderState saved;
+    try (Loader loader = images.build()) {
+      Epochs.read(loader.iterator(), 9);
+      saved = loader.state();
+    }
+    assertThat(saved).isEqualTo(new LoaderState(0, 9));
+    try (Loader loader = images.resumeFrom(saved).build()) {
+      Epochs.assertSame(Epochs.read(loader), whole.subList(9, whole.size()), "resumed epoch 0");
+    }
+    try (Loader inPlace = Loader.builder(local).batchSize(16).numThreads(2).dropLast(false).seed(11)
+        .order(ShardWindowOrder.window(3)).pipeline("label", new IntDecoder())
+        .pipeline("image", new CenterCropRgbDecoder(40, 40, 224.0 / 256)).build()) {
+      Epochs.assertSame(whole, Epochs.read(inPlace), "HDFS against the local copy read in place");
+    }
+  }
+
+  @Test
+  void distributedRanksStageMostlyTheirOwnShards() throws Exception {
+    int world = 3;
+    Set<String> all = new HashSet<>();
+    List<Long> seen = new ArrayList<>();
+    for (int rank = 0; rank < world; rank++) {
+      Epochs.Counting counting = new Epochs.Counting();
+      try (Loader loader = labels(tmp.resolve("cache-rank" + rank)).order(ShardWindowOrder.window(2))
+          .distributed(rank, world).stagingListener(counting).build()) {
+        Arrays.stream(Epochs.sortedLabels(Epochs.read(loader))).forEach(seen::add);
+      }
+      assertThat(counting.downloads.keySet()).as("rank %d", rank).hasSizeLessThanOrEqualTo(SHARDS / world + 2);
+      all.addAll(counting.downloads.keySet());
+    }
+    assertThat(all).hasSize(SHARDS);
+    assertThat(seen.stream().mapToLong(Long::longValue).sorted().toArray()).isEqualTo(Epochs.range(SAMPLES));
+  }
+
+  @Test
+  void twoLoaderProcessesOnOneCacheDownloadEachShardOnce() throws Exception {
+    Path cache = tmp.resolve("cache-shared");
+    Path go = tmp.resolve("go");
+    Path result = tmp.resolve("child-result.txt");
+    Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m", "-cp", System.getProperty("java.class.path"),
+        CacheSharingMain.class.getName(), uri.toString(), cache.toString(), go.toString(), result.toString())
+        .redirectErrorStream(true).start();
+    List<String> childOutput = Collections.synchronizedList(new ArrayList<>());
+    CountDownLatch ready = new CountDownLatch(1);
+    Thread drain = new Thread(() -> {
+      try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
+        for (String line; (line = out.readLine()) != null; ) {
+          childOutput.add(line);
+          if (line.equals("READY")) {
+            ready.countDown();
+          }
+        }
+      } catch (java.io.IOException e) {
+        childOutput.add(e.toString());
+      }
+    });
+    drain.setDaemon(true);
+    drain.start();
+    Epochs.Counting counting = new Epochs.Counting();
+    try {
+      try (Loader loader = CacheSharingMain.sharedCacheLoader(uri, cache, counting)) {
+        assertThat(ready.await(120, TimeUnit.SECONDS)).as("child ready; its output: %s", childOutput).isTrue();
+        Files.createFile(go); // both processes stage from here on, wanting the same shards in the same order
+        assertThat(Epochs.sortedLabels(Epochs.read(loader))).isEqualTo(Epochs.range(SAMPLES));
+      }
+      assertThat(child.waitFor(120, TimeUnit.SECONDS)).isTrue();
+      assertThat(child.exitValue()).as("child output: %s", childOutput).isZero();
+    } finally {
+      child.destroyForcibly();
+    }
+    List<String> lines = Files.readAllLines(result);
+    Set<String> childDownloads = names(lines.get(0), "downloaded=");
+    Set<String> childHits = names(lines.get(1), "hits=");
+    assertThat(lines.get(2)).isEqualTo("labels=" + SAMPLES + ":" + SAMPLES);
+    Set<String> both = new HashSet<>(childDownloads);
+    both.retainAll(counting.downloads.keySet());
+    assertThat(both).as("shards both processes downloaded").isEmpty();
+    Set<String> union = new HashSet<>(childDownloads);
+    union.addAll(counting.downloads.keySet());
+    assertThat(union).as("shards downloaded on the node").hasSize(SHARDS);
+    assertThat(counting.downloads.values()).allSatisfy(n -> assertThat(n).hasValue(1));
+    Set<String> childAll = new HashSet<>(childDownloads);
+    childAll.addAll(childHits);
+    assertThat(childAll).as("the child staged every shard, downloaded or found").hasSize(SHARDS);
+    Set<String> parentAll = new HashSet<>(counting.downloads.keySet());
+    parentAll.addAll(counting.hits);
+    assertThat(parentAll).as("this process staged every shard, downloaded or found").hasSize(SHARDS);
+  }
+
+  private static Set<String> names(String line, String prefix) {
+    assertThat(line).startsWith(prefix);
+    String rest = line.substring(prefix.length());
+    return rest.isEmpty() ? Set.of() : new HashSet<>(Arrays.asList(rest.split(",")));
+  }
+}

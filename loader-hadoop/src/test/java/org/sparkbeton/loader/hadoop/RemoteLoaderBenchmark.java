@@ -1,0 +1,195 @@
+package org.sparkbeton.loader.hadoop;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+import org.sparkbeton.loader.Batch;
+import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.LoaderBuilder;
+import org.sparkbeton.loader.LoaderTimings;
+import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.order.ShardWindowOrder;
+import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
+
+/**
+ * Remote loading figures, not a test: one dataset of photos, read (a) cold from a local S3 server (S3Proxy
+ * in its own JVM, read through S3A) into an empty cache, (b) warm, from the cache the cold epoch filled, and
+ * (c) from the local files in place; same pipeline (RandomResizedCrop 224 + flip, uint8), order, batch and
+ * threads. Rounds alternate (cold, warm, local) so that the machine's drift hits all three alike; the table
+ * shows medians, with where the workers' time went (per thread: decoding, or waiting for shards to be staged)
+ * and the CPU time of this JVM and of the S3 server. Also: a download-only epoch (labels only: no payload is decoded) for the store's bandwidth,
+ * and the time to the first batch.
+ *
+ * <pre>
+ * M=loader-hadoop
+ * ./mvnw -q -pl $M -am test-compile dependency:build-classpath \
+ *   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
+ * java -Xmx3g -Ds3proxy.jar=$M/target/s3proxy/s3proxy.jar \
+ *   -cp $M/target/test-classes:$M/target/classes:$(cat $M/target/bench.classpath) \
+ *   org.sparkbeton.loader.hadoop.RemoteLoaderBenchmark [dir] [images=6000] [shards=12] [threads=cores] [rounds=3]
+ * </pre>
+ */
+public final class RemoteLoaderBenchmark {
+  private RemoteLoaderBenchmark() {}
+
+  /** An epoch's wall time, time to its first batch, images, and CPU seconds of this JVM and of the S3 server. */
+  record Epoch(double seconds, double firstBatchSeconds, int images, double cpu, double serverCpu, double busy,
+      double shardWait) {
+    double rate() {
+      return images / seconds;
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Path dir = args.length > 0 ? Files.createDirectories(Path.of(args[0])) : Files.createTempDirectory("remote-bench");
+    int images = args.length > 1 ? Integer.parseInt(args[1]) : 6000;
+    int shards = args.length > 2 ? Integer.parseInt(args[2]) : 12;
+    int threads = args.length > 3 ? Integer.parseInt(args[3]) : Runtime.getRuntime().availableProcessors();
+    int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 3;
+    Path local = dir.resolve("photos");
+    if (!Files.exists(local.resolve("_manifest.json"))) {
+      PhotoShards.write(local, shards, images / shards, Math.min(images, 300));
+    }
+    long bytes = PhotoShards.totalBytes(local);
+    try (S3ProxyServer s3 = S3ProxyServer.start(dir.resolve("s3"))) {
+      s3.upload(local, "photos");
+      System.out.printf(Locale.ROOT, "%d photos in %d shards (%.1f MB) on S3Proxy (same machine, %d cores);"
+          + " RandomResizedCrop 224 + flip, batch 128, 4 downloads; median of %d alternating rounds%n%n",
+          images / shards * shards, shards, bytes / 1e6, Runtime.getRuntime().availableProcessors(), rounds);
+      table(ShardWindowOrder.window(4), s3, local, dir.resolve("cache"), threads, rounds, bytes);
+      if (threads > 1) {
+        table(ShardWindowOrder.window(4), s3, local, dir.resolve("cache"), threads - 1, rounds, bytes);
+      }
+      table(OrderOption.RANDOM, s3, local, dir.resolve("cache"), threads, rounds, bytes);
+    }
+  }
+
+  static void table(TraversalOrder.Factory order, S3ProxyServer s3, Path local, Path cache, int threads, int rounds,
+      long bytes) throws IOException {
+    String name = order == OrderOption.RANDOM ? "RANDOM" : "ShardWindowOrder.window(4)";
+    try (Loader warmUp = images(Loader.builder(local), order, threads).build()) {
+      epoch(warmUp, s3, threads); // JIT
+    }
+    List<Epoch> cold = new ArrayList<>();
+    List<Epoch> warm = new ArrayList<>();
+    List<Epoch> inPlace = new ArrayList<>();
+    List<Epoch> download = new ArrayList<>();
+    List<Double> builds = new ArrayList<>();
+    for (int r = 0; r < rounds; r++) {
+      clear(cache);
+      long t0 = System.nanoTime();
+      try (Loader loader = labels(remote(s3, cache), order, threads).build()) {
+        builds.add((System.nanoTime() - t0) / 1e9);
+        download.add(epoch(loader, s3, threads));
+      }
+      clear(cache);
+      try (Loader loader = images(remote(s3, cache), order, threads).build()) {
+        cold.add(epoch(loader, s3, threads));
+        warm.add(epoch(loader, s3, threads));
+      }
+      try (Loader loader = images(Loader.builder(local), order, threads).build()) {
+        inPlace.add(epoch(loader, s3, threads));
+      }
+    }
+    Epoch c = median(cold);
+    Epoch w = median(warm);
+    Epoch l = median(inPlace);
+    Epoch d = median(download);
+    System.out.println("Order " + name + ", " + threads + " decoding thread" + (threads == 1 ? "" : "s") + ":");
+    System.out.println();
+    System.out.println("| epoch | seconds | images/s | time vs warm | images/s vs local files | first batch |"
+        + " worker busy s | worker waiting for shards s | CPU s, loader | CPU s, S3 server |");
+    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    line("cold: S3 into an empty cache", c, w, l);
+    line("warm: from the cache", w, w, l);
+    line("local files read in place", l, w, l);
+    System.out.printf(Locale.ROOT, "| download only (labels, no payload decoded) | %.2f | | | | %.3f s | | %.2f | %.2f |"
+        + " %.2f |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu);
+    System.out.printf(Locale.ROOT, "store bandwidth %.0f MB/s (download-only epoch), decoding consumes %.0f MB/s (local"
+        + " epoch); opening the dataset (manifest + metadata of every shard) %.2f s (median)%n", bytes / d.seconds / 1e6,
+        bytes / l.seconds / 1e6, medianOf(builds));
+    System.out.printf(Locale.ROOT, "cold / warm time %.2fx (goal <= 1.2x), warm / local images/s %.2fx (goal >= 0.97x);"
+        + " rounds: cold %s, warm %s, local %s s%n%n", c.seconds / w.seconds, w.rate() / l.rate(), seconds(cold),
+        seconds(warm), seconds(inPlace));
+  }
+
+  static void line(String name, Epoch e, Epoch warm, Epoch local) {
+    System.out.printf(Locale.ROOT, "| %s | %.2f | %.0f | %.2fx | %.2fx | %.3f s | %.2f | %.2f | %.2f | %.2f |%n", name,
+        e.seconds, e.rate(), e.seconds / warm.seconds, e.rate() / local.rate(), e.firstBatchSeconds, e.busy, e.shardWait,
+        e.cpu, e.serverCpu);
+  }
+
+  static LoaderBuilder remote(S3ProxyServer s3, Path cache) {
+    return Loader.builder(s3.uri("photos"), new HadoopDatasetStoreProvider(s3.conf())).cacheDir(cache).downloads(4);
+  }
+
+  static LoaderBuilder images(LoaderBuilder b, TraversalOrder.Factory order, int threads) {
+    return b.batchSize(128).numThreads(threads).order(order).seed(1)
+        .pipeline("image", new RandomResizedCropRgbDecoder(224, 224), new RandomHorizontalFlip())
+        .pipeline("label", new IntDecoder());
+  }
+
+  static LoaderBuilder labels(LoaderBuilder b, TraversalOrder.Factory order, int threads) {
+    return b.batchSize(128).numThreads(threads).order(order).seed(1).pipeline("label", new IntDecoder());
+  }
+
+  /** One epoch: seconds from {@code iterator()} to the last batch, and to the first; CPU seconds used meanwhile. */
+  static Epoch epoch(Loader loader, S3ProxyServer s3, int threads) {
+    com.sun.management.OperatingSystemMXBean os =
+        (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    long cpu0 = os.getProcessCpuTime();
+    double server0 = s3.cpuSeconds();
+    long start = System.nanoTime();
+    Iterator<Batch> it = loader.iterator();
+    double first = -1;
+    int n = 0;
+    while (it.hasNext()) {
+      Batch b = it.next();
+      if (first < 0) {
+        first = (System.nanoTime() - start) / 1e9;
+      }
+      n += b.size();
+    }
+    LoaderTimings t = loader.timings();
+    return new Epoch((System.nanoTime() - start) / 1e9, first, n, (os.getProcessCpuTime() - cpu0) / 1e9,
+        s3.cpuSeconds() - server0, t.busy() / 1e9 / threads, t.cacheWait() / 1e9 / threads);
+  }
+
+  static Epoch median(List<Epoch> epochs) {
+    List<Epoch> sorted = new ArrayList<>(epochs);
+    sorted.sort(Comparator.comparingDouble(Epoch::seconds));
+    Epoch mid = sorted.get(sorted.size() / 2);
+    double[] firsts = epochs.stream().mapToDouble(Epoch::firstBatchSeconds).sorted().toArray();
+    return new Epoch(mid.seconds, firsts[firsts.length / 2], mid.images, mid.cpu, mid.serverCpu, mid.busy,
+        mid.shardWait);
+  }
+
+  static double medianOf(List<Double> values) {
+    double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return v[v.length / 2];
+  }
+
+  static String seconds(List<Epoch> epochs) {
+    return Arrays.toString(epochs.stream().mapToDouble(e -> Math.round(e.seconds * 100) / 100.0).toArray());
+  }
+
+  static void clear(Path cache) throws IOException {
+    if (Files.isDirectory(cache)) {
+      try (Stream<Path> files = Files.list(cache)) {
+        for (Path f : (Iterable<Path>) files::iterator) {
+          Files.delete(f);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,154 @@
+package org.sparkbeton.loader.hadoop;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import com.amazonaws.auth.AWSStaticCredentialsProvider;
+import com.amazonaws.auth.BasicAWSCredentials;
+import com.amazonaws.client.builder.AwsClientBuilder;
+import com.amazonaws.services.s3.AmazonS3;
+import com.amazonaws.services.s3.AmazonS3ClientBuilder;
+import org.apache.hadoop.conf.Configuration;
+
+/**
+ * A local S3-compatible server for tests and the benchmark: S3Proxy (Maven Central {@code org.gaul:s3proxy},
+ * the jar the build copies to {@code target/s3proxy}) in its own JVM (its Jackson and Guava differ from
+ * Hadoop's), storing objects as files under a directory, so a restarted server serves the same objects and
+ * a test can kill it mid-transfer.
+ */
+final class S3ProxyServer implements AutoCloseable {
+  static final String BUCKET = "beton";
+  static final String ACCESS = "access";
+  static final String SECRET = "secret-key";
+
+  private final Path dir;
+  private final int port;
+  private Process process;
+
+  private S3ProxyServer(Path dir, int port) {
+    this.dir = dir;
+    this.port = port;
+  }
+
+  /** Starts a server over {@code dir} (created) with an empty bucket {@link #BUCKET}. */
+  static S3ProxyServer start(Path dir) throws IOException, InterruptedException {
+    Files.createDirectories(dir.resolve("data").resolve(BUCKET));
+    int port;
+    try (ServerSocket s = new ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    Files.writeString(dir.resolve("s3proxy.conf"), String.join("\n",
+        "s3proxy.endpoint=http://127.0.0.1:" + port,
+        "s3proxy.authorization=aws-v2-or-v4",
+        "s3proxy.identity=" + ACCESS,
+        "s3proxy.credential=" + SECRET,
+        "jclouds.provider=filesystem",
+        "jclouds.filesystem.basedir=" + dir.resolve("data"),
+        "jclouds.identity=" + ACCESS,
+        "jclouds.credential=" + SECRET, ""));
+    S3ProxyServer server = new S3ProxyServer(dir, port);
+    server.restart();
+    return server;
+  }
+
+  /** (Re)starts the server process and waits until it accepts connections. */
+  void restart() throws IOException, InterruptedException {
+    String jar = System.getProperty("s3proxy.jar", "target/s3proxy/s3proxy.jar");
+    if (!Files.isRegularFile(Path.of(jar))) {
+      throw new IllegalStateException("No S3Proxy jar at " + jar + ": build the module with Maven, which copies it there");
+    }
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    process = new ProcessBuilder(java.toString(), "-Xmx256m", "-jar", jar, "--properties",
+        dir.resolve("s3proxy.conf").toString())
+        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()))
+        .start();
+    long deadline = System.nanoTime() + 90_000_000_000L;
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("S3Proxy exited with " + process.exitValue() + "; see "
+            + dir.resolve("s3proxy.log"));
+      }
+      try (Socket s = new Socket()) {
+        s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+        return;
+      } catch (IOException notYet) {
+        Thread.sleep(100);
+      }
+    }
+    kill();
+    throw new IllegalStateException("S3Proxy did not start within 90 s; see " + dir.resolve("s3proxy.log"));
+  }
+
+  /** CPU seconds the server process has used so far (Linux {@code /proc}; -1 elsewhere). */
+  double cpuSeconds() {
+    try {
+      String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime + stime, in USER_HZ ticks
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
+  }
+
+  /** Kills the server at once (SIGKILL): transfers in progress break. */
+  void kill() {
+    if (process != null) {
+      process.destroyForcibly();
+      try {
+        process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Uploads the files of {@code local} to {@code s3a://beton/<prefix>/} with the AWS SDK (S3A's own writes
+   * to S3Proxy stall on socket timeouts; the loader only reads, through S3A).
+   */
+  void upload(Path local, String prefix) throws IOException {
+    AmazonS3 client = AmazonS3ClientBuilder.standard()
+        .withEndpointConfiguration(new AwsClientBuilder.EndpointConfiguration("http://127.0.0.1:" + port, "us-east-1"))
+        .withPathStyleAccessEnabled(true)
+        .withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(ACCESS, SECRET)))
+        .build();
+    try (var files = Files.list(local)) {
+      for (Path f : (Iterable<Path>) files::iterator) {
+        client.putObject(BUCKET, prefix + "/" + f.getFileName(), f.toFile());
+      }
+    } finally {
+      client.shutdown();
+    }
+  }
+
+  URI uri(String key) {
+    return URI.create("s3a://" + BUCKET + "/" + key);
+  }
+
+  /** S3A pointed at this server; Hadoop's own retries are kept short so the loader's retries show. */
+  Configuration conf() {
+    Configuration conf = new Configuration();
+    conf.set("fs.s3a.endpoint", "http://127.0.0.1:" + port);
+    conf.set("fs.s3a.path.style.access", "true");
+    conf.set("fs.s3a.connection.ssl.enabled", "false");
+    conf.set("fs.s3a.access.key", ACCESS);
+    conf.set("fs.s3a.secret.key", SECRET);
+    conf.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    conf.set("fs.s3a.bucket.probe", "0");
+    conf.set("fs.s3a.attempts.maximum", "1");
+    conf.set("fs.s3a.retry.limit", "1");
+    conf.set("fs.s3a.retry.interval", "50ms");
+    conf.set("fs.s3a.connection.establish.timeout", "2000");
+    conf.set("fs.s3a.connection.timeout", "10000");
+    return conf;
+  }
+
+  @Override
+  public void close() {
+    kill();
+  }
+}

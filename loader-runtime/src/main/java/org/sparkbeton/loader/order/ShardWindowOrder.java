@@ -1,0 +1,114 @@
+package org.sparkbeton.loader.order;
+
+import java.util.SplittableRandom;
+
+/**
+ * A shuffle for datasets read shard by shard, when only a few shards fit the local cache (remote
+ * datasets; MosaicML Streaming and WebDataset shuffle the same way). Each epoch visits the shards in a
+ * fresh random order with a window of {@code window} shards open at a time, and shuffles samples across
+ * the window; every sample still comes exactly once per epoch.
+ *
+ * <p>Each shard's samples are shuffled and cut into {@code k = min(window, shards)} equal slices. With the
+ * shards in the epoch's order s<sub>0</sub>, s<sub>1</sub>, ..., segment t holds slice j of shard
+ * s<sub>t-j</sub> for j = 0..k-1, shuffled together; so shard s<sub>i</sub> opens in segment i, closes
+ * after segment i + k - 1, and a segment mixes k shards (fewer in the first and last k - 1 segments).
+ * Consequences a cache relies on: at any position at most k shards are open; a run of positions shorter
+ * than a segment (about one shard's samples) touches at most k + 1; the first samples need one shard
+ * only, so training starts as soon as it is local. A dataset of one shard gets a full shuffle.
+ *
+ * <p>Ranks take contiguous runs ({@link RankSplit#CONTIGUOUS}), so each rank reads about
+ * {@code shards / worldSize + k - 1} shards, mostly its own. An epoch is a pure function of (seed,
+ * epoch), so mid-epoch resume works as for the other orders.
+ */
+public final class ShardWindowOrder implements TraversalOrder {
+  private static final long SALT = 0x57494e444f57L; // "WINDOW"
+  private final long seed;
+  private final int window;
+  private final int[] groupStart; // CSR: shard group g holds members[groupStart[g] .. groupStart[g+1])
+  private final int[] members;
+
+  ShardWindowOrder(OrderContext context, int window) {
+    this.seed = context.seed();
+    this.window = window;
+    int[] indices = context.indices();
+    int shards = context.shards();
+    int[] count = new int[shards + 1];
+    for (int s : indices) {
+      count[context.shardOf(s) + 1]++;
+    }
+    int[] groupOf = new int[shards];
+    int groups = 0;
+    for (int i = 0; i < shards; i++) {
+      groupOf[i] = count[i + 1] > 0 ? groups++ : -1;
+    }
+    int[] start = new int[groups + 1];
+    for (int i = 0; i < shards; i++) {
+      if (groupOf[i] >= 0) {
+        start[groupOf[i] + 1] = count[i + 1];
+      }
+    }
+    for (int g = 0; g < groups; g++) {
+      start[g + 1] += start[g];
+    }
+    int[] fill = new int[groups];
+    int[] out = new int[indices.length];
+    for (int s : indices) {
+      int g = groupOf[context.shardOf(s)];
+      out[start[g] + fill[g]++] = s;
+    }
+    this.groupStart = start;
+    this.members = out;
+  }
+
+  /** A shard window of {@code shards} shards (k above); at least 1. */
+  public static TraversalOrder.Factory window(int shards) {
+    if (shards < 1) {
+      throw new IllegalArgumentException("A shard window must hold at least 1 shard, got " + shards);
+    }
+    return context -> new ShardWindowOrder(context, shards);
+  }
+
+  public int window() {
+    return window;
+  }
+
+  @Override
+  public RankSplit rankSplit() {
+    return RankSplit.CONTIGUOUS;
+  }
+
+  @Override
+  public int[] globalOrder(int epoch) {
+    SplittableRandom rng = new SplittableRandom(Seeds.mix(seed, epoch, SALT));
+    int[] pool = members.clone();
+    int m = groupStart.length - 1;
+    for (int g = 0; g < m; g++) {
+      RandomOrder.shuffle(pool, groupStart[g], groupStart[g + 1], rng);
+    }
+    int[] shardOrder = new int[m];
+    for (int i = 0; i < m; i++) {
+      shardOrder[i] = i;
+    }
+    RandomOrder.shuffle(shardOrder, 0, m, rng);
+    int k = Math.max(1, Math.min(window, m));
+    int[] out = new int[pool.length];
+    int pos = 0;
+    for (int t = 0; t < m + k - 1; t++) {
+      int segment = pos;
+      for (int j = 0; j < k; j++) {
+        int i = t - j;
+        if (i < 0 || i >= m) {
+          continue;
+        }
+        int g = shardOrder[i];
+        int n = groupStart[g + 1] - groupStart[g];
+        int from = groupStart[g] + (int) ((long) j * n / k);
+        int to = groupStart[g] + (int) ((long) (j + 1) * n / k);
+        System.arraycopy(pool, from, out, pos, to - from);
+        pos += to - from;
+      }
+      RandomOrder.shuffle(out, segment, pos, rng);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,27 @@
+package org.sparkbeton.loader.store;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.ServiceLoader;
+
+/** Finds the {@link DatasetStoreProvider} for a URI among those on the classpath. */
+public final class DatasetStores {
+  private DatasetStores() {}
+
+  /** Opens {@code uri} with the first provider that supports it; throws naming the scheme when none does. */
+  public static DatasetStore open(URI uri) throws IOException {
+    List<String> seen = new ArrayList<>();
+    for (DatasetStoreProvider p : ServiceLoader.load(DatasetStoreProvider.class, DatasetStores.class.getClassLoader())) {
+      if (p.supports(uri)) {
+        return p.open(uri);
+      }
+      seen.add(p.getClass().getName());
+    }
+    throw new IllegalArgumentException("No DatasetStore for scheme '" + uri.getScheme() + "' of " + uri
+        + (seen.isEmpty() ? ": no provider is on the classpath; add org.sparkbeton:loader-hadoop for hdfs://, s3a://"
+            + " and other Hadoop file systems" : ": providers " + seen + " do not support it")
+        + ", or pass a store with Loader.builder(DatasetStore)");
+  }
+}

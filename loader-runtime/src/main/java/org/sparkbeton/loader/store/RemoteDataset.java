@@ -1,0 +1,363 @@
+package org.sparkbeton.loader.store;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.ReadOptions;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.loader.io.BatchStaging;
+import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.order.ShardWindowOrder;
+import org.sparkbeton.loader.order.TraversalOrder;
+
+/**
+ * A dataset read from a {@link DatasetStore} through the node-local {@link ShardCache}. Opening reads the
+ * manifest and every shard's metadata (header, descriptors, records and allocation table, with ranged
+ * reads, or from the cache when the shard is there), in parallel: decoders plan over all samples, as they
+ * do on local files. Payloads are only ever read from staged, verified copies ({@link StagedShard}),
+ * which the {@link ShardStager} brings in and lets go epoch by epoch. Metadata lives on the heap, outside
+ * the cache budget.
+ */
+public final class RemoteDataset implements BatchStaging {
+  private static final System.Logger LOG = System.getLogger(RemoteDataset.class.getName());
+  private static final long FIRST_PAUSE_MILLIS = 250;
+
+  private final DatasetStore store;
+  private final StagingConfig config;
+  private final long budget;
+  private final ShardCache cache;
+  private final ExecutorService pool;
+  private final List<ShardEntry> entries;
+  private final String[] keys;
+  private final MetadataSource[] metadata;
+  private final boolean[] verified;
+  private final StagedShard[] staged;
+  private final Shards shards;
+  private final long totalBytes;
+  private final long maxShardBytes;
+  private final ShardStager stager;
+
+  private RemoteDataset(DatasetStore store, StagingConfig config, DatasetManifest manifest, ShardCache cache,
+      long budget, ExecutorService pool) throws IOException {
+    this.store = store;
+    this.config = config;
+    this.cache = cache;
+    this.budget = budget;
+    this.pool = pool;
+    this.entries = manifest.shards();
+    int n = entries.size();
+    this.keys = new String[n];
+    this.metadata = new MetadataSource[n];
+    this.verified = new boolean[n];
+    this.staged = new StagedShard[n];
+    long total = 0;
+    long max = 0;
+    for (int i = 0; i < n; i++) {
+      keys[i] = ShardCache.key(store.uri(), entries.get(i));
+      staged[i] = new StagedShard(shardName(i));
+      total += entries.get(i).bytes();
+      max = Math.max(max, entries.get(i).bytes());
+    }
+    this.totalBytes = total;
+    this.maxShardBytes = max;
+    BetonReader[] readers = openReaders();
+    try {
+      this.shards = Shards.of(readers, staged);
+    } catch (RuntimeException e) {
+      for (BetonReader r : readers) {
+        r.close();
+      }
+      throw e;
+    }
+    this.stager = new ShardStager(this, budget, pool);
+  }
+
+  /**
+   * Opens the dataset at {@code store}, which {@link #close()} closes.
+   * Throws with the store's name when the manifest is missing or invalid, when a shard's metadata cannot be
+   * read or disagrees with the manifest, or when the budget cannot hold the largest shard.
+   */
+  public static RemoteDataset open(DatasetStore store, StagingConfig config) throws IOException {
+    DatasetManifest manifest;
+    try {
+      manifest = DatasetManifest.parse(new String(store.readManifest(), StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Dataset " + store.uri() + ": " + DatasetManifest.FILE_NAME + ": "
+          + e.getMessage(), e);
+    }
+    if (manifest.shards().isEmpty()) {
+      throw new IllegalArgumentException("Dataset " + store.uri() + " has no shards (its manifest lists 0 samples)");
+    }
+    ShardCache cache = ShardCache.open(config.dir());
+    ExecutorService pool = null;
+    try {
+      long total = 0;
+      ShardEntry largest = manifest.shards().get(0);
+      for (ShardEntry e : manifest.shards()) {
+        total += e.bytes();
+        largest = e.bytes() > largest.bytes() ? e : largest;
+      }
+      long budget = config.bytes() > 0 ? config.bytes() : defaultBudget(cache, total);
+      if (largest.bytes() > budget) {
+        throw new IllegalArgumentException("The cache budget of " + budget + " bytes cannot hold shard "
+            + largest.path() + " of " + store.uri() + " (" + largest.bytes() + " bytes); raise cacheBytes to at least "
+            + 3 * largest.bytes() + " (three shards: two in use while a third downloads)");
+      }
+      pool = downloadPool(config.downloads());
+      return new RemoteDataset(store, config, manifest, cache, budget, pool);
+    } catch (IOException | RuntimeException | Error e) {
+      if (pool != null) {
+        pool.shutdownNow();
+      }
+      cache.close();
+      throw e;
+    }
+  }
+
+  /** The dataset's size, capped at 90% of what the cache directory's disk can hold (what it holds counts). */
+  private static long defaultBudget(ShardCache cache, long total) throws IOException {
+    long usable = Files.getFileStore(cache.directory()).getUsableSpace();
+    return Math.max(1, Math.min(total, (long) (0.9 * usable) + cache.usedBytes()));
+  }
+
+  private static ExecutorService downloadPool(int threads) {
+    AtomicInteger id = new AtomicInteger();
+    return Executors.newFixedThreadPool(threads, r -> {
+      Thread t = new Thread(r, "beton-download-" + id.getAndIncrement());
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  private BetonReader[] openReaders() throws IOException {
+    List<Future<BetonReader>> opening = new ArrayList<>();
+    for (int i = 0; i < entries.size(); i++) {
+      int shard = i;
+      opening.add(pool.submit(() -> openReader(shard)));
+    }
+    BetonReader[] readers = new BetonReader[entries.size()];
+    Throwable failure = null;
+    for (int i = 0; i < readers.length; i++) {
+      try {
+        readers[i] = opening.get(i).get();
+      } catch (ExecutionException e) {
+        failure = failure == null ? e.getCause() : failure;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failure = failure == null ? e : failure;
+      }
+    }
+    if (failure != null) {
+      for (BetonReader r : readers) {
+        if (r != null) {
+          r.close();
+        }
+      }
+      if (failure instanceof IOException io) {
+        throw io;
+      }
+      if (failure instanceof RuntimeException re) {
+        throw re;
+      }
+      if (failure instanceof Error err) {
+        throw err;
+      }
+      throw new IOException("Cannot open the shards of " + store.uri() + ": " + failure, failure);
+    }
+    return readers;
+  }
+
+  /** A shard's metadata, from its cached copy when there is one (verified when it was written), else the store. */
+  private BetonReader openReader(int i) throws IOException {
+    ShardEntry e = entries.get(i);
+    FileChannel local = null;
+    try {
+      local = FileChannel.open(cache.file(keys[i]), StandardOpenOption.READ);
+    } catch (NoSuchFileException absent) {
+      // read from the store
+    }
+    try {
+      MetadataSource.RangeReader ranges = local != null ? MetadataSource.of(local, shardName(i))
+          : (position, dst) -> store.readFully(e.path(), position, dst);
+      MetadataSource source = new MetadataSource(shardName(i), e.bytes(), ranges);
+      BetonReader reader = BetonReader.open(source, ReadOptions.defaults());
+      try {
+        source.preload(reader.metadataStart(), reader.metadataEnd());
+        source.seal();
+        if (reader.numSamples() != e.samples()) {
+          throw new IllegalArgumentException("Dataset " + store.uri() + ": shard " + e.path() + " holds "
+              + reader.numSamples() + " samples but the manifest says " + e.samples());
+        }
+      } catch (IOException | RuntimeException | Error x) {
+        reader.close();
+        throw x;
+      }
+      metadata[i] = source;
+      return reader;
+    } catch (IOException x) {
+      throw new IOException("Cannot read the metadata of shard " + e.path() + " of " + store.uri() + ": " + x, x);
+    } finally {
+      if (local != null) {
+        local.close();
+      }
+    }
+  }
+
+  /**
+   * Pins shard {@code s} in the cache (downloading and verifying it when no process on the node has it),
+   * checks it holds the metadata the loader planned with, and maps it for the workers.
+   */
+  void stage(int s, BooleanSupplier cancelled) throws IOException, InterruptedException {
+    ShardEntry e = entries.get(s);
+    boolean[] fetched = new boolean[1];
+    Path file = cache.pin(keys[s], e.bytes(), budget, part -> {
+      fetched[0] = true;
+      new ShardDownload(store, e, config.retries(), config.listener(), cancelled, FIRST_PAUSE_MILLIS).fetch(part);
+    }, cancelled);
+    try {
+      if (!fetched[0]) {
+        config.listener().cached(e.path());
+      }
+      checkMetadata(s, file);
+      staged[s].map(file);
+    } catch (IOException | RuntimeException | Error x) {
+      cache.unpin(keys[s]);
+      throw x;
+    }
+  }
+
+  private void checkMetadata(int s, Path file) throws IOException {
+    synchronized (verified) {
+      if (verified[s]) {
+        return;
+      }
+    }
+    String difference = metadata[s].mismatch(file);
+    if (difference != null) {
+      ShardEntry e = entries.get(s);
+      throw new ShardIntegrityException("Shard " + e.path() + " of " + store.uri() + " does not hold the metadata the"
+          + " loader read from the store when it opened the dataset (" + difference + "), although its "
+          + e.checksum().algorithm() + " matches the manifest: the store served different bytes; reopen the loader");
+    }
+    synchronized (verified) {
+      verified[s] = true;
+    }
+  }
+
+  /** After the last batch that reads shard {@code s}: unmaps it and lets the cache evict it. */
+  void unstage(int s) {
+    staged[s].unmap();
+    cache.unpin(keys[s]);
+  }
+
+  /**
+   * The order to run: RANDOM and QUASI_RANDOM become a {@link ShardWindowOrder} when the dataset does not
+   * fit the budget, with a window of {@code budget / largest shard - 2} shards (at least 1), which leaves
+   * room for the shard a window change adds and one more downloading ahead. Other orders are kept.
+   */
+  public TraversalOrder.Factory orderFor(TraversalOrder.Factory requested) {
+    if (fits() || (requested != OrderOption.RANDOM && requested != OrderOption.QUASI_RANDOM)) {
+      return requested;
+    }
+    int window = (int) Math.max(1, Math.min(Integer.MAX_VALUE, budget / maxShardBytes - 2));
+    LOG.log(System.Logger.Level.INFO, "Dataset " + store.uri() + " (" + totalBytes + " bytes) does not fit the cache"
+        + " budget of " + budget + " bytes: " + requested + " reads shards through ShardWindowOrder.window(" + window
+        + ")");
+    return ShardWindowOrder.window(window);
+  }
+
+  /** The dataset's shards as one index space; payloads come from the staged copies. */
+  public Shards shards() {
+    return shards;
+  }
+
+  /** Whether the whole dataset fits the cache budget. */
+  public boolean fits() {
+    return totalBytes <= budget;
+  }
+
+  public long budget() {
+    return budget;
+  }
+
+  public long totalBytes() {
+    return totalBytes;
+  }
+
+  public long maxShardBytes() {
+    return maxShardBytes;
+  }
+
+  public URI uri() {
+    return store.uri();
+  }
+
+  int shardCount() {
+    return entries.size();
+  }
+
+  long shardBytes(int s) {
+    return entries.get(s).bytes();
+  }
+
+  int shardOf(int sample) {
+    return shards.shardOf(sample);
+  }
+
+  String shardName(int s) {
+    String base = store.uri().toString();
+    return base + (base.endsWith("/") ? "" : "/") + entries.get(s).path();
+  }
+
+  @Override
+  public void startEpoch(int epoch, int[] order, int batchSize, int numBatches, int firstBatch, int lookahead) {
+    stager.startEpoch(epoch, order, batchSize, numBatches, firstBatch);
+  }
+
+  @Override
+  public boolean awaitBatch(int b) throws InterruptedException {
+    return stager.awaitBatch(b);
+  }
+
+  @Override
+  public void batchDone(int b) {
+    stager.batchDone(b);
+  }
+
+  @Override
+  public void stopEpoch() {
+    stager.stopEpoch();
+  }
+
+  /** After the loader's workers have stopped: releases every staged shard, the cache and the store. */
+  @Override
+  public void close() {
+    try {
+      stager.close();
+    } finally {
+      pool.shutdown();
+      cache.close();
+      try {
+        store.close();
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.WARNING, "Cannot close " + store.uri() + ": " + e);
+      }
+    }
+  }
+}

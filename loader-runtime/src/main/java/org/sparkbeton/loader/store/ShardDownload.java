@@ -1,0 +1,180 @@
+package org.sparkbeton.loader.store;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CancellationException;
+import java.util.function.BooleanSupplier;
+import org.sparkbeton.format.dataset.ShardEntry;
+
+/**
+ * Streams one shard from its store into a {@code .part} file of the cache, computing the manifest's
+ * checksum as the bytes pass. A partial file left by an earlier attempt is resumed (its bytes are hashed
+ * from local disk, the store is read from the first missing byte). A failed read from the store is
+ * retried after a pause, from the bytes already written, up to {@code retries} times in a row without
+ * progress; then the download fails and the {@code .part} stays for a later resume. A checksum mismatch
+ * deletes the {@code .part}; if the download had resumed an earlier one it is retried once from scratch,
+ * otherwise (or again) the shard is corrupt in the store: {@link ShardIntegrityException}.
+ */
+final class ShardDownload implements ShardCache.Fetcher {
+  private static final int CHUNK = 1 << 20;
+  private static final long MAX_PAUSE_MILLIS = 4_000;
+
+  private final DatasetStore store;
+  private final ShardEntry shard;
+  private final int retries;
+  private final StagingListener listener;
+  private final BooleanSupplier cancelled;
+  private final long pauseMillis;
+
+  ShardDownload(DatasetStore store, ShardEntry shard, int retries, StagingListener listener, BooleanSupplier cancelled,
+      long pauseMillis) {
+    this.store = store;
+    this.shard = shard;
+    this.retries = retries;
+    this.listener = listener;
+    this.cancelled = cancelled;
+    this.pauseMillis = pauseMillis;
+  }
+
+  /** Signals a failed read from the store (retried), as opposed to a failed write to the cache (not retried). */
+  private static final class StoreReadException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    StoreReadException(IOException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+
+  @Override
+  public void fetch(Path part) throws IOException, InterruptedException {
+    boolean fromScratch = false;
+    while (true) {
+      long resumedFrom = Files.size(part);
+      if (resumedFrom > shard.bytes()) {
+        Files.write(part, new byte[0]); // longer than the shard: not a prefix of it
+        resumedFrom = 0;
+      }
+      Digests.Running digest = Digests.running(shard.checksum().algorithm());
+      long have;
+      try (FileChannel out = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+        hashPrefix(out, resumedFrom, digest);
+        have = download(out, resumedFrom, digest);
+        out.force(false); // a published file must survive a crash as it was verified
+      }
+      String actual = digest.hex();
+      if (actual.equals(shard.checksum().value())) {
+        listener.downloaded(shard.path(), have - resumedFrom, resumedFrom);
+        return;
+      }
+      Files.deleteIfExists(part);
+      if (resumedFrom > 0 && !fromScratch) {
+        fromScratch = true; // the earlier attempt's bytes may be the bad ones
+        continue;
+      }
+      throw new ShardIntegrityException("Shard " + shard.path() + " of " + store.uri() + " is corrupt: the "
+          + shard.checksum().algorithm() + " of its " + shard.bytes() + " bytes is " + actual + " but the manifest says "
+          + shard.checksum().value() + ". The download was deleted and none of its samples were used");
+    }
+  }
+
+  private static void hashPrefix(FileChannel in, long bytes, Digests.Running digest) throws IOException {
+    byte[] buf = new byte[CHUNK];
+    ByteBuffer b = ByteBuffer.wrap(buf);
+    long at = 0;
+    while (at < bytes) {
+      b.clear().limit((int) Math.min(CHUNK, bytes - at));
+      int n = in.read(b, at);
+      if (n < 0) {
+        throw new EOFException("partial download ends before byte " + bytes);
+      }
+      digest.update(buf, 0, n);
+      at += n;
+    }
+  }
+
+  /** Writes the shard from {@code have} to its end; returns its length. */
+  private long download(FileChannel out, long have, Digests.Running digest) throws IOException, InterruptedException {
+    byte[] buf = new byte[CHUNK];
+    int failures = 0;
+    while (have < shard.bytes()) {
+      long before = have;
+      try {
+        have = copy(out, have, digest, buf);
+      } catch (StoreReadException e) {
+        have = out.size(); // every byte written so far is hashed: a write is hashed as soon as it is complete
+        failures = have > before ? 1 : failures + 1;
+        IOException cause = (IOException) e.getCause();
+        if (failures > retries) {
+          throw new IOException("Cannot download shard " + shard.path() + " of " + store.uri() + ": " + failures
+              + " reads in a row failed, the last with: " + cause + ". Its first " + have + " of " + shard.bytes()
+              + " bytes stay in the cache, and the next attempt resumes from there", cause);
+        }
+        listener.retrying(shard.path(), failures, cause);
+        pause(Math.min(MAX_PAUSE_MILLIS, pauseMillis << (failures - 1)));
+      }
+    }
+    return have;
+  }
+
+  /** One attempt: opens the store at {@code have} and copies until the shard is complete or a read fails. */
+  private long copy(FileChannel out, long have, Digests.Running digest, byte[] buf) throws IOException {
+    InputStream in;
+    try {
+      in = store.open(shard.path(), have);
+    } catch (IOException e) {
+      throw new StoreReadException(e);
+    }
+    try {
+      while (have < shard.bytes()) {
+        if (cancelled.getAsBoolean()) {
+          throw new CancellationException("staging stopped");
+        }
+        int n;
+        try {
+          n = in.read(buf, 0, (int) Math.min(buf.length, shard.bytes() - have));
+          if (n < 0) {
+            throw new EOFException("the store's copy ends at byte " + have + " of the " + shard.bytes()
+                + " the manifest promises");
+          }
+        } catch (IOException e) {
+          throw new StoreReadException(e);
+        }
+        ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
+        while (b.hasRemaining()) {
+          out.write(b, have + b.position());
+        }
+        digest.update(buf, 0, n);
+        have += n;
+        listener.progress(shard.path(), have, shard.bytes());
+      }
+      return have;
+    } finally {
+      closeQuietly(in);
+    }
+  }
+
+  /** A read stream's close: what was read is written, and a failed close loses nothing. */
+  private static void closeQuietly(InputStream in) {
+    try {
+      in.close();
+    } catch (IOException | RuntimeException e) {
+      // nothing to keep from a stream that is done
+    }
+  }
+
+  private void pause(long millis) throws InterruptedException {
+    long end = System.nanoTime() + millis * 1_000_000L;
+    while (System.nanoTime() < end) {
+      if (cancelled.getAsBoolean()) {
+        throw new CancellationException("staging stopped");
+      }
+      Thread.sleep(Math.min(50, Math.max(1, (end - System.nanoTime()) / 1_000_000L)));
+    }
+  }
+}

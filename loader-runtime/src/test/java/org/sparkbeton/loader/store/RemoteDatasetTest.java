@@ -1,0 +1,491 @@
+package org.sparkbeton.loader.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.DatasetVerifier;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.loader.Batch;
+import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.LoaderBuilder;
+import org.sparkbeton.loader.LoaderState;
+import org.sparkbeton.loader.decoders.BytesDecoder;
+import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.order.ShardWindowOrder;
+import org.sparkbeton.loader.order.TraversalOrder;
+
+/**
+ * The staging path end to end with a local directory as the store: same batches as reading the directory
+ * in place, a budget smaller than the dataset, corrupt and interrupted downloads, resume, ranks.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // a staging bug hangs rather than fails: make it fail
+class RemoteDatasetTest {
+  static final int SHARDS = 12;
+  static final int PER_SHARD = 40;
+  static final int BLOB = 6000;
+  static final int SAMPLES = SHARDS * PER_SHARD;
+  static final int BATCH = 16;
+
+  @TempDir Path tmp;
+
+  Path dataset() throws IOException {
+    return ShardedDatasets.write(tmp.resolve("store"), SHARDS, PER_SHARD, BLOB);
+  }
+
+  static LoaderBuilder remote(URI store, DatasetStoreProvider provider, Path cache) {
+    return Loader.builder(store, provider).cacheDir(cache).batchSize(BATCH).numThreads(2).dropLast(false).seed(5)
+        .pipeline("label", new IntDecoder()).pipeline("blob", new BytesDecoder());
+  }
+
+  LoaderBuilder remote(Path store, Path cache) {
+    return remote(store.toUri(), LocalDirectoryStore.provider(), cache);
+  }
+
+  /** One epoch's labels, batch by batch, after checking every row's blob against its label. */
+  static List<long[]> epoch(Iterator<Batch> batches, int limit) {
+    List<long[]> out = new ArrayList<>();
+    while (batches.hasNext() && out.size() < limit) {
+      Batch b = batches.next();
+      long[] labels = new long[b.size()];
+      ByteBuffer blobs = b.data("blob");
+      int row = b.spec("blob").bytes();
+      for (int i = 0; i < b.size(); i++) {
+        labels[i] = b.data("label").getLong(i * 8);
+        assertThat(b.sample(i)).isEqualTo((int) labels[i]);
+        byte[] blob = new byte[b.length("blob", i)];
+        blobs.get(i * row, blob);
+        assertThat(blob).as("blob of sample %d", labels[i]).isEqualTo(ShardedDatasets.blob(labels[i], BLOB));
+      }
+      out.add(labels);
+    }
+    return out;
+  }
+
+  static List<long[]> epoch(Loader loader) {
+    return epoch(loader.iterator(), Integer.MAX_VALUE);
+  }
+
+  static long[] sortedLabels(List<long[]> batches) {
+    return batches.stream().flatMapToLong(Arrays::stream).sorted().toArray();
+  }
+
+  static long[] range(int n) {
+    long[] a = new long[n];
+    for (int i = 0; i < n; i++) {
+      a[i] = i;
+    }
+    return a;
+  }
+
+  /** Counts downloads and cache hits per shard. */
+  static class Counting implements StagingListener {
+    final Map<String, AtomicInteger> downloads = new ConcurrentHashMap<>();
+    final Map<String, AtomicInteger> hits = new ConcurrentHashMap<>();
+    final List<long[]> resumed = new CopyOnWriteArrayList<>();
+    final AtomicInteger retries = new AtomicInteger();
+
+    @Override
+    public void cached(String shard) {
+      hits.computeIfAbsent(shard, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    @Override
+    public void downloaded(String shard, long fetched, long resumedFrom) {
+      downloads.computeIfAbsent(shard, k -> new AtomicInteger()).incrementAndGet();
+      resumed.add(new long[] {fetched, resumedFrom});
+    }
+
+    @Override
+    public void retrying(String shard, int attempt, IOException cause) {
+      retries.incrementAndGet();
+    }
+
+    int downloadCount() {
+      return downloads.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    int hitCount() {
+      return hits.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+  }
+
+  @Test
+  void stagedShardsGiveTheSameBatchesAsTheDirectoryReadInPlace() throws Exception {
+    Path store = dataset();
+    for (OrderOption order : List.of(OrderOption.RANDOM, OrderOption.QUASI_RANDOM)) {
+      Counting counting = new Counting();
+      Path cache = tmp.resolve("cache-" + order);
+      try (Loader local = Loader.builder(store).batchSize(BATCH).numThreads(2).dropLast(false).seed(5).order(order)
+              .pipeline("label", new IntDecoder()).pipeline("blob", new BytesDecoder()).build();
+          Loader staged = remote(store, cache).order(order).stagingListener(counting).build()) {
+        for (int e = 0; e < 2; e++) {
+          List<long[]> expected = epoch(local);
+          List<long[]> actual = epoch(staged);
+          assertThat(actual).as("%s epoch %d", order, e).hasSameSizeAs(expected);
+          for (int b = 0; b < expected.size(); b++) {
+            assertThat(actual.get(b)).as("%s epoch %d batch %d", order, e, b).isEqualTo(expected.get(b));
+          }
+          assertThat(sortedLabels(actual)).isEqualTo(range(SAMPLES));
+          assertThat(counting.downloadCount()).as("each shard downloaded once, in epoch 0").isEqualTo(SHARDS);
+          assertThat(counting.hitCount()).as("epoch 1 stages from the cache").isEqualTo(e * SHARDS);
+        }
+      }
+      assertThat(ShardedDatasets.diskBytes(cache)).isEqualTo(totalBytes(store));
+    }
+  }
+
+  static long totalBytes(Path store) throws IOException {
+    return DatasetVerifier.manifest(store).shards().stream().mapToLong(ShardEntry::bytes).sum();
+  }
+
+  @Test
+  void aBudgetOfThreeShardsOverTwelveStaysWithinItAndSeesEverySampleOncePerEpoch() throws Exception {
+    Path store = dataset();
+    Path cache = tmp.resolve("cache");
+    long budget = 3 * ShardedDatasets.largestShard(store);
+    AtomicLong peak = new AtomicLong();
+    Counting counting = new Counting() {
+      @Override
+      public void progress(String shard, long bytes, long total) {
+        try {
+          peak.accumulateAndGet(ShardedDatasets.diskBytes(cache), Math::max);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    };
+    for (TraversalOrder.Factory order : List.of(OrderOption.RANDOM, ShardWindowOrder.window(2))) {
+      try (Loader loader = remote(store, cache).order(order).cacheBytes(budget).stagingListener(counting).build()) {
+        for (int e = 0; e < 2; e++) {
+          Iterator<Batch> it = loader.iterator();
+          List<long[]> batches = new ArrayList<>();
+          while (it.hasNext()) {
+            batches.addAll(epoch(it, 1));
+            peak.accumulateAndGet(ShardedDatasets.diskBytes(cache), Math::max);
+          }
+          assertThat(sortedLabels(batches)).as("%s epoch %d", order, e).isEqualTo(range(SAMPLES));
+        }
+      }
+    }
+    assertThat(peak.get()).isPositive().isLessThanOrEqualTo(budget);
+    // 4 epochs with room for 3 of 12 shards: each epoch downloads again what was evicted
+    assertThat(counting.downloadCount()).isGreaterThanOrEqualTo(4 * (SHARDS - 3));
+  }
+
+  @Test
+  void trainingStartsAsSoonAsTheFirstBatchsShardIsLocal() throws Exception {
+    Path store = dataset();
+    CountDownLatch release = new CountDownLatch(1);
+    Set<String> started = ConcurrentHashMap.newKeySet();
+    Counting counting = new Counting() {
+      @Override
+      public void progress(String shard, long bytes, long total) {
+        started.add(shard);
+        if (started.size() > 1) {
+          try {
+            release.await(30, TimeUnit.SECONDS); // hold every download after the first
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      }
+    };
+    try (Loader loader = remote(store, tmp.resolve("cache")).order(ShardWindowOrder.window(3)).downloads(1)
+        .stagingListener(counting).build()) {
+      Iterator<Batch> it = loader.iterator();
+      Batch first = it.next();
+      assertThat(release.getCount()).as("the first batch came while later downloads were held").isEqualTo(1);
+      assertThat(counting.downloadCount()).isEqualTo(1);
+      assertThat(first.size()).isEqualTo(BATCH);
+      release.countDown();
+      List<long[]> rest = epoch(it, Integer.MAX_VALUE);
+      assertThat(rest.stream().mapToInt(b -> b.length).sum()).isEqualTo(SAMPLES - BATCH);
+    } finally {
+      release.countDown();
+    }
+  }
+
+  @Test
+  void aShardCorruptInTheStoreFailsNamingItAndTheStoreAndIsNeverUsed() throws Exception {
+    Path store = dataset();
+    Path shard = store.resolve(ShardedDatasets.shardName(5));
+    long dataAt;
+    try (BetonReader r = BetonReader.open(shard)) {
+      dataAt = r.metadataEnd() + 100; // a payload byte: the metadata still reads fine
+    }
+    try (RandomAccessFile f = new RandomAccessFile(shard.toFile(), "rw")) {
+      f.seek(dataAt);
+      int b = f.read();
+      f.seek(dataAt);
+      f.write(b ^ 0x40);
+    }
+    Path cache = tmp.resolve("cache");
+    try (Loader loader = remote(store, cache).order(OrderOption.RANDOM).build()) {
+      assertThatThrownBy(() -> epoch(loader))
+          .hasMessageContaining("Shard part-00005.beton of " + store.toUri())
+          .hasMessageContaining("is corrupt: the sha256 of its")
+          .hasMessageContaining("none of its samples were used");
+    }
+    String key = DatasetVerifier.manifest(store).shards().get(5).checksum().value();
+    try (var files = Files.list(cache)) {
+      assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(key) && !n.endsWith(".lock"));
+    }
+  }
+
+  @Test
+  void aFailedDownloadKeepsItsBytesAndTheNextLoaderResumesThem() throws Exception {
+    Path store = dataset();
+    Path cache = tmp.resolve("cache");
+    String victim = ShardedDatasets.shardName(7);
+    long size = Files.size(store.resolve(victim));
+    // a store whose streams of one shard break after 100,000 bytes
+    DatasetStoreProvider breaking = new Provider(store, victim, 100_000, Integer.MAX_VALUE);
+    Counting first = new Counting();
+    try (Loader loader = remote(store.toUri(), breaking, cache).order(OrderOption.SEQUENTIAL).downloadRetries(2)
+        .downloads(1).stagingListener(first).build()) {
+      assertThatThrownBy(() -> epoch(loader))
+          .hasMessageContaining("Cannot download shard " + victim + " of " + store.toUri() + ": 3 reads in a row failed")
+          .hasMessageContaining("Its first 100000 of " + size + " bytes stay in the cache");
+    }
+    assertThat(first.retries).hasValue(2);
+    String key = DatasetVerifier.manifest(store).shards().get(7).checksum().value();
+    assertThat(cache.resolve(key + "-" + size + ".part")).hasSize(100_000);
+    assertThat(cache.resolve(key + ".beton")).doesNotExist();
+    // a store that breaks once more, then recovers: retried within the download, resumed from the cache
+    Counting second = new Counting();
+    try (Loader loader = remote(store.toUri(), new Provider(store, victim, 150_000, 1), cache)
+        .order(OrderOption.SEQUENTIAL).stagingListener(second).build()) {
+      assertThat(sortedLabels(epoch(loader))).isEqualTo(range(SAMPLES));
+    }
+    assertThat(second.retries).hasValue(1);
+    assertThat(second.downloads.get(victim)).hasValue(1);
+    assertThat(second.hits.get(ShardedDatasets.shardName(0))).as("shards done before the failure").hasValue(1);
+    assertThat(second.resumed).anySatisfy(r -> assertThat(r).containsExactly(size - 100_000, 100_000));
+  }
+
+  /** Opens local stores whose streams of {@code victim} end with an error after {@code breakAt} bytes, {@code times} times. */
+  private static final class Provider implements DatasetStoreProvider {
+    final Path dir;
+    final String victim;
+    final long breakAt;
+    final AtomicInteger times;
+
+    Provider(Path dir, String victim, long breakAt, int times) {
+      this.dir = dir;
+      this.victim = victim;
+      this.breakAt = breakAt;
+      this.times = new AtomicInteger(times);
+    }
+
+    @Override
+    public boolean supports(URI uri) {
+      return true;
+    }
+
+    @Override
+    public DatasetStore open(URI uri) {
+      LocalDirectoryStore local = new LocalDirectoryStore(dir);
+      return new DatasetStore() {
+        @Override
+        public URI uri() {
+          return local.uri();
+        }
+
+        @Override
+        public byte[] readManifest() throws IOException {
+          return local.readManifest();
+        }
+
+        @Override
+        public void readFully(String shard, long position, byte[] dst) throws IOException {
+          local.readFully(shard, position, dst);
+        }
+
+        @Override
+        public InputStream open(String shard, long offset) throws IOException {
+          InputStream in = local.open(shard, offset);
+          if (!shard.equals(victim) || times.getAndDecrement() <= 0) {
+            return in;
+          }
+          long[] at = {offset};
+          return new FilterInputStream(in) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+              if (at[0] >= breakAt) {
+                throw new IOException("connection reset (test)");
+              }
+              int n = super.read(b, off, (int) Math.min(len, breakAt - at[0]));
+              at[0] += Math.max(0, n);
+              return n;
+            }
+          };
+        }
+      };
+    }
+  }
+
+  @Test
+  void aStoreServingOtherMetadataThanItsShardIsRefusedWhenTheShardIsStaged() throws Exception {
+    Path store = dataset();
+    String victim = ShardedDatasets.shardName(3);
+    long recordsAt;
+    try (BetonReader r = BetonReader.open(store.resolve(victim))) {
+      recordsAt = r.metadataStart();
+    }
+    DatasetStoreProvider lying = new DatasetStoreProvider() {
+      @Override
+      public boolean supports(URI uri) {
+        return true;
+      }
+
+      @Override
+      public DatasetStore open(URI uri) {
+        LocalDirectoryStore local = new LocalDirectoryStore(store);
+        return new DatasetStore() {
+          @Override
+          public URI uri() {
+            return local.uri();
+          }
+
+          @Override
+          public byte[] readManifest() throws IOException {
+            return local.readManifest();
+          }
+
+          @Override
+          public void readFully(String shard, long position, byte[] dst) throws IOException {
+            local.readFully(shard, position, dst);
+            if (shard.equals(victim) && position <= recordsAt && position + dst.length > recordsAt) {
+              dst[(int) (recordsAt - position)] ^= 1; // sample 0's label, as a ranged read returns it
+            }
+          }
+
+          @Override
+          public InputStream open(String shard, long offset) throws IOException {
+            return local.open(shard, offset);
+          }
+        };
+      }
+    };
+    try (Loader loader = remote(store.toUri(), lying, tmp.resolve("cache")).order(OrderOption.SEQUENTIAL).build()) {
+      assertThatThrownBy(() -> epoch(loader))
+          .hasMessageContaining("Shard " + victim + " of " + store.toUri() + " does not hold the metadata the loader"
+              + " read from the store")
+          .hasMessageContaining("although its sha256 matches the manifest");
+    }
+  }
+
+  @Test
+  void aMidEpochStateResumesWithTheRemainingBatches() throws Exception {
+    Path store = dataset();
+    Path cache = tmp.resolve("cache");
+    long budget = 4 * ShardedDatasets.largestShard(store);
+    List<long[]> whole;
+    try (Loader loader = remote(store, cache).order(ShardWindowOrder.window(2)).cacheBytes(budget).build()) {
+      whole = epoch(loader);
+    }
+    LoaderState saved;
+    try (Loader loader = remote(store, cache).order(ShardWindowOrder.window(2)).cacheBytes(budget).build()) {
+      epoch(loader.iterator(), 7);
+      saved = loader.state();
+    }
+    assertThat(saved).isEqualTo(new LoaderState(0, 7));
+    try (Loader loader = remote(store, cache).order(ShardWindowOrder.window(2)).cacheBytes(budget).resumeFrom(saved)
+        .build()) {
+      List<long[]> rest = epoch(loader);
+      assertThat(rest).hasSize(whole.size() - 7);
+      for (int b = 0; b < rest.size(); b++) {
+        assertThat(rest.get(b)).isEqualTo(whole.get(7 + b));
+      }
+    }
+  }
+
+  @Test
+  void distributedRanksStageMostlyTheirOwnShards() throws Exception {
+    Path store = dataset();
+    int world = 3;
+    Set<String> all = ConcurrentHashMap.newKeySet();
+    long[] seen = new long[0];
+    for (int rank = 0; rank < world; rank++) {
+      Counting counting = new Counting();
+      try (Loader loader = remote(store, tmp.resolve("cache-rank" + rank)).order(ShardWindowOrder.window(2))
+          .distributed(rank, world).stagingListener(counting).build()) {
+        List<long[]> batches = epoch(loader);
+        seen = concat(seen, sortedLabels(batches));
+      }
+      assertThat(counting.downloads.keySet()).as("rank %d", rank).hasSizeLessThanOrEqualTo(SHARDS / world + 2);
+      all.addAll(counting.downloads.keySet());
+    }
+    assertThat(all).hasSize(SHARDS);
+    assertThat(Arrays.stream(seen).sorted().toArray()).isEqualTo(range(SAMPLES));
+  }
+
+  static long[] concat(long[] a, long[] b) {
+    long[] c = Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, c, a.length, b.length);
+    return c;
+  }
+
+  @Test
+  void refusesWhatCannotWork() throws Exception {
+    Path store = dataset();
+    long shard = ShardedDatasets.largestShard(store);
+    assertThatThrownBy(() -> remote(store, tmp.resolve("c1")).cacheBytes(shard - 1).build())
+        .hasMessageContaining("The cache budget of " + (shard - 1) + " bytes cannot hold shard")
+        .hasMessageContaining("raise cacheBytes to at least " + 3 * shard);
+    TraversalOrder.Factory interleaved = context -> epoch -> { // every batch reads every shard
+      int[] o = new int[SAMPLES];
+      for (int j = 0, k = 0; j < PER_SHARD; j++) {
+        for (int i = 0; i < SHARDS; i++) {
+          o[k++] = i * PER_SHARD + j;
+        }
+      }
+      return o;
+    };
+    try (Loader loader = remote(store, tmp.resolve("c2")).order(interleaved).cacheBytes(3 * shard).build()) {
+      assertThatThrownBy(loader::iterator)
+          .hasMessageContaining("Epoch 0 of " + store.toUri() + " needs 12 shards (")
+          .hasMessageContaining("in the cache at once at batch 0, more than its budget of " + 3 * shard + " bytes");
+    }
+    assertThatThrownBy(() -> Loader.builder(store).cacheBytes(1 << 30).batchSize(4).pipeline("label", new IntDecoder())
+        .build()).hasMessageContaining("cacheDir, cacheBytes, downloads, downloadRetries and stagingListener apply to"
+            + " remote datasets");
+    assertThatThrownBy(() -> remote(store, tmp.resolve("c3")).processCache(1 << 30).build())
+        .hasMessageContaining("processCache reads local files; a remote dataset is staged into cacheDir");
+    assertThatThrownBy(() -> remote(store, tmp.resolve("c3")).readThrough(file -> {
+      throw new AssertionError("not opened");
+    }).build()).hasMessageContaining("readThrough reads local files' payloads through other sources; a remote dataset"
+        + " is staged into cacheDir");
+    assertThatThrownBy(() -> Loader.builder(URI.create("s3a://bucket/train")).batchSize(4)
+        .pipeline("label", new IntDecoder()).build())
+        .hasMessageContaining("No DatasetStore for scheme 's3a' of s3a://bucket/train: no provider is on the classpath;"
+            + " add org.sparkbeton:loader-hadoop");
+    assertThatThrownBy(() -> remote(tmp.toUri(), LocalDirectoryStore.provider(), tmp.resolve("c4")).build())
+        .hasMessageContaining("has no _manifest.json: not a dataset directory");
+  }
+}

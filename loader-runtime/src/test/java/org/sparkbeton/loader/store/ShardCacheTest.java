@@ -1,0 +1,149 @@
+package org.sparkbeton.loader.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // a staging bug hangs rather than fails: make it fail
+class ShardCacheTest {
+  @TempDir Path tmp;
+
+  private static ShardCache.Fetcher writes(int bytes) {
+    return part -> Files.write(part, new byte[bytes]);
+  }
+
+  private static ShardCache.Fetcher fails() {
+    return part -> {
+      throw new AssertionError("no download expected");
+    };
+  }
+
+  private static void age(Path file, long secondsAgo) throws IOException {
+    Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() - secondsAgo * 1000));
+  }
+
+  @Test
+  void makingRoomEvictsTheLeastRecentlyUsedFilesNoOneHolds() throws Exception {
+    try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
+      for (String k : List.of("a", "b", "c")) {
+        cache.pin(k, 100, 300, writes(100), () -> false);
+        cache.unpin(k);
+      }
+      age(cache.file("a"), 30);
+      age(cache.file("b"), 10);
+      age(cache.file("c"), 20);
+      cache.pin("d", 100, 300, writes(100), () -> false);
+      assertThat(cache.file("a")).doesNotExist();
+      assertThat(cache.file("b")).exists();
+      assertThat(cache.file("c")).exists();
+      assertThat(cache.usedBytes()).isEqualTo(300);
+      cache.pin("e", 150, 300, writes(150), () -> false); // d is pinned: c (older) then b go
+      assertThat(cache.file("c")).doesNotExist();
+      assertThat(cache.file("b")).doesNotExist();
+      assertThat(cache.file("d")).exists();
+      assertThat(cache.usedBytes()).isEqualTo(250);
+    }
+  }
+
+  @Test
+  void pinnedFilesStayAndAFullCacheFailsAfterWaitingThenWorksOnceOneIsReleased() throws Exception {
+    try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
+      cache.pin("a", 100, 200, writes(100), () -> false);
+      cache.pin("b", 100, 200, writes(100), () -> false);
+      cache.waitForRoom(200);
+      assertThatThrownBy(() -> cache.pin("c", 100, 200, writes(100), () -> false))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("No room for shard c (100 bytes) in the shard cache")
+          .hasMessageContaining("200 of its 200 bytes are held by shards that loaders on this node are reading");
+      assertThat(cache.file("a")).exists();
+      assertThat(cache.file("b")).exists();
+      assertThat(Files.list(cache.directory()).map(p -> p.getFileName().toString()))
+          .as("no download was started (lock files stay)").noneMatch(n -> n.equals("c.beton") || n.startsWith("c-"));
+      cache.unpin("a");
+      cache.pin("c", 100, 200, writes(100), () -> false);
+      assertThat(cache.file("a")).doesNotExist();
+      assertThat(cache.file("c")).hasSize(100);
+    }
+  }
+
+  @Test
+  void aDownloadCountsAtItsFullSizeAndAFailedOneIsKeptForTheNextAttempt() throws Exception {
+    try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
+      long[] seen = new long[1];
+      assertThatThrownBy(() -> cache.pin("big", 200, 300, part -> {
+        Files.write(part, new byte[50]);
+        seen[0] = cache.usedBytes();
+        throw new IOException("network down");
+      }, () -> false)).hasMessage("network down");
+      assertThat(seen[0]).isEqualTo(200);
+      Path part = cache.directory().resolve("big-200.part");
+      assertThat(part).hasSize(50);
+      assertThat(cache.usedBytes()).isEqualTo(200);
+      // the next attempt gets the same .part with its 50 bytes
+      Path file = cache.pin("big", 200, 300, p -> {
+        assertThat(p).isEqualTo(part).hasSize(50);
+        Files.write(p, new byte[150], java.nio.file.StandardOpenOption.APPEND);
+      }, () -> false);
+      assertThat(file).hasSize(200);
+      assertThat(part).doesNotExist();
+    }
+  }
+
+  @Test
+  void concurrentPinsOfOneShardFetchItOnceAndEvictionWaitsForTheLastUnpin() throws Exception {
+    AtomicInteger fetches = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
+      List<Callable<Path>> pins = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        pins.add(() -> cache.pin("k", 64, 100, part -> {
+          fetches.incrementAndGet();
+          Thread.sleep(100);
+          Files.write(part, new byte[64]);
+        }, () -> false));
+      }
+      for (Future<Path> f : pool.invokeAll(pins)) {
+        assertThat(f.get()).isEqualTo(cache.file("k"));
+      }
+      assertThat(fetches).hasValue(1);
+      for (int i = 0; i < 3; i++) {
+        cache.unpin("k");
+      }
+      cache.waitForRoom(100);
+      assertThatThrownBy(() -> cache.pin("other", 64, 100, writes(64), () -> false))
+          .hasMessageContaining("No room for shard other");
+      cache.unpin("k");
+      cache.pin("other", 64, 100, writes(64), () -> false);
+      assertThat(cache.file("k")).doesNotExist();
+      assertThatThrownBy(() -> cache.unpin("k")).hasMessageContaining("Shard k is not pinned in");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void aCompleteFileIsFoundWithoutFetchingAndOneInstanceServesEachDirectory() throws Exception {
+    try (ShardCache a = ShardCache.open(tmp.resolve("c")); ShardCache b = ShardCache.open(tmp.resolve("c"))) {
+      assertThat(a).isSameAs(b);
+      a.pin("x", 10, 100, writes(10), () -> false);
+      a.unpin("x");
+      assertThat(b.pin("x", 10, 100, fails(), () -> false)).hasSize(10);
+      b.unpin("x");
+    }
+  }
+}
