@@ -186,18 +186,6 @@ const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, 
   return c->input;
 }
 
-int decode_source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len, const unsigned char **src) {
-  *src = source(env, c, buf, arr, off, len);
-  if (*src == NULL) {
-    return RC_BAD_ARGUMENT;
-  }
-  if (len == 0) {
-    set_message(c, "empty input (0 bytes)");
-    return RC_LIBJPEG;
-  }
-  return 0;
-}
-
 int decode_destination(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, unsigned char **dst, jlong *cap) {
   *dst = NULL;
   if (dstBuf != NULL) {
@@ -214,6 +202,49 @@ int decode_destination(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr,
     return RC_BAD_ARGUMENT;
   }
   *cap = (*env)->GetArrayLength(env, dstArr);
+  return 0;
+}
+
+static int decode_source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len,
+                         const unsigned char **src) {
+  *src = source(env, c, buf, arr, off, len);
+  if (*src == NULL) {
+    return RC_BAD_ARGUMENT;
+  }
+  if (len == 0) {
+    set_message(c, "empty input (0 bytes)");
+    return RC_LIBJPEG;
+  }
+  return 0;
+}
+
+jint decode_failed(codec *c) {
+  snprintf(c->message, sizeof(c->message), "%s", c->derr.message);
+  jpeg_abort_decompress(&c->d);
+  return RC_LIBJPEG;
+}
+
+int start_decode(JNIEnv *env, codec *c, jobject srcBuf, jbyteArray srcArr, jint srcOff, jint srcLen, int strict,
+                 int checkSize, jobject dstBuf, jbyteArray dstArr, unsigned char **dst, jlong *dstCap) {
+  const unsigned char *src;
+  int rc = decode_source(env, c, srcBuf, srcArr, srcOff, srcLen, &src);
+  if (rc != 0) {
+    return rc;
+  }
+  if (dst != NULL && (rc = decode_destination(env, c, dstBuf, dstArr, dst, dstCap)) != 0) {
+    return rc;
+  }
+  struct jpeg_decompress_struct *d = &c->d;
+  c->derr.strict = strict != 0;
+  if (setjmp(c->derr.jump)) {
+    return decode_failed(c);
+  }
+  jpeg_mem_src(d, src, (unsigned long)srcLen);
+  jpeg_read_header(d, TRUE);
+  if (checkSize && (rc = check_decodable(c, d)) != 0) {
+    jpeg_abort_decompress(d);
+    return rc;
+  }
   return 0;
 }
 
@@ -251,23 +282,12 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_probe0(
     set_message(c, "probe output array must hold 6 ints");
     return RC_BAD_ARGUMENT;
   }
-  const unsigned char *src = source(env, c, srcBuf, srcArr, srcOff, srcLen);
-  if (src == NULL) {
-    return RC_BAD_ARGUMENT;
-  }
-  if (srcLen == 0) {
-    set_message(c, "empty input (0 bytes)");
-    return RC_LIBJPEG;
+  /* a probe reads the header only, of any size; the decode that follows judges the data */
+  int rc = start_decode(env, c, srcBuf, srcArr, srcOff, srcLen, 0, 0, NULL, NULL, NULL, NULL);
+  if (rc != 0) {
+    return rc;
   }
   struct jpeg_decompress_struct *d = &c->d;
-  c->derr.strict = 0; /* a probe reads the header only; the decode that follows judges the data */
-  if (setjmp(c->derr.jump)) {
-    snprintf(c->message, sizeof(c->message), "%s", c->derr.message);
-    jpeg_abort_decompress(d);
-    return RC_LIBJPEG;
-  }
-  jpeg_mem_src(d, src, (unsigned long)srcLen);
-  jpeg_read_header(d, TRUE);
   jint vals[6];
   vals[0] = (jint)d->image_width;
   vals[1] = (jint)d->image_height;
@@ -309,36 +329,22 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decode0(
     jobject dstBuf, jbyteArray dstArr, jint dstOff, jintArray layout) {
   (void)cls;
   codec *c = (codec *)(intptr_t)handle;
-  const unsigned char *src;
-  int rc = decode_source(env, c, srcBuf, srcArr, srcOff, srcLen, &src);
-  if (rc != 0) {
-    return rc;
-  }
   if (scaleNum < 1 || scaleNum > 16 || x < 0 || y < 0 || w < 0 || h < 0 || dstOff < 0
       || (layout != NULL && (*env)->GetArrayLength(env, layout) < 2)) {
     snprintf(c->message, sizeof(c->message), "bad decode arguments: box %d,%d %dx%d scale %d/8 offset %d",
              x, y, w, h, scaleNum, dstOff);
     return RC_BAD_ARGUMENT;
   }
-  jlong dstCap;
   unsigned char *dst;
-  rc = decode_destination(env, c, dstBuf, dstArr, &dst, &dstCap);
+  jlong dstCap;
+  int rc = start_decode(env, c, srcBuf, srcArr, srcOff, srcLen, flags & FLAG_STRICT, 1, dstBuf, dstArr, &dst,
+                        &dstCap);
   if (rc != 0) {
     return rc;
   }
-
   struct jpeg_decompress_struct *d = &c->d;
-  c->derr.strict = (flags & FLAG_STRICT) != 0;
   if (setjmp(c->derr.jump)) {
-    snprintf(c->message, sizeof(c->message), "%s", c->derr.message);
-    jpeg_abort_decompress(d);
-    return RC_LIBJPEG;
-  }
-  jpeg_mem_src(d, src, (unsigned long)srcLen);
-  jpeg_read_header(d, TRUE);
-  if ((rc = check_decodable(c, d)) != 0) {
-    jpeg_abort_decompress(d);
-    return rc;
+    return decode_failed(c);
   }
   if (w == 0 && h == 0) {
     w = (jint)d->image_width;

@@ -82,13 +82,23 @@ void set_message(codec *c, const char *msg);
 int ensure(unsigned char **buf, size_t *cap, size_t need);
 /* (buffer | array, offset, length) as a readable pointer, bounds checked; NULL with c->message set */
 const unsigned char *source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len);
-/* A decode's compressed input (source(), and refusing 0 bytes): 0 with *src set, or a negative code. */
-int decode_source(JNIEnv *env, codec *c, jobject buf, jbyteArray arr, jint off, jint len, const unsigned char **src);
-/* After jpeg_read_header: 0, or RC_UNSUPPORTED with c->message saying the image is too large to decode and why. */
-int check_decodable(codec *c, const struct jpeg_decompress_struct *d);
 /* A decode's destination: a direct buffer (*dst its address) or a heap array (*dst NULL), and its capacity;
  * 0, or RC_BAD_ARGUMENT with c->message set. */
 int decode_destination(JNIEnv *env, codec *c, jobject dstBuf, jbyteArray dstArr, unsigned char **dst, jlong *cap);
+/*
+ * The prologue of every decode entry point (probe0, decode0, decodePlanes0): resolves the source (refusing 0 bytes)
+ * and, where dst is not NULL, the destination (decode_destination); points c->d at the source with libjpeg's
+ * warnings judged by `strict` (on_message), reads the header and, with checkSize, refuses an image too large to
+ * decode (check_decodable). Returns 0 with c->d between jpeg_read_header and jpeg_start_decompress, or a negative
+ * code with c->message set and c->d aborted.
+ * The header is read under this function's own setjmp, which is spent once it returns (longjmp may only go back to
+ * a frame still on the stack): the caller arms its own setjmp on c->derr.jump, with decode_failed as its branch,
+ * before its next libjpeg call.
+ */
+int start_decode(JNIEnv *env, codec *c, jobject srcBuf, jbyteArray srcArr, jint srcOff, jint srcLen, int strict,
+                 int checkSize, jobject dstBuf, jbyteArray dstArr, unsigned char **dst, jlong *dstCap);
+/* The setjmp branch of a decode: libjpeg's message kept, the decompressor aborted for the next image, RC_LIBJPEG. */
+jint decode_failed(codec *c);
 /* Sets up c->c for one image (baseline, quality, IDCT flag, 2x2 or 1x1 luma sampling against 1x1 chroma,
  * raw planes in or scanlines) and starts it; errors longjmp to the caller's setjmp on c->cerr. */
 void start_compress(codec *c, jint width, jint height, J_COLOR_SPACE in, jint quality, jint flags, int lumaSampling,

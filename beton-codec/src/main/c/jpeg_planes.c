@@ -39,34 +39,20 @@ JNIEXPORT jlong JNICALL Java_org_sparkbeton_codec_jpeg_NativeJpegCodec_decodePla
     jint scaleNum, jint flags, jobject dstBuf, jbyteArray dstArr, jint dstOff, jintArray dims) {
   (void)cls;
   codec *c = (codec *)(intptr_t)handle;
-  const unsigned char *src;
-  int rc = decode_source(env, c, srcBuf, srcArr, srcOff, srcLen, &src);
-  if (rc != 0) {
-    return rc;
-  }
   if (scaleNum < 1 || scaleNum > 8 || dstOff < 0 || dims == NULL || (*env)->GetArrayLength(env, dims) < 4) {
     snprintf(c->message, sizeof(c->message), "bad plane decode arguments: scale %d/8 offset %d", scaleNum, dstOff);
     return RC_BAD_ARGUMENT;
   }
   unsigned char *dst;
   jlong dstCap;
-  rc = decode_destination(env, c, dstBuf, dstArr, &dst, &dstCap);
+  int rc = start_decode(env, c, srcBuf, srcArr, srcOff, srcLen, flags & FLAG_STRICT, 1, dstBuf, dstArr, &dst,
+                        &dstCap);
   if (rc != 0) {
     return rc;
   }
-
   struct jpeg_decompress_struct *d = &c->d;
-  c->derr.strict = (flags & FLAG_STRICT) != 0;
   if (setjmp(c->derr.jump)) {
-    snprintf(c->message, sizeof(c->message), "%s", c->derr.message);
-    jpeg_abort_decompress(d);
-    return RC_LIBJPEG;
-  }
-  jpeg_mem_src(d, src, (unsigned long)srcLen);
-  jpeg_read_header(d, TRUE);
-  if ((rc = check_decodable(c, d)) != 0) {
-    jpeg_abort_decompress(d);
-    return rc;
+    return decode_failed(c);
   }
   if (d->num_components != 3 || d->jpeg_color_space != JCS_YCbCr
       || d->comp_info[1].h_samp_factor != d->comp_info[2].h_samp_factor

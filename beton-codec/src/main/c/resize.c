@@ -28,12 +28,13 @@
  *    gathered with two 8-byte loads and one pmaddwd. One channel (Resizer.resizePlane, area_resize and
  *    bilinear_resize with ch = 1): the same integers per element, a pixel's taps being contiguous int16s, T = 2
  *    (one 32-bit load) or a multiple of 4 (one 64-bit load per 4 taps), 8 pixels per vector (see
- *    resize_passes.c).
+ *    resize_plane.c).
  * Errors against the exact real-valued resize: the final rounding (0.5) plus < 0.1 of weight and mid
  * rounding for shrinks up to ~20x, so at most 1 level. Output coordinate maps (columns, rows) only choose
  * which output column/row each tap table and row window is built for.
  * Other architectures run the scalar loops, which compute the same integers. This file holds the weights,
- * the coordinate maps and the JNI entry points; the SIMD passes are in resize_passes.c.
+ * the coordinate maps and the JNI entry points; the SIMD passes are in resize_vertical.c,
+ * resize_rgb.c and resize_plane.c (declared in resize_passes.h).
  */
 #define PREC 14       /* weight bits of bilinear taps and of area taps when shrinking less than 2x */
 #define MID_BITS 7     /* fraction bits kept between the passes */

@@ -1,12 +1,21 @@
 /*
- * The two SIMD passes of libbetoncodec's fixed-point resize (resize_passes.c), shared with the weight and
- * JNI code in resize.c: a vertical pass summing weighted source rows into a 16-bit intermediate row, and a
- * horizontal pass summing each output pixel's taps over it. See resize.c for the arithmetic.
+ * The two SIMD passes of libbetoncodec's fixed-point resize, shared with the weight and JNI code in resize.c: a
+ * vertical pass summing weighted source rows into a 16-bit intermediate row (resize_vertical.c), and a horizontal
+ * pass summing each output pixel's taps over it (resize_rgb.c, for a plane resize_plane.c), with its tap tables
+ * (resize_taps.c); resize_cpu.c chooses between their SSE2 and AVX2 paths. See resize.c for the arithmetic.
  */
 #ifndef RESIZE_PASSES_H
 #define RESIZE_PASSES_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#include <immintrin.h>
+/* the SIMD paths are compiled (x86-64); elsewhere scalar loops compute the same integers */
+#define RESIZE_SSE2 1
+#endif
 
 /* whether this call may use AVX2: the CPU has it and the tests' Resizer.sse2Only switch is off */
 int resize_avx2(void);
@@ -60,5 +69,12 @@ void vertical_pass(const unsigned char *const *rows, const int *wy, const int32_
  * t->channels channels c, shift = weight bits + 7; mid has taps_padding(t) readable elements past its end (the
  * caller pads it); exactly outW * C bytes of out are written */
 void horizontal_pass(const int16_t *mid, const tap_table *t, int shift, int outW, unsigned char *out);
+
+/* horizontal_pass of a plane (t->channels == 1; resize_plane.c) */
+void plane_horizontal(const int16_t *mid, const tap_table *t, int shift, int outW, unsigned char *out);
+
+/* the int32 of a plane table's w8 that holds weight pair e (weights 2e, 2e + 1) of output pixel ox: written by
+ * taps_done, read by plane_horizontal */
+size_t plane_w8(int taps, int pairs, int ox, int e);
 
 #endif

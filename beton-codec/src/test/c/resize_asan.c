@@ -3,11 +3,11 @@
  * through the three JNI entry points (RGB area and bilinear, plane), each with source and destination buffers
  * malloc'd to exactly the bytes the call may touch, on the AVX2 and the SSE2 paths. Any read or write past them
  * (an intermediate row's padding too short, a SIMD tail store too long) stops the run with a report. Not part of
- * the Maven build (it needs a sanitizer-enabled gcc); run it after changing resize.c or resize_passes.c:
+ * the Maven build (it needs a sanitizer-enabled gcc); run it after changing resize.c or the resize_*.c passes:
  *
  *   cd beton-codec/src/main/c && J=$(dirname $(dirname $(readlink -f $(which javac)))) &&
  *   gcc -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -ffp-contract=off -Wall -I$J/include \
- *       -I$J/include/linux -I. ../../test/c/resize_asan.c resize.c resize_passes.c -o /tmp/resize_asan -lm &&
+ *       -I$J/include/linux -I. ../../test/c/resize_asan.c resize.c resize_[a-z]*.c -o /tmp/resize_asan -lm &&
  *   /tmp/resize_asan
  *
  * (add -U__SSE2__ for the scalar loops). A fake JNIEnv answers the two calls the entry points make.

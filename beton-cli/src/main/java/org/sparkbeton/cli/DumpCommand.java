@@ -3,6 +3,7 @@ package org.sparkbeton.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.sparkbeton.codec.format.FfcvPixels;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dump.SampleJson;
@@ -34,7 +35,7 @@ final class DumpCommand implements Callable<Integer> {
           "auto: libjpeg-turbo when its native library loads (hashes equal FFCV's), else JPEG rows have no rgb_sha256;"
               + " native: libjpeg-turbo or fail; java: the pure-Java decoder (its IDCT differs from FFCV's, so hashes"
               + " do too); none: never decode (fastest)."})
-  JpegPixels.Mode rgb;
+  RgbMode rgb;
 
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -53,7 +54,7 @@ final class DumpCommand implements Callable<Integer> {
         throw new CliException("--from " + from + " is past the last sample: " + file + " has " + n + " samples");
       }
       long end = count == null || count >= n - from ? n : from + count;
-      try (JpegPixels pixels = JpegPixels.open(rgb)) {
+      try (FfcvPixels pixels = rgb.open()) {
         SampleJson json = new SampleJson(reader, pixels);
         PrintWriter out = spec.commandLine().getOut();
         for (long s = from; s < end; s++) {

@@ -44,12 +44,12 @@ final class GcCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     for (Orphans.Orphan o : found.orphans()) {
-      out.printf("%s (%s): %s%n", dir.resolve(o.path()), ByteSizes.human(o.bytes()), o.reason());
+      out.printf("%s (%s): %s%n", dir.resolve(o.path()), SizeArgs.human(o.bytes()), o.reason());
     }
     if (!found.held().isEmpty()) {
       out.printf("%s: %s of running jobs left alone%n", dir, Words.plural(found.held().size(), "file"));
     }
-    String files = Words.plural(found.orphans().size(), "orphaned file") + ", " + ByteSizes.human(found.orphanBytes());
+    String files = Words.plural(found.orphans().size(), "orphaned file") + ", " + SizeArgs.human(found.orphanBytes());
     if (found.orphans().isEmpty()) {
       out.printf("%s: no orphaned files%n", dir);
     } else if (delete) {

@@ -52,18 +52,18 @@ final class InspectCommand implements Callable<Integer> {
 
   static String toText(InspectReport r, int listedSizes) {
     StringBuilder b = new StringBuilder();
-    line(b, "file", r.file() + " (" + r.fileSize() + " bytes, " + ByteSizes.human(r.fileSize()) + ")");
+    line(b, "file", r.file() + " (" + r.fileSize() + " bytes, " + SizeArgs.human(r.fileSize()) + ")");
     line(b, "version", Integer.toString(r.version()));
     line(b, "samples", Long.toString(r.numSamples()));
     line(b, "fields", Integer.toString(r.fields().size()));
-    line(b, "page size", r.pageSize() + " (" + ByteSizes.human(r.pageSize()) + ")");
+    line(b, "page size", r.pageSize() + " (" + SizeArgs.human(r.pageSize()) + ")");
     line(b, "pages", r.pages() + " (" + r.pagesUsed() + " holding data)");
     line(b, "record size", r.recordSize() + " bytes");
     line(b, "metadata", range(r.metadataStart(), r.metadataEnd()));
     line(b, "data", range(r.dataStart(), r.allocTablePtr()));
     line(b, "alloc table", range(r.allocTablePtr(), r.fileSize()) + ", " + r.allocations() + " entries");
     long dataBytes = r.allocTablePtr() - r.dataStart();
-    line(b, "payload", r.allocatedBytes() + " bytes (" + ByteSizes.human(r.allocatedBytes()) + ")"
+    line(b, "payload", r.allocatedBytes() + " bytes (" + SizeArgs.human(r.allocatedBytes()) + ")"
         + (dataBytes > 0 ? String.format(Locale.ROOT, ", %.1f%% of the data region", 100.0 * r.allocatedBytes() / dataBytes) : ""));
     line(b, "unused", r.unusedBytes() + " bytes: " + r.pageTailBytes() + " in page tails (zeros and orphans of moved"
         + " samples), " + r.gapBytes() + " between allocations");
@@ -102,7 +102,7 @@ final class InspectCommand implements Callable<Integer> {
   }
 
   private static String range(long from, long to) {
-    return "[" + from + ", " + to + ") " + ByteSizes.human(Math.max(0, to - from));
+    return "[" + from + ", " + to + ") " + SizeArgs.human(Math.max(0, to - from));
   }
 
   private static void line(StringBuilder b, String key, String value) {

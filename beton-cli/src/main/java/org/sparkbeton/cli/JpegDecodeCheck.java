@@ -2,6 +2,7 @@ package org.sparkbeton.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.sparkbeton.codec.format.FfcvPixels;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
@@ -23,7 +24,7 @@ final class JpegDecodeCheck {
   private JpegDecodeCheck() {}
 
   /** At most {@code limit} messages; the count of all problems is the list's size when below the limit. */
-  static Result run(BetonReader reader, JpegPixels pixels, int limit) {
+  static Result run(BetonReader reader, FfcvPixels pixels, int limit) {
     List<String> problems = new ArrayList<>();
     long count = 0;
     long decoded = 0;

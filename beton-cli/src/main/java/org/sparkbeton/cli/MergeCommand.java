@@ -44,7 +44,7 @@ final class MergeCommand implements Callable<Integer> {
       }
       WriteResult r = Outputs.writeAtomically(out, tmp -> Merge.run(readers, tmp));
       spec.commandLine().getOut().printf("%s: %d samples from %d files, %s of %s, %d allocations, %d bytes%n",
-          out, r.numSamples(), readers.size(), Words.plural(r.numPages(), "page"), ByteSizes.human(r.pageSize()), r.allocationCount(),
+          out, r.numSamples(), readers.size(), Words.plural(r.numPages(), "page"), SizeArgs.human(r.pageSize()), r.allocationCount(),
           Files.size(out));
       spec.commandLine().getOut().flush();
     } finally {

@@ -27,7 +27,7 @@ final class RewriteCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "OUT", description = "The .beton file to write.")
   Path out;
 
-  @Option(names = "--page-size", paramLabel = "S", converter = ByteSizes.PageSizeConverter.class,
+  @Option(names = "--page-size", paramLabel = "S", converter = SizeArgs.PageSizeConverter.class,
       description = "Page size: bytes or 2M, 8MiB, 1G; a power of two from 2M to 1G (default: IN's page size).")
   Long pageSize;
 
@@ -59,11 +59,11 @@ final class RewriteCommand implements Callable<Integer> {
         }
         // each writer thread fills its own direct page buffer: threads x page size bytes off-heap
         throw new CliException("out of memory for " + threads + " page buffer" + (threads == 1 ? "" : "s") + " of "
-            + ByteSizes.human(size) + " (" + (e instanceof OutOfMemoryError ? e : e.getCause()).getMessage()
+            + SizeArgs.human(size) + " (" + (e instanceof OutOfMemoryError ? e : e.getCause()).getMessage()
             + "); lower --threads or --page-size, or give the JVM more memory, e.g. BETON_JAVA_OPTS=-Xmx8g");
       }
       spec.commandLine().getOut().printf("%s -> %s: %d samples, %s of %s, %d allocations, %d bytes (input %d bytes)%n",
-          in, out, r.numSamples(), Words.plural(r.numPages(), "page"), ByteSizes.human(r.pageSize()), r.allocationCount(),
+          in, out, r.numSamples(), Words.plural(r.numPages(), "page"), SizeArgs.human(r.pageSize()), r.allocationCount(),
           Files.size(out), reader.source().length());
       spec.commandLine().getOut().flush();
     }

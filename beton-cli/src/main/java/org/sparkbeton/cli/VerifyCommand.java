@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.sparkbeton.codec.format.FfcvPixels;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -71,7 +72,7 @@ final class VerifyCommand implements Callable<Integer> {
     boolean ok = true;
     long samples = 0;
     long jpegs = 0;
-    try (JpegPixels pixels = decode ? JpegPixels.strict() : null) {
+    try (FfcvPixels pixels = decode ? RgbMode.strict() : null) {
       for (DatasetVerifier.ShardResult r : DatasetVerifier.verify(dir, manifest)) {
         samples += r.shard().samples();
         List<String> problems = new java.util.ArrayList<>(r.problems());
@@ -99,7 +100,7 @@ final class VerifyCommand implements Callable<Integer> {
   }
 
   /** Decodes every JPEG of one listed shard, adding what fails to {@code problems}; returns the JPEGs decoded. */
-  private static long decodeShard(Path shard, JpegPixels pixels, List<String> problems) throws Exception {
+  private static long decodeShard(Path shard, FfcvPixels pixels, List<String> problems) throws Exception {
     try (BetonReader reader = BetonReader.open(shard)) {
       JpegDecodeCheck.Result d = JpegDecodeCheck.run(reader, pixels, BetonVerifier.MAX_LISTED);
       problems.addAll(d.problems());
@@ -120,9 +121,9 @@ final class VerifyCommand implements Callable<Integer> {
       return;
     }
     out.printf("%s: %s of jobs that died (%s), not part of the dataset; `beton gc %s --delete` deletes them%n", dir,
-        Words.plural(found.orphans().size(), "orphaned file"), ByteSizes.human(found.orphanBytes()), dir);
+        Words.plural(found.orphans().size(), "orphaned file"), SizeArgs.human(found.orphanBytes()), dir);
     found.orphans().stream().limit(BetonVerifier.MAX_LISTED).forEach(o -> out.printf("  - %s (%s): %s%n", o.path(),
-        ByteSizes.human(o.bytes()), o.reason()));
+        SizeArgs.human(o.bytes()), o.reason()));
     if (found.orphans().size() > BetonVerifier.MAX_LISTED) {
       out.printf("  ... and %d more%n", found.orphans().size() - BetonVerifier.MAX_LISTED);
     }
@@ -134,7 +135,7 @@ final class VerifyCommand implements Callable<Integer> {
     try (BetonReader reader = Inputs.open(file)) {
       report = BetonVerifier.verify(reader);
       if (decode) {
-        try (JpegPixels pixels = JpegPixels.strict()) {
+        try (FfcvPixels pixels = RgbMode.strict()) {
           decoded = JpegDecodeCheck.run(reader, pixels, BetonVerifier.MAX_LISTED);
         }
       }

@@ -12,7 +12,7 @@ import javax.imageio.ImageReader;
 import javax.imageio.stream.ImageInputStream;
 import org.sparkbeton.codec.image.Orientation;
 import org.sparkbeton.codec.image.Rasters;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.JpegMarkers;
 import org.sparkbeton.codec.jpeg.Strictness;
 
@@ -33,7 +33,7 @@ public final class ImageDecoder {
   private ImageDecoder() {}
 
   /** {@link #decode(byte[], PixelLimit, Strictness)} with no limit but a Java array's, JPEGs {@link Strictness#LENIENT}. */
-  public static RgbImage decode(byte[] bytes) {
+  public static RgbPixels decode(byte[] bytes) {
     return decode(bytes, new PixelLimit(MAX_ARRAY_PIXELS, "the most pixels whose RGB fits a Java array"),
         Strictness.LENIENT);
   }
@@ -43,7 +43,7 @@ public final class ImageDecoder {
    * header, and a JPEG with corrupt data under {@link Strictness#STRICT}; every failure is an
    * {@link ImageDecodeException} naming the format and the reason.
    */
-  public static RgbImage decode(byte[] bytes, PixelLimit limit, Strictness jpegStrictness) {
+  public static RgbPixels decode(byte[] bytes, PixelLimit limit, Strictness jpegStrictness) {
     if (bytes == null || bytes.length == 0) {
       throw new ImageDecodeException("Cannot decode an empty image (0 bytes)");
     }
@@ -90,7 +90,7 @@ public final class ImageDecoder {
     }
     byte[] rgb = new byte[img.getWidth() * img.getHeight() * 3];
     Rasters.toRgb(img, ByteBuffer.wrap(rgb), 0);
-    RgbImage out = new RgbImage(img.getWidth(), img.getHeight(), rgb);
+    RgbPixels out = new RgbPixels(img.getWidth(), img.getHeight(), rgb);
     if (isJpeg(bytes)) {
       out = Orientation.apply(out, JpegMarkers.exifOrientation(ByteBuffer.wrap(bytes)));
     }

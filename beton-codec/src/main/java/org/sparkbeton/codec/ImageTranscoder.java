@@ -2,7 +2,7 @@ package org.sparkbeton.codec;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.ImageSize;
@@ -85,7 +85,7 @@ public final class ImageTranscoder {
         return r;
       }
     }
-    RgbImage img = ImageDecoder.decode(input);
+    RgbPixels img = ImageDecoder.decode(input);
     return resizeAndEncode(ByteBuffer.wrap(img.pixels()), img.width(), img.height());
   }
 

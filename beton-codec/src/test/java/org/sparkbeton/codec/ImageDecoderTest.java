@@ -8,7 +8,7 @@ import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.Strictness;
 import org.sparkbeton.codec.testing.CorruptionCorpus;
 import org.sparkbeton.codec.testing.TestPhotos;
@@ -22,7 +22,7 @@ class ImageDecoderTest {
       "quad.gif, 2", "quad.webp, 0", "quad-420.jpg, 6", "quad-progressive.jpg, 6", "quad-exif6.jpg, 6",
       "quad-cmyk-adobe.jpg, 40", "quad-ycck-adobe.jpg, 40"})
   void decodesEveryInputFormatToRgb(String name, int tolerance) {
-    RgbImage img = ImageDecoder.decode(TestImages.image(name));
+    RgbPixels img = ImageDecoder.decode(TestImages.image(name));
     assertThat(img.width()).as(name).isEqualTo(64);
     assertThat(img.height()).as(name).isEqualTo(48);
     int[][] centres = {{16, 12}, {48, 12}, {16, 36}, {48, 36}};
@@ -37,7 +37,7 @@ class ImageDecoderTest {
 
   @Test
   void grayPngIsReplicatedWithoutGammaChange() {
-    RgbImage img = ImageDecoder.decode(TestImages.image("quad-gray.png"));
+    RgbPixels img = ImageDecoder.decode(TestImages.image("quad-gray.png"));
     // the PNG stores 88 (PIL's L of (220,30,40)); a linear-to-sRGB conversion (BufferedImage.getRGB) would give ~160
     assertThat(TestImages.pixel(img.pixels(), 64, 16, 12)).containsExactly(88, 88, 88);
   }
@@ -77,7 +77,7 @@ class ImageDecoderTest {
   /** The bombs are real PNGs: one of 300x200 in chunks of 7 rows (the last one of 4) decodes to its zeros. */
   @Test
   void aBombDecodesWhereTheLimitAllowsIt() {
-    RgbImage img = ImageDecoder.decode(CorruptionCorpus.pngBomb(300, 200, 301 * 7));
+    RgbPixels img = ImageDecoder.decode(CorruptionCorpus.pngBomb(300, 200, 301 * 7));
     assertThat(img.width()).isEqualTo(300);
     assertThat(img.height()).isEqualTo(200);
     assertThat(img.pixels()).containsOnly(0);

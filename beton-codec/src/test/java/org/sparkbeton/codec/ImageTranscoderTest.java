@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
@@ -42,8 +42,8 @@ class ImageTranscoderTest {
     codec.probe(ByteBuffer.wrap(r.jpeg()), h);
     assertThat(h.toString()).isEqualTo("100x75 3ch YCBCR S444 baseline");
     // the DCT-scaled (1/2) decode + area resize matches a full decode + area resize of the master
-    RgbImage back = ImageDecoder.decode(r.jpeg());
-    RgbImage master = ImageDecoder.decode(TestImages.image("texture.png"));
+    RgbPixels back = ImageDecoder.decode(r.jpeg());
+    RgbPixels master = ImageDecoder.decode(TestImages.image("texture.png"));
     ByteBuffer expected = ByteBuffer.allocate(100 * 75 * 3);
     new Resizer(false).area(ByteBuffer.wrap(master.pixels()), 0, 333 * 3, 0, 0, 333, 251, expected, 0, 100, 75);
     double psnr = TestImages.psnr(expected.array(), back.pixels());
@@ -58,7 +58,7 @@ class ImageTranscoderTest {
       assertThat(r.passedThrough()).as(name).isFalse();
       assertThat(r.width()).as(name).isEqualTo(64);
       assertThat(r.height()).as(name).isEqualTo(48);
-      RgbImage back = ImageDecoder.decode(r.jpeg());
+      RgbPixels back = ImageDecoder.decode(r.jpeg());
       int[] tl = TestImages.pixel(back.pixels(), 64, 16, 12);
       assertThat(tl[0]).as(name + " red quadrant").isGreaterThan(170);
       assertThat(tl[1]).as(name + " red quadrant").isLessThan(80);

@@ -4,7 +4,10 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Parses sizes written as {@code 8M}, {@code 2MiB}, {@code 1g}, {@code 4194304} (binary units: K = 1024). */
+/**
+ * Parses sizes written as {@code 8M}, {@code 2MiB}, {@code 1g}, {@code 4194304} (binary units: K = 1024), and writes
+ * them for people ({@link #human}).
+ */
 public final class ByteSizes {
   private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmgt]?)(i?b)?", Pattern.CASE_INSENSITIVE);
 
@@ -32,5 +35,21 @@ public final class ByteSizes {
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("'" + text + "' is too large");
     }
+  }
+
+  /** {@code 2 MiB}, {@code 1.5 KiB}, {@code 17 B} (binary units, one decimal where not whole). */
+  public static String human(long bytes) {
+    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double v = bytes;
+    int u = 0;
+    while (Math.abs(v) >= 1024 && u < units.length - 1) {
+      v /= 1024;
+      u++;
+    }
+    if (u == 0) {
+      return bytes + " B";
+    }
+    return (v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v))
+        + " " + units[u];
   }
 }

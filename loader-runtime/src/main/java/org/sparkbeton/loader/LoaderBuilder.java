@@ -247,25 +247,6 @@ public final class LoaderBuilder {
   }
 
   /**
-   * Whether the shards of a dataset directory are checked against the CRC32C of each page in its manifest, the
-   * first time the loader reads the page: header, descriptors, metadata and allocation table when the loader is
-   * built (a mismatch fails {@code build()}), each data page on the first payload read from it, in either cache
-   * mode (a mismatch is a bad sample, see {@link #onBadSample}). The error names the shard, the page and the
-   * region. Default true; false reads unchecked, at the risk of damaged bytes coming back as good samples. Files
-   * given without a manifest, and shards of manifests written before page checksums, are read unchecked.
-   */
-  public LoaderBuilder verifyChecksums(boolean verify) {
-    this.verifyChecksums = verify;
-    return this;
-  }
-
-  /** What to do with a bad sample; default {@link BadSamplePolicy#FAIL}. See {@link BadSamplePolicy}. */
-  public LoaderBuilder onBadSample(BadSamplePolicy policy) {
-    this.onBadSample = java.util.Objects.requireNonNull(policy, "policy");
-    return this;
-  }
-
-  /**
    * Remote datasets: the node-local directory shards are staged into, shared by every loader and process
    * on the node; default {@code <java.io.tmpdir>/beton-shard-cache}.
    */
@@ -304,6 +285,25 @@ public final class LoaderBuilder {
   private LoaderBuilder staging(StagingConfig config) {
     this.staging = config;
     this.stagingSet = true;
+    return this;
+  }
+
+  /**
+   * Whether the shards of a dataset directory are checked against the CRC32C of each page in its manifest, the
+   * first time the loader reads the page: header, descriptors, metadata and allocation table when the loader is
+   * built (a mismatch fails {@code build()}), each data page on the first payload read from it, in either cache
+   * mode (a mismatch is a bad sample, see {@link #onBadSample}). The error names the shard, the page and the
+   * region. Default true; false reads unchecked, at the risk of damaged bytes coming back as good samples. Files
+   * given without a manifest, and shards of manifests written before page checksums, are read unchecked.
+   */
+  public LoaderBuilder verifyChecksums(boolean verify) {
+    this.verifyChecksums = verify;
+    return this;
+  }
+
+  /** What to do with a bad sample; default {@link BadSamplePolicy#FAIL}. See {@link BadSamplePolicy}. */
+  public LoaderBuilder onBadSample(BadSamplePolicy policy) {
+    this.onBadSample = java.util.Objects.requireNonNull(policy, "policy");
     return this;
   }
 

@@ -17,6 +17,7 @@ import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.jpeg.JpegGeometry;
 import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
+import org.sparkbeton.loader.decoders.JpegCodecPool;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.pipeline.Decoder;
@@ -263,7 +264,7 @@ class CropDecodersTest {
     Path file = JpegDatasets.jpegs(dir, "jpegs", 10, JPEG_SIZES, payloads);
     int[] scales = new int[9];
     double[] stats = new double[3];
-    try (org.sparkbeton.loader.decoders.BetonCodecJpeg adapter = org.sparkbeton.loader.decoders.BetonCodecJpeg.java();
+    try (JpegCodecPool adapter = JpegCodecPool.java();
          JpegCodec codec = JpegCodecs.java()) {
       assertThat(adapter.isNative()).isFalse();
       List<Row> rows = load(file, new RandomResizedCropRgbDecoder(48, 40, 0.08, 1, 0.75, 4.0 / 3, adapter), 2, 1, 3);

@@ -15,7 +15,7 @@ import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.format.testing.GoldenFiles;
-import org.sparkbeton.loader.decoders.BetonCodecJpeg;
+import org.sparkbeton.loader.decoders.JpegCodecPool;
 import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 
@@ -59,7 +59,7 @@ class JpegSimpleRgbTest {
   void javaCodecEqualsTheJavaCodecsFullDecode() throws IOException {
     List<byte[]> payloads = JpegDatasets.list();
     Path file = JpegDatasets.jpegs(dir, "java", 6, new int[][] {{40, 56}}, payloads);
-    try (BetonCodecJpeg adapter = BetonCodecJpeg.java(); JpegCodec codec = JpegCodecs.java();
+    try (JpegCodecPool adapter = JpegCodecPool.java(); JpegCodec codec = JpegCodecs.java();
          Loader loader = Loader.builder(file).batchSize(3).numThreads(2).pipeline("image", new SimpleRgbDecoder(adapter))
              .build()) {
       int n = 0;
@@ -78,7 +78,7 @@ class JpegSimpleRgbTest {
   void adapterKeepsOneHandlePerLiveThreadAndFreesThemWithTheLoader() throws IOException {
     List<byte[]> payloads = JpegDatasets.list();
     Path file = JpegDatasets.jpegs(dir, "handles", 8, new int[][] {{32, 24}}, payloads);
-    try (BetonCodecJpeg codec = BetonCodecJpeg.fastest()) {
+    try (JpegCodecPool codec = JpegCodecPool.fastest()) {
       SimpleRgbDecoder decoder = new SimpleRgbDecoder(codec);
       try (Loader loader = Loader.builder(file).batchSize(4).numThreads(2).pipeline("image", decoder).build()) {
         for (int epoch = 0; epoch < 4; epoch++) {
@@ -117,7 +117,7 @@ class JpegSimpleRgbTest {
 
   @Test
   void metadataSizeMustMatchTheJpeg() {
-    try (BetonCodecJpeg codec = BetonCodecJpeg.fastest()) {
+    try (JpegCodecPool codec = JpegCodecPool.fastest()) {
       ByteBuffer src = ByteBuffer.wrap(JpegDatasets.jpeg(0, 32, 24));
       assertThatThrownBy(() -> codec.decodeRgb(src, 0, src.capacity(), 24, 32, ByteBuffer.allocate(32 * 24 * 3), 0))
           .isInstanceOf(IllegalStateException.class).hasMessage("JPEG is 32x24 but its metadata says 24x32");

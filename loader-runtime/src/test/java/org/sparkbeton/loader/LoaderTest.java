@@ -15,6 +15,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.decoders.JpegCodecPool;
 import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
 import org.sparkbeton.loader.order.OrderOption;
@@ -330,9 +331,9 @@ class LoaderTest {
   void jpegImagesNeedACodec() throws IOException {
     Path jpeg = Datasets.jpegImages(dir);
     assertThatThrownBy(() -> Loader.builder(jpeg).batchSize(2)
-        .pipeline("image", new SimpleRgbDecoder(org.sparkbeton.loader.decoders.JpegCodec.NONE)).build())
+        .pipeline("image", new SimpleRgbDecoder(JpegCodecPool.NONE)).build())
         .hasMessage("Pipeline 'image', decoder SimpleRGB: field 'image' holds JPEG images (first: sample 1): JPEG decoding"
-            + " is off (JpegCodec.NONE); only RAW images decode without a codec (the decoders' default constructors use"
+            + " is off (JpegCodecPool.NONE); only RAW images decode without a codec (the decoders' default constructors use"
             + " beton-codec)");
   }
 }

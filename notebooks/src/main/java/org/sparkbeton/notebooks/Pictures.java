@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.codec.ImageDecoder;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 
 /**
  * Pictures for the notebooks' cells: packed RGB pixels (what the Spark reader's {@code imageMode=raw} and the
@@ -69,7 +69,7 @@ public final class Pictures {
 
   /** An encoded image (JPEG, PNG, ...), decoded by beton-codec. */
   public static BufferedImage decode(byte[] encoded) {
-    RgbImage image = ImageDecoder.decode(encoded);
+    RgbPixels image = ImageDecoder.decode(encoded);
     return rgb(image.pixels(), image.width(), image.height());
   }
 

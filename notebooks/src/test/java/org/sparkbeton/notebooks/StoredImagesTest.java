@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.codec.ImageDecoder;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.fields.IntField;
@@ -27,7 +28,7 @@ class StoredImagesTest {
       raw[i] = (byte) (i * 7);
     }
     byte[] jpeg = TestPhotos.photo(5, 0);
-    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(jpeg);
+    RgbPixels decoded = ImageDecoder.decode(jpeg);
     Path file = dir.resolve("mixed.beton");
     try (BetonWriter w = BetonWriter.builder(List.of(new BetonField("label", IntField.INSTANCE),
         new BetonField("image", RgbImageField.INSTANCE))).open(file)) {

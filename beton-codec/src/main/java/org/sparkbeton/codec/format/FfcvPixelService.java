@@ -1,7 +1,7 @@
 package org.sparkbeton.codec.format;
 
 import org.sparkbeton.codec.jpeg.JpegCodecs;
-import org.sparkbeton.format.dump.PixelDecoder;
+import org.sparkbeton.format.fields.PixelDecoder;
 import org.sparkbeton.format.fields.RgbImage;
 
 /**

@@ -4,7 +4,7 @@ package org.sparkbeton.codec.image;
 public final class Orientation {
   private Orientation() {}
 
-  public static RgbImage apply(RgbImage img, int orientation) {
+  public static RgbPixels apply(RgbPixels img, int orientation) {
     if (orientation < 1 || orientation > 8) {
       throw new IllegalArgumentException("EXIF orientation must be 1..8, got " + orientation);
     }
@@ -38,6 +38,6 @@ public final class Orientation {
         out[d + 2] = src[s + 2];
       }
     }
-    return new RgbImage(ow, oh, out);
+    return new RgbPixels(ow, oh, out);
   }
 }

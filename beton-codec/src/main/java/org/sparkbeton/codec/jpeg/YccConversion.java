@@ -37,8 +37,8 @@ public final class YccConversion {
    * {@link YccPlanes#set420}).
    */
   public static void rgbToPlanes420(ByteBuffer rgb, int rgbOffset, int w, int h, ByteBuffer dst, int dstOffset) {
-    int cw = YccPlanes.chromaWidth420(w);
-    int ch = YccPlanes.chromaWidth420(h);
+    int cw = YccPlanes.chromaSide420(w);
+    int ch = YccPlanes.chromaSide420(h);
     int cbAt = dstOffset + w * h;
     int crAt = cbAt + cw * ch;
     for (int y = 0; y < h; y++) {

@@ -27,17 +27,17 @@ public final class YccPlanes {
 
   /** The 4:2:0 layout of a {@code width x height} image: chroma {@code (width+1)/2 x (height+1)/2}. */
   public YccPlanes set420(int width, int height) {
-    return set(width, height, chromaWidth420(width), chromaWidth420(height));
+    return set(width, height, chromaSide420(width), chromaSide420(height));
   }
 
   /** A 4:2:0 chroma plane's side for a Y side of {@code side} pixels (the last chroma sample may cover one). */
-  public static int chromaWidth420(int side) {
+  public static int chromaSide420(int side) {
     return (side + 1) / 2;
   }
 
   /** Bytes of the 4:2:0 planes of a {@code width x height} image (a long: no side limit is assumed). */
   public static long bytes420(int width, int height) {
-    return (long) width * height + 2L * chromaWidth420(width) * chromaWidth420(height);
+    return (long) width * height + 2L * chromaSide420(width) * chromaSide420(height);
   }
 
   /**
@@ -81,7 +81,7 @@ public final class YccPlanes {
 
   /** True when the chroma planes are the 4:2:0 ones of Y's size. */
   public boolean is420() {
-    return chromaWidth == chromaWidth420(width) && chromaHeight == chromaWidth420(height);
+    return chromaWidth == chromaSide420(width) && chromaHeight == chromaSide420(height);
   }
 
   @Override

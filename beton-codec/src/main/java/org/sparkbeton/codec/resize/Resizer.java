@@ -129,6 +129,15 @@ public final class Resizer {
   }
 
   /**
+   * {@link #resizePlane(ByteBuffer, int, int, int, int, int, int, ByteBuffer, int, int, int, int) resizePlane} of the
+   * whole plane {@code src} to {@code dst}.
+   */
+  public void resizePlane(Plane src, Plane dst) {
+    resizePlane(src.buffer(), src.offset(), src.stride(), 0, 0, src.width(), src.height(), dst.buffer(), dst.offset(),
+        dst.stride(), dst.width(), dst.height());
+  }
+
+  /**
    * Area shrink of a whole {@code w x h} plane by given scales, source pixels per output pixel (each in [1, side]),
    * instead of {@code w/outW} and {@code h/outH}: output (i, j) averages the plane over {@code [i*sx, (i+1)*sx) x
    * [j*sy, (j+1)*sy)}. Every window must start inside the plane; one that runs past its far edge is averaged over
@@ -150,6 +159,15 @@ public final class Resizer {
       return;
     }
     areaCore(src, srcOffset, srcStride, 1, w, h, sx, sy, 0, 0, dst, dstOffset, dstStride, outW, outH, null, null);
+  }
+
+  /**
+   * {@link #areaPlane(ByteBuffer, int, int, int, int, double, double, ByteBuffer, int, int, int, int) areaPlane} of
+   * the whole plane {@code src} to {@code dst}.
+   */
+  public void areaPlane(Plane src, double sx, double sy, Plane dst) {
+    areaPlane(src.buffer(), src.offset(), src.stride(), src.width(), src.height(), sx, sy, dst.buffer(), dst.offset(),
+        dst.stride(), dst.width(), dst.height());
   }
 
   /** Area-averaging downscale of the box {@code [x, x+w) x [y, y+h)} to {@code outW x outH}. */

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.sparkbeton.codec.ImageDecoder;
 import org.sparkbeton.codec.TestImages;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 
 /** The contract every {@link JpegCodec} meets; one subclass per implementation runs it. */
 abstract class JpegCodecContractTest {
@@ -316,7 +316,7 @@ abstract class JpegCodecContractTest {
 
   @Test
   void encodedJpegIsReadByAnotherDecoder() throws Exception {
-    RgbImage src = ImageDecoder.decode(TestImages.image("quad.png"));
+    RgbPixels src = ImageDecoder.decode(TestImages.image("quad.png"));
     byte[] jpeg = codec.encode(ByteBuffer.wrap(src.pixels()), 0, 64, 48, 90);
     JpegHeader h = new JpegHeader();
     codec.probe(ByteBuffer.wrap(jpeg), h);
@@ -331,7 +331,7 @@ abstract class JpegCodecContractTest {
 
   @Test
   void encodeIntoATooSmallBufferFailsWithAMessage() {
-    RgbImage src = ImageDecoder.decode(TestImages.image("texture.png"));
+    RgbPixels src = ImageDecoder.decode(TestImages.image("texture.png"));
     ByteBuffer dst = ByteBuffer.allocateDirect(1000);
     assertThatThrownBy(() -> codec.encode(ByteBuffer.wrap(src.pixels()), 0, 333, 251, 90, ChromaSubsampling.S420,
         dst, 0)).isInstanceOf(JpegException.class).hasMessageContaining("destination too small");

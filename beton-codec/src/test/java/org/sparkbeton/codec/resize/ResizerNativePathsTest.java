@@ -12,7 +12,7 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 
 /**
  * The native twin against Java, byte for byte on its AVX2 and SSE2 paths, on the shapes its AVX2 code treats
- * apart (resize_passes.c): every tap count T the horizontal pass specialises (2, 4, 6) and general ones (8 and
+ * apart (resize_vertical.c, resize_rgb.c): every tap count T the horizontal pass specialises (2, 4, 6) and general ones (8 and
  * more), at output widths around its blocks of 8 pixels (the last block of a row goes through a buffer); and
  * every vertical form (windows of one or two rows and of three rows summed as differences from one row, of 4
  * to 6 rows in unrolled pairs, of more in a loop, and bilinear rows) at row lengths around its 16- and

@@ -248,7 +248,7 @@ class ResizerPlaneTest {
   }
 
   /**
-   * Whether the native plane pass takes its AVX2 window loads (resize_passes.c taps_done) for a row of w
+   * Whether the native plane pass takes its AVX2 window loads (resize_taps.c taps_done) for a row of w
    * resized to outW: in every group of 4 output pixels (8-pixel blocks, the last padded with the last pixel's
    * start) each pixel's first source column is 0 to 6 columns right of the group's first.
    */

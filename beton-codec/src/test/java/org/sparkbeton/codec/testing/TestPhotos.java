@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.sparkbeton.codec.ImageDecoder;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.resize.Resizer;
@@ -30,14 +30,14 @@ public final class TestPhotos {
   public static final List<String> SOURCES = List.of("astronaut", "chelsea", "coffee", "hubble_deep_field", "rocket");
 
   private static final double[] ASPECTS = {4.0 / 3, 3.0 / 2, 1.0, 16.0 / 9};
-  private static volatile List<RgbImage> sources;
+  private static volatile List<RgbPixels> sources;
 
   private TestPhotos() {}
 
   /** Photo {@code index} of the set {@code seed}: a JPEG of about 240–500 px on its longer side. */
   public static byte[] photo(long seed, int index) {
     SplittableRandom r = random(seed, index);
-    RgbImage src = sources().get(r.nextInt(SOURCES.size()));
+    RgbPixels src = sources().get(r.nextInt(SOURCES.size()));
     double aspect = r.nextInt(5) < 4 ? ASPECTS[r.nextInt(ASPECTS.length)] : 1.2 + 0.6 * r.nextDouble();
     if (r.nextInt(100) < 22) {
       aspect = 1 / aspect;
@@ -129,12 +129,12 @@ public final class TestPhotos {
     }
   }
 
-  private static List<RgbImage> sources() {
-    List<RgbImage> s = sources;
+  private static List<RgbPixels> sources() {
+    List<RgbPixels> s = sources;
     if (s == null) {
       synchronized (TestPhotos.class) {
         if (sources == null) {
-          List<RgbImage> loaded = new ArrayList<>();
+          List<RgbPixels> loaded = new ArrayList<>();
           for (String name : SOURCES) {
             loaded.add(ImageDecoder.decode(resource("/photos/" + name + ".jpg")));
           }

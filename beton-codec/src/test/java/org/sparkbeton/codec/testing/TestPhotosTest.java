@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.sparkbeton.codec.ImageDecoder;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.jpeg.JpegHeader;
@@ -70,7 +70,7 @@ class TestPhotosTest {
         .isGreaterThanOrEqualTo(34);
   }
 
-  private static double[] meanRgb(RgbImage image) {
+  private static double[] meanRgb(RgbPixels image) {
     double[] sum = new double[3];
     byte[] px = image.pixels();
     for (int p = 0; p < px.length; p++) {

@@ -10,6 +10,7 @@ import org.sparkbeton.format.fields.Float16;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.NdArray;
 import org.sparkbeton.format.fields.NumpyDtype;
+import org.sparkbeton.format.fields.PixelDecoder;
 import org.sparkbeton.format.fields.RgbImage;
 
 /**

@@ -10,17 +10,17 @@ import org.sparkbeton.loader.pipeline.SampleContext;
 public final class CenterCropRgbDecoder extends CropRgbDecoder {
   private final double ratio;
 
-  /** JPEGs through beton-codec ({@link BetonCodecJpeg#fastest()}), freed when the last loader using this closes. */
+  /** JPEGs through beton-codec ({@link JpegCodecPool#fastest()}), freed when the last loader using this closes. */
   public CenterCropRgbDecoder(int outH, int outW, double ratio) {
-    this(outH, outW, ratio, BetonCodecJpeg.fastest(), true);
+    this(outH, outW, ratio, JpegCodecPool.fastest(), true);
   }
 
-  /** With a codec the caller owns ({@link JpegCodec#NONE}: RAW images only). */
-  public CenterCropRgbDecoder(int outH, int outW, double ratio, JpegCodec codec) {
+  /** With a codec the caller owns ({@link JpegCodecPool#NONE}: RAW images only). */
+  public CenterCropRgbDecoder(int outH, int outW, double ratio, JpegCodecPool codec) {
     this(outH, outW, ratio, codec, false);
   }
 
-  private CenterCropRgbDecoder(int outH, int outW, double ratio, JpegCodec codec, boolean ownsCodec) {
+  private CenterCropRgbDecoder(int outH, int outW, double ratio, JpegCodecPool codec, boolean ownsCodec) {
     super(outH, outW, codec, ownsCodec);
     if (!(ratio > 0 && ratio <= 1)) {
       throw new IllegalArgumentException("CenterCropRGB ratio must be in (0, 1], got " + ratio);

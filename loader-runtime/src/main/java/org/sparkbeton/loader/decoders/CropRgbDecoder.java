@@ -37,7 +37,7 @@ abstract class CropRgbDecoder implements Decoder {
   private final OwnedCodec codec;
   private volatile long outputSize;
 
-  CropRgbDecoder(int outH, int outW, JpegCodec codec, boolean ownsCodec) {
+  CropRgbDecoder(int outH, int outW, JpegCodecPool codec, boolean ownsCodec) {
     this.codec = new OwnedCodec(codec, ownsCodec);
     outputSize(outH, outW);
   }
@@ -154,7 +154,7 @@ abstract class CropRgbDecoder implements Decoder {
 
   /** Also a {@link Decoder.MappingStage}: output coordinate maps go to the resizer, which computes each pixel in place. */
   private final class CropStage implements Decoder.MappingStage {
-    private final JpegCodec jpeg = codec.codec();
+    private final JpegCodecPool jpeg = codec.codec();
     private final FieldSource field;
     private final int scratchBytes;
     private final int outH;

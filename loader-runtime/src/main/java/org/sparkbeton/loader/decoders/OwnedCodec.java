@@ -9,38 +9,38 @@ import org.sparkbeton.loader.pipeline.FieldSource;
  * codec passed in by the caller stays the caller's to close.
  */
 final class OwnedCodec {
-  private final JpegCodec codec;
+  private final JpegCodecPool codec;
   private final boolean owned;
 
-  OwnedCodec(JpegCodec codec, boolean owned) {
+  OwnedCodec(JpegCodecPool codec, boolean owned) {
     this.codec = Objects.requireNonNull(codec, "codec");
     this.owned = owned;
   }
 
-  JpegCodec codec() {
+  JpegCodecPool codec() {
     return codec;
   }
 
   void retain() {
     if (owned) {
-      ((BetonCodecJpeg) codec).retain();
+      codec.retain();
     }
   }
 
   void release() {
     if (owned) {
-      ((BetonCodecJpeg) codec).release();
+      codec.release();
     }
   }
 
   /** Refuses at plan time a field holding JPEGs ({@code firstJpeg >= 0}) when no codec can decode them. */
   void requireFor(FieldSource field, int firstJpeg) {
-    if (firstJpeg >= 0 && codec instanceof BetonCodecJpeg) { // JPEGs planned on the Java path: say so, once per JVM
+    if (firstJpeg >= 0 && codec != JpegCodecPool.NONE) { // JPEGs planned on the Java path: say so, once per JVM
       org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarningOnce().ifPresent(w -> System.err.println("loader: " + w));
     }
     if (firstJpeg >= 0 && !codec.available()) {
       throw new IllegalArgumentException("field '" + field.name() + "' holds JPEG images (first: sample " + firstJpeg
-          + "): " + JpegCodec.UNAVAILABLE);
+          + "): " + JpegCodecPool.UNAVAILABLE);
     }
   }
 }

@@ -22,20 +22,20 @@ public final class RandomResizedCropRgbDecoder extends CropRgbDecoder {
     this(outH, outW, 0.08, 1.0, 3.0 / 4.0, 4.0 / 3.0);
   }
 
-  /** JPEGs through beton-codec ({@link BetonCodecJpeg#fastest()}), freed when the last loader using this closes. */
+  /** JPEGs through beton-codec ({@link JpegCodecPool#fastest()}), freed when the last loader using this closes. */
   public RandomResizedCropRgbDecoder(int outH, int outW, double scaleMin, double scaleMax, double ratioMin,
       double ratioMax) {
-    this(outH, outW, scaleMin, scaleMax, ratioMin, ratioMax, BetonCodecJpeg.fastest(), true);
+    this(outH, outW, scaleMin, scaleMax, ratioMin, ratioMax, JpegCodecPool.fastest(), true);
   }
 
-  /** With a codec the caller owns ({@link JpegCodec#NONE}: RAW images only). */
+  /** With a codec the caller owns ({@link JpegCodecPool#NONE}: RAW images only). */
   public RandomResizedCropRgbDecoder(int outH, int outW, double scaleMin, double scaleMax, double ratioMin,
-      double ratioMax, JpegCodec codec) {
+      double ratioMax, JpegCodecPool codec) {
     this(outH, outW, scaleMin, scaleMax, ratioMin, ratioMax, codec, false);
   }
 
   private RandomResizedCropRgbDecoder(int outH, int outW, double scaleMin, double scaleMax, double ratioMin,
-      double ratioMax, JpegCodec codec, boolean ownsCodec) {
+      double ratioMax, JpegCodecPool codec, boolean ownsCodec) {
     super(outH, outW, codec, ownsCodec);
     if (!(scaleMin > 0 && scaleMin <= scaleMax && scaleMax <= 1)) {
       throw new IllegalArgumentException("RandomResizedCropRGB scale must satisfy 0 < min <= max <= 1, got ("

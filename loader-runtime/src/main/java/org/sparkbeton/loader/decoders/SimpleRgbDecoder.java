@@ -17,7 +17,7 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
 /**
  * An RGBImage field whose images all have one size, as uint8 [H, W, 3] (FFCV's
  * {@code SimpleRGBImageDecoder}). Planning scans the metadata of every sample the loader reads: mixed
- * sizes are refused with the sizes found; JPEG payloads are refused unless a {@link JpegCodec} is
+ * sizes are refused with the sizes found; JPEG payloads are refused unless a {@link JpegCodecPool} is
  * available. An empty image, or one over the loader's {@code maxImagePixels}, is no size to plan for: it is a
  * bad sample when read, as is a JPEG whose frame (SOF) is not the size its metadata says. JPEGs are decoded in
  * full with the fast IDCT (FFCV's pixels with the native codec).
@@ -26,19 +26,19 @@ public final class SimpleRgbDecoder implements Decoder {
   private final OwnedCodec codec;
 
   /**
-   * RAW and JPEG images; JPEGs through beton-codec ({@link BetonCodecJpeg#fastest()}), whose per-thread
+   * RAW and JPEG images; JPEGs through beton-codec ({@link JpegCodecPool#fastest()}), whose per-thread
    * handles are freed when the last loader using this decoder closes.
    */
   public SimpleRgbDecoder() {
-    this(BetonCodecJpeg.fastest(), true);
+    this(JpegCodecPool.fastest(), true);
   }
 
-  /** Decodes JPEGs with {@code codec}, which the caller owns and closes ({@link JpegCodec#NONE}: RAW only). */
-  public SimpleRgbDecoder(JpegCodec codec) {
+  /** Decodes JPEGs with {@code codec}, which the caller owns and closes ({@link JpegCodecPool#NONE}: RAW only). */
+  public SimpleRgbDecoder(JpegCodecPool codec) {
     this(codec, false);
   }
 
-  private SimpleRgbDecoder(JpegCodec codec, boolean ownsCodec) {
+  private SimpleRgbDecoder(JpegCodecPool codec, boolean ownsCodec) {
     this.codec = new OwnedCodec(codec, ownsCodec);
   }
 
@@ -127,13 +127,13 @@ public final class SimpleRgbDecoder implements Decoder {
 
   private static final class RgbStage implements Stage {
     private final FieldSource field;
-    private final JpegCodec codec;
+    private final JpegCodecPool codec;
     private final int width;
     private final int height;
     private final TensorSpec output;
     private final ThreadLocal<PayloadView> views = ThreadLocal.withInitial(PayloadView::new);
 
-    RgbStage(FieldSource field, JpegCodec codec, int width, int height) {
+    RgbStage(FieldSource field, JpegCodecPool codec, int width, int height) {
       this.field = field;
       this.codec = codec;
       this.width = width;

@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.sparkbeton.codec.ImageDecoder;
 import org.sparkbeton.codec.ImageTranscoder;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.ImageSize;
 import org.sparkbeton.codec.jpeg.JpegCodec;
@@ -190,7 +191,7 @@ final class SampleSet implements AutoCloseable {
     int h = img.height();
     byte[] pixels = img.payloadBytes();
     if (img.mode() != ImageMode.RAW) {
-      org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(pixels);
+      RgbPixels decoded = ImageDecoder.decode(pixels);
       w = decoded.width();
       h = decoded.height();
       pixels = decoded.pixels();

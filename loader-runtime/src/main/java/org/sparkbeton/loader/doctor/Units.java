@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.doctor;
 
 import java.util.Locale;
+import org.sparkbeton.format.ByteSizes;
 
 /** How the doctor and the bench write numbers for people: 3,900 img/s, 4 GiB, 3.1x. */
 final class Units {
@@ -8,18 +9,7 @@ final class Units {
 
   /** {@code 2 MiB}, {@code 1.5 GiB}, {@code 17 B}. */
   static String bytes(long bytes) {
-    String[] units = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = bytes;
-    int u = 0;
-    while (Math.abs(v) >= 1024 && u < units.length - 1) {
-      v /= 1024;
-      u++;
-    }
-    if (u == 0) {
-      return bytes + " B";
-    }
-    return (v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f", v))
-        + " " + units[u];
+    return ByteSizes.human(bytes);
   }
 
   /** Whole numbers with thousands separators from 100 up, two significant digits below: 3,900, 42, 0.12. */

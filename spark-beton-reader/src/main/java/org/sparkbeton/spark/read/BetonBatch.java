@@ -18,6 +18,7 @@ import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
 import org.sparkbeton.format.dataset.DatasetManifest;
 
 /** Plans input partitions (with block locations where the file system has them) and ships the reader factory. */
@@ -80,8 +81,8 @@ public final class BetonBatch implements Batch {
   @Override
   public PartitionReaderFactory createReaderFactory() {
     SparkSession spark = SparkSession.active();
-    Broadcast<SerializableHadoopConf> hadoop =
-        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableHadoopConf(hadoopConf));
+    Broadcast<SerializableConfiguration> hadoop =
+        JavaSparkContext.fromSparkContext(spark.sparkContext()).broadcast(new SerializableConfiguration(hadoopConf));
     String fieldsJson = new DatasetManifest(inputs.fields(), List.of(), Map.of(), "spark-beton reader").toJson();
     return new BetonPartitionReaderFactory(hadoop, conf, fieldsJson, required);
   }

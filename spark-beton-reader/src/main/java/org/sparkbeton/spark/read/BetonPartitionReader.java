@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
-import org.sparkbeton.format.dump.PixelDecoder;
+import org.sparkbeton.format.fields.PixelDecoder;
 
 /**
  * Reads one {@link BetonInputPartition}: opens the shard (header, descriptors, allocation table),

@@ -6,6 +6,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
 import org.sparkbeton.format.dataset.DatasetManifest;
 
 /**
@@ -14,13 +15,13 @@ import org.sparkbeton.format.dataset.DatasetManifest;
  */
 public final class BetonPartitionReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
-  private final Broadcast<SerializableHadoopConf> hadoopConf;
+  private final Broadcast<SerializableConfiguration> hadoopConf;
   private final ReadConf conf;
   private final String fieldsJson;
   private final StructType required;
   private transient volatile BetonSchema schema;
 
-  BetonPartitionReaderFactory(Broadcast<SerializableHadoopConf> hadoopConf, ReadConf conf, String fieldsJson,
+  BetonPartitionReaderFactory(Broadcast<SerializableConfiguration> hadoopConf, ReadConf conf, String fieldsJson,
       StructType required) {
     this.hadoopConf = hadoopConf;
     this.conf = conf;
@@ -40,7 +41,7 @@ public final class BetonPartitionReaderFactory implements PartitionReaderFactory
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
     BetonSchema s = schema();
-    return new BetonPartitionReader((BetonInputPartition) partition, hadoopConf.value().get(), conf, s, required,
+    return new BetonPartitionReader((BetonInputPartition) partition, hadoopConf.value().value(), conf, s, required,
         PixelDecoders.jpeg());
   }
 }

@@ -2,12 +2,12 @@ package org.sparkbeton.spark.read;
 
 import java.util.Iterator;
 import java.util.ServiceLoader;
-import org.sparkbeton.format.dump.PixelDecoder;
+import org.sparkbeton.format.fields.PixelDecoder;
 
 /**
  * Finds the JPEG decoder for the {@code image} and {@code raw} image modes: the first
  * {@link PixelDecoder} registered as a {@link ServiceLoader} service
- * ({@code META-INF/services/org.sparkbeton.format.dump.PixelDecoder}), which beton-codec provides.
+ * ({@code META-INF/services/org.sparkbeton.format.fields.PixelDecoder}), which beton-codec provides.
  * Raw-mode images need no decoder: their payload already is the pixels.
  */
 final class PixelDecoders {

@@ -12,7 +12,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
-import org.sparkbeton.format.dump.PixelDecoder;
+import org.sparkbeton.format.fields.PixelDecoder;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.NdArray;
 import org.sparkbeton.format.fields.NumpyDtype;

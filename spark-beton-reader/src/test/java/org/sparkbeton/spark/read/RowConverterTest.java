@@ -16,7 +16,7 @@ import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.ReadOptions;
 import org.sparkbeton.format.dataset.ManifestField;
-import org.sparkbeton.format.dump.PixelDecoder;
+import org.sparkbeton.format.fields.PixelDecoder;
 import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;

@@ -36,7 +36,7 @@ final class BetonBatchWrite implements BatchWrite {
   private final StructType schema;
   private final BetonWriteConf conf;
   private final Configuration hadoopConf;
-  private final boolean overwrite;
+  private final CommitMode mode;
   private final String jobId = UUID.randomUUID().toString().substring(0, 8);
   private final List<BetonField> fields;
   private final AtomicLong committedSamples = new AtomicLong();
@@ -44,12 +44,12 @@ final class BetonBatchWrite implements BatchWrite {
   /** This job's marker in the dataset directory, from the moment tasks may run until the job ends. */
   private volatile JobMarker marker;
 
-  BetonBatchWrite(String dir, StructType schema, BetonWriteConf conf, Configuration hadoopConf, boolean overwrite) {
+  BetonBatchWrite(String dir, StructType schema, BetonWriteConf conf, Configuration hadoopConf, CommitMode mode) {
     this.dir = dir;
     this.schema = schema;
     this.conf = conf;
     this.hadoopConf = hadoopConf;
-    this.overwrite = overwrite;
+    this.mode = mode;
     this.fields = BetonSchemaMapping.fields(schema, conf);
   }
 
@@ -101,7 +101,7 @@ final class BetonBatchWrite implements BatchWrite {
             + QuarantineLog.DIR + "/");
       }
       DatasetPublisher publisher = publisher();
-      published = publisher.commit(jobId, fields, ours, overwrite, recipe);
+      published = publisher.commit(jobId, fields, ours, mode, recipe);
       LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),
           published.shards().size(), quarantined > 0 ? "; " + quarantined + " rows quarantined under "
               + dir + "/" + QuarantineLog.DIR : "");

@@ -70,7 +70,9 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
       task.taskMetrics().outputMetrics().setRecordsWritten(samples);
       task.taskMetrics().outputMetrics().setBytesWritten(committed.stream().mapToLong(ShardEntry::bytes).sum());
     }
-    return new BetonCommitMessage(partition, taskAttempt, committed, samples, rows.skippedNulls, rows.skippedBadImages,
+    TaskCounters counted = rows.counters();
+    return new BetonCommitMessage(partition, taskAttempt, committed, samples, counted.skippedNulls(),
+        counted.skippedBadImages(),
         quarantineFile, quarantine.records(), org.sparkbeton.codec.jpeg.JpegCodecs.description());
   }
 
@@ -101,19 +103,19 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     // Spark reads these before commit(): progress so far, exact for finished shards
     long bytes = committed.isEmpty() ? shards.bytesSoFar() : committed.stream().mapToLong(ShardEntry::bytes).sum();
     int shardCount = committed.isEmpty() ? shards.shardsSoFar() : committed.size();
-    long[] work = rows.imageWork();
+    TaskCounters counted = rows.counters();
     return new CustomTaskMetric[] {
         BetonWriteMetrics.task(BetonWriteMetrics.SAMPLES, samples),
         BetonWriteMetrics.task(BetonWriteMetrics.SHARDS, shardCount),
         BetonWriteMetrics.task(BetonWriteMetrics.BYTES, bytes),
-        BetonWriteMetrics.task(BetonWriteMetrics.PASSED_THROUGH, rows.imagesPassedThrough()),
-        BetonWriteMetrics.task(BetonWriteMetrics.REENCODED, rows.imagesReencoded()),
-        BetonWriteMetrics.task(BetonWriteMetrics.SKIPPED, rows.skippedNulls + rows.skippedBadImages),
+        BetonWriteMetrics.task(BetonWriteMetrics.PASSED_THROUGH, counted.passedThrough()),
+        BetonWriteMetrics.task(BetonWriteMetrics.REENCODED, counted.reencoded()),
+        BetonWriteMetrics.task(BetonWriteMetrics.SKIPPED, counted.skippedNulls() + counted.skippedBadImages()),
         BetonWriteMetrics.task(BetonWriteMetrics.QUARANTINED, quarantine.records()),
-        BetonWriteMetrics.task(BetonWriteMetrics.BAD_IMAGES, rows.skippedBadImages),
-        BetonWriteMetrics.task(BetonWriteMetrics.IMAGE_BYTES_IN, work[0]),
-        BetonWriteMetrics.task(BetonWriteMetrics.DECODE_MS, work[1] / 1_000_000),
-        BetonWriteMetrics.task(BetonWriteMetrics.RESIZE_MS, work[2] / 1_000_000),
-        BetonWriteMetrics.task(BetonWriteMetrics.ENCODE_MS, work[3] / 1_000_000)};
+        BetonWriteMetrics.task(BetonWriteMetrics.BAD_IMAGES, counted.skippedBadImages()),
+        BetonWriteMetrics.task(BetonWriteMetrics.IMAGE_BYTES_IN, counted.imageBytesIn()),
+        BetonWriteMetrics.task(BetonWriteMetrics.DECODE_MS, counted.decodeNanos() / 1_000_000),
+        BetonWriteMetrics.task(BetonWriteMetrics.RESIZE_MS, counted.resizeNanos() / 1_000_000),
+        BetonWriteMetrics.task(BetonWriteMetrics.ENCODE_MS, counted.encodeNanos() / 1_000_000)};
   }
 }

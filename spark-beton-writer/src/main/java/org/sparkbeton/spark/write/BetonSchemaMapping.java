@@ -175,7 +175,7 @@ public final class BetonSchemaMapping {
     } else if (t instanceof StringType && conf.isImageColumn(name)) {
       kind = ColumnKind.IMAGE_PATH;
     } else if (t instanceof StringType) {
-      kind = conf.stringsAsJson ? ColumnKind.STRING_JSON : ColumnKind.STRING_BYTES;
+      kind = conf.stringEncoding == StringEncoding.JSON ? ColumnKind.STRING_JSON : ColumnKind.STRING_BYTES;
     } else if (t instanceof StructType || t instanceof MapType || t instanceof ArrayType) {
       kind = ColumnKind.JSON;
     } else {

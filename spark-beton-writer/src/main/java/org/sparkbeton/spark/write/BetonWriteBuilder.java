@@ -19,7 +19,7 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final StructType schema;
   private final BetonWriteConf conf;
   private final Configuration hadoopConf;
-  private boolean overwrite;
+  private CommitMode mode = CommitMode.APPEND;
 
   /**
    * @param options the write options as the user gave them (any key of {@link BetonWriteOptions#ALL}, Spark's
@@ -46,7 +46,7 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
 
   @Override
   public WriteBuilder truncate() {
-    overwrite = true;
+    mode = CommitMode.OVERWRITE;
     return this;
   }
 
@@ -55,12 +55,12 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
     return new Write() {
       @Override
       public String description() {
-        return "beton dataset " + dir + (overwrite ? " (overwrite)" : "");
+        return "beton dataset " + dir + (mode == CommitMode.OVERWRITE ? " (overwrite)" : "");
       }
 
       @Override
       public BatchWrite toBatch() {
-        return new BetonBatchWrite(dir, schema, conf, hadoopConf, overwrite);
+        return new BetonBatchWrite(dir, schema, conf, hadoopConf, mode);
       }
 
       @Override

@@ -7,9 +7,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.sparkbeton.codec.PixelLimit;
+import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.JpegCodec;
+import org.sparkbeton.codec.jpeg.Strictness;
 import org.sparkbeton.format.BetonFormat;
 import org.sparkbeton.format.options.OptionNames;
 
@@ -32,19 +35,20 @@ public final class BetonWriteConf implements Serializable {
    * {@code raw}), as documented: a write with any of them needs an image column.
    */
   final List<String> imageOptionsGiven;
-  final int maxResolution;
-  final int minResolution;
+  /** {@link BetonWriteOptions#MAX_RESOLUTION} or {@link BetonWriteOptions#MIN_RESOLUTION}, or none */
+  final ResolutionLimit resolution;
   final WriteMode writeMode;
   final int jpegQuality;
-  final boolean subsampling444;
-  /** YCbCr JPEGs stored as 4:2:0 JPEGs are resized as planes (see {@link BetonWriteOptions#JPEG_RESIZE_SPACE}) */
-  final boolean resizeJpegPlanes;
+  /** {@link BetonWriteOptions#JPEG_SUBSAMPLING} */
+  final ChromaSubsampling subsampling;
+  /** {@link BetonWriteOptions#JPEG_RESIZE_SPACE} */
+  final JpegResizeSpace resizeSpace;
   /** {@link BetonWriteOptions#MAX_IMAGE_PIXELS} */
   final long maxImagePixels;
   /** {@link BetonWriteOptions#JPEG_STRICT} */
-  final boolean jpegStrict;
-  /** {@link BetonWriteOptions#JPEG_PASS_THROUGH_CHECK}: {@code decode} (true) or {@code markers} */
-  final boolean decodePassThrough;
+  final Strictness jpegStrictness;
+  /** {@link BetonWriteOptions#JPEG_PASS_THROUGH_CHECK} */
+  final PassThroughCheck passThroughCheck;
   final double compressProbability;
   final long smartThreshold;
   final long seed;
@@ -53,9 +57,11 @@ public final class BetonWriteConf implements Serializable {
   final BadImagePolicy badImages;
   final String sourceIdColumn;
   final long manifestLockTimeoutMillis;
-  final boolean skipNulls;
+  /** {@link BetonWriteOptions#NULL_POLICY} */
+  final NullPolicy nullPolicy;
   final Map<String, long[]> arrayShapes;
-  final boolean stringsAsJson;
+  /** {@link BetonWriteOptions#STRING_ENCODING} */
+  final StringEncoding stringEncoding;
   final String spoolDir;
 
   private BetonWriteConf(Map<String, String> o) {
@@ -66,13 +72,16 @@ public final class BetonWriteConf implements Serializable {
       }
     }
     imageColumns = List.copyOf(images);
-    maxResolution = positiveInt(o, BetonWriteOptions.MAX_RESOLUTION, Integer.MAX_VALUE);
-    minResolution = positiveInt(o, BetonWriteOptions.MIN_RESOLUTION, Integer.MAX_VALUE);
-    if (maxResolution != Integer.MAX_VALUE && minResolution != Integer.MAX_VALUE) {
+    OptionalInt maxResolution = positiveInt(o, BetonWriteOptions.MAX_RESOLUTION);
+    OptionalInt minResolution = positiveInt(o, BetonWriteOptions.MIN_RESOLUTION);
+    if (maxResolution.isPresent() && minResolution.isPresent()) {
       throw new IllegalArgumentException("Options maxResolution and minResolution are exclusive (as in FFCV); give one");
     }
+    resolution = maxResolution.isPresent() ? new ResolutionLimit(ResolutionLimit.Side.LONGER, maxResolution.getAsInt())
+        : minResolution.isPresent() ? new ResolutionLimit(ResolutionLimit.Side.SHORTER, minResolution.getAsInt())
+        : ResolutionLimit.NONE;
     writeMode = WriteMode.parse(o.getOrDefault(key(BetonWriteOptions.WRITE_MODE), "raw"));
-    jpegQuality = positiveInt(o, BetonWriteOptions.JPEG_QUALITY, 90);
+    jpegQuality = positiveInt(o, BetonWriteOptions.JPEG_QUALITY).orElse(90);
     if (jpegQuality > 100) {
       throw new IllegalArgumentException("Option jpegQuality must be 1..100, got " + jpegQuality);
     }
@@ -80,49 +89,37 @@ public final class BetonWriteConf implements Serializable {
     if (!sub.equals("420") && !sub.equals("444")) {
       throw new IllegalArgumentException("Option jpegSubsampling must be 420 or 444, got '" + sub + "'");
     }
-    subsampling444 = sub.equals("444");
-    String space = o.getOrDefault(key(BetonWriteOptions.JPEG_RESIZE_SPACE), "ycbcr").trim();
-    if (!space.equalsIgnoreCase("ycbcr") && !space.equalsIgnoreCase("rgb")) {
-      throw new IllegalArgumentException("Option jpegResizeSpace must be ycbcr or rgb, got '" + space + "'");
-    }
-    resizeJpegPlanes = space.equalsIgnoreCase("ycbcr");
+    subsampling = sub.equals("444") ? ChromaSubsampling.S444 : ChromaSubsampling.S420;
+    resizeSpace = choice(o, BetonWriteOptions.JPEG_RESIZE_SPACE, JpegResizeSpace.YCBCR);
     maxImagePixels = longOption(o, BetonWriteOptions.MAX_IMAGE_PIXELS, PixelLimit.PIL_DEFAULT);
     if (maxImagePixels < 1 || maxImagePixels > JpegCodec.MAX_DECODE_PIXELS) {
       throw new IllegalArgumentException("Option maxImagePixels must be 1.." + JpegCodec.MAX_DECODE_PIXELS
           + " (the codecs decode nothing larger), got " + maxImagePixels);
     }
-    jpegStrict = booleanOption(o, BetonWriteOptions.JPEG_STRICT, true);
-    String check = o.getOrDefault(key(BetonWriteOptions.JPEG_PASS_THROUGH_CHECK), "decode").trim();
-    if (!check.equalsIgnoreCase("decode") && !check.equalsIgnoreCase("markers")) {
-      throw new IllegalArgumentException("Option jpegPassThroughCheck must be decode or markers, got '" + check + "'");
-    }
-    decodePassThrough = check.equalsIgnoreCase("decode");
+    jpegStrictness = booleanOption(o, BetonWriteOptions.JPEG_STRICT, true) ? Strictness.STRICT : Strictness.LENIENT;
+    passThroughCheck = choice(o, BetonWriteOptions.JPEG_PASS_THROUGH_CHECK, PassThroughCheck.DECODE);
     compressProbability = probability(o.getOrDefault(key(BetonWriteOptions.COMPRESS_PROBABILITY), "0.5"));
     String threshold = o.get(key(BetonWriteOptions.SMART_THRESHOLD));
     if (writeMode == WriteMode.SMART && threshold == null) {
       throw new IllegalArgumentException("writeMode smart needs option smartThreshold (bytes of raw RGB above which"
           + " an image is stored as JPEG)");
     }
-    smartThreshold = threshold == null ? Long.MAX_VALUE : ByteSizes.parse(BetonWriteOptions.SMART_THRESHOLD, threshold);
+    smartThreshold = threshold == null ? Long.MAX_VALUE : SizeOption.parse(BetonWriteOptions.SMART_THRESHOLD, threshold);
     seed = longOption(o, BetonWriteOptions.SEED, 0);
     pageSize = BetonFormat.checkWritePageSize(
-        ByteSizes.parse(BetonWriteOptions.PAGE_SIZE, o.getOrDefault(key(BetonWriteOptions.PAGE_SIZE), "8M")));
-    targetShardSize = ByteSizes.parse(BetonWriteOptions.TARGET_SHARD_SIZE,
+        SizeOption.parse(BetonWriteOptions.PAGE_SIZE, o.getOrDefault(key(BetonWriteOptions.PAGE_SIZE), "8M")));
+    targetShardSize = SizeOption.parse(BetonWriteOptions.TARGET_SHARD_SIZE,
         o.getOrDefault(key(BetonWriteOptions.TARGET_SHARD_SIZE), "1G"));
     if (targetShardSize < 1) {
       throw new IllegalArgumentException("Option targetShardSize must be positive");
     }
-    badImages = BadImagePolicy.parse(o.getOrDefault(key(BetonWriteOptions.BAD_IMAGE_POLICY), "fail"));
+    badImages = choiceLowerCase(o, BetonWriteOptions.BAD_IMAGE_POLICY, BadImagePolicy.FAIL);
     String source = o.get(key(BetonWriteOptions.SOURCE_ID_COLUMN));
     sourceIdColumn = source == null || source.isBlank() ? null : source.trim();
-    manifestLockTimeoutMillis = 1000L * positiveInt(o, BetonWriteOptions.MANIFEST_LOCK_TIMEOUT, 120);
-    skipNulls = policy(o, BetonWriteOptions.NULL_POLICY);
+    manifestLockTimeoutMillis = 1000L * positiveInt(o, BetonWriteOptions.MANIFEST_LOCK_TIMEOUT).orElse(120);
+    nullPolicy = choiceLowerCase(o, BetonWriteOptions.NULL_POLICY, NullPolicy.FAIL);
     arrayShapes = parseShapes(o.getOrDefault(key(BetonWriteOptions.ARRAY_SHAPES), ""));
-    String strings = o.getOrDefault(key(BetonWriteOptions.STRING_ENCODING), "json").trim().toLowerCase(Locale.ROOT);
-    if (!strings.equals("json") && !strings.equals("bytes")) {
-      throw new IllegalArgumentException("Option stringEncoding must be json or bytes, got '" + strings + "'");
-    }
-    stringsAsJson = strings.equals("json");
+    stringEncoding = choiceLowerCase(o, BetonWriteOptions.STRING_ENCODING, StringEncoding.JSON);
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
     List<String> given = new ArrayList<>();
     for (String option : BetonWriteOptions.IMAGE_ONLY) {
@@ -135,18 +132,7 @@ public final class BetonWriteConf implements Serializable {
 
   /** What happens to a row whose image cannot be stored. */
   enum BadImagePolicy {
-    FAIL, SKIP, QUARANTINE;
-
-    static BadImagePolicy parse(String text) {
-      String v = text.trim().toLowerCase(Locale.ROOT);
-      return switch (v) {
-        case "fail" -> FAIL;
-        case "skip" -> SKIP;
-        case "quarantine" -> QUARANTINE;
-        default -> throw new IllegalArgumentException("Option " + BetonWriteOptions.BAD_IMAGE_POLICY
-            + " must be fail, skip or quarantine, got '" + v + "'");
-      };
-    }
+    FAIL, SKIP, QUARANTINE
   }
 
   /**
@@ -164,10 +150,10 @@ public final class BetonWriteConf implements Serializable {
   public Map<String, String> recipe() {
     Map<String, String> r = new LinkedHashMap<>();
     r.put("write_mode", writeMode.name().toLowerCase(Locale.ROOT));
-    r.put("max_resolution", maxResolution == Integer.MAX_VALUE ? "none" : Integer.toString(maxResolution));
-    r.put("min_resolution", minResolution == Integer.MAX_VALUE ? "none" : Integer.toString(minResolution));
+    r.put("max_resolution", resolution.recipe(ResolutionLimit.Side.LONGER));
+    r.put("min_resolution", resolution.recipe(ResolutionLimit.Side.SHORTER));
     r.put("jpeg_quality", Integer.toString(jpegQuality));
-    r.put("jpeg_subsampling", subsampling444 ? "444" : "420");
+    r.put("jpeg_subsampling", subsampling == ChromaSubsampling.S444 ? "444" : "420");
     if (writeMode == WriteMode.PROPORTION) {
       r.put("compress_probability", Double.toString(compressProbability));
       r.put("seed", Long.toString(seed));
@@ -176,15 +162,15 @@ public final class BetonWriteConf implements Serializable {
       r.put("smart_threshold", Long.toString(smartThreshold));
     }
     r.put("resize_filter", "area (OpenCV INTER_AREA equivalent)");
-    r.put("jpeg_resize_space", resizeJpegPlanes && !subsampling444
+    r.put("jpeg_resize_space", resizeSpace == JpegResizeSpace.YCBCR && subsampling == ChromaSubsampling.S420
         ? "ycbcr (YCbCr JPEGs stored as 4:2:0: Y, Cb, Cr planes resized as stored; other images in RGB)" : "rgb");
     r.put("max_image_pixels", Long.toString(maxImagePixels));
-    r.put("jpeg_strict", Boolean.toString(jpegStrict));
-    r.put("jpeg_pass_through_check", decodePassThrough ? "decode" : "markers");
+    r.put("jpeg_strict", Boolean.toString(jpegStrictness == Strictness.STRICT));
+    r.put("jpeg_pass_through_check", Choices.label(passThroughCheck));
     r.put("page_size", Long.toString(pageSize));
     r.put("target_shard_size", Long.toString(targetShardSize));
-    r.put("bad_image_policy", badImages.name().toLowerCase(Locale.ROOT));
-    r.put("null_policy", skipNulls ? "skip" : "fail");
+    r.put("bad_image_policy", Choices.label(badImages));
+    r.put("null_policy", Choices.label(nullPolicy));
     return r;
   }
 
@@ -205,20 +191,33 @@ public final class BetonWriteConf implements Serializable {
     return option.toLowerCase(Locale.ROOT);
   }
 
-  private static int positiveInt(Map<String, String> o, String option, int dflt) {
+  /** The option's value, or empty when it is not given. */
+  private static OptionalInt positiveInt(Map<String, String> o, String option) {
     String v = o.get(key(option));
     if (v == null) {
-      return dflt;
+      return OptionalInt.empty();
     }
     try {
       int n = Integer.parseInt(v.trim());
       if (n < 1) {
         throw new NumberFormatException();
       }
-      return n;
+      return OptionalInt.of(n);
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("Option " + option + " must be a positive integer, got '" + v + "'");
     }
+  }
+
+  /** The option's {@link Choices choice}, {@code dflt} when not given. */
+  private static <E extends Enum<E>> E choice(Map<String, String> o, String option, E dflt) {
+    String v = o.get(key(option));
+    return v == null ? dflt : Choices.parse(option, v, dflt.getDeclaringClass());
+  }
+
+  /** As {@link #choice}, a bad value quoted in lower case in the message. */
+  private static <E extends Enum<E>> E choiceLowerCase(Map<String, String> o, String option, E dflt) {
+    String v = o.get(key(option));
+    return v == null ? dflt : Choices.parse(option, v.toLowerCase(Locale.ROOT), dflt.getDeclaringClass());
   }
 
   private static long longOption(Map<String, String> o, String option, long dflt) {
@@ -252,14 +251,6 @@ public final class BetonWriteConf implements Serializable {
       // fall through to the message
     }
     throw new IllegalArgumentException("Option compressProbability must be a number in [0, 1], got '" + v + "'");
-  }
-
-  private static boolean policy(Map<String, String> o, String option) {
-    String v = o.getOrDefault(key(option), "fail").trim().toLowerCase(Locale.ROOT);
-    if (!v.equals("fail") && !v.equals("skip")) {
-      throw new IllegalArgumentException("Option " + option + " must be fail or skip, got '" + v + "'");
-    }
-    return v.equals("skip");
   }
 
   private static Map<String, long[]> parseShapes(String text) {

@@ -64,14 +64,15 @@ public final class DatasetPublisher {
   }
 
   /**
-   * Publishes the shards of {@code messages}: appended to the current dataset, or replacing it when
-   * {@code overwrite}. Holds the dataset's {@link ManifestLock} from reading the current manifest to
+   * Publishes the shards of {@code messages}: appended to the current dataset, or replacing it ({@link
+   * CommitMode#OVERWRITE}). Holds the dataset's {@link ManifestLock} from reading the current manifest to
    * publishing the next, so concurrent appends all land. Then deletes what no manifest lists any more: old
    * shards and quarantine files after an overwrite, and files of this job that no committed attempt
    * reported (killed speculative attempts, failed attempts).
    */
-  DatasetManifest commit(String jobId, List<BetonField> fields, List<BetonCommitMessage> messages, boolean overwrite,
+  DatasetManifest commit(String jobId, List<BetonField> fields, List<BetonCommitMessage> messages, CommitMode mode,
       Map<String, String> recipe) throws IOException {
+    boolean overwrite = mode == CommitMode.OVERWRITE;
     try (ManifestLock lock = ManifestLock.acquire(fs, dir, "spark-beton write job " + jobId, lockTimeoutMillis)) {
       DatasetManifest previous = current();
       List<ManifestField> manifestFields = fields.stream().map(ManifestField::of).toList();

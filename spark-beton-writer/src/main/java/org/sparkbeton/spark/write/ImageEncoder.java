@@ -5,6 +5,7 @@ import java.util.SplittableRandom;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.ImageDecoder;
 import org.sparkbeton.codec.PixelLimit;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodec;
@@ -15,6 +16,7 @@ import org.sparkbeton.codec.jpeg.JpegHeader;
 import org.sparkbeton.codec.jpeg.JpegMarkers;
 import org.sparkbeton.codec.jpeg.Strictness;
 import org.sparkbeton.codec.jpeg.YccPlanes;
+import org.sparkbeton.codec.resize.Plane;
 import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
@@ -51,24 +53,25 @@ final class ImageEncoder implements AutoCloseable {
   private ByteBuffer resized = ByteBuffer.allocateDirect(1 << 20);
   /** JPEG output; sized for the worst case, so a fresh array of that size per image is not needed. */
   private ByteBuffer encoded = ByteBuffer.allocateDirect(1 << 20);
-  long passedThrough;
-  /** Of the passed through, those decoded first to check them ({@code jpegPassThroughCheck=decode}). */
-  long passThroughDecoded;
-  long reencoded;
-  /** Of the re-encoded, those resized as YCbCr planes. */
-  long reencodedFromPlanes;
-  /** Encoded input bytes seen, and nanoseconds spent decoding, resizing and encoding (for the task metrics). */
-  long bytesIn;
-  long decodeNanos;
-  long resizeNanos;
-  long encodeNanos;
+  private final TaskCounters counters;
 
+  /** With counters of its own (tests, benchmarks). */
   ImageEncoder(BetonWriteConf conf, int partition) {
+    this(conf, partition, new TaskCounters());
+  }
+
+  /** Counting into the task's {@code counters}. */
+  ImageEncoder(BetonWriteConf conf, int partition, TaskCounters counters) {
     this.conf = conf;
+    this.counters = counters;
     this.partition = partition;
-    this.codec = JpegCodecs.fastest(conf.jpegStrict ? Strictness.STRICT : Strictness.LENIENT);
+    this.codec = JpegCodecs.fastest(conf.jpegStrictness);
     this.pixelLimit = new PixelLimit(conf.maxImagePixels, "option maxImagePixels");
-    this.subsampling = conf.subsampling444 ? ChromaSubsampling.S444 : ChromaSubsampling.S420;
+    this.subsampling = conf.subsampling;
+  }
+
+  TaskCounters counters() {
+    return counters;
   }
 
   /** An encoded image in any format the codec layer reads. */
@@ -83,7 +86,7 @@ final class ImageEncoder implements AutoCloseable {
   RgbImage fromEncoded(ByteBuffer input, long row) {
     int at = input.position();
     int n = input.remaining();
-    bytesIn += n;
+    counters.addImageBytesIn(n);
     if (n >= 3 && (input.get(at) & 0xff) == 0xFF && (input.get(at + 1) & 0xff) == 0xD8
         && (input.get(at + 2) & 0xff) == 0xFF) {
       RgbImage fast = fromPlainJpeg(input.slice(), row);
@@ -99,17 +102,17 @@ final class ImageEncoder implements AutoCloseable {
       input.get(at, bytes);
     }
     long t0 = System.nanoTime();
-    org.sparkbeton.codec.image.RgbImage decoded = ImageDecoder.decode(bytes, pixelLimit, codec.strictness());
-    decodeNanos += System.nanoTime() - t0;
+    RgbPixels decoded = ImageDecoder.decode(bytes, pixelLimit, codec.strictness());
+    counters.addDecodeNanos(System.nanoTime() - t0);
     return fromPixels(decoded.pixels(), decoded.width(), decoded.height(), row);
   }
 
   /** H x W x 3 RGB pixels. */
   RgbImage fromPixels(byte[] rgb, int w, int h, long row) {
     pixelLimit.check(w, h);
-    long target = targetSize(w, h);
-    int tw = (int) (target >>> 32);
-    int th = (int) target;
+    StoredSize target = targetSize(w, h);
+    int tw = target.width();
+    int th = target.height();
     decoded = ensure(decoded, rgb.length);
     decoded.put(0, rgb);
     ByteBuffer pixels = resized(decoded, w, h, tw, th);
@@ -126,33 +129,33 @@ final class ImageEncoder implements AutoCloseable {
     }
     int w = header.width();
     int h = header.height();
-    long target = targetSize(w, h);
-    int tw = (int) (target >>> 32);
-    int th = (int) target;
+    StoredSize target = targetSize(w, h);
+    int tw = target.width();
+    int th = target.height();
     if (tw == w && th == h && storeAsJpeg(tw, th, row)) {
       // stored as they are, so no decoder will look at them later here: refuse a stream that is cut short, and
       // (jpegPassThroughCheck=decode) one that does not decode, or not to the size its header gives
       JpegMarkers.requireComplete(src);
-      if (conf.decodePassThrough) {
+      if (conf.passThroughCheck == PassThroughCheck.DECODE) {
         checkByDecoding(src, w, h);
       }
-      passedThrough++;
+      counters.countPassedThrough();
       return new RgbImage(ImageMode.JPG, w, h, src);
     }
     int scale = JpegGeometry.bestScale(w, h, tw, th, JpegGeometry.FAST_SCALES);
     int sw = JpegGeometry.scaledDim(w, scale);
     int sh = JpegGeometry.scaledDim(h, scale);
     decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3)); // also YccPlanes.maxBytes
-    if (conf.resizeJpegPlanes && subsampling == ChromaSubsampling.S420 && cs == JpegColorSpace.YCBCR
+    if (conf.resizeSpace == JpegResizeSpace.YCBCR && subsampling == ChromaSubsampling.S420 && cs == JpegColorSpace.YCBCR
         && header.components() == 3 && header.subsampling() != ChromaSubsampling.UNKNOWN && storeAsJpeg(tw, th, row)) {
       long t0 = System.nanoTime();
       codec.decodePlanes(src, scale, Idct.ACCURATE, decoded, 0, planes);
-      decodeNanos += System.nanoTime() - t0;
+      counters.addDecodeNanos(System.nanoTime() - t0);
       return reencodedPlanes(tw, th);
     }
     long t0 = System.nanoTime();
     codec.decode(src, scale, Idct.ACCURATE, decoded, 0);
-    decodeNanos += System.nanoTime() - t0;
+    counters.addDecodeNanos(System.nanoTime() - t0);
     return store(resized(decoded, sw, sh, tw, th), tw, th, row);
   }
 
@@ -167,8 +170,8 @@ final class ImageEncoder implements AutoCloseable {
     decoded = ensure(decoded, sw * sh * 3);
     long t0 = System.nanoTime();
     long size = codec.decode(src, 1, Idct.FAST, decoded, 0);
-    decodeNanos += System.nanoTime() - t0;
-    passThroughDecoded++;
+    counters.addDecodeNanos(System.nanoTime() - t0);
+    counters.countPassThroughDecoded();
     if (size != org.sparkbeton.codec.jpeg.ImageSize.pack(sw, sh)) {
       throw new ImageDecodeException("JPEG header says " + w + "x" + h + " but its data decodes at 1/8 to "
           + org.sparkbeton.codec.jpeg.ImageSize.width(size) + "x" + org.sparkbeton.codec.jpeg.ImageSize.height(size)
@@ -185,21 +188,20 @@ final class ImageEncoder implements AutoCloseable {
    * shrink), whole planes are resized (bilinear).
    */
   private RgbImage reencodedPlanes(int tw, int th) {
-    int cw = YccPlanes.chromaWidth420(tw);
-    int ch = YccPlanes.chromaWidth420(th);
+    int cw = YccPlanes.chromaSide420(tw);
+    int ch = YccPlanes.chromaSide420(th);
     int ySize = tw * th;
     resized = ensure(resized, ySize + 2 * cw * ch);
     long t0 = System.nanoTime();
-    resizer.resizePlane(decoded, 0, planes.width(), 0, 0, planes.width(), planes.height(), resized, 0, tw, tw, th);
+    resizer.resizePlane(Plane.packed(decoded, 0, planes.width(), planes.height()), Plane.packed(resized, 0, tw, th));
     resizeChroma(planes.cbOffset(), ySize, tw, th);
     resizeChroma(planes.crOffset(), ySize + cw * ch, tw, th);
     long t1 = System.nanoTime();
-    resizeNanos += t1 - t0;
-    reencoded++;
-    reencodedFromPlanes++;
+    counters.addResizeNanos(t1 - t0);
+    counters.countReencoded(true);
     encoded = ensure(encoded, JpegCodec.maxEncodedSize(tw, th));
     int n = codec.encodePlanes(resized, 0, tw, th, conf.jpegQuality, encoded, 0);
-    encodeNanos += System.nanoTime() - t1;
+    counters.addEncodeNanos(System.nanoTime() - t1);
     return new RgbImage(ImageMode.JPG, tw, th, encoded.duplicate().position(0).limit(n));
   }
 
@@ -210,22 +212,22 @@ final class ImageEncoder implements AutoCloseable {
     resized = ensure(resized, Math.multiplyExact(Math.multiplyExact(tw, th), 3));
     long t0 = System.nanoTime();
     resizer.resize(rgb, 0, w * 3, 0, 0, w, h, resized, 0, tw, th);
-    resizeNanos += System.nanoTime() - t0;
+    counters.addResizeNanos(System.nanoTime() - t0);
     return resized;
   }
 
   /** One decoded chroma plane (from {@code at}) to its 4:2:0 plane of a {@code tw x th} image (from {@code out}). */
   private void resizeChroma(int at, int out, int tw, int th) {
-    int cw = YccPlanes.chromaWidth420(tw);
-    int ch = YccPlanes.chromaWidth420(th);
+    int cw = YccPlanes.chromaSide420(tw);
+    int ch = YccPlanes.chromaSide420(th);
     int pcw = planes.chromaWidth();
     int pch = planes.chromaHeight();
     double sx = chromaScale(planes.width(), tw, pcw);
     double sy = chromaScale(planes.height(), th, pch);
     if (sx >= 1 && sy >= 1 && (cw - 1) * sx < pcw && (ch - 1) * sy < pch) {
-      resizer.areaPlane(decoded, at, pcw, pcw, pch, sx, sy, resized, out, cw, cw, ch);
+      resizer.areaPlane(Plane.packed(decoded, at, pcw, pch), sx, sy, Plane.packed(resized, out, cw, ch));
     } else {
-      resizer.resizePlane(decoded, at, pcw, 0, 0, pcw, pch, resized, out, cw, cw, ch);
+      resizer.resizePlane(Plane.packed(decoded, at, pcw, pch), Plane.packed(resized, out, cw, ch));
     }
   }
 
@@ -251,27 +253,22 @@ final class ImageEncoder implements AutoCloseable {
 
   private RgbImage store(ByteBuffer pixels, int w, int h, long row) {
     if (storeAsJpeg(w, h, row)) {
-      reencoded++;
+      counters.countReencoded(false);
       long t0 = System.nanoTime();
       encoded = ensure(encoded, JpegCodec.maxEncodedSize(w, h));
       int n = codec.encode(pixels, 0, w, h, conf.jpegQuality, subsampling, encoded, 0);
-      encodeNanos += System.nanoTime() - t0;
+      counters.addEncodeNanos(System.nanoTime() - t0);
       return new RgbImage(ImageMode.JPG, w, h, encoded.duplicate().position(0).limit(n));
     }
     return new RgbImage(ImageMode.RAW, w, h, pixels.duplicate().position(0).limit(w * h * 3));
   }
 
-  /** FFCV's size rules; packed as {@code (w << 32) | h}. */
-  long targetSize(int w, int h) {
+  /** FFCV's size rules. */
+  StoredSize targetSize(int w, int h) {
     if (w > RgbImage.MAX_SIDE * 64L || h > RgbImage.MAX_SIDE * 64L) {
       throw new ImageDecodeException("image is " + w + "x" + h + ", absurdly large");
     }
-    double ratio = 1;
-    if (conf.maxResolution != Integer.MAX_VALUE) {
-      ratio = (double) conf.maxResolution / Math.max(w, h);
-    } else if (conf.minResolution != Integer.MAX_VALUE) {
-      ratio = (double) conf.minResolution / Math.min(w, h);
-    }
+    double ratio = conf.resolution.ratio(w, h);
     int tw = w;
     int th = h;
     if (ratio < 1) {
@@ -282,7 +279,7 @@ final class ImageEncoder implements AutoCloseable {
       throw new ImageDecodeException("image " + w + "x" + h + " would be stored as " + tw + "x" + th
           + ", over the format's 65535 per side; set maxResolution");
     }
-    return ((long) tw << 32) | th;
+    return new StoredSize(tw, th);
   }
 
   boolean storeAsJpeg(int w, int h, long row) {

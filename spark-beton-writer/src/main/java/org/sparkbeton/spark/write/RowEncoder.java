@@ -34,8 +34,7 @@ final class RowEncoder implements AutoCloseable {
   private final QuarantineLog quarantine;
   private final ImageFileReader files; // image columns of paths; null when there are none
   private final int pathOrdinal; // the first image column of paths: a row's source when no sourceIdColumn is set
-  long skippedNulls;
-  long skippedBadImages;
+  private final TaskCounters counters;
 
   /**
    * @param quarantine where quarantined rows go; needed only with {@code badImagePolicy=quarantine}
@@ -43,6 +42,7 @@ final class RowEncoder implements AutoCloseable {
    */
   RowEncoder(StructType schema, BetonWriteConf conf, int partition, QuarantineLog quarantine,
       org.apache.hadoop.conf.Configuration hadoopConf) {
+    this.counters = new TaskCounters();
     this.plans = BetonSchemaMapping.plan(schema, conf);
     this.partition = partition;
     this.sourceOrdinal = BetonSchemaMapping.sourceIdOrdinal(schema, conf);
@@ -52,7 +52,7 @@ final class RowEncoder implements AutoCloseable {
       throw new IllegalArgumentException("badImagePolicy=quarantine needs a quarantine log");
     }
     this.conf = conf;
-    this.images = plans.stream().anyMatch(RowEncoder::isImage) ? new ImageEncoder(conf, partition) : null;
+    this.images = plans.stream().anyMatch(RowEncoder::isImage) ? new ImageEncoder(conf, partition, counters) : null;
     this.pathOrdinal = plans.stream().filter(p -> p.kind() == ColumnKind.IMAGE_PATH).mapToInt(ColumnPlan::ordinal)
         .findFirst().orElse(-1);
     if (pathOrdinal >= 0 && hadoopConf == null) {
@@ -68,8 +68,8 @@ final class RowEncoder implements AutoCloseable {
       ColumnPlan p = plans.get(k);
       int i = p.ordinal();
       if (row.isNullAt(i)) {
-        if (conf.skipNulls) {
-          skippedNulls++;
+        if (conf.nullPolicy == NullPolicy.SKIP) {
+          counters.countSkippedNull();
           return null;
         }
         throw new IllegalArgumentException("Column '" + p.column() + "' is null in " + where(row, rowIndex)
@@ -118,9 +118,9 @@ final class RowEncoder implements AutoCloseable {
   /** The bad-image policy for {@code column} of {@code row}: counted and skipped, quarantined, or a failure. */
   private void refuse(String column, InternalRow row, long rowIndex, String reason, RuntimeException cause) {
     switch (conf.badImages) {
-      case SKIP -> skippedBadImages++;
+      case SKIP -> counters.countSkippedBadImage();
       case QUARANTINE -> {
-        skippedBadImages++;
+        counters.countSkippedBadImage();
         quarantine.add(source(row), partition, rowIndex, column, reason);
       }
       default -> throw new BadImageException(column, rowIndex, partition, source(row), reason, cause);
@@ -239,18 +239,9 @@ final class RowEncoder implements AutoCloseable {
     };
   }
 
-  /** Encoded image bytes in, and decode, resize and encode nanoseconds, in that order (zeros without images). */
-  long[] imageWork() {
-    return images == null ? new long[4]
-        : new long[] {images.bytesIn, images.decodeNanos, images.resizeNanos, images.encodeNanos};
-  }
-
-  long imagesPassedThrough() {
-    return images == null ? 0 : images.passedThrough;
-  }
-
-  long imagesReencoded() {
-    return images == null ? 0 : images.reencoded;
+  /** What this task has counted so far (rows skipped here, images' work in its {@link ImageEncoder}). */
+  TaskCounters counters() {
+    return counters;
   }
 
   @Override

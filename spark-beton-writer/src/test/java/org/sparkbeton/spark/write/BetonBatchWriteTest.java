@@ -33,7 +33,7 @@ class BetonBatchWriteTest {
 
   private BetonBatchWrite job(Path dir, boolean overwrite) {
     return new BetonBatchWrite(dir.toString(), SCHEMA, BetonWriteConf.parse(Map.of("spoolDir", tmp.toString())),
-        new Configuration(), overwrite);
+        new Configuration(), overwrite ? CommitMode.OVERWRITE : CommitMode.APPEND);
   }
 
   private static DataWriter<InternalRow> writeRows(DataWriterFactory f, int partition, long attempt, long from, long to)

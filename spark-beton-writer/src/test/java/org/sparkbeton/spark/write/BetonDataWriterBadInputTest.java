@@ -19,7 +19,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.codec.ImageDecoder;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.resize.Resizer;
@@ -42,7 +42,7 @@ class BetonDataWriterBadInputTest {
 
   /** A photo upscaled to {@code w x h} and encoded as JPEG q90: its raw RGB is {@code 3wh} bytes. */
   static byte[] largePhoto(int w, int h) {
-    RgbImage photo = ImageDecoder.decode(TestPhotos.photo(43, 0));
+    RgbPixels photo = ImageDecoder.decode(TestPhotos.photo(43, 0));
     ByteBuffer big = ByteBuffer.allocate(w * h * 3);
     new Resizer(false).resize(ByteBuffer.wrap(photo.pixels()), 0, photo.width() * 3, 0, 0, photo.width(),
         photo.height(), big, 0, w, h);

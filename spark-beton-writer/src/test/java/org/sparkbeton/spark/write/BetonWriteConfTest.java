@@ -20,9 +20,9 @@ class BetonWriteConfTest {
     assertThat(c.compressProbability).isEqualTo(0.5);
     assertThat(c.pageSize).isEqualTo(8L << 20);
     assertThat(c.targetShardSize).isEqualTo(1L << 30);
-    assertThat(c.maxResolution).isEqualTo(Integer.MAX_VALUE);
-    assertThat(c.stringsAsJson).isTrue();
-    assertThat(c.resizeJpegPlanes).isTrue();
+    assertThat(c.resolution).isEqualTo(ResolutionLimit.NONE);
+    assertThat(c.stringEncoding).isEqualTo(StringEncoding.JSON);
+    assertThat(c.resizeSpace).isEqualTo(JpegResizeSpace.YCBCR);
     assertThat(c.recipe().get("jpeg_resize_space")).startsWith("ycbcr");
     assertThat(BetonWriteConf.parse(Map.of("jpegSubsampling", "444")).recipe()).containsEntry("jpeg_resize_space", "rgb");
   }
@@ -32,13 +32,13 @@ class BetonWriteConfTest {
     BetonWriteConf c = BetonWriteConf.parse(Map.of("WRITEMODE", "Jpg", "maxresolution", "256", "PageSize", "4MiB",
         "targetShardSize", "512m", "imageColumns", "Image, thumb", "arrayShapes", "emb:3x4;mask:16"));
     assertThat(c.writeMode).isEqualTo(WriteMode.JPG);
-    assertThat(c.maxResolution).isEqualTo(256);
+    assertThat(c.resolution).isEqualTo(new ResolutionLimit(ResolutionLimit.Side.LONGER, 256));
     assertThat(c.pageSize).isEqualTo(4L << 20);
     assertThat(c.targetShardSize).isEqualTo(512L << 20);
     assertThat(c.isImageColumn("IMAGE")).isTrue();
     assertThat(c.isImageColumn("thumb")).isTrue();
     assertThat(c.arrayShape("EMB")).containsExactly(3, 4);
-    assertThat(BetonWriteConf.parse(Map.of("JPEGRESIZESPACE", " RGB")).resizeJpegPlanes).isFalse();
+    assertThat(BetonWriteConf.parse(Map.of("JPEGRESIZESPACE", " RGB")).resizeSpace).isEqualTo(JpegResizeSpace.RGB);
     assertThat(c.recipe()).containsEntry("write_mode", "jpg").containsEntry("max_resolution", "256");
   }
 

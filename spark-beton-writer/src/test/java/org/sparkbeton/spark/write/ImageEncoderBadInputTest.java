@@ -56,7 +56,7 @@ class ImageEncoderBadInputTest {
         assertThatThrownBy(() -> enc.fromEncoded(bomb, 0)).as(mode)
             .hasMessage("image is too large to decode: 30000x30000 = 900 megapixels, over the limit of 89.5"
                 + " megapixels (option maxImagePixels)");
-        assertThat(enc.decodeNanos).as("nothing decoded").isZero();
+        assertThat(enc.counters().decodeNanos()).as("nothing decoded").isZero();
       }
     }
   }
@@ -87,13 +87,13 @@ class ImageEncoderBadInputTest {
         byte[] photo = TestPhotos.photo(SEED, i);
         assertThat(enc.fromEncoded(photo, i).payloadBytes()).isEqualTo(photo);
       }
-      assertThat(enc.passedThrough).isEqualTo(10);
-      assertThat(enc.passThroughDecoded).isEqualTo(10);
+      assertThat(enc.counters().passedThrough()).isEqualTo(10);
+      assertThat(enc.counters().passThroughDecoded()).isEqualTo(10);
       // whole as a structure (an end-of-image marker after the scan), damaged inside
       assertThatThrownBy(() -> enc.fromEncoded(cutWithEoi(3), 0)).isInstanceOf(JpegException.class)
           .hasMessage("Native JPEG decode failed: Corrupt JPEG data: premature end of data segment".replace("Native",
               org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable() ? "Native" : "Java"));
-      assertThat(enc.passedThrough).isEqualTo(10);
+      assertThat(enc.counters().passedThrough()).isEqualTo(10);
     }
   }
 
@@ -115,7 +115,7 @@ class ImageEncoderBadInputTest {
       RgbImage stored = unchecked.fromEncoded(twice, 0);
       assertThat(new int[] {stored.width(), stored.height()}).containsExactly(wh[0] * 2, wh[1] * 2);
       assertThat(unchecked.fromEncoded(half, 1).width()).isEqualTo(wh[0] / 2);
-      assertThat(unchecked.passThroughDecoded).isZero();
+      assertThat(unchecked.counters().passThroughDecoded()).isZero();
     }
   }
 

@@ -46,12 +46,12 @@ class ImageEncoderTest {
     try (ImageEncoder max = encoder(Map.of("maxResolution", "256"));
          ImageEncoder min = encoder(Map.of("minResolution", "100"))) {
       // ratio 256/500: 500x375 -> (int) 256.0 x (int) 192.0
-      assertThat(max.targetSize(500, 375)).isEqualTo((256L << 32) | 192);
+      assertThat(max.targetSize(500, 375)).isEqualTo(new StoredSize(256, 192));
       // FFCV computes ratio * [w, h] in doubles and truncates: (256/501)*501 = 255.99999999999997 -> 255
-      assertThat(max.targetSize(333, 501)).isEqualTo((170L << 32) | 255);
-      assertThat(max.targetSize(100, 80)).isEqualTo((100L << 32) | 80);
+      assertThat(max.targetSize(333, 501)).isEqualTo(new StoredSize(170, 255));
+      assertThat(max.targetSize(100, 80)).isEqualTo(new StoredSize(100, 80));
       // ratio 100/375: 500 -> 133.33 -> 133
-      assertThat(min.targetSize(500, 375)).isEqualTo((133L << 32) | 100);
+      assertThat(min.targetSize(500, 375)).isEqualTo(new StoredSize(133, 100));
     }
   }
 
@@ -62,7 +62,7 @@ class ImageEncoderTest {
       RgbImage img = enc.fromEncoded(input, 0);
       assertThat(img.mode()).isEqualTo(ImageMode.JPG);
       assertThat(img.payloadBytes()).isEqualTo(input);
-      assertThat(enc.passedThrough).isEqualTo(1);
+      assertThat(enc.counters().passedThrough()).isEqualTo(1);
     }
   }
 
@@ -79,7 +79,7 @@ class ImageEncoderTest {
       // bytes after the end-of-image marker (some cameras append data) are kept as they are
       byte[] trailing = java.util.Arrays.copyOf(input, input.length + 5);
       assertThat(enc.fromEncoded(trailing, 1).payloadBytes()).isEqualTo(trailing);
-      assertThat(enc.passedThrough).isEqualTo(1);
+      assertThat(enc.counters().passedThrough()).isEqualTo(1);
     }
   }
 
@@ -90,7 +90,7 @@ class ImageEncoderTest {
       assertThat(img.width()).isEqualTo(64);
       assertThat(img.height()).isEqualTo(48);
       assertThat(JpegSof.dimensions(img.payload())).containsExactly(64, 48);
-      assertThat(enc.reencoded).isEqualTo(1);
+      assertThat(enc.counters().reencoded()).isEqualTo(1);
     }
   }
 
@@ -149,9 +149,9 @@ class ImageEncoderTest {
               .isNotEqualTo(fromRgb.payloadBytes());
         }
       }
-      assertThat(a.reencodedFromPlanes).isEqualTo(10);
-      assertThat(b.reencodedFromPlanes).isZero();
-      assertThat(b.reencoded).isEqualTo(10);
+      assertThat(a.counters().reencodedFromPlanes()).isEqualTo(10);
+      assertThat(b.counters().reencodedFromPlanes()).isZero();
+      assertThat(b.counters().reencoded()).isEqualTo(10);
     }
   }
 
@@ -162,7 +162,7 @@ class ImageEncoderTest {
          ImageEncoder s444 = encoder(Map.of("writeMode", "jpg", "maxResolution", "64", "jpegSubsampling", "444"))) {
       assertThat(raw.fromEncoded(input, 0).mode()).isEqualTo(ImageMode.RAW);
       assertThat(s444.fromEncoded(input, 0).mode()).isEqualTo(ImageMode.JPG);
-      assertThat(raw.reencodedFromPlanes + s444.reencodedFromPlanes).isZero();
+      assertThat(raw.counters().reencodedFromPlanes() + s444.counters().reencodedFromPlanes()).isZero();
     }
   }
 

@@ -58,7 +58,7 @@ class ManifestLockTest {
           DatasetPublisher p = publisher(60_000);
           for (int i = 0; i < appends; i++) {
             String job = String.format("j%d%03d", thread, i);
-            p.commit(job, FIELDS, List.of(message("part-00000-" + job + "-a0-000.beton")), false, Map.of());
+            p.commit(job, FIELDS, List.of(message("part-00000-" + job + "-a0-000.beton")), CommitMode.APPEND, Map.of());
           }
           return null;
         }));
@@ -84,7 +84,7 @@ class ManifestLockTest {
     FileSystem fs = dir.getFileSystem(new Configuration());
     try (ManifestLock held = ManifestLock.acquire(fs, dir, "a job that hangs", 1000)) {
       long t0 = System.nanoTime();
-      assertThatThrownBy(() -> p.commit("late", FIELDS, List.of(message("part-00000-late-a0-000.beton")), false,
+      assertThatThrownBy(() -> p.commit("late", FIELDS, List.of(message("part-00000-late-a0-000.beton")), CommitMode.APPEND,
           Map.of()))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("is locked by another job").hasMessageContaining("a job that hangs")
@@ -92,7 +92,7 @@ class ManifestLockTest {
       assertThat((System.nanoTime() - t0) / 1e9).isBetween(0.9, 10.0);
       assertThat(p.current()).isNull();
     }
-    assertThat(p.commit("after", FIELDS, List.of(message("part-00000-after-a0-000.beton")), false, Map.of())
+    assertThat(p.commit("after", FIELDS, List.of(message("part-00000-after-a0-000.beton")), CommitMode.APPEND, Map.of())
         .totalSamples()).isEqualTo(10);
   }
 }

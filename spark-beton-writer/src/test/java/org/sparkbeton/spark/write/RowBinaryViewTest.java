@@ -60,11 +60,11 @@ class RowBinaryViewTest {
       RgbImage img = enc.fromEncoded(RowEncoder.binaryView(row, 1), 0);
       assertThat(img.mode()).isEqualTo(ImageMode.JPG);
       assertThat(img.payloadBytes()).isEqualTo(image);
-      assertThat(enc.bytesIn).isEqualTo(image.length);
+      assertThat(enc.counters().imageBytesIn()).isEqualTo(image.length);
       RgbImage shrunk = shrinking.fromEncoded(RowEncoder.binaryView(row, 1), 1);
       assertThat(shrunk.width()).isEqualTo(60);
       assertThat(shrunk.height()).isEqualTo(45);
-      assertThat(shrinking.reencoded).isEqualTo(1);
+      assertThat(shrinking.counters().reencoded()).isEqualTo(1);
     }
   }
 }

@@ -19,7 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.sparkbeton.codec.ImageDecoder;
-import org.sparkbeton.codec.image.RgbImage;
+import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.testing.TestPhotos;
@@ -48,7 +48,7 @@ public final class ShapeScenes {
   private final int minSide;
   private final int maxSide;
   private final Background background;
-  private final List<RgbImage> photos = new ArrayList<>();
+  private final List<RgbPixels> photos = new ArrayList<>();
 
   /** Images of the given classes (label i: {@code classes.get(i)}, each one of {@link #CLASSES}), {@code minSide..maxSide} px on each side. */
   public ShapeScenes(long seed, List<String> classes, int minSide, int maxSide, Background background) {
@@ -131,7 +131,7 @@ public final class ShapeScenes {
   }
 
   /** A random crop of {@code photo} scaled into {@code img}. */
-  private static void paintPhoto(BufferedImage img, RgbImage photo, SplittableRandom rnd) {
+  private static void paintPhoto(BufferedImage img, RgbPixels photo, SplittableRandom rnd) {
     int w = img.getWidth();
     int h = img.getHeight();
     double scale = Math.max((double) w / photo.width(), (double) h / photo.height()) * (1 + rnd.nextDouble());

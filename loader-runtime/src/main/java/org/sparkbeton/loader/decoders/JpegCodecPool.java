@@ -6,11 +6,14 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.ImageSize;
+import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 
 /**
- * The loader's {@link JpegCodec} seam implemented with beton-codec: libjpeg-turbo through JNI when the
- * library loads ({@link #fastest()}), else the pure-Java codec; always the fast IDCT, as FFCV decodes.
+ * The loader's JPEG decoding: beton-codec's {@link JpegCodec} (the one JPEG seam of the project), one handle per
+ * decoding thread. libjpeg-turbo through JNI when the library loads ({@link #fastest()}), else the pure-Java codec;
+ * always the fast IDCT, as FFCV decodes. {@link #NONE} refuses JPEG payloads, so only RAW images decode. Called
+ * concurrently from worker threads.
  *
  * <p>beton-codec handles are single-threaded, so each decoding thread gets its own, created on its first
  * call. The loader starts new worker threads every epoch: a new thread takes over the handle of a thread
@@ -20,8 +23,15 @@ import org.sparkbeton.codec.jpeg.JpegCodecs;
  * good: a call after it throws {@link IllegalStateException}. Steady-state calls allocate nothing: the thread's handle,
  * a reusable view of the source buffer and the codec's own scratch are all kept per thread.
  */
-public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
-  private final Supplier<org.sparkbeton.codec.jpeg.JpegCodec> factory;
+public final class JpegCodecPool implements AutoCloseable {
+  /** No codec: every decode fails, saying what is needed; {@link #close()} leaves it as it is. */
+  public static final JpegCodecPool NONE = new JpegCodecPool(null, "none");
+
+  static final String UNAVAILABLE = "JPEG decoding is off (JpegCodecPool.NONE); only RAW images decode without a"
+      + " codec (the decoders' default constructors use beton-codec)";
+
+  /** null for {@link #NONE} */
+  private final Supplier<JpegCodec> factory;
   private final String kind;
   private final List<Handle> handles = new ArrayList<>();
   private final ThreadLocal<Handle> local = ThreadLocal.withInitial(this::acquire);
@@ -29,20 +39,20 @@ public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
   private volatile int generation;
   private int users;
 
-  private BetonCodecJpeg(Supplier<org.sparkbeton.codec.jpeg.JpegCodec> factory, String kind) {
+  private JpegCodecPool(Supplier<JpegCodec> factory, String kind) {
     this.factory = factory;
     this.kind = kind;
   }
 
   /** libjpeg-turbo when libbetoncodec loaded, else pure Java (beton-codec's {@code JpegCodecs.fastest()}). */
-  public static BetonCodecJpeg fastest() {
-    return JpegCodecs.nativeAvailable() ? new BetonCodecJpeg(JpegCodecs::fastest, "native")
-        : new BetonCodecJpeg(JpegCodecs::java, "java");
+  public static JpegCodecPool fastest() {
+    return JpegCodecs.nativeAvailable() ? new JpegCodecPool(JpegCodecs::fastest, "native")
+        : new JpegCodecPool(JpegCodecs::java, "java");
   }
 
   /** Always the pure-Java codec (tests compare it with the native one). */
-  public static BetonCodecJpeg java() {
-    return new BetonCodecJpeg(JpegCodecs::java, "java");
+  public static JpegCodecPool java() {
+    return new JpegCodecPool(JpegCodecs::java, "java");
   }
 
   /** True when this decodes with libjpeg-turbo. */
@@ -50,12 +60,15 @@ public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
     return kind.equals("native");
   }
 
-  @Override
+  /** Whether {@link #decodeRgb} works: not {@link #NONE}, not closed. */
   public boolean available() {
-    return !closed;
+    return factory != null && !closed;
   }
 
-  @Override
+  /**
+   * Decodes the JPEG at {@code jpeg[offset, offset + length)} into {@code height × width × 3} RGB bytes at
+   * {@code out[outOffset]}; the image must have exactly that size.
+   */
   public void decodeRgb(ByteBuffer jpeg, int offset, int length, int width, int height, ByteBuffer out, int outOffset) {
     Handle h = handle();
     long size = h.codec.decode(h.source(jpeg, offset, length), 8, Idct.FAST, out, outOffset);
@@ -65,15 +78,12 @@ public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
     }
   }
 
-  @Override
-  public long decodeRegionRgb(ByteBuffer jpeg, int offset, int length, int x, int y, int w, int h, int scaleNum,
-      ByteBuffer out, int outOffset) {
-    Handle handle = handle();
-    return handle.codec.decodeRegion(handle.source(jpeg, offset, length), x, y, w, h, scaleNum, Idct.FAST, out,
-        outOffset);
-  }
-
-  @Override
+  /**
+   * Decodes only the box {@code [x, x+w) × [y, y+h)} (source pixels) of the JPEG at {@code jpeg[offset, offset +
+   * length)}, DCT-scaled by {@code scaleNum}/8, as RGB rows at {@code out[outOffset]} that may be wider than the box
+   * ({@link JpegCodec#decodeRegionPadded}): {@code layout[0]} gets the box's first column within a row,
+   * {@code layout[1]} the row stride in pixels. Returns the decoded size ({@link ImageSize}).
+   */
   public long decodeRegionRgbPadded(ByteBuffer jpeg, int offset, int length, int x, int y, int w, int h,
       int scaleNum, ByteBuffer out, int outOffset, int[] layout) {
     Handle handle = handle();
@@ -104,7 +114,7 @@ public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
   /** Frees every handle for good; idempotent. Threads still decoding must have stopped. */
   @Override
   public synchronized void close() {
-    if (closed) {
+    if (closed || factory == null) {
       return;
     }
     closed = true;
@@ -121,10 +131,13 @@ public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
 
   @Override
   public String toString() {
-    return "BetonCodecJpeg(" + kind + ")";
+    return "JpegCodecPool(" + kind + ")";
   }
 
   private Handle handle() {
+    if (factory == null) {
+      throw new UnsupportedOperationException(UNAVAILABLE);
+    }
     if (closed) {
       throw new IllegalStateException(this + " is closed");
     }
@@ -158,13 +171,13 @@ public final class BetonCodecJpeg implements JpegCodec, AutoCloseable {
   }
 
   private static final class Handle {
-    final org.sparkbeton.codec.jpeg.JpegCodec codec;
+    final JpegCodec codec;
     final int generation;
     volatile Thread owner;
     ByteBuffer lastSource;
     ByteBuffer view;
 
-    Handle(Thread owner, org.sparkbeton.codec.jpeg.JpegCodec codec, int generation) {
+    Handle(Thread owner, JpegCodec codec, int generation) {
       this.owner = owner;
       this.generation = generation;
       this.codec = codec;

@@ -3,12 +3,12 @@ package org.sparkbeton.codec.image;
 import java.util.Objects;
 
 /** A decoded image: packed 8-bit RGB rows, {@code width*3} bytes each. */
-public final class RgbImage {
+public final class RgbPixels {
   private final int width;
   private final int height;
   private final byte[] pixels;
 
-  public RgbImage(int width, int height, byte[] pixels) {
+  public RgbPixels(int width, int height, byte[] pixels) {
     Objects.requireNonNull(pixels, "pixels");
     if (width <= 0 || height <= 0 || (long) width * height * 3 != pixels.length) {
       throw new IllegalArgumentException(String.format(

@@ -1,0 +1,13 @@
+package org.sparkbeton.spark.write;
+
+/**
+ * What a write's commit does with the dataset already at its path, settled on the driver before the write
+ * starts ({@link BetonWriteBuilder#truncate()} for SaveMode.Overwrite), as Iceberg's {@code BatchAppend} and
+ * {@code OverwriteByFilter} are.
+ */
+enum CommitMode {
+  /** the new shards are added to the dataset's (whose fields must match), or make a new dataset */
+  APPEND,
+  /** the new shards replace the dataset's, which are then deleted */
+  OVERWRITE
+}
