@@ -1,5 +1,6 @@
 package org.sparkbeton.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.sparkbeton.loader.doctor.Bench;
@@ -21,11 +22,15 @@ import picocli.CommandLine.Parameters;
             + " crops with the bare codec after each epoch, so the table shows the fraction of the decode limit the"
             + " loader reaches."})
 final class BenchCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DATASET", description = "A .beton file or a dataset directory.")
+  @Parameters(index = "0", paramLabel = "DATASET", description = "A .beton file or a dataset directory, local or"
+      + " remote (hdfs://, s3a://, any Hadoop FileSystem URI; shards are staged into the shard cache).")
   String dataset;
 
   @Mixin
   LoaderFlags loader;
+
+  @Mixin
+  RemoteFlags remote;
 
   @Option(names = "--epochs", paramLabel = "E", defaultValue = "5",
       description = "Epochs to run, at least 2 (default ${DEFAULT-VALUE}).")
@@ -47,19 +52,32 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    BenchOptions options;
-    try {
-      options = new BenchOptions(DatasetArgument.path(dataset)).pipeline(loader.pipeline).threads(loader.threads())
-          .batch(loader.batch()).order(loader.order).cache(loader.cache).epochs(epochs).samples(samples)
-          .decodeLimit(decodeLimit);
-    } catch (IllegalArgumentException e) {
-      throw new CliException(e.getMessage());
+    int threads = loader.threads();
+    int batchSize = loader.batch();
+    try (DatasetArgument.Dataset ds = DatasetArgument.open(dataset, remote)) {
+      BenchOptions options;
+      try {
+        options = (ds.remote != null ? new BenchOptions(ds.remote) : new BenchOptions(ds.path))
+            .pipeline(loader.pipeline).threads(threads).batch(batchSize).order(loader.order).cache(loader.cache)
+            .epochs(epochs).samples(samples).decodeLimit(decodeLimit);
+      } catch (IllegalArgumentException e) {
+        throw new CliException(e.getMessage());
+      }
+      return bench(ds, options);
     }
+  }
+
+  private int bench(DatasetArgument.Dataset ds, BenchOptions options) throws IOException {
     BenchReport r;
     try {
       r = Bench.run(options);
     } catch (RuntimeException e) {
       throw DatasetArgument.userFacing(e);
+    } catch (IOException e) {
+      if (ds.remote != null) {
+        throw DatasetArgument.remoteFailure(ds, e);
+      }
+      throw e;
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? BenchJson.of(r) : BenchText.of(r));

@@ -1,39 +1,84 @@
 package org.sparkbeton.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Map;
 import java.util.regex.Pattern;
+import org.apache.hadoop.conf.Configuration;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
 import org.sparkbeton.format.BetonFormatException;
+import org.sparkbeton.format.ByteSizes;
+import org.sparkbeton.loader.doctor.RemoteOptions;
+import org.sparkbeton.loader.hadoop.HadoopDatasetStoreProvider;
 
-/** The DATASET of {@code doctor} and {@code bench}: a .beton file or a dataset directory, local. */
+/**
+ * The DATASET of {@code doctor} and {@code bench}: a local .beton file or dataset directory, or a remote dataset
+ * directory ({@code hdfs://}, {@code s3a://}, any Hadoop FileSystem URI) read through loader-hadoop's store.
+ */
 final class DatasetArgument {
   private static final Pattern URI_SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*://.*");
 
   private DatasetArgument() {}
 
-  /**
-   * The local path {@code arg} names ({@code file://} URIs included); a remote URI is refused with one line (the
-   * loader reads local files; a remote loader is not part of it yet).
-   */
-  static Path path(String arg) {
-    Path path;
+  /** A local path, or a remote dataset with its staging; closing deletes a temporary shard cache. */
+  static final class Dataset implements AutoCloseable {
+    final Path path;
+    final RemoteOptions remote;
+    private final Path temporaryCache;
+    private final Thread cleanup;
+
+    private Dataset(Path path, RemoteOptions remote, Path temporaryCache) {
+      this.path = path;
+      this.remote = remote;
+      this.temporaryCache = temporaryCache;
+      this.cleanup = temporaryCache == null ? null : new Thread(() -> deleteQuietly(temporaryCache));
+      if (cleanup != null) {
+        Runtime.getRuntime().addShutdownHook(cleanup); // deleted at exit, Ctrl-C included
+      }
+    }
+
+    @Override
+    public void close() {
+      if (temporaryCache != null) {
+        deleteQuietly(temporaryCache);
+        try {
+          Runtime.getRuntime().removeShutdownHook(cleanup);
+        } catch (IllegalStateException exiting) {
+          // the hook runs anyway
+        }
+      }
+    }
+  }
+
+  /** The dataset {@code arg} names; remote flags on a local dataset, or a scheme nothing reads, are refused. */
+  static Dataset open(String arg, RemoteFlags flags) {
     if (URI_SCHEME.matcher(arg).matches()) {
       URI uri;
       try {
-        uri = URI.create(arg);
-      } catch (IllegalArgumentException e) {
+        uri = new URI(arg);
+      } catch (java.net.URISyntaxException e) {
         throw new CliException(arg + ": not a valid URI (" + e.getMessage() + ")");
       }
       if (!"file".equalsIgnoreCase(uri.getScheme())) {
-        throw new CliException(arg + ": the loader reads local files and dataset directories, not "
-            + uri.getScheme() + ":// URIs; copy the dataset to a local disk (or mount it) and name the copy");
+        return remote(arg, uri, flags);
       }
-      path = Path.of(uri);
-    } else {
-      path = Path.of(arg);
+      return local(Path.of(uri), flags);
+    }
+    return local(Path.of(arg), flags);
+  }
+
+  private static Dataset local(Path path, RemoteFlags flags) {
+    String given = flags.given();
+    if (!given.isEmpty()) {
+      throw new CliException(given + ": for remote datasets (hdfs://, s3a://, ...); " + path
+          + " is read in place");
     }
     if (!Files.exists(path)) {
       throw new CliException(path + ": no such file or directory");
@@ -41,12 +86,88 @@ final class DatasetArgument {
     if (!Files.isReadable(path)) {
       throw new CliException(path + ": permission denied");
     }
-    return path;
+    return new Dataset(path, null, null);
+  }
+
+  private static Dataset remote(String arg, URI uri, RemoteFlags flags) {
+    if (uri.getHost() == null && uri.getAuthority() != null) {
+      throw new CliException(arg + ": not a valid URI (no host in '" + uri.getAuthority() + "')");
+    }
+    HadoopDatasetStoreProvider provider = new HadoopDatasetStoreProvider(configuration(flags));
+    if (!provider.supports(uri)) {
+      throw new CliException(arg + ": no Hadoop FileSystem for scheme '" + uri.getScheme() + "'"
+          + (uri.getScheme().equals("s3a") ? " (s3a:// needs hadoop-aws 3.3.4 and the AWS SDK bundle on the"
+              + " classpath; see beton-cli/README.md)" : " on the classpath")
+          + "; the loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems");
+    }
+    long bytes = -1;
+    if (flags.cacheBytes != null) {
+      try {
+        bytes = ByteSizes.parse(flags.cacheBytes);
+      } catch (IllegalArgumentException e) {
+        throw new CliException("--cache-bytes " + flags.cacheBytes + ": " + e.getMessage());
+      }
+      if (bytes <= 0) {
+        throw new CliException("--cache-bytes must be positive, got " + flags.cacheBytes);
+      }
+    }
+    if (flags.downloads != null && flags.downloads < 1) {
+      throw new CliException("--downloads must be >= 1, got " + flags.downloads);
+    }
+    Path dir = flags.cacheDir;
+    Path temporary = null;
+    try {
+      if (dir == null) {
+        dir = temporary = Files.createTempDirectory("beton-shard-cache-");
+      } else {
+        Files.createDirectories(dir);
+      }
+    } catch (IOException e) {
+      throw new CliException("--cache-dir " + dir + ": cannot create it (" + BetonCli.userMessage(e) + ")");
+    }
+    RemoteOptions remote = RemoteOptions.of(uri, provider, dir).withCacheBytes(bytes);
+    if (flags.downloads != null) {
+      remote = remote.withDownloads(flags.downloads);
+    }
+    return new Dataset(null, remote, temporary);
+  }
+
+  /**
+   * Hadoop's default configuration (core-default.xml and a core-site.xml on the classpath), then
+   * {@code $HADOOP_CONF_DIR}'s core-site.xml and hdfs-site.xml, then each {@code --hadoop-conf} file, then each
+   * {@code -D key=value}.
+   */
+  static Configuration configuration(RemoteFlags flags) {
+    Configuration conf = new Configuration();
+    String confDir = System.getenv("HADOOP_CONF_DIR");
+    if (confDir != null && !confDir.isBlank()) {
+      for (String name : new String[] {"core-site.xml", "hdfs-site.xml"}) {
+        Path f = Path.of(confDir, name);
+        if (Files.isRegularFile(f)) {
+          conf.addResource(new org.apache.hadoop.fs.Path(f.toUri()));
+        }
+      }
+    }
+    if (flags.hadoopConf != null) {
+      for (Path f : flags.hadoopConf) {
+        if (!Files.isRegularFile(f)) {
+          throw new CliException("--hadoop-conf " + f + ": no such file");
+        }
+        conf.addResource(new org.apache.hadoop.fs.Path(f.toAbsolutePath().toUri()));
+      }
+    }
+    if (flags.hadoop != null) {
+      for (Map.Entry<String, String> e : flags.hadoop.entrySet()) {
+        conf.set(e.getKey(), e.getValue());
+      }
+    }
+    return conf;
   }
 
   /**
    * A failure inside the loader caused by the data (a corrupt image or file) is the user's to fix: one line, with
-   * the loader's message naming the batch and sample.
+   * the loader's message naming the batch and sample. So is a remote store that cannot be read (an unreachable
+   * namenode, a missing manifest): one line naming the dataset.
    */
   static RuntimeException userFacing(RuntimeException e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
@@ -55,5 +176,35 @@ final class DatasetArgument {
       }
     }
     return e;
+  }
+
+  /** An I/O error of a remote dataset, in one line that names it. */
+  static CliException remoteFailure(Dataset d, IOException e) {
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().replace('\n', ' ');
+    String uri = d.remote.uri().toString();
+    return new CliException(message.contains(uri) ? message : uri + ": cannot read the dataset: " + message);
+  }
+
+  private static void deleteQuietly(Path dir) {
+    try {
+      if (!Files.exists(dir)) {
+        return;
+      }
+      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          Files.deleteIfExists(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+          Files.deleteIfExists(d);
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (IOException | UncheckedIOException e) {
+      // best effort: a temporary directory
+    }
   }
 }

@@ -1,5 +1,6 @@
 package org.sparkbeton.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.sparkbeton.loader.doctor.ConsumerDemand;
@@ -21,15 +22,22 @@ import picocli.CommandLine.Parameters;
             + " on data not in the page cache (O_DIRECT: the page cache is left alone), decode and augmentation"
             + " throughput per thread and the pipeline at --threads on a sample held in memory, page reads per sample"
             + " for the order and cache, and the loader over the dataset behind the consumer's demand.",
+        "A remote dataset (hdfs://, s3a://, ...) is read as the loader reads it: metadata and the sample by ranged"
+            + " reads, storage as the store's read throughput with --downloads streams (and twice as many), the"
+            + " end-to-end run staging shards into the shard cache (--cache-dir, --cache-bytes).",
         "Then says which resource bounds training (storage, image decode, augmentation, or the consumer) and by how"
             + " much, ranks changes by predicted gain with the exact option or beton prepare flag (each measured on"
             + " the sample re-encoded in memory where it can be), and says what is not worth changing."})
 final class DoctorCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DATASET", description = "A .beton file or a dataset directory.")
+  @Parameters(index = "0", paramLabel = "DATASET", description = "A .beton file or a dataset directory, local or"
+      + " remote (hdfs://, s3a://, any Hadoop FileSystem URI).")
   String dataset;
 
   @Mixin
   LoaderFlags loader;
+
+  @Mixin
+  RemoteFlags remote;
 
   @ArgGroup(exclusive = true)
   Consumer consumer;
@@ -60,9 +68,18 @@ final class DoctorCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    DoctorOptions options = new DoctorOptions(DatasetArgument.path(dataset)).pipeline(loader.pipeline)
-        .threads(loader.threads()).batch(loader.batch()).order(loader.order).cache(loader.cache)
-        .consumer(demand());
+    ConsumerDemand demand = demand();
+    int threads = loader.threads();
+    int batchSize = loader.batch();
+    try (DatasetArgument.Dataset ds = DatasetArgument.open(dataset, remote)) {
+      DoctorOptions options = (ds.remote != null ? new DoctorOptions(ds.remote) : new DoctorOptions(ds.path))
+          .pipeline(loader.pipeline).threads(threads).batch(batchSize).order(loader.order).cache(loader.cache)
+          .consumer(demand);
+      return diagnose(ds, options);
+    }
+  }
+
+  private int diagnose(DatasetArgument.Dataset ds, DoctorOptions options) throws IOException {
     if (!(seconds > 0 && seconds <= 3600)) {
       throw new CliException("--seconds must be in (0, 3600], got " + seconds);
     }
@@ -78,6 +95,11 @@ final class DoctorCommand implements Callable<Integer> {
       d = Doctor.diagnose(options);
     } catch (RuntimeException e) {
       throw DatasetArgument.userFacing(e);
+    } catch (IOException e) {
+      if (ds.remote != null) {
+        throw DatasetArgument.remoteFailure(ds, e);
+      }
+      throw e;
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? DiagnosisJson.of(d) : DiagnosisText.of(d));

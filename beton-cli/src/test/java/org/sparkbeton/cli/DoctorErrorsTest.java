@@ -63,14 +63,45 @@ class DoctorErrorsTest {
     assertThat(Cli.run(command, scalars).errLines().get(0)).startsWith("beton: " + scalars + " has no image field"
         + " (its fields: ").endsWith("); the doctor measures image pipelines");
 
-    fails(Cli.run(command, "s3://bucket/train"), "beton: s3://bucket/train: the loader reads local files and dataset"
-        + " directories, not s3:// URIs; copy the dataset to a local disk (or mount it) and name the copy", false);
+    fails(Cli.run(command, "s3://bucket/train"), "beton: s3://bucket/train: no Hadoop FileSystem for scheme 's3' on"
+        + " the classpath; the loader reads local files and dataset directories, and hdfs:// and other Hadoop file"
+        + " systems", false);
+    fails(Cli.run(command, "s3a://bucket/train"), "beton: s3a://bucket/train: no Hadoop FileSystem for scheme 's3a'"
+        + " (s3a:// needs hadoop-aws 3.3.4 and the AWS SDK bundle on the classpath; see beton-cli/README.md); the"
+        + " loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems", false);
+    fails(Cli.run(command, "nosuch://host/train"), "beton: nosuch://host/train: no Hadoop FileSystem for scheme"
+        + " 'nosuch' on the classpath; the loader reads local files and dataset directories, and hdfs:// and other"
+        + " Hadoop file systems", false);
   }
 
   @Test
   void aFileUriIsALocalPath() {
     Cli.Result r = Cli.run("doctor", tmp.resolve("nope.beton").toUri());
     fails(r, "beton: " + tmp.resolve("nope.beton") + ": no such file or directory", false);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"doctor", "bench"})
+  void remoteFlagsOnALocalDatasetAndWrongRemoteFlags(String command) {
+    fails(Cli.run(command, photos, "--cache-dir", tmp.resolve("c"), "--downloads", 2), "beton: --cache-dir,"
+        + " --downloads: for remote datasets (hdfs://, s3a://, ...); " + photos + " is read in place", false);
+    fails(Cli.run(command, photos, "-D", "fs.defaultFS=hdfs://x:1"), "beton: -D: for remote datasets (hdfs://,"
+        + " s3a://, ...); " + photos + " is read in place", false);
+    fails(Cli.run(command, "hdfs://localhost:1/x", "--cache-bytes", "lots"),
+        "beton: --cache-bytes lots: " + sizeError("lots"), false);
+    fails(Cli.run(command, "hdfs://localhost:1/x", "--downloads", 0), "beton: --downloads must be >= 1, got 0", false);
+    Path none = tmp.resolve("no-site.xml");
+    fails(Cli.run(command, "hdfs://localhost:1/x", "--hadoop-conf", none), "beton: --hadoop-conf " + none
+        + ": no such file", false);
+  }
+
+  static String sizeError(String text) {
+    try {
+      org.sparkbeton.format.ByteSizes.parse(text);
+      throw new AssertionError(text + " parsed");
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
   }
 
   @ParameterizedTest

@@ -37,6 +37,8 @@ public final class HadoopDatasetStoreProvider implements DatasetStoreProvider {
       return true;
     } catch (IOException e) {
       return false; // no FileSystem for this scheme (UnsupportedFileSystemException)
+    } catch (RuntimeException e) {
+      return false; // a FileSystem configured for it whose class is not on the classpath (s3a:// without hadoop-aws)
     }
   }
 

@@ -17,6 +17,7 @@ import org.sparkbeton.loader.bench.DecodeLimit;
 import org.sparkbeton.loader.bench.Throughput;
 import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.store.RangedDataset;
 import org.sparkbeton.loader.pipeline.Decoder;
 
 /**
@@ -29,15 +30,43 @@ public final class Bench {
   private Bench() {}
 
   public static BenchReport run(BenchOptions o) throws IOException {
-    List<Path> files = Files.isDirectory(o.dataset) ? DatasetDirectory.shardFiles(o.dataset) : List.of(o.dataset);
+    List<Path> files = null;
+    RangedDataset remote = null;
+    if (o.remote != null) {
+      if (o.cache.isProcess()) {
+        throw new IllegalArgumentException("--cache " + o.cache + ": a remote dataset is staged into the shard cache"
+            + " and read from there through the OS page cache; size the shard cache with --cache-bytes");
+      }
+      remote = RangedDataset.open(o.remote.open());
+      try {
+        o.remote.checkBudget(remote);
+      } catch (RuntimeException e) {
+        remote.close();
+        throw e;
+      }
+    } else {
+      files = Files.isDirectory(o.dataset) ? DatasetDirectory.shardFiles(o.dataset) : List.of(o.dataset);
+    }
     DatasetFacts facts;
     int field;
     int[] subset;
     DecodeLimit.Images images = null;
     String limitNote = null;
-    try (Shards shards = Shards.openReaders(files)) {
+    String staging = null;
+    Shards local = remote != null ? null : Shards.openReaders(files);
+    try (java.io.Closeable closing = remote != null ? remote : local) {
+      Shards shards = remote != null ? remote.shards() : local;
       field = DatasetFacts.imageField(shards.reader(0));
-      facts = DatasetFacts.of(o.dataset.toString(), files, shards);
+      if (remote != null) {
+        java.net.URI uri = remote.uri();
+        facts = DatasetFacts.of(uri.toString(), remote.names(), shards, uri.getScheme() + "://"
+            + (uri.getAuthority() == null ? "" : uri.getAuthority()));
+        staging = "shard cache " + Units.bytes(o.remote.budget(remote.totalBytes())) + " in " + o.remote.cacheDir()
+            + " for the dataset's " + Units.bytes(remote.totalBytes()) + ", " + RemoteModel.downloads(
+                o.remote.downloads()) + " at once";
+      } else {
+        facts = DatasetFacts.of(o.dataset.toString(), files, shards);
+      }
       if (facts.samples() == 0) {
         throw new IllegalArgumentException(facts.name() + " has no samples");
       }
@@ -58,8 +87,10 @@ public final class Bench {
     List<BenchReport.Epoch> epochs = new ArrayList<>();
     List<DecodeLimit.Rate> limits = new ArrayList<>();
     Decoder decoder = o.pipeline.decoder();
-    LoaderBuilder b = Loader.builder(files).batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
-        .indices(subset).profile(true).readThrough(o.opener)
+    StagingMeter meter = new StagingMeter();
+    LoaderBuilder b = (o.remote != null ? o.remote.builder(meter) : Loader.builder(files).readThrough(o.opener))
+        .batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
+        .indices(subset).profile(true)
         .pipeline("image", facts.imageField(), decoder, o.pipeline.operations(true));
     long wall = System.nanoTime();
     long cpu = Throughput.processCpuNanos();
@@ -87,7 +118,7 @@ public final class Bench {
     }
     return new BenchReport(facts, o.pipeline, o.threads, batch, o.order.name(), o.cache, JpegCodecs.description(),
         Runtime.getRuntime().availableProcessors(), Throughput.loadAverage(), subset.length, List.copyOf(epochs),
-        List.copyOf(limits), limitNote);
+        List.copyOf(limits), limitNote, staging, staging == null ? null : meter.snapshot());
   }
 
   private static int batch(BenchOptions o, int samples) {

@@ -37,6 +37,7 @@ public final class BenchJson {
     j.field("fraction_of_decode_limit", r.limits().isEmpty() ? null : fraction[0])
         .field("fraction_of_decode_limit_cpu", r.limits().isEmpty() ? null : fraction[1])
         .field("decode_limit_note", r.limitNote());
+    DiagnosisJson.staging(j, r.staging(), r.staged());
     j.close();
     return j + "\n";
   }

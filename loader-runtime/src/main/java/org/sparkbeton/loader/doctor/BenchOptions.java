@@ -23,8 +23,17 @@ public final class BenchOptions {
   long seed;
   SourceOpener opener;
 
+  final RemoteOptions remote;
+
   public BenchOptions(Path dataset) {
     this.dataset = Objects.requireNonNull(dataset, "dataset");
+    this.remote = null;
+  }
+
+  /** A remote dataset ({@code hdfs://}, {@code s3a://}, ...), staged as the loader stages it. */
+  public BenchOptions(RemoteOptions remote) {
+    this.dataset = null;
+    this.remote = Objects.requireNonNull(remote, "remote");
   }
 
   public BenchOptions pipeline(DoctorPipeline pipeline) {

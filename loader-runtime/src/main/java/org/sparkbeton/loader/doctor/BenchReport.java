@@ -12,10 +12,13 @@ import org.sparkbeton.loader.bench.DecodeLimit;
  * @param samples samples per epoch (a random subset when fewer than the dataset's)
  * @param limits the decode limit of epochs 2.. (empty when not asked for or not measurable)
  * @param limitNote why there is no decode limit, or null
+ * @param staging a remote dataset's shard cache and downloads in words, or null for a local one
+ * @param staged what the loader's staging did over the run (null for a local dataset)
  */
 public record BenchReport(DatasetFacts dataset, DoctorPipeline pipeline, int threads, int batch, String order,
                           CacheChoice cache, String codec, int cores, double loadAverage, int samples,
-                          List<Epoch> epochs, List<DecodeLimit.Rate> limits, String limitNote) {
+                          List<Epoch> epochs, List<DecodeLimit.Rate> limits, String limitNote, String staging,
+                          Diagnosis.Staged staged) {
 
   /** One epoch of the loader: images, wall-clock and process CPU time, the loader's attribution of its time. */
   public record Epoch(long images, long wallNanos, long cpuNanos, LoaderTimings timings) {

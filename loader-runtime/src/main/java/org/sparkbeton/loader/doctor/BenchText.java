@@ -18,7 +18,11 @@ public final class BenchText {
         .append(r.threads() == 1 ? "" : "s").append(", order ").append(r.order().toLowerCase(Locale.ROOT))
         .append(", cache ").append(r.cache()).append('\n');
     b.append("codec ").append(r.codec()).append("; ").append(r.cores()).append(" cores, load average ")
-        .append(r.loadAverage() < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", r.loadAverage())).append("\n\n");
+        .append(r.loadAverage() < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", r.loadAverage())).append('\n');
+    if (r.staging() != null) {
+      b.append("staging ").append(r.staging()).append(": ").append(DiagnosisText.staged(r.staged())).append('\n');
+    }
+    b.append('\n');
     int last = r.epochs().size();
     String rest = last == 2 ? "epoch 2" : "epochs 2-" + last;
     b.append("|  | images/s | images per CPU-second |\n|---|---:|---:|\n");

@@ -25,10 +25,12 @@ import org.sparkbeton.loader.order.PageMap;
  * @param maxSide the largest longer side
  * @param sameSize true when every image has one size (SimpleRGB needs it)
  * @param pageBytes the data pages' bytes, all files (what a PROCESS cache holding everything needs)
- * @param fileSystem the file system type of the first file ({@code ext4}, {@code nfs4}, ...)
+ * @param files the files (or a remote dataset's shard URIs)
+ * @param fileSystem the file system type of the first file ({@code ext4}, {@code nfs4}, ...), or a remote store's
+ *     scheme and authority ({@code hdfs://namenode:8020})
  * @param memoryAvailable the memory the OS could give the page cache now (MemAvailable), or -1 when unknown
  */
-public record DatasetFacts(String name, List<Path> files, long samples, String imageField, long jpegs, long raws,
+public record DatasetFacts(String name, List<String> files, long samples, String imageField, long jpegs, long raws,
                            long payloadBytes, int medianSide, int maxSide, boolean sameSize, long pageSize, long pages,
                            long pageBytes, String fileSystem, long memoryAvailable) {
   private static final Set<String> NETWORK = Set.of("nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "lustre", "gpfs",
@@ -36,6 +38,11 @@ public record DatasetFacts(String name, List<Path> files, long samples, String i
 
   /** Reads the facts from open readers of {@code files}. */
   static DatasetFacts of(String name, List<Path> files, Shards shards) {
+    return of(name, files.stream().map(Path::toString).toList(), shards, fileSystem(files.get(0)));
+  }
+
+  /** The facts of a dataset whose files are not local (a remote store's shards). */
+  static DatasetFacts of(String name, List<String> files, Shards shards, String fileSystem) {
     BetonReader first = shards.reader(0);
     int field = imageField(first);
     int offset = first.layout().offset(field);
@@ -72,7 +79,7 @@ public record DatasetFacts(String name, List<Path> files, long samples, String i
       pages += PageMap.of(r).numPages();
     }
     return new DatasetFacts(name, List.copyOf(files), samples, first.fields().get(field).name(), jpegs, raws, payload,
-        median(sides, samples), maxSide(sides), same, first.pageSize(), pages, pages * first.pageSize(), fileSystem(files.get(0)),
+        median(sides, samples), maxSide(sides), same, first.pageSize(), pages, pages * first.pageSize(), fileSystem,
         availableMemory());
   }
 
@@ -98,7 +105,12 @@ public record DatasetFacts(String name, List<Path> files, long samples, String i
 
   /** True when the files are on a network file system (NFS, SMB, Lustre, ...): a local copy may help. */
   public boolean networkFileSystem() {
-    return NETWORK.contains(fileSystem) || fileSystem.startsWith("fuse");
+    return remote() || NETWORK.contains(fileSystem) || fileSystem.startsWith("fuse");
+  }
+
+  /** True when the dataset is in a remote store ({@code hdfs://}, {@code s3a://}, ...), staged into a local cache. */
+  public boolean remote() {
+    return fileSystem.contains("://");
   }
 
   /** True when the OS page cache could hold every data page now. */

@@ -87,7 +87,47 @@ public record Diagnosis(Setup setup, Measured measured, Bound bound, List<Change
    * @param predictedPerSecond what training should get: the smallest of the three limits
    */
   public record Measured(Storage storage, Reads reads, PerThread perThread, double pipelinePerSecond,
-                         double consumerPerSecond, EndToEnd endToEnd, double predictedPerSecond, double seconds) {}
+                         double consumerPerSecond, EndToEnd endToEnd, double predictedPerSecond, double seconds,
+                         Remote remote) {
+    /** A local dataset's measurements (no remote store). */
+    public Measured(Storage storage, Reads reads, PerThread perThread, double pipelinePerSecond,
+        double consumerPerSecond, EndToEnd endToEnd, double predictedPerSecond, double seconds) {
+      this(storage, reads, perThread, pipelinePerSecond, consumerPerSecond, endToEnd, predictedPerSecond, seconds,
+          null);
+    }
+  }
+
+  /**
+   * A remote dataset's store and staging ({@code hdfs://}, {@code s3a://}, ...).
+   *
+   * @param cacheDir the shard cache directory
+   * @param budget the cache budget the loader ran with
+   * @param datasetBytes the shards' bytes
+   * @param usableBytes the usable space of the cache directory's disk (-1 when unknown)
+   * @param downloads shards downloaded at once
+   * @param bytesPerSecond the store's read throughput with {@code downloads} streams
+   * @param moreDownloads twice {@code downloads}
+   * @param moreBytesPerSecond the store's read throughput with {@code moreDownloads} streams
+   * @param stagingPerSecond images/s staging feeds at {@code bytesPerSecond} (the shards' bytes per sample)
+   * @param endToEnd what the loader's staging did during the end-to-end run
+   */
+  public record Remote(String uri, String cacheDir, long budget, long datasetBytes, long usableBytes, int downloads,
+                       double bytesPerSecond, int moreDownloads, double moreBytesPerSecond, double stagingPerSecond,
+                       Staged endToEnd) {
+    public boolean fits() {
+      return datasetBytes <= budget;
+    }
+  }
+
+  /**
+   * What the loader's staging did during a run.
+   *
+   * @param downloaded shards downloaded from the store
+   * @param fetchedBytes bytes they fetched
+   * @param cached shards found complete in the cache
+   * @param bytesPerSecond fetched bytes over the time from the first byte to the last completed download (0: none)
+   */
+  public record Staged(int downloaded, long fetchedBytes, int cached, int retries, double bytesPerSecond) {}
 
   /**
    * The resource with the lowest limit and the next one.

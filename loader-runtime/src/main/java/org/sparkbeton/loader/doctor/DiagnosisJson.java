@@ -51,7 +51,20 @@ public final class DiagnosisJson {
         .field("per_second", m.endToEnd().perSecond()).field("waited_fraction", m.endToEnd().waitedFraction())
         .field("page_reads_per_sample", m.endToEnd().pageReadsPerSample() < 0 ? null
             : m.endToEnd().pageReadsPerSample()).close()
-        .field("predicted_per_second", m.predictedPerSecond()).field("seconds", m.seconds()).close();
+        .field("predicted_per_second", m.predictedPerSecond()).field("seconds", m.seconds());
+    Diagnosis.Remote r = m.remote();
+    if (r == null) {
+      j.field("remote", null);
+    } else {
+      j.key("remote").open().field("uri", r.uri()).field("cache_dir", r.cacheDir()).field("cache_bytes", r.budget())
+          .field("dataset_bytes", r.datasetBytes()).field("usable_bytes", r.usableBytes())
+          .field("fits", r.fits()).field("downloads", r.downloads()).field("bytes_per_second", r.bytesPerSecond())
+          .field("more_downloads", r.moreDownloads()).field("more_bytes_per_second", r.moreBytesPerSecond())
+          .field("staging_per_second", r.stagingPerSecond());
+      staging(j, null, r.endToEnd());
+      j.close();
+    }
+    j.close();
     j.key("bound").open().field("resource", d.bound().resource().name().toLowerCase(Locale.ROOT))
         .field("per_second", d.bound().perSecond())
         .field("next", d.bound().next().name().toLowerCase(Locale.ROOT))
@@ -66,6 +79,20 @@ public final class DiagnosisJson {
     j.key("not_worth_changing").strings(d.notWorthChanging());
     j.close();
     return j.toString() + "\n";
+  }
+
+  /** {@code "staging": ..., "staged": {...}} (nulls for a local dataset). */
+  static void staging(Json j, String staging, Diagnosis.Staged s) {
+    if (staging != null) {
+      j.field("staging", staging);
+    }
+    if (s == null) {
+      j.field("staged", null);
+      return;
+    }
+    j.key("staged").open().field("downloaded", s.downloaded()).field("fetched_bytes", s.fetchedBytes())
+        .field("cached", s.cached()).field("retries", s.retries()).field("bytes_per_second", s.bytesPerSecond())
+        .close();
   }
 
   /** A small JSON writer: commas and nesting kept right, numbers finite or null. */

@@ -32,10 +32,21 @@ public final class DiagnosisText {
     Measured m = d.measured();
     b.append('\n').append(String.format(Locale.ROOT, "measured in %.1f s%n", m.seconds()));
     Diagnosis.Storage st = m.storage();
-    line(b, "  storage", "whole pages " + Units.bandwidth(st.pageBytesPerSecond()) + " ("
+    Diagnosis.Remote r = m.remote();
+    if (r != null) {
+      line(b, "  storage", Units.bandwidth(r.bytesPerSecond()) + " with " + RemoteModel.downloads(r.downloads())
+          + " at once, " + Units.bandwidth(r.moreBytesPerSecond()) + " with " + r.moreDownloads() + " ("
+          + Units.rate(r.stagingPerSecond()) + " at " + Units.bytes(Math.round(RemoteModel.bytesPerSample(f, r)))
+          + " of shard per sample); " + st.method());
+      line(b, "  cache", Units.bytes(r.budget()) + " in " + r.cacheDir() + " for the dataset's "
+          + Units.bytes(r.datasetBytes()) + (r.usableBytes() < 0 ? "" : " (" + Units.bytes(r.usableBytes())
+              + " usable)"));
+    } else {
+      line(b, "  storage", "whole pages " + Units.bandwidth(st.pageBytesPerSecond()) + " ("
         + Units.number(st.pagesPerSecond()) + " pages/s), single images at random " + Units.rate(st.payloadsPerSecond())
         + " (" + Units.bandwidth(st.payloadBytesPerSecond()) + ") on " + s.threads() + " thread"
         + (s.threads() == 1 ? "" : "s") + "; " + st.method());
+    }
     line(b, "  reads", m.reads().description());
     Diagnosis.PerThread p = m.perThread();
     line(b, "  per thread", "decode " + Units.rate(p.decodePerSecond()) + ", augmentation "
@@ -51,7 +62,8 @@ public final class DiagnosisText {
         + " s on the dataset (predicted " + Units.rate(m.predictedPerSecond()) + ")"
         + (s.consumer() == null ? "" : "; the training step waited " + Units.percent(e.waitedFraction())
             + " of the time for data")
-        + (e.pageReadsPerSample() >= 0 ? "; " + Units.number(e.pageReadsPerSample()) + " page reads per sample" : ""));
+        + (e.pageReadsPerSample() >= 0 ? "; " + Units.number(e.pageReadsPerSample()) + " page reads per sample" : "")
+        + (r != null && r.endToEnd() != null ? "; staging " + staged(r.endToEnd()) : ""));
 
     b.append("\ndiagnosis\n  ").append(d.bound().summary()).append('\n');
     b.append("\nchanges, by predicted gain\n");
@@ -72,6 +84,14 @@ public final class DiagnosisText {
       }
     }
     return b.toString();
+  }
+
+  /** "3 shards downloaded (12 MB, 140 MB/s), 2 stagings served by the cache" (a shard already there, each epoch). */
+  static String staged(Diagnosis.Staged s) {
+    return RemoteModel.downloads(s.downloaded()).replace("download", "shard") + " downloaded ("
+        + Units.bytes(s.fetchedBytes()) + (s.downloaded() > 0 && s.bytesPerSecond() > 0 ? ", "
+            + Units.bandwidth(s.bytesPerSecond()) : "") + "), " + s.cached() + " staging" + (s.cached() == 1 ? "" : "s") + " served by the cache"
+        + (s.retries() > 0 ? ", " + s.retries() + " reads retried" : "");
   }
 
   private static void line(StringBuilder b, String key, String value) {

@@ -21,6 +21,7 @@ import org.sparkbeton.loader.doctor.LoaderMeter.Span;
 import org.sparkbeton.loader.doctor.SampleSet.Variant;
 import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.store.RangedDataset;
 
 /**
  * The Bottleneck Doctor: measures each resource a training loop draws on, on its own, then says which one bounds
@@ -59,6 +60,9 @@ public final class Doctor {
   }
 
   private Diagnosis run() throws IOException {
+    if (o.remote != null) {
+      return runRemote();
+    }
     long start = System.nanoTime();
     List<Path> files = Files.isDirectory(o.dataset) ? DatasetDirectory.shardFiles(o.dataset) : List.of(o.dataset);
     try (Shards shards = Shards.openReaders(files)) {
@@ -130,6 +134,87 @@ public final class Doctor {
         r.payloadsPerSecond(), r.payloadBytesPerSecond());
   }
 
+  /**
+   * A remote dataset: its metadata and the CPU sample by ranged reads of the store, storage as the store's streamed
+   * read throughput with the loader's downloads (and twice as many), the end-to-end run through the loader's
+   * staging into the shard cache.
+   */
+  private Diagnosis runRemote() throws IOException {
+    long start = System.nanoTime();
+    RemoteOptions r = o.remote;
+    if (o.cache.isProcess()) {
+      throw new IllegalArgumentException("--cache " + o.cache + ": a remote dataset is staged into the shard cache"
+          + " and read from there through the OS page cache; size the shard cache with --cache-bytes");
+    }
+    try (RangedDataset ds = RangedDataset.open(r.open())) {
+      r.checkBudget(ds);
+      Shards shards = ds.shards();
+      int field = DatasetFacts.imageField(shards.reader(0));
+      java.net.URI uri = ds.uri();
+      DatasetFacts facts = DatasetFacts.of(uri.toString(), ds.names(), shards, uri.getScheme() + "://"
+          + (uri.getAuthority() == null ? "" : uri.getAuthority()));
+      int batch = batch(facts);
+      if (o.pipeline == DoctorPipeline.SIMPLE && !facts.sameSize()) {
+        throw new IllegalArgumentException("--pipeline simple decodes images as stored, so they must all have one"
+            + " size, but the images of " + facts.name() + " do not; use --pipeline rrc224 or center224");
+      }
+      RemoteStorageProbe.Result probe = RemoteStorageProbe.measure(ds, r.downloads(),
+          Math.max(RemoteStorageProbe.MIN_NANOS, nanos * SHARE_STORAGE / 100), o.seed);
+      long total = ds.totalBytes();
+      double perSample = (double) total / facts.samples();
+      long budget = r.budget(total);
+      Diagnosis.Remote remote = new Diagnosis.Remote(uri.toString(), r.cacheDir().toString(), budget, total,
+          r.usableBytes(), r.downloads(), probe.bytesPerSecond(), probe.moreStreams(), probe.moreBytesPerSecond(),
+          probe.bytesPerSecond() / perSample, null);
+      Storage storage = new Storage("streamed reads of the store, " + RemoteModel.downloads(r.downloads())
+          + " at once (as the loader downloads shards)", true, probe.bytesPerSecond() / facts.pageSize(),
+          probe.bytesPerSecond(), remote.stagingPerSecond(), probe.bytesPerSecond());
+      Reads reads = RemoteModel.reads(facts, remote);
+
+      List<Prescriber.Candidate> candidates = new ArrayList<>();
+      int[] sample = sample(facts.samples(), o.sample, o.seed);
+      boolean resize = o.pipeline.crops() && facts.medianSide() > 1.25 * DoctorOptions.PREPARE_MAX_RESOLUTION;
+      int maxResolution = resize ? DoctorOptions.PREPARE_MAX_RESOLUTION : Math.max(1, facts.maxSide());
+      List<Variant> variants = new ArrayList<>(List.of(Variant.STORED));
+      if (resize) {
+        variants.add(Variant.RESIZED);
+      }
+      if (facts.jpegFraction() >= 0.5) {
+        variants.add(Variant.PROPORTION);
+      }
+      PerThread perThread;
+      double pipeline;
+      try (SampleSet set = SampleSet.write(shards, field, sample, workDir(), maxResolution, variants, o.threads)) {
+        CpuMeasurements.Result cpu = new CpuMeasurements(o, nanos, set).measure(maxResolution, resize,
+            reads.steadyLimit());
+        perThread = cpu.perThread();
+        pipeline = cpu.pipeline();
+        candidates.addAll(cpu.candidates());
+      }
+      candidates.addAll(RemoteModel.candidates(remote, reads));
+      StagingMeter meter = new StagingMeter();
+      EndToEnd endToEnd = endToEnd(r.builder(meter), batch, facts.imageField());
+      remote = new Diagnosis.Remote(remote.uri(), remote.cacheDir(), remote.budget(), remote.datasetBytes(),
+          remote.usableBytes(), remote.downloads(), remote.bytesPerSecond(), remote.moreDownloads(),
+          remote.moreBytesPerSecond(), remote.stagingPerSecond(), meter.snapshot());
+      double consumer = o.consumer == null ? Double.POSITIVE_INFINITY : o.consumer.rate(batch);
+      double predicted = Math.min(pipeline, Math.min(reads.steadyLimit(), consumer));
+      Setup setup = new Setup(facts, o.pipeline, o.threads, batch, o.order.name(), o.cache, o.consumer, false,
+          JpegCodecs.description(), Runtime.getRuntime().availableProcessors(), Throughput.loadAverage());
+      Measured measured = new Measured(storage, reads, perThread, pipeline, consumer, endToEnd, predicted,
+          (System.nanoTime() - start) / 1e9, remote);
+      Diagnosis d = Prescriber.prescribe(setup, measured, candidates);
+      List<String> notWorth = new ArrayList<>();
+      notWorth.add(RemoteModel.firstEpoch(remote, pipeline));
+      for (String n : d.notWorthChanging()) {
+        if (!n.startsWith("storage: ")) { // said above, with the first epoch
+          notWorth.add(n);
+        }
+      }
+      return new Diagnosis(d.setup(), d.measured(), d.bound(), d.changes(), List.copyOf(notWorth));
+    }
+  }
+
   /** {@code count} distinct random samples (all when the dataset is smaller), ascending. */
   static int[] sample(long samples, int count, long seed) {
     int n = (int) Math.min(samples, count);
@@ -157,8 +242,12 @@ public final class Doctor {
 
   /** The loader over the dataset itself, with the options as given, behind the consumer. */
   private EndToEnd endToEnd(List<Path> files, int batch, String name) throws IOException {
-    LoaderBuilder b = Loader.builder(files).batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
-        .readThrough(o.opener).pipeline("image", name, o.pipeline.decoder(), o.pipeline.operations(true));
+    return endToEnd(Loader.builder(files).readThrough(o.opener), batch, name);
+  }
+
+  private EndToEnd endToEnd(LoaderBuilder dataset, int batch, String name) throws IOException {
+    LoaderBuilder b = dataset.batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
+        .pipeline("image", name, o.pipeline.decoder(), o.pipeline.operations(true));
     try (Loader loader = o.cache.apply(b).build()) {
       long step = o.consumer == null ? 0 : o.consumer.nanosPerBatch(batch);
       Span s = LoaderMeter.run(loader, nanos * SHARE_END_TO_END / 100, step);

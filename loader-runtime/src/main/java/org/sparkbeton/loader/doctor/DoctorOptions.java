@@ -29,8 +29,17 @@ public final class DoctorOptions {
   Path workDir;
   long seed;
 
+  final RemoteOptions remote;
+
   public DoctorOptions(Path dataset) {
     this.dataset = Objects.requireNonNull(dataset, "dataset");
+    this.remote = null;
+  }
+
+  /** A remote dataset ({@code hdfs://}, {@code s3a://}, ...), staged as the loader stages it. */
+  public DoctorOptions(RemoteOptions remote) {
+    this.dataset = null;
+    this.remote = Objects.requireNonNull(remote, "remote");
   }
 
   public DoctorOptions pipeline(DoctorPipeline pipeline) {

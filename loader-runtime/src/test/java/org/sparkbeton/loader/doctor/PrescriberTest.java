@@ -2,7 +2,6 @@ package org.sparkbeton.loader.doctor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.sparkbeton.loader.doctor.Diagnosis.Change;
@@ -19,7 +18,7 @@ class PrescriberTest {
   static final double INF = Double.POSITIVE_INFINITY;
 
   static DatasetFacts facts() {
-    return new DatasetFacts("train", List.of(Path.of("train.beton")), 10_000, "image", 10_000, 0, 1_100_000_000L, 500,
+    return new DatasetFacts("train", List.of("train.beton"), 10_000, "image", 10_000, 0, 1_100_000_000L, 500,
         640, false, 8 << 20, 140, 140L * (8 << 20), "ext4", 20L << 30);
   }
 

@@ -1,0 +1,92 @@
+package org.sparkbeton.loader.doctor;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Objects;
+import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.LoaderBuilder;
+import org.sparkbeton.loader.store.DatasetStore;
+import org.sparkbeton.loader.store.DatasetStoreProvider;
+import org.sparkbeton.loader.store.StagingConfig;
+import org.sparkbeton.loader.store.StagingListener;
+
+/**
+ * A remote dataset for {@code beton doctor} and {@code beton bench} ({@code hdfs://}, {@code s3a://}, ...): its URI,
+ * the provider that opens its store, and the staging the loader runs with.
+ *
+ * @param cacheDir the loader's shard cache directory
+ * @param cacheBytes the cache budget, or -1 for the loader's default (the dataset's size, at most 90% of the disk)
+ * @param downloads shards downloaded at once
+ */
+public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDir, long cacheBytes, int downloads) {
+  public RemoteOptions {
+    Objects.requireNonNull(uri, "uri");
+    Objects.requireNonNull(provider, "provider");
+    Objects.requireNonNull(cacheDir, "cacheDir");
+    if (cacheBytes == 0 || cacheBytes < -1) {
+      throw new IllegalArgumentException("--cache-bytes must be positive, got " + cacheBytes);
+    }
+    if (downloads < 1) {
+      throw new IllegalArgumentException("--downloads must be >= 1, got " + downloads);
+    }
+  }
+
+  /** With the loader's defaults: budget the dataset's size, {@value StagingConfig#DEFAULT_DOWNLOADS} downloads. */
+  public static RemoteOptions of(URI uri, DatasetStoreProvider provider, Path cacheDir) {
+    return new RemoteOptions(uri, provider, cacheDir, -1, StagingConfig.DEFAULT_DOWNLOADS);
+  }
+
+  public RemoteOptions withCacheBytes(long bytes) {
+    return new RemoteOptions(uri, provider, cacheDir, bytes, downloads);
+  }
+
+  public RemoteOptions withDownloads(int n) {
+    return new RemoteOptions(uri, provider, cacheDir, cacheBytes, n);
+  }
+
+  DatasetStore open() throws IOException {
+    return provider.open(uri);
+  }
+
+  /** The loader over the dataset, staged as these options say, reporting to {@code listener}. */
+  LoaderBuilder builder(StagingListener listener) {
+    LoaderBuilder b = Loader.builder(uri, provider).cacheDir(cacheDir).downloads(downloads).stagingListener(listener);
+    return cacheBytes > 0 ? b.cacheBytes(cacheBytes) : b;
+  }
+
+  /** The budget the loader will use: as given, else the dataset's size capped at 90% of the usable disk. */
+  long budget(long datasetBytes) {
+    if (cacheBytes > 0) {
+      return cacheBytes;
+    }
+    try {
+      java.nio.file.Files.createDirectories(cacheDir);
+      long usable = java.nio.file.Files.getFileStore(cacheDir).getUsableSpace();
+      return Math.max(1, Math.min(datasetBytes, (long) (0.9 * usable)));
+    } catch (IOException e) {
+      return datasetBytes;
+    }
+  }
+
+  /** Refuses, before measuring, a budget the loader would refuse: smaller than the largest shard. */
+  void checkBudget(org.sparkbeton.loader.store.RangedDataset ds) {
+    org.sparkbeton.format.dataset.ShardEntry largest = ds.entries().get(0);
+    for (org.sparkbeton.format.dataset.ShardEntry e : ds.entries()) {
+      largest = e.bytes() > largest.bytes() ? e : largest;
+    }
+    if (cacheBytes > 0 && largest.bytes() > cacheBytes) {
+      throw new IllegalArgumentException("--cache-bytes " + cacheBytes + " cannot hold shard " + largest.path()
+          + " of " + uri + " (" + largest.bytes() + " bytes); give at least " + 3 * largest.bytes() + " (three shards:"
+          + " two in use while a third downloads)");
+    }
+  }
+
+  long usableBytes() {
+    try {
+      return java.nio.file.Files.getFileStore(cacheDir).getUsableSpace();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+}

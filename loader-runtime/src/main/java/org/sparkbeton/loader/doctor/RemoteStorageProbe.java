@@ -1,0 +1,89 @@
+package org.sparkbeton.loader.doctor;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.loader.store.RangedDataset;
+
+/**
+ * A remote store's read throughput as the loader's staging sees it: {@code streams} streamed reads at once, each
+ * from a random offset of a random shard for up to {@link #RUN} bytes (a download's reads), for half the time; then
+ * twice the streams for the other half, which says whether more concurrent downloads would read faster.
+ */
+final class RemoteStorageProbe {
+  static final int CHUNK = 1 << 20;
+  static final long RUN = 8L << 20;
+  /** At least this long in all: opening a remote stream takes milliseconds, so shorter runs mostly measure that. */
+  static final long MIN_NANOS = 2_000_000_000L;
+
+  /** Bytes per second with {@code streams} and with {@code moreStreams} streams. */
+  record Result(int streams, double bytesPerSecond, int moreStreams, double moreBytesPerSecond) {}
+
+  private RemoteStorageProbe() {}
+
+  static Result measure(RangedDataset ds, int streams, long nanos, long seed) throws IOException {
+    double rate = run(ds, streams, nanos / 2, seed);
+    double more = run(ds, 2 * streams, nanos / 2, seed + 1);
+    return new Result(streams, rate, 2 * streams, more);
+  }
+
+  private static double run(RangedDataset ds, int streams, long nanos, long seed) throws IOException {
+    AtomicLong bytes = new AtomicLong();
+    IOException[] failure = new IOException[1];
+    long t0 = System.nanoTime();
+    long deadline = t0 + nanos;
+    Thread[] workers = new Thread[streams];
+    for (int t = 0; t < streams; t++) {
+      long threadSeed = seed * 1_000_003L + t;
+      workers[t] = new Thread(() -> {
+        SplittableRandom r = new SplittableRandom(threadSeed);
+        byte[] buffer = new byte[CHUNK];
+        try {
+          do {
+            ShardEntry e = ds.entries().get(r.nextInt(ds.entries().size()));
+            long offset = e.bytes() <= RUN ? 0 : r.nextLong(e.bytes() - RUN);
+            try (InputStream in = ds.store().open(e.path(), offset)) {
+              long read = 0;
+              while (read < RUN) {
+                int n = in.read(buffer, 0, (int) Math.min(CHUNK, RUN - read));
+                if (n < 0) {
+                  break;
+                }
+                read += n;
+                bytes.addAndGet(n);
+                if (System.nanoTime() > deadline) {
+                  break;
+                }
+              }
+            }
+          } while (System.nanoTime() < deadline);
+        } catch (IOException e) {
+          synchronized (failure) {
+            failure[0] = e;
+          }
+        } catch (UncheckedIOException e) {
+          synchronized (failure) {
+            failure[0] = e.getCause();
+          }
+        }
+      }, "beton-doctor-store-" + t);
+      workers[t].setDaemon(true);
+      workers[t].start();
+    }
+    for (Thread w : workers) {
+      try {
+        w.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("Interrupted while measuring " + ds.uri(), e);
+      }
+    }
+    if (failure[0] != null) {
+      throw new IOException("Cannot read the shards of " + ds.uri() + ": " + failure[0].getMessage(), failure[0]);
+    }
+    return bytes.get() / ((System.nanoTime() - t0) / 1e9);
+  }
+}
