@@ -29,6 +29,7 @@ import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 /**
  * {@code beton doctor} and {@code beton bench} on a real HDFS (MiniDFSCluster, one datanode, in this JVM) through
@@ -59,7 +60,7 @@ class HdfsDoctorTest {
     Path photos = null;
     for (int i = 0; i < SHARDS; i++) { // other photos in each shard: the cache keeps one copy of equal shards
       String name = String.format("part-%05d", i);
-      Path shard = PhotoDataset.write(dir, name, PER_SHARD, 10 + i);
+      Path shard = PhotoFiles.write(dir, name, PER_SHARD, 10 + i);
       photos = shard;
       entries.add(new ShardEntry(name + ".beton", PER_SHARD, Files.size(shard),
           new ShardChecksum(ShardChecksum.SHA256, DatasetVerifier.checksum(shard, ShardChecksum.SHA256)), Map.of()));
