@@ -35,6 +35,7 @@ import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.ShardWindowOrder;
 import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.testing.ShardDirs;
 
 /**
  * The loader over a real HDFS (MiniDFSCluster, one datanode) through {@code Loader.builder(URI)}: the
@@ -84,14 +85,14 @@ class HdfsLoaderTest {
   @Test
   void aBudgetOfThreeShardsOverTwelveStaysWithinItAndSeesEverySampleOncePerEpoch() throws Exception {
     Path cache = tmp.resolve("cache-budget");
-    long budget = 3 * PhotoShards.largestShard(local);
-    assertThat(PhotoShards.totalBytes(local)).isGreaterThan(3 * budget);
+    long budget = 3 * ShardDirs.largestShard(local);
+    assertThat(ShardDirs.totalBytes(local)).isGreaterThan(3 * budget);
     AtomicLong peak = new AtomicLong();
     Epochs.Counting counting = new Epochs.Counting() {
       @Override
       public void progress(String shard, long bytes, long total) {
         try {
-          peak.accumulateAndGet(PhotoShards.diskBytes(cache), Math::max);
+          peak.accumulateAndGet(ShardDirs.diskBytes(cache), Math::max);
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
@@ -104,7 +105,7 @@ class HdfsLoaderTest {
           List<Epochs.Rows> rows = new ArrayList<>();
           while (it.hasNext()) {
             rows.addAll(Epochs.read(it, 1));
-            peak.accumulateAndGet(PhotoShards.diskBytes(cache), Math::max);
+            peak.accumulateAndGet(ShardDirs.diskBytes(cache), Math::max);
           }
           assertThat(Epochs.sortedLabels(rows)).as("%s epoch %d", order, e).isEqualTo(Epochs.range(SAMPLES));
         }
@@ -117,7 +118,7 @@ class HdfsLoaderTest {
   @Test
   void aMidEpochStateResumesWithTheSameImagesBitForBit() throws Exception {
     Path cache = tmp.resolve("cache-resume");
-    long budget = 5 * PhotoShards.largestShard(local);
+    long budget = 5 * ShardDirs.largestShard(local);
     LoaderBuilder images = labels(cache).order(ShardWindowOrder.window(3)).cacheBytes(budget)
         .pipeline("image", new CenterCropRgbDecoder(40, 40, 224.0 / 256));
     List<Epochs.Rows> whole;
