@@ -18,8 +18,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +30,7 @@ import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.LoaderState;
 import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.hadoop.testing.MiniHdfs;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.ShardWindowOrder;
 import org.sparkbeton.loader.order.TraversalOrder;
@@ -55,19 +54,9 @@ class HdfsLoaderTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("hdfs").toString());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    hdfs.waitActive();
+    hdfs = MiniHdfs.start(tmp.resolve("hdfs"));
     local = PhotoShards.write(tmp.resolve("photos"), SHARDS, PER_SHARD, 40);
-    uri = URI.create(hdfs.getFileSystem().getUri() + "/datasets/photos");
-    FileSystem fs = hdfs.getFileSystem();
-    try (var files = Files.list(local)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(f.toUri()),
-            new org.apache.hadoop.fs.Path(uri + "/" + f.getFileName()));
-      }
-    }
+    uri = URI.create(MiniHdfs.upload(hdfs, local, "/datasets/photos"));
   }
 
   @AfterAll
