@@ -310,26 +310,10 @@ class RemoteDatasetTest {
 
     @Override
     public DatasetStore open(URI uri) {
-      LocalDirectoryStore local = new LocalDirectoryStore(dir);
-      return new DatasetStore() {
-        @Override
-        public URI uri() {
-          return local.uri();
-        }
-
-        @Override
-        public byte[] readManifest() throws IOException {
-          return local.readManifest();
-        }
-
-        @Override
-        public void readFully(String shard, long position, byte[] dst) throws IOException {
-          local.readFully(shard, position, dst);
-        }
-
+      return new LocalStore(dir) {
         @Override
         public InputStream open(String shard, long offset) throws IOException {
-          InputStream in = local.open(shard, offset);
+          InputStream in = super.open(shard, offset);
           if (!shard.equals(victim) || times.getAndDecrement() <= 0) {
             return in;
           }
@@ -350,6 +334,35 @@ class RemoteDatasetTest {
     }
   }
 
+  /** Reads a local dataset directory as {@link LocalDirectoryStore} does; a test overrides the read it tampers with. */
+  private static class LocalStore implements DatasetStore {
+    private final LocalDirectoryStore local;
+
+    LocalStore(Path dir) {
+      this.local = new LocalDirectoryStore(dir);
+    }
+
+    @Override
+    public URI uri() {
+      return local.uri();
+    }
+
+    @Override
+    public byte[] readManifest() throws IOException {
+      return local.readManifest();
+    }
+
+    @Override
+    public void readFully(String shard, long position, byte[] dst) throws IOException {
+      local.readFully(shard, position, dst);
+    }
+
+    @Override
+    public InputStream open(String shard, long offset) throws IOException {
+      return local.open(shard, offset);
+    }
+  }
+
   @Test
   void aStoreServingOtherMetadataThanItsShardIsRefusedWhenTheShardIsStaged() throws Exception {
     Path store = dataset();
@@ -366,29 +379,13 @@ class RemoteDatasetTest {
 
       @Override
       public DatasetStore open(URI uri) {
-        LocalDirectoryStore local = new LocalDirectoryStore(store);
-        return new DatasetStore() {
-          @Override
-          public URI uri() {
-            return local.uri();
-          }
-
-          @Override
-          public byte[] readManifest() throws IOException {
-            return local.readManifest();
-          }
-
+        return new LocalStore(store) {
           @Override
           public void readFully(String shard, long position, byte[] dst) throws IOException {
-            local.readFully(shard, position, dst);
+            super.readFully(shard, position, dst);
             if (shard.equals(victim) && position <= recordsAt && position + dst.length > recordsAt) {
               dst[(int) (recordsAt - position)] ^= 1; // sample 0's label, as a ranged read returns it
             }
-          }
-
-          @Override
-          public InputStream open(String shard, long offset) throws IOException {
-            return local.open(shard, offset);
           }
         };
       }
