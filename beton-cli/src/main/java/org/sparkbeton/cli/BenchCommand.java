@@ -68,17 +68,7 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   private int bench(DatasetArgument.Dataset ds, BenchOptions options) throws IOException {
-    BenchReport r;
-    try {
-      r = Bench.run(options);
-    } catch (RuntimeException e) {
-      throw DatasetArgument.userFacing(e);
-    } catch (IOException e) {
-      if (ds.remote != null) {
-        throw DatasetArgument.remoteFailure(ds, e);
-      }
-      throw e;
-    }
+    BenchReport r = ds.measure(() -> Bench.run(options));
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? BenchJson.of(r) : BenchText.of(r));
     out.flush();

@@ -44,6 +44,24 @@ final class DatasetArgument {
       }
     }
 
+    /**
+     * Runs a measurement of this dataset ({@code doctor}'s diagnosis, {@code bench}'s run): a failure caused by the
+     * data, or an I/O error of a remote dataset, becomes one user-facing line ({@link #userFacing},
+     * {@link #remoteFailure}); a local I/O error is rethrown as it is.
+     */
+    <T> T measure(Measurement<T> measurement) throws IOException {
+      try {
+        return measurement.run();
+      } catch (RuntimeException e) {
+        throw userFacing(e);
+      } catch (IOException e) {
+        if (remote != null) {
+          throw remoteFailure(this, e);
+        }
+        throw e;
+      }
+    }
+
     @Override
     public void close() {
       if (temporaryCache != null) {
@@ -55,6 +73,12 @@ final class DatasetArgument {
         }
       }
     }
+  }
+
+  /** What {@link Dataset#measure} runs. */
+  @FunctionalInterface
+  interface Measurement<T> {
+    T run() throws IOException;
   }
 
   /** The dataset {@code arg} names; remote flags on a local dataset, or a scheme nothing reads, are refused. */

@@ -90,17 +90,7 @@ final class DoctorCommand implements Callable<Integer> {
     if (System.console() != null) {
       spec.commandLine().getErr().printf("beton doctor: measuring for about %.0f s...%n", seconds);
     }
-    Diagnosis d;
-    try {
-      d = Doctor.diagnose(options);
-    } catch (RuntimeException e) {
-      throw DatasetArgument.userFacing(e);
-    } catch (IOException e) {
-      if (ds.remote != null) {
-        throw DatasetArgument.remoteFailure(ds, e);
-      }
-      throw e;
-    }
+    Diagnosis d = ds.measure(() -> Doctor.diagnose(options));
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? DiagnosisJson.of(d) : DiagnosisText.of(d));
     out.flush();

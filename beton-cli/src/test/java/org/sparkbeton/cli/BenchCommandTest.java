@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.format.testing.GoldenFiles;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 /** {@code beton bench}: the table, the JSON, the decode limit of the same crops. */
 class BenchCommandTest {
@@ -20,7 +21,7 @@ class BenchCommandTest {
 
   @BeforeAll
   static void write() throws IOException {
-    photos = PhotoDataset.write(tmp, "photos", 60, 9);
+    photos = PhotoFiles.write(tmp, "photos", 60, 9);
   }
 
   @Test

@@ -19,6 +19,7 @@ import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 /**
  * {@code beton doctor} with known answers on real photos at full resolution (240-500 px, q90): one thread and no
@@ -35,7 +36,7 @@ class DoctorCommandTest {
 
   @BeforeAll
   static void write() throws IOException {
-    photos = PhotoDataset.write(tmp, "photos", 96, 3);
+    photos = PhotoFiles.write(tmp, "photos", 96, 3);
   }
 
   static JsonNode doctor(Object... args) throws IOException {

@@ -18,6 +18,7 @@ import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 /** {@code doctor} and {@code bench}: wrong flags and unreadable datasets give one line (plus the --help hint for flags). */
 class DoctorErrorsTest {
@@ -27,7 +28,7 @@ class DoctorErrorsTest {
 
   @BeforeAll
   static void write() throws IOException {
-    photos = PhotoDataset.write(tmp, "photos", 8, 5);
+    photos = PhotoFiles.write(tmp, "photos", 8, 5);
   }
 
   /** Exit 2, the one error line, and for a usage error the hint; never a stack trace. */
@@ -156,7 +157,7 @@ class DoctorErrorsTest {
         .pageSize(2 << 20).open(bad)) {
       for (int i = 0; i < 8; i++) {
         byte[] jpeg = TestPhotos.photo(5, i);
-        int[] size = PhotoDataset.size(jpeg);
+        int[] size = PhotoFiles.size(jpeg);
         w.append(RgbImage.jpeg(size[0], size[1], i == 6 ? Arrays.copyOf(jpeg, jpeg.length / 3) : jpeg));
       }
       w.finish();

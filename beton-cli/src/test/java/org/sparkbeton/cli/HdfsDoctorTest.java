@@ -15,8 +15,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -29,6 +27,8 @@ import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.loader.hadoop.testing.MiniHdfs;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 /**
  * {@code beton doctor} and {@code beton bench} on a real HDFS (MiniDFSCluster, one datanode, in this JVM) through
@@ -50,16 +50,13 @@ class HdfsDoctorTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("hdfs").toString());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    hdfs.waitActive();
+    hdfs = MiniHdfs.start(tmp.resolve("hdfs"));
     Path dir = Files.createDirectories(tmp.resolve("dataset"));
     List<ShardEntry> entries = new ArrayList<>();
     Path photos = null;
     for (int i = 0; i < SHARDS; i++) { // other photos in each shard: the cache keeps one copy of equal shards
       String name = String.format("part-%05d", i);
-      Path shard = PhotoDataset.write(dir, name, PER_SHARD, 10 + i);
+      Path shard = PhotoFiles.write(dir, name, PER_SHARD, 10 + i);
       photos = shard;
       entries.add(new ShardEntry(name + ".beton", PER_SHARD, Files.size(shard),
           new ShardChecksum(ShardChecksum.SHA256, DatasetVerifier.checksum(shard, ShardChecksum.SHA256)), Map.of()));
@@ -75,14 +72,7 @@ class HdfsDoctorTest {
     }
     Files.writeString(dir.resolve(DatasetManifest.FILE_NAME),
         new DatasetManifest(fields, entries, Map.of(), "test").toJson());
-    uri = hdfs.getFileSystem().getUri() + "/datasets/photos";
-    FileSystem fs = hdfs.getFileSystem();
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(f.toUri()),
-            new org.apache.hadoop.fs.Path(uri + "/" + f.getFileName()));
-      }
-    }
+    uri = MiniHdfs.upload(hdfs, dir, "/datasets/photos");
   }
 
   @AfterAll

@@ -18,8 +18,6 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,9 +30,11 @@ import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.LoaderState;
 import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.hadoop.testing.MiniHdfs;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.ShardWindowOrder;
 import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.testing.ShardDirs;
 
 /**
  * The loader over a real HDFS (MiniDFSCluster, one datanode) through {@code Loader.builder(URI)}: the
@@ -54,19 +54,9 @@ class HdfsLoaderTest {
 
   @BeforeAll
   static void setUp() throws Exception {
-    Configuration conf = new Configuration();
-    conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tmp.resolve("hdfs").toString());
-    hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-    hdfs.waitActive();
+    hdfs = MiniHdfs.start(tmp.resolve("hdfs"));
     local = PhotoShards.write(tmp.resolve("photos"), SHARDS, PER_SHARD, 40);
-    uri = URI.create(hdfs.getFileSystem().getUri() + "/datasets/photos");
-    FileSystem fs = hdfs.getFileSystem();
-    try (var files = Files.list(local)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        fs.copyFromLocalFile(new org.apache.hadoop.fs.Path(f.toUri()),
-            new org.apache.hadoop.fs.Path(uri + "/" + f.getFileName()));
-      }
-    }
+    uri = URI.create(MiniHdfs.upload(hdfs, local, "/datasets/photos"));
   }
 
   @AfterAll
@@ -84,14 +74,14 @@ class HdfsLoaderTest {
   @Test
   void aBudgetOfThreeShardsOverTwelveStaysWithinItAndSeesEverySampleOncePerEpoch() throws Exception {
     Path cache = tmp.resolve("cache-budget");
-    long budget = 3 * PhotoShards.largestShard(local);
-    assertThat(PhotoShards.totalBytes(local)).isGreaterThan(3 * budget);
+    long budget = 3 * ShardDirs.largestShard(local);
+    assertThat(ShardDirs.totalBytes(local)).isGreaterThan(3 * budget);
     AtomicLong peak = new AtomicLong();
     Epochs.Counting counting = new Epochs.Counting() {
       @Override
       public void progress(String shard, long bytes, long total) {
         try {
-          peak.accumulateAndGet(PhotoShards.diskBytes(cache), Math::max);
+          peak.accumulateAndGet(ShardDirs.diskBytes(cache), Math::max);
         } catch (java.io.IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
@@ -104,7 +94,7 @@ class HdfsLoaderTest {
           List<Epochs.Rows> rows = new ArrayList<>();
           while (it.hasNext()) {
             rows.addAll(Epochs.read(it, 1));
-            peak.accumulateAndGet(PhotoShards.diskBytes(cache), Math::max);
+            peak.accumulateAndGet(ShardDirs.diskBytes(cache), Math::max);
           }
           assertThat(Epochs.sortedLabels(rows)).as("%s epoch %d", order, e).isEqualTo(Epochs.range(SAMPLES));
         }
@@ -117,7 +107,7 @@ class HdfsLoaderTest {
   @Test
   void aMidEpochStateResumesWithTheSameImagesBitForBit() throws Exception {
     Path cache = tmp.resolve("cache-resume");
-    long budget = 5 * PhotoShards.largestShard(local);
+    long budget = 5 * ShardDirs.largestShard(local);
     LoaderBuilder images = labels(cache).order(ShardWindowOrder.window(3)).cacheBytes(budget)
         .pipeline("image", new CenterCropRgbDecoder(40, 40, 224.0 / 256));
     List<Epochs.Rows> whole;

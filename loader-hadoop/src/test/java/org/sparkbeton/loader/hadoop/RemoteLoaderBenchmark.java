@@ -19,6 +19,7 @@ import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.ShardWindowOrder;
 import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.testing.ShardDirs;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
 
 /**
@@ -60,7 +61,7 @@ public final class RemoteLoaderBenchmark {
     if (!Files.exists(local.resolve("_manifest.json"))) {
       PhotoShards.write(local, shards, images / shards, Math.min(images, 300));
     }
-    long bytes = PhotoShards.totalBytes(local);
+    long bytes = ShardDirs.totalBytes(local);
     try (S3ProxyServer s3 = S3ProxyServer.start(dir.resolve("s3"))) {
       s3.upload(local, "photos");
       System.out.printf(Locale.ROOT, "%d photos in %d shards (%.1f MB) on S3Proxy (same machine, %d cores);"

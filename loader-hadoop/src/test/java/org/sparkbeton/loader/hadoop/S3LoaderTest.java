@@ -26,6 +26,7 @@ import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.testing.ShardDirs;
 
 /**
  * The loader over S3 ({@code s3a://}, hadoop-aws 3.3.4) served by a local S3Proxy in its own process, with
@@ -98,7 +99,7 @@ class S3LoaderTest {
         Files.copy(f, copy.resolve(f.getFileName()));
       }
     }
-    Path shard = copy.resolve(PhotoShards.shardName(2));
+    Path shard = copy.resolve(ShardDirs.shardName(2));
     long at;
     try (BetonReader r = BetonReader.open(shard)) {
       at = r.metadataEnd() + 5_000; // inside a JPEG: the metadata reads fine, the manifest's SHA-256 does not match
@@ -128,7 +129,7 @@ class S3LoaderTest {
   void aServerKilledMidDownloadGivesRetriesThenAClearErrorAndARestartResumes() throws Exception {
     upload(local, "kill");
     Path cache = tmp.resolve("cache-kill");
-    String big = PhotoShards.shardName(5);
+    String big = ShardDirs.shardName(5);
     long size = Files.size(local.resolve(big));
     String key = DatasetVerifier.manifest(local).shards().get(5).checksum().value();
     AtomicBoolean killed = new AtomicBoolean();

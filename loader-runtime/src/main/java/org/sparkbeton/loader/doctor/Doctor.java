@@ -69,43 +69,24 @@ public final class Doctor {
       int field = DatasetFacts.imageField(shards.reader(0));
       DatasetFacts facts = DatasetFacts.of(o.dataset.toString(), files, shards);
       int batch = batch(facts);
-      if (o.pipeline == DoctorPipeline.SIMPLE && !facts.sameSize()) {
-        throw new IllegalArgumentException("--pipeline simple decodes images as stored, so they must all have one"
-            + " size, but the images of " + facts.name() + " do not; use --pipeline rrc224 or center224");
-      }
+      checkPipeline(facts);
       ReadModel model = new ReadModel(facts, shards, batch, o.seed);
       model.check(o.order, o.cache); // a PROCESS budget too small for one batch: say so before measuring
 
       Storage storage = storage(shards, files, field);
       Reads reads = model.reads(o.order, o.cache, storage, o.opener != null);
 
-      Setup setup;
-      PerThread perThread;
-      double pipeline;
-      List<Prescriber.Candidate> candidates = new ArrayList<>();
-      int[] sample = sample(facts.samples(), o.sample, o.seed);
-      boolean resize = o.pipeline.crops() && facts.medianSide() > 1.25 * DoctorOptions.PREPARE_MAX_RESOLUTION;
-      int maxResolution = resize ? DoctorOptions.PREPARE_MAX_RESOLUTION : Math.max(1, facts.maxSide());
-      List<Variant> variants = new ArrayList<>(List.of(Variant.STORED));
-      if (resize) {
-        variants.add(Variant.RESIZED);
-      }
-      if (facts.jpegFraction() >= 0.5) {
-        variants.add(Variant.PROPORTION);
-      }
-      try (SampleSet set = SampleSet.write(shards, field, sample, workDir(), maxResolution, variants, o.threads)) {
-        CpuMeasurements.Result cpu = new CpuMeasurements(o, nanos, set).measure(maxResolution, resize,
-            reads.steadyLimit());
-        perThread = cpu.perThread();
-        pipeline = cpu.pipeline();
-        candidates.addAll(cpu.candidates());
-      }
+      CpuMeasurements.Result cpu = measureCpu(shards, field, facts, reads.steadyLimit());
+      PerThread perThread = cpu.perThread();
+      double pipeline = cpu.pipeline();
+      List<Prescriber.Candidate> candidates = new ArrayList<>(cpu.candidates());
       candidates.addAll(model.storageCandidates(o.order, o.cache, storage, reads, o.opener != null, pipeline));
       EndToEnd endToEnd = endToEnd(files, batch, facts.imageField());
       double consumer = o.consumer == null ? Double.POSITIVE_INFINITY : o.consumer.rate(batch);
       double predicted = Math.min(pipeline, Math.min(reads.steadyLimit(), consumer));
-      setup = new Setup(facts, o.pipeline, o.threads, batch, o.order.name(), o.cache, o.consumer, o.opener != null,
-          JpegCodecs.description(), Runtime.getRuntime().availableProcessors(), Throughput.loadAverage());
+      Setup setup = new Setup(facts, o.pipeline, o.threads, batch, o.order.name(), o.cache, o.consumer,
+          o.opener != null, JpegCodecs.description(), Runtime.getRuntime().availableProcessors(),
+          Throughput.loadAverage());
       Measured measured = new Measured(storage, reads, perThread, pipeline, consumer, endToEnd, predicted,
           (System.nanoTime() - start) / 1e9);
       return Prescriber.prescribe(setup, measured, candidates);
@@ -124,6 +105,35 @@ public final class Doctor {
           + " samples of " + facts.name());
     }
     return o.batch;
+  }
+
+  private void checkPipeline(DatasetFacts facts) {
+    if (o.pipeline == DoctorPipeline.SIMPLE && !facts.sameSize()) {
+      throw new IllegalArgumentException("--pipeline simple decodes images as stored, so they must all have one"
+          + " size, but the images of " + facts.name() + " do not; use --pipeline rrc224 or center224");
+    }
+  }
+
+  /**
+   * The CPU measurements (per thread, the pipeline at --threads, the CPU remedies) on a random sample of the
+   * dataset's images held in memory: as stored, RESIZED where the images are large, PROPORTION where most are JPEG.
+   * {@code storageLimit} is the storage limit a variant's bytes scale.
+   */
+  private CpuMeasurements.Result measureCpu(Shards shards, int field, DatasetFacts facts, double storageLimit)
+      throws IOException {
+    int[] sample = sample(facts.samples(), o.sample, o.seed);
+    boolean resize = o.pipeline.crops() && facts.medianSide() > 1.25 * DoctorOptions.PREPARE_MAX_RESOLUTION;
+    int maxResolution = resize ? DoctorOptions.PREPARE_MAX_RESOLUTION : Math.max(1, facts.maxSide());
+    List<Variant> variants = new ArrayList<>(List.of(Variant.STORED));
+    if (resize) {
+      variants.add(Variant.RESIZED);
+    }
+    if (facts.jpegFraction() >= 0.5) {
+      variants.add(Variant.PROPORTION);
+    }
+    try (SampleSet set = SampleSet.write(shards, field, sample, workDir(), maxResolution, variants, o.threads)) {
+      return new CpuMeasurements(o, nanos, set).measure(maxResolution, resize, storageLimit);
+    }
   }
 
   private Storage storage(Shards shards, List<Path> files, int field) throws IOException {
@@ -154,10 +164,7 @@ public final class Doctor {
       DatasetFacts facts = DatasetFacts.of(uri.toString(), ds.names(), shards, uri.getScheme() + "://"
           + (uri.getAuthority() == null ? "" : uri.getAuthority()));
       int batch = batch(facts);
-      if (o.pipeline == DoctorPipeline.SIMPLE && !facts.sameSize()) {
-        throw new IllegalArgumentException("--pipeline simple decodes images as stored, so they must all have one"
-            + " size, but the images of " + facts.name() + " do not; use --pipeline rrc224 or center224");
-      }
+      checkPipeline(facts);
       RemoteStorageProbe.Result probe = RemoteStorageProbe.measure(ds, r.downloads(),
           Math.max(RemoteStorageProbe.MIN_NANOS, nanos * SHARE_STORAGE / 100), o.seed);
       long total = ds.totalBytes();
@@ -171,26 +178,10 @@ public final class Doctor {
           probe.bytesPerSecond(), remote.stagingPerSecond(), probe.bytesPerSecond());
       Reads reads = RemoteModel.reads(facts, remote);
 
-      List<Prescriber.Candidate> candidates = new ArrayList<>();
-      int[] sample = sample(facts.samples(), o.sample, o.seed);
-      boolean resize = o.pipeline.crops() && facts.medianSide() > 1.25 * DoctorOptions.PREPARE_MAX_RESOLUTION;
-      int maxResolution = resize ? DoctorOptions.PREPARE_MAX_RESOLUTION : Math.max(1, facts.maxSide());
-      List<Variant> variants = new ArrayList<>(List.of(Variant.STORED));
-      if (resize) {
-        variants.add(Variant.RESIZED);
-      }
-      if (facts.jpegFraction() >= 0.5) {
-        variants.add(Variant.PROPORTION);
-      }
-      PerThread perThread;
-      double pipeline;
-      try (SampleSet set = SampleSet.write(shards, field, sample, workDir(), maxResolution, variants, o.threads)) {
-        CpuMeasurements.Result cpu = new CpuMeasurements(o, nanos, set).measure(maxResolution, resize,
-            reads.steadyLimit());
-        perThread = cpu.perThread();
-        pipeline = cpu.pipeline();
-        candidates.addAll(cpu.candidates());
-      }
+      CpuMeasurements.Result cpu = measureCpu(shards, field, facts, reads.steadyLimit());
+      PerThread perThread = cpu.perThread();
+      double pipeline = cpu.pipeline();
+      List<Prescriber.Candidate> candidates = new ArrayList<>(cpu.candidates());
       candidates.addAll(RemoteModel.candidates(remote, reads));
       StagingMeter meter = new StagingMeter();
       EndToEnd endToEnd = endToEnd(r.builder(meter), batch, facts.imageField());

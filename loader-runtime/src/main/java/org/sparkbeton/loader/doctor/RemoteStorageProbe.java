@@ -2,7 +2,6 @@ package org.sparkbeton.loader.doctor;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.sparkbeton.format.dataset.ShardEntry;
@@ -32,57 +31,38 @@ final class RemoteStorageProbe {
 
   private static double run(RangedDataset ds, int streams, long nanos, long seed) throws IOException {
     AtomicLong bytes = new AtomicLong();
-    IOException[] failure = new IOException[1];
     long t0 = System.nanoTime();
     long deadline = t0 + nanos;
-    Thread[] workers = new Thread[streams];
-    for (int t = 0; t < streams; t++) {
-      long threadSeed = seed * 1_000_003L + t;
-      workers[t] = new Thread(() -> {
-        SplittableRandom r = new SplittableRandom(threadSeed);
+    IOException failure;
+    try {
+      failure = ProbeThreads.run(streams, "beton-doctor-store-", t -> {
+        SplittableRandom r = new SplittableRandom(seed * 1_000_003L + t);
         byte[] buffer = new byte[CHUNK];
-        try {
-          do {
-            ShardEntry e = ds.entries().get(r.nextInt(ds.entries().size()));
-            long offset = e.bytes() <= RUN ? 0 : r.nextLong(e.bytes() - RUN);
-            try (InputStream in = ds.store().open(e.path(), offset)) {
-              long read = 0;
-              while (read < RUN) {
-                int n = in.read(buffer, 0, (int) Math.min(CHUNK, RUN - read));
-                if (n < 0) {
-                  break;
-                }
-                read += n;
-                bytes.addAndGet(n);
-                if (System.nanoTime() > deadline) {
-                  break;
-                }
+        do {
+          ShardEntry e = ds.entries().get(r.nextInt(ds.entries().size()));
+          long offset = e.bytes() <= RUN ? 0 : r.nextLong(e.bytes() - RUN);
+          try (InputStream in = ds.store().open(e.path(), offset)) {
+            long read = 0;
+            while (read < RUN) {
+              int n = in.read(buffer, 0, (int) Math.min(CHUNK, RUN - read));
+              if (n < 0) {
+                break;
+              }
+              read += n;
+              bytes.addAndGet(n);
+              if (System.nanoTime() > deadline) {
+                break;
               }
             }
-          } while (System.nanoTime() < deadline);
-        } catch (IOException e) {
-          synchronized (failure) {
-            failure[0] = e;
           }
-        } catch (UncheckedIOException e) {
-          synchronized (failure) {
-            failure[0] = e.getCause();
-          }
-        }
-      }, "beton-doctor-store-" + t);
-      workers[t].setDaemon(true);
-      workers[t].start();
+        } while (System.nanoTime() < deadline);
+      });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while measuring " + ds.uri(), e);
     }
-    for (Thread w : workers) {
-      try {
-        w.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("Interrupted while measuring " + ds.uri(), e);
-      }
-    }
-    if (failure[0] != null) {
-      throw new IOException("Cannot read the shards of " + ds.uri() + ": " + failure[0].getMessage(), failure[0]);
+    if (failure != null) {
+      throw new IOException("Cannot read the shards of " + ds.uri() + ": " + failure.getMessage(), failure);
     }
     return bytes.get() / ((System.nanoTime() - t0) / 1e9);
   }

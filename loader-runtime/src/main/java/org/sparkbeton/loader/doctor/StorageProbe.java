@@ -1,7 +1,6 @@
 package org.sparkbeton.loader.doctor;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -121,41 +120,23 @@ final class StorageProbe {
     int bufferSize = largest;
     AtomicLong count = new AtomicLong();
     AtomicLong bytes = new AtomicLong();
-    IOException[] failure = new IOException[1];
-    Thread[] workers = new Thread[threads];
-    for (int t = 0; t < threads; t++) {
-      long threadSeed = seed + 31L * t;
-      workers[t] = new Thread(() -> {
-        SplittableRandom r = new SplittableRandom(threadSeed);
+    IOException failure;
+    try {
+      failure = ProbeThreads.run(threads, "beton-doctor-storage-", t -> {
+        SplittableRandom r = new SplittableRandom(seed + 31L * t);
         ByteBuffer scratch = reads.buffer(bufferSize);
-        try {
-          do {
-            long[] p = payloads[r.nextInt(payloads.length)];
-            bytes.addAndGet(reads.read((int) p[0], p[1], (int) p[2], scratch));
-            count.incrementAndGet();
-          } while (System.nanoTime() < deadline);
-        } catch (IOException e) {
-          synchronized (failure) {
-            failure[0] = e;
-          }
-        } catch (UncheckedIOException e) {
-          synchronized (failure) {
-            failure[0] = e.getCause();
-          }
-        }
-      }, "beton-doctor-storage-" + t);
-      workers[t].start();
+        do {
+          long[] p = payloads[r.nextInt(payloads.length)];
+          bytes.addAndGet(reads.read((int) p[0], p[1], (int) p[2], scratch));
+          count.incrementAndGet();
+        } while (System.nanoTime() < deadline);
+      });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("Interrupted while measuring storage", e);
     }
-    for (Thread w : workers) {
-      try {
-        w.join();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("Interrupted while measuring storage", e);
-      }
-    }
-    if (failure[0] != null) {
-      throw failure[0];
+    if (failure != null) {
+      throw failure;
     }
     return new long[] {count.get(), bytes.get()};
   }

@@ -21,8 +21,7 @@ public final class QuasiRandomOrder implements TraversalOrder {
   private static final long SALT = 0x5155415349L; // "QUASI"
   private final long seed;
   private final int pageBuffer;
-  private final int[] groupStart; // CSR: group g holds members[groupStart[g] .. groupStart[g+1])
-  private final int[] members;
+  private final SampleGroups groups; // by page; a sample with no page in a group of its own
 
   QuasiRandomOrder(int[] indices, long seed, int pageBuffer, PageMap pages) {
     if (pageBuffer < 1) {
@@ -30,47 +29,7 @@ public final class QuasiRandomOrder implements TraversalOrder {
     }
     this.seed = seed;
     this.pageBuffer = pageBuffer;
-    int numPages = pages.numPages();
-    int unpaged = 0;
-    int[] count = new int[numPages + 1];
-    for (int s : indices) {
-      int p = pages.page(s);
-      if (p == PageMap.NO_PAGE) {
-        unpaged++;
-      } else {
-        count[p + 1]++;
-      }
-    }
-    // compact the non-empty pages into groups 0..G-1, then one group per unpaged sample
-    int[] groupOfPage = new int[numPages];
-    int groups = 0;
-    for (int p = 0; p < numPages; p++) {
-      groupOfPage[p] = count[p + 1] > 0 ? groups++ : -1;
-    }
-    int totalGroups = groups + unpaged;
-    int[] start = new int[totalGroups + 1];
-    for (int s : indices) {
-      int p = pages.page(s);
-      if (p != PageMap.NO_PAGE) {
-        start[groupOfPage[p] + 1]++;
-      }
-    }
-    for (int g = groups; g < totalGroups; g++) {
-      start[g + 1] = 1;
-    }
-    for (int g = 0; g < totalGroups; g++) {
-      start[g + 1] += start[g];
-    }
-    int[] fill = new int[totalGroups];
-    int[] out = new int[indices.length];
-    int nextUnpaged = groups;
-    for (int s : indices) {
-      int p = pages.page(s);
-      int g = p == PageMap.NO_PAGE ? nextUnpaged++ : groupOfPage[p];
-      out[start[g] + fill[g]++] = s;
-    }
-    this.groupStart = start;
-    this.members = out;
+    this.groups = new SampleGroups(indices, pages.numPages(), pages::page); // NO_PAGE: a group of its own
   }
 
   /** QUASI_RANDOM with a buffer of {@code pageBuffer} open pages instead of FFCV's {@code 2 * batchSize}. */
@@ -93,16 +52,9 @@ public final class QuasiRandomOrder implements TraversalOrder {
   @Override
   public int[] globalOrder(int epoch) {
     SplittableRandom rng = new SplittableRandom(Seeds.mix(seed, epoch, SALT));
-    int[] pool = members.clone();
-    int numGroups = groupStart.length - 1;
-    for (int g = 0; g < numGroups; g++) {
-      RandomOrder.shuffle(pool, groupStart[g], groupStart[g + 1], rng);
-    }
-    int[] groupOrder = new int[numGroups];
-    for (int g = 0; g < numGroups; g++) {
-      groupOrder[g] = g;
-    }
-    RandomOrder.shuffle(groupOrder, 0, numGroups, rng);
+    int[] pool = groups.shuffledMembers(rng);
+    int numGroups = groups.count();
+    int[] groupOrder = groups.shuffledOrder(rng);
 
     int capacity = Math.min(pageBuffer, Math.max(1, numGroups));
     int[] next = new int[capacity]; // next position in pool of each open group
@@ -111,8 +63,8 @@ public final class QuasiRandomOrder implements TraversalOrder {
     int nextGroup = 0;
     while (open < capacity && nextGroup < numGroups) {
       int g = groupOrder[nextGroup++];
-      next[open] = groupStart[g];
-      end[open++] = groupStart[g + 1];
+      next[open] = groups.start(g);
+      end[open++] = groups.start(g + 1);
     }
     int[] out = new int[pool.length];
     for (int i = 0; i < out.length; i++) {
@@ -121,8 +73,8 @@ public final class QuasiRandomOrder implements TraversalOrder {
       if (next[k] == end[k]) {
         if (nextGroup < numGroups) {
           int g = groupOrder[nextGroup++];
-          next[k] = groupStart[g];
-          end[k] = groupStart[g + 1];
+          next[k] = groups.start(g);
+          end[k] = groups.start(g + 1);
         } else {
           open--;
           next[k] = next[open];

@@ -24,40 +24,12 @@ public final class ShardWindowOrder implements TraversalOrder {
   private static final long SALT = 0x57494e444f57L; // "WINDOW"
   private final long seed;
   private final int window;
-  private final int[] groupStart; // CSR: shard group g holds members[groupStart[g] .. groupStart[g+1])
-  private final int[] members;
+  private final SampleGroups groups; // by shard
 
   ShardWindowOrder(OrderContext context, int window) {
     this.seed = context.seed();
     this.window = window;
-    int[] indices = context.indices();
-    int shards = context.shards();
-    int[] count = new int[shards + 1];
-    for (int s : indices) {
-      count[context.shardOf(s) + 1]++;
-    }
-    int[] groupOf = new int[shards];
-    int groups = 0;
-    for (int i = 0; i < shards; i++) {
-      groupOf[i] = count[i + 1] > 0 ? groups++ : -1;
-    }
-    int[] start = new int[groups + 1];
-    for (int i = 0; i < shards; i++) {
-      if (groupOf[i] >= 0) {
-        start[groupOf[i] + 1] = count[i + 1];
-      }
-    }
-    for (int g = 0; g < groups; g++) {
-      start[g + 1] += start[g];
-    }
-    int[] fill = new int[groups];
-    int[] out = new int[indices.length];
-    for (int s : indices) {
-      int g = groupOf[context.shardOf(s)];
-      out[start[g] + fill[g]++] = s;
-    }
-    this.groupStart = start;
-    this.members = out;
+    this.groups = new SampleGroups(context.indices(), context.shards(), context::shardOf);
   }
 
   /** A shard window of {@code shards} shards (k above); at least 1. */
@@ -80,16 +52,9 @@ public final class ShardWindowOrder implements TraversalOrder {
   @Override
   public int[] globalOrder(int epoch) {
     SplittableRandom rng = new SplittableRandom(Seeds.mix(seed, epoch, SALT));
-    int[] pool = members.clone();
-    int m = groupStart.length - 1;
-    for (int g = 0; g < m; g++) {
-      RandomOrder.shuffle(pool, groupStart[g], groupStart[g + 1], rng);
-    }
-    int[] shardOrder = new int[m];
-    for (int i = 0; i < m; i++) {
-      shardOrder[i] = i;
-    }
-    RandomOrder.shuffle(shardOrder, 0, m, rng);
+    int[] pool = groups.shuffledMembers(rng);
+    int m = groups.count();
+    int[] shardOrder = groups.shuffledOrder(rng);
     int k = Math.max(1, Math.min(window, m));
     int[] out = new int[pool.length];
     int pos = 0;
@@ -101,9 +66,9 @@ public final class ShardWindowOrder implements TraversalOrder {
           continue;
         }
         int g = shardOrder[i];
-        int n = groupStart[g + 1] - groupStart[g];
-        int from = groupStart[g] + (int) ((long) j * n / k);
-        int to = groupStart[g] + (int) ((long) (j + 1) * n / k);
+        int n = groups.start(g + 1) - groups.start(g);
+        int from = groups.start(g) + (int) ((long) j * n / k);
+        int to = groups.start(g) + (int) ((long) (j + 1) * n / k);
         System.arraycopy(pool, from, out, pos, to - from);
         pos += to - from;
       }

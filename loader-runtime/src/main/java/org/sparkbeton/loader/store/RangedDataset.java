@@ -4,16 +4,11 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.sparkbeton.format.BetonReader;
-import org.sparkbeton.format.ReadOptions;
-import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.loader.io.PayloadStore;
 import org.sparkbeton.loader.io.PayloadView;
@@ -40,95 +35,35 @@ public final class RangedDataset implements Closeable {
 
   /** Opens the dataset at {@code store}, which {@link #close()} closes; errors name the store. */
   public static RangedDataset open(DatasetStore store) throws IOException {
-    DatasetManifest manifest;
-    try {
-      manifest = DatasetManifest.parse(new String(store.readManifest(), StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Dataset " + store.uri() + ": " + DatasetManifest.FILE_NAME + ": "
-          + e.getMessage(), e);
-    }
-    List<ShardEntry> entries = manifest.shards();
-    if (entries.isEmpty()) {
-      throw new IllegalArgumentException("Dataset " + store.uri() + " has no shards (its manifest lists 0 samples)");
-    }
-    String base = store.uri().toString();
+    List<ShardEntry> entries = ShardMetadata.readManifest(store).shards();
     List<String> names = new ArrayList<>();
     for (ShardEntry e : entries) {
-      names.add(base + (base.endsWith("/") ? "" : "/") + e.path());
+      names.add(ShardMetadata.shardName(store.uri(), e));
     }
-    BetonReader[] readers = new BetonReader[entries.size()];
     ExecutorService pool = Executors.newFixedThreadPool(Math.min(8, entries.size()), r -> {
       Thread t = new Thread(r, "beton-metadata");
       t.setDaemon(true);
       return t;
     });
-    Throwable failure = null;
+    BetonReader[] readers;
     try {
-      List<Future<BetonReader>> opening = new ArrayList<>();
-      for (int i = 0; i < entries.size(); i++) {
+      readers = ShardMetadata.openAll(pool, entries.size(), store.uri(), i -> {
         ShardEntry e = entries.get(i);
-        String name = names.get(i);
-        opening.add(pool.submit(() -> openReader(store, e, name)));
-      }
-      for (int i = 0; i < readers.length; i++) {
-        try {
-          readers[i] = opening.get(i).get();
-        } catch (ExecutionException x) {
-          failure = failure == null ? x.getCause() : failure;
-        } catch (InterruptedException x) {
-          Thread.currentThread().interrupt();
-          failure = failure == null ? x : failure;
-        }
-      }
+        return ShardMetadata.open(store, e, new MetadataSource(names.get(i), e.bytes(),
+            (position, dst) -> store.readFully(e.path(), position, dst)));
+      });
     } finally {
       pool.shutdown();
     }
-    if (failure == null) {
-      try {
-        PayloadStore[] stores = new PayloadStore[readers.length];
-        for (int i = 0; i < stores.length; i++) {
-          stores[i] = new Ranged(store, entries.get(i).path());
-        }
-        return new RangedDataset(store, List.copyOf(entries), List.copyOf(names), Shards.of(readers, stores));
-      } catch (RuntimeException x) {
-        failure = x;
-      }
-    }
-    for (BetonReader r : readers) {
-      if (r != null) {
-        r.close();
-      }
-    }
-    if (failure instanceof IOException io) {
-      throw io;
-    }
-    if (failure instanceof RuntimeException re) {
-      throw re;
-    }
-    if (failure instanceof Error err) {
-      throw err;
-    }
-    throw new IOException("Cannot open the shards of " + store.uri() + ": " + failure, failure);
-  }
-
-  private static BetonReader openReader(DatasetStore store, ShardEntry e, String name) throws IOException {
-    MetadataSource source = new MetadataSource(name, e.bytes(),
-        (position, dst) -> store.readFully(e.path(), position, dst));
     try {
-      BetonReader reader = BetonReader.open(source, ReadOptions.defaults());
-      try {
-        source.preload(reader.metadataStart(), reader.metadataEnd());
-        if (reader.numSamples() != e.samples()) {
-          throw new IllegalArgumentException("Dataset " + store.uri() + ": shard " + e.path() + " holds "
-              + reader.numSamples() + " samples but the manifest says " + e.samples());
-        }
-      } catch (IOException | RuntimeException | Error x) {
-        reader.close();
-        throw x;
+      PayloadStore[] stores = new PayloadStore[readers.length];
+      for (int i = 0; i < stores.length; i++) {
+        stores[i] = new Ranged(store, entries.get(i).path());
       }
-      return reader;
-    } catch (IOException x) {
-      throw new IOException("Cannot read the metadata of shard " + e.path() + " of " + store.uri() + ": " + x, x);
+      return new RangedDataset(store, List.copyOf(entries), List.copyOf(names), Shards.of(readers, stores));
+    } catch (RuntimeException x) {
+      ShardMetadata.closeAll(readers);
+      throw x;
     }
   }
 

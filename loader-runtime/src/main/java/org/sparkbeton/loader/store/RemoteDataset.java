@@ -3,21 +3,16 @@ package org.sparkbeton.loader.store;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.sparkbeton.format.BetonReader;
-import org.sparkbeton.format.ReadOptions;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.loader.io.BatchStaging;
@@ -76,13 +71,11 @@ public final class RemoteDataset implements BatchStaging {
     }
     this.totalBytes = total;
     this.maxShardBytes = max;
-    BetonReader[] readers = openReaders();
+    BetonReader[] readers = ShardMetadata.openAll(pool, n, store.uri(), this::openReader);
     try {
       this.shards = Shards.of(readers, staged);
     } catch (RuntimeException e) {
-      for (BetonReader r : readers) {
-        r.close();
-      }
+      ShardMetadata.closeAll(readers);
       throw e;
     }
     this.stager = new ShardStager(this, budget, pool);
@@ -94,16 +87,7 @@ public final class RemoteDataset implements BatchStaging {
    * read or disagrees with the manifest, or when the budget cannot hold the largest shard.
    */
   public static RemoteDataset open(DatasetStore store, StagingConfig config) throws IOException {
-    DatasetManifest manifest;
-    try {
-      manifest = DatasetManifest.parse(new String(store.readManifest(), StandardCharsets.UTF_8));
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Dataset " + store.uri() + ": " + DatasetManifest.FILE_NAME + ": "
-          + e.getMessage(), e);
-    }
-    if (manifest.shards().isEmpty()) {
-      throw new IllegalArgumentException("Dataset " + store.uri() + " has no shards (its manifest lists 0 samples)");
-    }
+    DatasetManifest manifest = ShardMetadata.readManifest(store);
     ShardCache cache = ShardCache.open(config.dir());
     ExecutorService pool = null;
     try {
@@ -145,44 +129,6 @@ public final class RemoteDataset implements BatchStaging {
     });
   }
 
-  private BetonReader[] openReaders() throws IOException {
-    List<Future<BetonReader>> opening = new ArrayList<>();
-    for (int i = 0; i < entries.size(); i++) {
-      int shard = i;
-      opening.add(pool.submit(() -> openReader(shard)));
-    }
-    BetonReader[] readers = new BetonReader[entries.size()];
-    Throwable failure = null;
-    for (int i = 0; i < readers.length; i++) {
-      try {
-        readers[i] = opening.get(i).get();
-      } catch (ExecutionException e) {
-        failure = failure == null ? e.getCause() : failure;
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        failure = failure == null ? e : failure;
-      }
-    }
-    if (failure != null) {
-      for (BetonReader r : readers) {
-        if (r != null) {
-          r.close();
-        }
-      }
-      if (failure instanceof IOException io) {
-        throw io;
-      }
-      if (failure instanceof RuntimeException re) {
-        throw re;
-      }
-      if (failure instanceof Error err) {
-        throw err;
-      }
-      throw new IOException("Cannot open the shards of " + store.uri() + ": " + failure, failure);
-    }
-    return readers;
-  }
-
   /** A shard's metadata, from its cached copy when there is one (verified when it was written), else the store. */
   private BetonReader openReader(int i) throws IOException {
     ShardEntry e = entries.get(i);
@@ -196,22 +142,10 @@ public final class RemoteDataset implements BatchStaging {
       MetadataSource.RangeReader ranges = local != null ? MetadataSource.of(local, shardName(i))
           : (position, dst) -> store.readFully(e.path(), position, dst);
       MetadataSource source = new MetadataSource(shardName(i), e.bytes(), ranges);
-      BetonReader reader = BetonReader.open(source, ReadOptions.defaults());
-      try {
-        source.preload(reader.metadataStart(), reader.metadataEnd());
-        source.seal();
-        if (reader.numSamples() != e.samples()) {
-          throw new IllegalArgumentException("Dataset " + store.uri() + ": shard " + e.path() + " holds "
-              + reader.numSamples() + " samples but the manifest says " + e.samples());
-        }
-      } catch (IOException | RuntimeException | Error x) {
-        reader.close();
-        throw x;
-      }
+      BetonReader reader = ShardMetadata.open(store, e, source);
+      source.seal();
       metadata[i] = source;
       return reader;
-    } catch (IOException x) {
-      throw new IOException("Cannot read the metadata of shard " + e.path() + " of " + store.uri() + ": " + x, x);
     } finally {
       if (local != null) {
         local.close();
@@ -321,8 +255,7 @@ public final class RemoteDataset implements BatchStaging {
   }
 
   String shardName(int s) {
-    String base = store.uri().toString();
-    return base + (base.endsWith("/") ? "" : "/") + entries.get(s).path();
+    return ShardMetadata.shardName(store.uri(), entries.get(s));
   }
 
   @Override

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.loader.doctor.Diagnosis.Change;
 import org.sparkbeton.loader.doctor.Diagnosis.Resource;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 /**
  * Known answers through the API: full-resolution photos read through a throttled source are storage bound, and the

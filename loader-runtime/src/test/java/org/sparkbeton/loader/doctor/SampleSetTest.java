@@ -14,6 +14,7 @@ import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.loader.io.Shards;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 /** The doctor's sample: stored payloads copied unchanged, the variants as the writer would store them. */
 class SampleSetTest {

@@ -38,6 +38,7 @@ import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.ShardWindowOrder;
 import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.testing.ShardDirs;
 
 /**
  * The staging path end to end with a local directory as the store: same batches as reading the directory
@@ -155,7 +156,7 @@ class RemoteDatasetTest {
           assertThat(counting.hitCount()).as("epoch 1 stages from the cache").isEqualTo(e * SHARDS);
         }
       }
-      assertThat(ShardedDatasets.diskBytes(cache)).isEqualTo(totalBytes(store));
+      assertThat(ShardDirs.diskBytes(cache)).isEqualTo(totalBytes(store));
     }
   }
 
@@ -167,13 +168,13 @@ class RemoteDatasetTest {
   void aBudgetOfThreeShardsOverTwelveStaysWithinItAndSeesEverySampleOncePerEpoch() throws Exception {
     Path store = dataset();
     Path cache = tmp.resolve("cache");
-    long budget = 3 * ShardedDatasets.largestShard(store);
+    long budget = 3 * ShardDirs.largestShard(store);
     AtomicLong peak = new AtomicLong();
     Counting counting = new Counting() {
       @Override
       public void progress(String shard, long bytes, long total) {
         try {
-          peak.accumulateAndGet(ShardedDatasets.diskBytes(cache), Math::max);
+          peak.accumulateAndGet(ShardDirs.diskBytes(cache), Math::max);
         } catch (IOException e) {
           throw new java.io.UncheckedIOException(e);
         }
@@ -186,7 +187,7 @@ class RemoteDatasetTest {
           List<long[]> batches = new ArrayList<>();
           while (it.hasNext()) {
             batches.addAll(epoch(it, 1));
-            peak.accumulateAndGet(ShardedDatasets.diskBytes(cache), Math::max);
+            peak.accumulateAndGet(ShardDirs.diskBytes(cache), Math::max);
           }
           assertThat(sortedLabels(batches)).as("%s epoch %d", order, e).isEqualTo(range(SAMPLES));
         }
@@ -233,7 +234,7 @@ class RemoteDatasetTest {
   @Test
   void aShardCorruptInTheStoreFailsNamingItAndTheStoreAndIsNeverUsed() throws Exception {
     Path store = dataset();
-    Path shard = store.resolve(ShardedDatasets.shardName(5));
+    Path shard = store.resolve(ShardDirs.shardName(5));
     long dataAt;
     try (BetonReader r = BetonReader.open(shard)) {
       dataAt = r.metadataEnd() + 100; // a payload byte: the metadata still reads fine
@@ -261,7 +262,7 @@ class RemoteDatasetTest {
   void aFailedDownloadKeepsItsBytesAndTheNextLoaderResumesThem() throws Exception {
     Path store = dataset();
     Path cache = tmp.resolve("cache");
-    String victim = ShardedDatasets.shardName(7);
+    String victim = ShardDirs.shardName(7);
     long size = Files.size(store.resolve(victim));
     // a store whose streams of one shard break after 100,000 bytes
     DatasetStoreProvider breaking = new Provider(store, victim, 100_000, Integer.MAX_VALUE);
@@ -284,7 +285,7 @@ class RemoteDatasetTest {
     }
     assertThat(second.retries).hasValue(1);
     assertThat(second.downloads.get(victim)).hasValue(1);
-    assertThat(second.hits.get(ShardedDatasets.shardName(0))).as("shards done before the failure").hasValue(1);
+    assertThat(second.hits.get(ShardDirs.shardName(0))).as("shards done before the failure").hasValue(1);
     assertThat(second.resumed).anySatisfy(r -> assertThat(r).containsExactly(size - 100_000, 100_000));
   }
 
@@ -309,26 +310,10 @@ class RemoteDatasetTest {
 
     @Override
     public DatasetStore open(URI uri) {
-      LocalDirectoryStore local = new LocalDirectoryStore(dir);
-      return new DatasetStore() {
-        @Override
-        public URI uri() {
-          return local.uri();
-        }
-
-        @Override
-        public byte[] readManifest() throws IOException {
-          return local.readManifest();
-        }
-
-        @Override
-        public void readFully(String shard, long position, byte[] dst) throws IOException {
-          local.readFully(shard, position, dst);
-        }
-
+      return new LocalStore(dir) {
         @Override
         public InputStream open(String shard, long offset) throws IOException {
-          InputStream in = local.open(shard, offset);
+          InputStream in = super.open(shard, offset);
           if (!shard.equals(victim) || times.getAndDecrement() <= 0) {
             return in;
           }
@@ -349,10 +334,39 @@ class RemoteDatasetTest {
     }
   }
 
+  /** Reads a local dataset directory as {@link LocalDirectoryStore} does; a test overrides the read it tampers with. */
+  private static class LocalStore implements DatasetStore {
+    private final LocalDirectoryStore local;
+
+    LocalStore(Path dir) {
+      this.local = new LocalDirectoryStore(dir);
+    }
+
+    @Override
+    public URI uri() {
+      return local.uri();
+    }
+
+    @Override
+    public byte[] readManifest() throws IOException {
+      return local.readManifest();
+    }
+
+    @Override
+    public void readFully(String shard, long position, byte[] dst) throws IOException {
+      local.readFully(shard, position, dst);
+    }
+
+    @Override
+    public InputStream open(String shard, long offset) throws IOException {
+      return local.open(shard, offset);
+    }
+  }
+
   @Test
   void aStoreServingOtherMetadataThanItsShardIsRefusedWhenTheShardIsStaged() throws Exception {
     Path store = dataset();
-    String victim = ShardedDatasets.shardName(3);
+    String victim = ShardDirs.shardName(3);
     long recordsAt;
     try (BetonReader r = BetonReader.open(store.resolve(victim))) {
       recordsAt = r.metadataStart();
@@ -365,29 +379,13 @@ class RemoteDatasetTest {
 
       @Override
       public DatasetStore open(URI uri) {
-        LocalDirectoryStore local = new LocalDirectoryStore(store);
-        return new DatasetStore() {
-          @Override
-          public URI uri() {
-            return local.uri();
-          }
-
-          @Override
-          public byte[] readManifest() throws IOException {
-            return local.readManifest();
-          }
-
+        return new LocalStore(store) {
           @Override
           public void readFully(String shard, long position, byte[] dst) throws IOException {
-            local.readFully(shard, position, dst);
+            super.readFully(shard, position, dst);
             if (shard.equals(victim) && position <= recordsAt && position + dst.length > recordsAt) {
               dst[(int) (recordsAt - position)] ^= 1; // sample 0's label, as a ranged read returns it
             }
-          }
-
-          @Override
-          public InputStream open(String shard, long offset) throws IOException {
-            return local.open(shard, offset);
           }
         };
       }
@@ -404,7 +402,7 @@ class RemoteDatasetTest {
   void aMidEpochStateResumesWithTheRemainingBatches() throws Exception {
     Path store = dataset();
     Path cache = tmp.resolve("cache");
-    long budget = 4 * ShardedDatasets.largestShard(store);
+    long budget = 4 * ShardDirs.largestShard(store);
     List<long[]> whole;
     try (Loader loader = remote(store, cache).order(ShardWindowOrder.window(2)).cacheBytes(budget).build()) {
       whole = epoch(loader);
@@ -454,7 +452,7 @@ class RemoteDatasetTest {
   @Test
   void refusesWhatCannotWork() throws Exception {
     Path store = dataset();
-    long shard = ShardedDatasets.largestShard(store);
+    long shard = ShardDirs.largestShard(store);
     assertThatThrownBy(() -> remote(store, tmp.resolve("c1")).cacheBytes(shard - 1).build())
         .hasMessageContaining("The cache budget of " + (shard - 1) + " bytes cannot hold shard")
         .hasMessageContaining("raise cacheBytes to at least " + 3 * shard);

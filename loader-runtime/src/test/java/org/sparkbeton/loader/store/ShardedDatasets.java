@@ -1,21 +1,14 @@
 package org.sparkbeton.loader.store;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.SplittableRandom;
 import org.sparkbeton.format.BetonField;
-import org.sparkbeton.format.dataset.DatasetManifest;
-import org.sparkbeton.format.dataset.DatasetVerifier;
-import org.sparkbeton.format.dataset.ManifestField;
-import org.sparkbeton.format.dataset.ShardChecksum;
-import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.BytesField;
 import org.sparkbeton.format.fields.IntField;
-import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.loader.testing.ShardDirs;
 
 /**
  * Dataset directories of several shards, as the Spark writer lays them out (shards plus a manifest with
@@ -35,58 +28,10 @@ final class ShardedDatasets {
     return b;
   }
 
-  static String shardName(int i) {
-    return String.format("part-%05d.beton", i);
-  }
-
   /** {@code shards} shards of {@code perShard} samples with blobs of {@code blobBytes} bytes, in {@code dir}. */
   static Path write(Path dir, int shards, int perShard, int blobBytes) throws IOException {
-    Files.createDirectories(dir);
-    List<ShardEntry> entries = new ArrayList<>();
-    for (int i = 0; i < shards; i++) {
-      Path file = dir.resolve(shardName(i));
-      try (BetonWriter w = BetonWriter.builder(FIELDS).pageSize(2 << 20).open(file)) {
-        for (int j = 0; j < perShard; j++) {
-          long g = (long) i * perShard + j;
-          w.append(g, blob(g, blobBytes));
-        }
-        w.finish();
-      }
-      entries.add(new ShardEntry(shardName(i), perShard, Files.size(file),
-          new ShardChecksum(ShardChecksum.SHA256, DatasetVerifier.checksum(file, ShardChecksum.SHA256)), Map.of()));
-    }
-    Files.writeString(dir.resolve(DatasetManifest.FILE_NAME), new DatasetManifest(
-        FIELDS.stream().map(ManifestField::of).toList(), entries, Map.of(), "test").toJson());
-    return dir;
-  }
-
-  /** Bytes of the largest shard. */
-  static long largestShard(Path dir) throws IOException {
-    long max = 0;
-    for (ShardEntry e : DatasetVerifier.manifest(dir).shards()) {
-      max = Math.max(max, e.bytes());
-    }
-    return max;
-  }
-
-  /** Bytes the cache directory's shards and downloads occupy on disk now. */
-  static long diskBytes(Path cacheDir) throws IOException {
-    if (!Files.isDirectory(cacheDir)) {
-      return 0;
-    }
-    long total = 0;
-    try (var files = Files.list(cacheDir)) {
-      for (Path f : (Iterable<Path>) files::iterator) {
-        String name = f.getFileName().toString();
-        if (name.endsWith(".beton") || name.endsWith(".part")) {
-          try {
-            total += Files.size(f);
-          } catch (java.nio.file.NoSuchFileException gone) {
-            // evicted while we listed
-          }
-        }
-      }
-    }
-    return total;
+    int[] samples = new int[shards];
+    Arrays.fill(samples, perShard);
+    return ShardDirs.write(dir, FIELDS, samples, (w, g) -> w.append((long) g, blob(g, blobBytes)));
   }
 }

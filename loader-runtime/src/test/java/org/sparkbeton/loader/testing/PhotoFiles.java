@@ -1,4 +1,4 @@
-package org.sparkbeton.cli;
+package org.sparkbeton.loader.testing;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,11 +14,15 @@ import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
 
-/** A .beton of real photos at full resolution (TestPhotos: q90 JPEGs, 240-500 px on the longer side) and labels. */
-final class PhotoDataset {
-  private PhotoDataset() {}
+/**
+ * A .beton of real photos at full resolution (TestPhotos: q90 JPEGs, 240-500 px on the longer side) and labels,
+ * for the doctor's and bench's tests here and in beton-cli (this module's test-jar).
+ */
+public final class PhotoFiles {
+  private PhotoFiles() {}
 
-  static Path write(Path dir, String name, int n, long seed) throws IOException {
+  /** {@code dir/name.beton}: photos {@code 0..n-1} of set {@code seed}, sample i labelled {@code i % 10}. */
+  public static Path write(Path dir, String name, int n, long seed) throws IOException {
     Path file = dir.resolve(name + ".beton");
     List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE),
         new BetonField("label", IntField.INSTANCE));
@@ -36,7 +40,7 @@ final class PhotoDataset {
   }
 
   /** {width, height} of a JPEG. */
-  static int[] size(byte[] jpeg) {
+  public static int[] size(byte[] jpeg) {
     JpegHeader header = new JpegHeader();
     try (JpegCodec codec = JpegCodecs.fastest()) {
       codec.probe(ByteBuffer.wrap(jpeg), header);
