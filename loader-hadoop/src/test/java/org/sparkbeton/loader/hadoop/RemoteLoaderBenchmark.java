@@ -139,8 +139,8 @@ public final class RemoteLoaderBenchmark {
       line("cold: S3 into an empty cache", c, w, l);
       line("warm: from the cache", w, w, l);
       line("local files read in place", l, w, l);
-      System.out.printf(Locale.ROOT, "| download only (labels, no payload decoded) | %.2f | | | | %.3f s | | %.2f | %.2f |"
-          + " %.2f |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu);
+      System.out.printf(Locale.ROOT, "| download only (labels, no payload decoded) | %.2f | | | | %.3f s | | %.2f |"
+          + " %.2f | %.2f |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu);
       System.out.printf(Locale.ROOT, "store bandwidth %.0f MB/s (download-only epoch), decoding consumes %.0f MB/s"
           + " (local epoch); opening the dataset (manifest + metadata of every shard) %.2f s (median)%n",
           bytes / d.seconds / 1e6, bytes / l.seconds / 1e6, medianOf(builds));
@@ -157,7 +157,8 @@ public final class RemoteLoaderBenchmark {
     }
 
     private LoaderBuilder remote() {
-      return Loader.builder(s3.uri(key), new HadoopDatasetStoreProvider(s3.conf())).cacheDir(cache).downloads(downloads);
+      return Loader.builder(s3.uri(key), new HadoopDatasetStoreProvider(s3.conf())).cacheDir(cache)
+          .downloads(downloads);
     }
   }
 
