@@ -5,15 +5,17 @@ import java.util.List;
 import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
-import org.sparkbeton.codec.jpeg.JpegGeometry;
+import org.sparkbeton.loader.decoders.CropRgbDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.pipeline.SampleContext;
 
 /**
  * The decode limit of a JPEG loader on this machine: a bare loop over beton-codec ({@link JpegCodecs#fastest()})
  * decoding the same crop boxes as the loader's pipeline 0 (same seed, epochs and sample indices, the decoder's own
- * box rule) at the same DCT scales into direct memory (rows left as libjpeg crops them, as the loader decodes), on
- * the same number of threads, with no resize, slot or loader around it. A loader cannot beat this; how close it
+ * box rule through its {@code cropBox}) at the same DCT scales (the loader's own rule,
+ * {@link CropRgbDecoder#dctScale}) with the same codec call into direct memory (rows left as libjpeg crops them, as
+ * the loader decodes), on the same number of threads, with no resize, slot or loader around it ({@link #plan}
+ * says what it decodes for one image). A loader cannot beat this; how close it
  * gets is the loader's overhead. Used by {@code beton bench --decode-limit} and the loader's benchmarks.
  */
 public final class DecodeLimit {
@@ -110,6 +112,19 @@ public final class DecodeLimit {
     }
   }
 
+  /**
+   * What the limit decodes for image {@code i} of {@code images} in {@code epoch}: writes the crop box (top, left,
+   * height, width) into {@code box} and returns the DCT scale M of M/8, drawn as the loader's stage draws them
+   * ({@code ctx} is the worker's; {@code outH} or {@code outW} 0: full size, 8/8).
+   */
+  public static int plan(Images images, int i, Crop crop, int outH, int outW, SampleContext ctx, int epoch, int[] box) {
+    int[] size = images.sizes()[i];
+    ctx.begin(0, epoch, images.samples()[i], 0);
+    ctx.enterStage(0);
+    crop.box(size[1], size[0], ctx, box);
+    return outH <= 0 || outW <= 0 ? 8 : CropRgbDecoder.dctScale(box[3], box[2], outW, outH);
+  }
+
   private static void run(Images images, Crop crop, int outH, int outW, long seed, int threads, int firstEpoch,
       int epochs) throws InterruptedException {
     Thread[] workers = new Thread[threads];
@@ -130,12 +145,7 @@ public final class DecodeLimit {
         try (JpegCodec codec = JpegCodecs.fastest()) {
           for (int e = firstEpoch; e < firstEpoch + epochs; e++) {
             for (int i = id; i < images.count(); i += threads) {
-              int[] size = images.sizes()[i];
-              ctx.begin(0, e, images.samples()[i], 0);
-              ctx.enterStage(0);
-              crop.box(size[1], size[0], ctx, box);
-              int m = outH <= 0 || outW <= 0 ? 8
-                  : JpegGeometry.bestScale(box[3], box[2], outW, outH, JpegGeometry.FAST_SCALES);
+              int m = plan(images, i, crop, outH, outW, ctx, e, box);
               ByteBuffer src = images.jpegs()[i].duplicate();
               // padded rows, as the loader decodes: the scanlines land in `out` with no row copy
               checksum[id] += codec.decodeRegionPadded(src, box[1], box[0], box[3], box[2], m, Idct.FAST, out, 0,
