@@ -1,6 +1,7 @@
 package org.sparkbeton.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -46,7 +47,7 @@ class DecodeLimitPlanTest {
   }
 
   @Test
-  void planDecodesTheLoadersPixels() throws IOException {
+  void planDecodesTheLoadersPixels() throws IOException, InterruptedException {
     List<byte[]> payloads = JpegDatasets.list();
     int n = 20;
     Path file = JpegDatasets.jpegs(dir, "jpegs", n, CropDecodersTest.JPEG_SIZES, payloads);
@@ -82,5 +83,15 @@ class DecodeLimitPlanTest {
     // the rule was exercised at several scales, not only at full size
     assertThat(scales[8]).isPositive();
     assertThat(scales[4] + scales[2] + scales[1]).isPositive();
+    DecodeLimit.Rate rate = DecodeLimit.resizeEpoch(images, DecodeLimit.RANDOM_RESIZED, OUT_H, OUT_W, 3, 2, 0);
+    assertThat(rate.images()).isEqualTo(n);
+    assertThat(rate.wallNanos()).isPositive();
+  }
+
+  @Test
+  void resizeEpochNeedsAnOutputSize() {
+    DecodeLimit.Images images = DecodeLimit.Images.of(List.of(JpegDatasets.jpeg(0, 64, 48)), new int[][] {{64, 48}});
+    assertThatThrownBy(() -> DecodeLimit.resizeEpoch(images, DecodeLimit.WHOLE, 0, 224, 1, 1, 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("resizeEpoch needs an output size, got 0x224");
   }
 }

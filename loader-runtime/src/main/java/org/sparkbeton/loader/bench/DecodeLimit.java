@@ -3,8 +3,10 @@ package org.sparkbeton.loader.bench;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.sparkbeton.codec.jpeg.Idct;
+import org.sparkbeton.codec.jpeg.ImageSize;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.loader.decoders.CropRgbDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.pipeline.SampleContext;
@@ -82,9 +84,9 @@ public final class DecodeLimit {
       throws InterruptedException {
     Throughput t = new Throughput();
     t.start();
-    run(images, crop, outH, outW, seed, threads, 0, 1);
+    run(images, crop, outH, outW, seed, threads, 0, 1, false);
     t.epochDone(0, images.count());
-    run(images, crop, outH, outW, seed, threads, 1, epochs);
+    run(images, crop, outH, outW, seed, threads, 1, epochs, false);
     t.epochDone(1, (long) images.count() * epochs);
     return t;
   }
@@ -95,9 +97,27 @@ public final class DecodeLimit {
    */
   public static Rate epoch(Images images, Crop crop, int outH, int outW, long seed, int threads, int epoch)
       throws InterruptedException {
+    return timed(images, crop, outH, outW, seed, threads, epoch, false);
+  }
+
+  /**
+   * One epoch of the limit plus the loader's resize: each decoded box then resized to {@code outH x outW} by
+   * {@link Resizer} as the loader's crop stage resizes it (into a per-thread direct buffer; no flip, slot or
+   * loader). Not a limit: it tells how much of a loader's distance from {@link #epoch} is the resize itself.
+   */
+  public static Rate resizeEpoch(Images images, Crop crop, int outH, int outW, long seed, int threads, int epoch)
+      throws InterruptedException {
+    if (outH <= 0 || outW <= 0) {
+      throw new IllegalArgumentException("resizeEpoch needs an output size, got " + outH + "x" + outW);
+    }
+    return timed(images, crop, outH, outW, seed, threads, epoch, true);
+  }
+
+  private static Rate timed(Images images, Crop crop, int outH, int outW, long seed, int threads, int epoch,
+      boolean resize) throws InterruptedException {
     long wall = System.nanoTime();
     long cpu = Throughput.processCpuNanos();
-    run(images, crop, outH, outW, seed, threads, epoch, 1);
+    run(images, crop, outH, outW, seed, threads, epoch, 1, resize);
     return new Rate(images.count(), System.nanoTime() - wall, Throughput.processCpuNanos() - cpu);
   }
 
@@ -126,7 +146,7 @@ public final class DecodeLimit {
   }
 
   private static void run(Images images, Crop crop, int outH, int outW, long seed, int threads, int firstEpoch,
-      int epochs) throws InterruptedException {
+      int epochs, boolean resize) throws InterruptedException {
     Thread[] workers = new Thread[threads];
     long[] checksum = new long[threads];
     Throwable[] failure = new Throwable[1];
@@ -139,6 +159,8 @@ public final class DecodeLimit {
       int id = t;
       workers[t] = new Thread(() -> {
         ByteBuffer out = ByteBuffer.allocateDirect(pixels * 3);
+        ByteBuffer resized = resize ? ByteBuffer.allocateDirect(outH * outW * 3) : null;
+        Resizer resizer = resize ? new Resizer() : null;
         SampleContext ctx = new SampleContext(seed, id);
         int[] box = new int[4];
         int[] layout = new int[2];
@@ -148,8 +170,13 @@ public final class DecodeLimit {
               int m = plan(images, i, crop, outH, outW, ctx, e, box);
               ByteBuffer src = images.jpegs()[i].duplicate();
               // padded rows, as the loader decodes: the scanlines land in `out` with no row copy
-              checksum[id] += codec.decodeRegionPadded(src, box[1], box[0], box[3], box[2], m, Idct.FAST, out, 0,
-                  layout);
+              long got = codec.decodeRegionPadded(src, box[1], box[0], box[3], box[2], m, Idct.FAST, out, 0, layout);
+              checksum[id] += got;
+              if (resize) {
+                // the crop stage's call: the box read through the padded rows' stride
+                resizer.resize(out, 0, layout[1] * 3, layout[0], 0, ImageSize.width(got), ImageSize.height(got),
+                    resized, 0, outW, outH);
+              }
             }
           }
         } catch (RuntimeException | Error e) {
