@@ -40,7 +40,7 @@ class HadoopBetonSourceTest {
   }
 
   /**
-   * A shard the manifest's page checksums check is read from the raw local file system: a {@code .crc} sidecar
+   * A shard the manifest's page checksums check is read through a FileChannel of the local file: a {@code .crc} sidecar
    * that no longer matches (written by Hadoop's checksummed local file system, then the file changed) fails a
    * read through that layer, but not the page-checked open, which our CRC32C checks instead.
    */
