@@ -14,7 +14,8 @@ import org.sparkbeton.format.io.MappedFileSource;
 
 /**
  * Reads any {@code .beton} file, ours or FFCV's, of any size. Opening reads the header, the
- * descriptors and the allocation table (sorted by pointer); metadata records are fetched in chunks
+ * descriptors and the allocation table (sorted by pointer; left unread with
+ * {@link ReadOptions#withoutAllocationTable()}); metadata records are fetched in chunks
  * on first use, so a reader that touches a few samples reads a few chunks. Every offset and size
  * from the file is checked before use: a malformed file raises {@link BetonFormatException} naming
  * the file, region and offset. Safe for concurrent reads from many threads.
@@ -28,6 +29,7 @@ public final class BetonReader implements Closeable {
   private final long metadataStart;
   private final long metadataEnd;
   private final MetadataChunks metadata;
+  /** Null when opened {@link ReadOptions#withoutAllocationTable()}. */
   private final AllocationTable allocations;
 
   private BetonReader(BetonSource source, ReadOptions options) throws IOException {
@@ -65,7 +67,8 @@ public final class BetonReader implements Closeable {
           "allocation table pointer " + alloc + " is past the end of the file (" + length + " bytes)");
     }
     this.metadata = new MetadataChunks(source, metadataStart, layout.recordSize(), header.numSamples());
-    this.allocations = AllocationTable.read(source, alloc, metadataEnd, header.numSamples());
+    this.allocations = options.readsAllocationTable()
+        ? AllocationTable.read(source, alloc, metadataEnd, header.numSamples()) : null;
   }
 
   /** Opens a local file, memory-mapped. */
@@ -121,7 +124,14 @@ public final class BetonReader implements Closeable {
   public RecordLayout layout() { return layout; }
   public long numSamples() { return header.numSamples(); }
   public long pageSize() { return header.pageSize(); }
-  public AllocationTable allocations() { return allocations; }
+  /** The allocation table; throws for a reader opened {@link ReadOptions#withoutAllocationTable()}. */
+  public AllocationTable allocations() {
+    if (allocations == null) {
+      throw new IllegalStateException(file + " was opened without its allocation table"
+          + " (ReadOptions.withoutAllocationTable()), for reading metadata records only");
+    }
+    return allocations;
+  }
   public BetonSource source() { return source; }
   /** Offset of the first metadata record. */
   public long metadataStart() { return metadataStart; }
@@ -254,7 +264,7 @@ public final class BetonReader implements Closeable {
 
     @Override
     public long allocationSize(long ptr) {
-      long size = allocations.sizeAt(ptr);
+      long size = allocations().sizeAt(ptr);
       if (size < 0) {
         throw new BetonFormatException(file, region(), ptr,
             "pointer " + Long.toUnsignedString(ptr) + " matches no allocation table entry");

@@ -9,6 +9,11 @@ public final class JsonStrings {
 
   public static void append(StringBuilder out, String s) {
     out.append('"');
+    if (isPlain(s)) {
+      // most strings (names, paths, hex digits) need no escape: one append instead of one per character
+      out.append(s).append('"');
+      return;
+    }
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       switch (c) {
@@ -29,6 +34,17 @@ public final class JsonStrings {
       }
     }
     out.append('"');
+  }
+
+  /** True when every character of {@code s} is printable ASCII other than {@code "} and {@code \\}. */
+  private static boolean isPlain(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c > 0x7e || c == '"' || c == '\\') {
+        return false;
+      }
+    }
+    return true;
   }
 
   public static String quote(String s) {

@@ -6,10 +6,12 @@ import java.util.Map;
 /**
  * How to open a file. {@link #customField} maps a field name to the codec factory that decodes it,
  * exactly like FFCV's {@code custom_fields}: required for fields of type 255, and it overrides the
- * built-in codec of any other field with that name.
+ * built-in codec of any other field with that name. {@link #withoutAllocationTable} opens for reading
+ * metadata records only.
  */
 public final class ReadOptions {
   private final Map<String, FieldCodecFactory> customFields = new HashMap<>();
+  private boolean allocationTable = true;
 
   public static ReadOptions defaults() {
     return new ReadOptions();
@@ -18,6 +20,21 @@ public final class ReadOptions {
   public ReadOptions customField(String name, FieldCodecFactory factory) {
     customFields.put(name, factory);
     return this;
+  }
+
+  /**
+   * Opens without reading the allocation table, for readers of metadata records alone (an aggregate over scalar
+   * columns): the table is one 24-byte entry per payload, read, checked and sorted at open, which such a
+   * reader never uses. Payloads can still be read; {@link BetonReader#allocations()} and a codec's
+   * {@code allocationSize} then fail with a message saying why.
+   */
+  public ReadOptions withoutAllocationTable() {
+    allocationTable = false;
+    return this;
+  }
+
+  boolean readsAllocationTable() {
+    return allocationTable;
   }
 
   FieldCodecFactory customFactory(String name) {

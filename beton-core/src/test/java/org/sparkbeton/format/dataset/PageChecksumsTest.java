@@ -147,4 +147,17 @@ class PageChecksumsTest {
     assertThatThrownBy(() -> PageChecksums.parseValues("0123456")).hasMessageContaining("8 hex digits each");
     assertThatThrownBy(() -> PageChecksums.parseValues("0123456x")).hasMessageContaining("\"0123456x\"");
   }
+
+  @Test
+  void hexDigitsAreWhatFormatWritesAndParseBack() {
+    java.util.Random r = new java.util.Random(5);
+    int[] values = new int[200];
+    StringBuilder expected = new StringBuilder();
+    for (int i = 0; i < values.length; i++) {
+      values[i] = i < 4 ? new int[] {0, -1, Integer.MIN_VALUE, 0xabc}[i] : r.nextInt();
+      expected.append(String.format("%08x", values[i]));
+      assertThat(PageChecksums.hex(values[i])).isEqualTo(String.format("%08x", values[i]));
+    }
+    assertThat(PageChecksums.parseValues(expected.toString())).containsExactly(values);
+  }
 }

@@ -42,7 +42,12 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * first histogram over a 1,000-row, 1-shard dataset, which is Spark's own share of it.
  *
  * <p>Arguments: {@code dir [rows] [partitions] [rounds]}; {@code dir} is deleted at the end (kept with
- * {@code -Dscale.keep=true}; {@code --child reader|reader-extensions|loader dataset} then opens it again). The command and the
+ * {@code -Dscale.keep=true}; {@code --child reader|reader-extensions|loader dataset} then opens it again). With
+ * {@code -Dscale.reuse=true} a dataset kept there is opened without writing it again; {@code -Dscale.opens=reader,...}
+ * picks the kinds of open (default: reader, reader-extensions, loader, reader-small). With
+ * {@code -Dscale.baseline=<class path>} every reader open also runs in a child JVM on that class path (a build of
+ * another commit), before this build's in odd rounds and after it in even ones, and the table gains the ratio of the
+ * two per round. The command and the
  * figures are in BENCHMARKS.md.
  */
 public final class ScaleBenchmark {
@@ -60,19 +65,40 @@ public final class ScaleBenchmark {
     int partitions = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
     Path dataset = dir.resolve("dataset");
+    List<String> kinds = List.of(System.getProperty("scale.opens", "reader,reader-extensions,loader,reader-small")
+        .split(","));
+    String baseline = System.getProperty("scale.baseline");
     try {
       List<String> table = new ArrayList<>();
-      write(dataset, rows, partitions, table);
+      if (Boolean.getBoolean("scale.reuse") && Files.exists(dataset.resolve(DatasetManifest.FILE_NAME))) {
+        System.out.println("Opening the dataset kept in " + dataset + " (scale.reuse)");
+      } else {
+        write(dataset, rows, partitions, table);
+      }
       List<String> opens = new ArrayList<>();
+      List<String> baselineOpens = new ArrayList<>();
       for (int round = 0; round < rounds; round++) {
-        // each kind of open once per round, in a fresh JVM, so load from other processes falls on all alike
-        for (String kind : List.of("reader", "reader-extensions", "loader")) {
-          opens.addAll(runChild(kind, dataset));
+        // each kind of open once per round, in a fresh JVM, so load from other processes falls on all alike;
+        // reader-small is Spark's own cost of a first label histogram: the same query on 1,000 rows in 1 shard
+        for (String kind : kinds) {
+          Path target = kind.equals("reader-small") ? dir.resolve("small") : dataset;
+          boolean compare = baseline != null && kind.startsWith("reader");
+          // the baseline goes first in every other round, so neither build always opens after the other
+          if (compare && round % 2 == 1) {
+            baselineOpens.addAll(runChild(kind, target, baseline));
+          }
+          opens.addAll(runChild(kind, target, System.getProperty("java.class.path")));
+          if (compare && round % 2 == 0) {
+            baselineOpens.addAll(runChild(kind, target, baseline));
+          }
         }
-        // Spark's own cost of a first label histogram: the same query on a 1,000-row, 1-shard dataset
-        opens.addAll(runChild("reader-small", dir.resolve("small")));
       }
       table.addAll(summarise(opens));
+      if (baseline != null) {
+        table.add(row("*baseline build (scale.baseline), the same opens interleaved*", ""));
+        table.addAll(summarise(baselineOpens));
+        table.addAll(ratios(opens, baselineOpens));
+      }
       System.out.printf(Locale.ROOT, "%n| %,d rows, %d partitions | value |%n|---|---:|%n", rows, partitions);
       table.forEach(System.out::println);
       System.out.printf(Locale.ROOT, "load average at end %.2f%n", loadAverage());
@@ -151,13 +177,14 @@ public final class ScaleBenchmark {
 
   // ---------------------------------------------------------------- the opens, each in a fresh JVM
 
-  private static List<String> runChild(String kind, Path dataset) throws IOException, InterruptedException {
+  private static List<String> runChild(String kind, Path dataset, String classPath)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     // the parent's JVM options (Spark's --add-opens among them), not its debugger or agent settings
     ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).forEach(cmd::add);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), ScaleBenchmark.class.getName(), "--child", kind,
+    cmd.addAll(List.of("-cp", classPath, ScaleBenchmark.class.getName(), "--child", kind,
         dataset.toString()));
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     List<String> out = new ArrayList<>();
@@ -246,6 +273,8 @@ public final class ScaleBenchmark {
           : extensions ? "reader with BetonSparkExtensions" : "reader";
       result("**" + name + ": label histogram, first query in the JVM**", ms(q1 - q0));
       result(name + ": process CPU of that query (all threads)", ms(c1 - c0));
+      result(name + ": main to histogram, Spark session start and its first job included", ms(q1 - mainStart));
+      result(name + ": process CPU from main to histogram (all threads)", ms(c1 - mainCpu));
       long[] again = new long[3];
       for (int i = 0; i < again.length; i++) {
         long s = System.nanoTime();
@@ -273,11 +302,7 @@ public final class ScaleBenchmark {
 
   /** Each name's values over the rounds: median and range, with the 1 s goal where it applies. */
   private static List<String> summarise(List<String> results) {
-    Map<String, List<Double>> byName = new java.util.LinkedHashMap<>();
-    for (String r : results) {
-      int tab = r.indexOf('\t');
-      byName.computeIfAbsent(r.substring(0, tab), k -> new ArrayList<>()).add(Double.parseDouble(r.substring(tab + 1)));
-    }
+    Map<String, List<Double>> byName = byName(results);
     List<String> rows = new ArrayList<>();
     byName.forEach((name, values) -> {
       List<Double> sorted = values.stream().sorted().toList();
@@ -287,6 +312,36 @@ public final class ScaleBenchmark {
           median, sorted.get(0), sorted.get(sorted.size() - 1), goal)));
     });
     return rows;
+  }
+
+  /** This build's figure over the baseline's, per round (the i-th value of each name), median and range. */
+  private static List<String> ratios(List<String> opens, List<String> baselineOpens) {
+    Map<String, List<Double>> mine = byName(opens);
+    Map<String, List<Double>> base = byName(baselineOpens);
+    List<String> rows = new ArrayList<>();
+    mine.forEach((name, values) -> {
+      List<Double> other = base.get(name);
+      if (other == null || other.size() != values.size()) {
+        return;
+      }
+      List<Double> r = new ArrayList<>();
+      for (int i = 0; i < values.size(); i++) {
+        r.add(values.get(i) / other.get(i));
+      }
+      List<Double> sorted = r.stream().sorted().toList();
+      rows.add(row(name + ", this build / baseline, median (range) of " + r.size(), String.format(Locale.ROOT,
+          "%.2f (%.2f-%.2f)", sorted.get(sorted.size() / 2), sorted.get(0), sorted.get(sorted.size() - 1))));
+    });
+    return rows;
+  }
+
+  private static Map<String, List<Double>> byName(List<String> results) {
+    Map<String, List<Double>> byName = new java.util.LinkedHashMap<>();
+    for (String r : results) {
+      int tab = r.indexOf('\t');
+      byName.computeIfAbsent(r.substring(0, tab), k -> new ArrayList<>()).add(Double.parseDouble(r.substring(tab + 1)));
+    }
+    return byName;
   }
 
   // ---------------------------------------------------------------- helpers

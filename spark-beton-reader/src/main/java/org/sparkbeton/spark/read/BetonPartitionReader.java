@@ -83,7 +83,8 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
 
   /** Opens and checks the shard; on failure {@link #close()} releases what was opened. */
   private void open() throws IOException {
-    source = new HadoopBetonSource(new Path(partition.path()), hadoopConf);
+    source = HadoopBetonSource.open(new Path(partition.path()), hadoopConf,
+        ShardOpener.checksPages(partition.pages(), conf));
     String file = source.name();
     reader = ShardOpener.open(source, partition.expectedBytes(), partition.expectedSamples(), partition.pages(), schema,
         conf);

@@ -151,11 +151,39 @@ public final class DatasetInputs {
     refuseEscapingShards(fs, dir, manifest);
     warnIfUnchecked(manifestPath, manifest);
     List<Shard> shards = new ArrayList<>();
+    String dirText = dir.toString();
     for (ShardEntry s : manifest.shards()) {
-      shards.add(new Shard(new Path(dir, s.path()).toString(), s.samples(), s.bytes(), s.stats(), true,
+      shards.add(new Shard(childPath(dir, dirText, s.path()), s.samples(), s.bytes(), s.stats(), true,
           s.pageChecksums()));
     }
     return new DatasetInputs(dir.toString(), manifest.fields(), shards, manifest);
+  }
+
+  /**
+   * {@code new Path(dir, name).toString()}, joined as text when {@code name} is a plain file name (letters, digits,
+   * {@code . _ -}, as every writer names its shards), where Hadoop's URI resolution gives the same string: a
+   * thousand shards resolve in a fraction of the time. Any other name goes through {@link Path}.
+   */
+  static String childPath(Path dir, String dirText, String name) {
+    if (!isPlainName(name) || dirText.endsWith("/")) {
+      return new Path(dir, name).toString();
+    }
+    return dirText + "/" + name;
+  }
+
+  private static boolean isPlainName(String name) {
+    if (name.isEmpty() || name.charAt(0) == '.') {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      boolean plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_'
+          || c == '-';
+      if (!plain) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

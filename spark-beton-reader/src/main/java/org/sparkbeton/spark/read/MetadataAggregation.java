@@ -18,8 +18,8 @@ import org.sparkbeton.format.fields.RgbImageField;
 
 /**
  * {@code GROUP BY} over scalar columns with {@code COUNT}, {@code MIN} and {@code MAX}, computed from the
- * shards' metadata records alone: header, descriptors, allocation table and the fixed-width records, never
- * a data page. The Spark reader runs it on the driver for datasets small enough (a few dozen bytes per
+ * shards' metadata records alone: header, descriptors and the fixed-width records, never a data page or the
+ * allocation table. The Spark reader runs it on the driver for datasets small enough (a few dozen bytes per
  * sample), which turns a label histogram into one sequential read of the metadata instead of a Spark job
  * with a shuffle.
  *
@@ -117,15 +117,19 @@ final class MetadataAggregation {
     Key probe = new Key(new long[groupBy.size()]);
     for (DatasetInputs.Shard shard : shards) {
       HadoopBetonSource source = null;
-      // each shard is aggregated on its own and merged once whole, so a corrupt one can be left out whole
-      Map<Key, long[]> shardGroups = new LinkedHashMap<>();
+      // with ignoreCorruptFiles each shard is aggregated on its own and merged once whole, so a corrupt one can be
+      // left out whole; without it a corrupt shard fails the run, and the records go straight into the total
+      Map<Key, long[]> shardGroups = conf.ignoreCorruptFiles() ? new LinkedHashMap<>() : groups;
       try {
-        source = new HadoopBetonSource(new Path(shard.path()), hadoopConf);
+        source = HadoopBetonSource.open(new Path(shard.path()), hadoopConf,
+            ShardOpener.checksPages(shard.pages(), conf));
         try (BetonReader reader = ShardOpener.open(source, shard.bytes(),
-            shard.listedInManifest() ? shard.samples() : -1, shard.pages(), schema, conf)) {
+            shard.listedInManifest() ? shard.samples() : -1, shard.pages(), schema, conf, true)) {
           aggregate(reader, shardGroups, probe);
         }
-        merge(shardGroups, groups);
+        if (shardGroups != groups) {
+          merge(shardGroups, groups);
+        }
       } catch (BetonFormatException | IOException | java.io.UncheckedIOException e) {
         if (!conf.ignoreCorruptFiles()) {
           throw e;
@@ -188,7 +192,7 @@ final class MetadataAggregation {
     }
   }
 
-  /** Bytes the last {@link #run} read from the shards (header, descriptors, allocation table, records). */
+  /** Bytes the last {@link #run} read from the shards (header, descriptors, records). */
   long bytesRead() {
     return bytesRead;
   }

@@ -32,6 +32,16 @@ final class ShardOpener {
    */
   static BetonReader open(HadoopBetonSource source, long expectedBytes, long expectedSamples, PageChecksums pages,
       BetonSchema schema, ReadConf conf) throws IOException {
+    return open(source, expectedBytes, expectedSamples, pages, schema, conf, false);
+  }
+
+  /**
+   * As {@link #open(HadoopBetonSource, long, long, PageChecksums, BetonSchema, ReadConf)}; with {@code recordsOnly}
+   * the shard's allocation table is not read ({@link ReadOptions#withoutAllocationTable()}), for a reader of
+   * metadata records alone.
+   */
+  static BetonReader open(HadoopBetonSource source, long expectedBytes, long expectedSamples, PageChecksums pages,
+      BetonSchema schema, ReadConf conf, boolean recordsOnly) throws IOException {
     String file = source.name();
     if (expectedBytes >= 0 && source.length() != expectedBytes) {
       long length = source.length();
@@ -40,11 +50,14 @@ final class ShardOpener {
           "shard is " + length + " bytes but the manifest says " + expectedBytes);
     }
     ReadOptions options = ReadOptions.defaults();
+    if (recordsOnly) {
+      options.withoutAllocationTable();
+    }
     for (Map.Entry<String, ReadConf.CustomLayout> e : conf.customFields().entrySet()) {
       ReadConf.CustomLayout l = e.getValue();
       options.customField(e.getKey(), args -> new RawMetadataField(l.size(), l.alignment()));
     }
-    BetonSource checked = pages != null && conf.verifyChecksums() ? new CheckedSource(source, pages) : source;
+    BetonSource checked = checksPages(pages, conf) ? new CheckedSource(source, pages) : source;
     BetonReader reader = BetonReader.open(checked, options);
     try {
       List<ManifestField> actual = new ArrayList<>();
@@ -70,5 +83,10 @@ final class ShardOpener {
       reader.close();
       throw e;
     }
+  }
+
+  /** True when a shard with these page checksums is read through {@link CheckedSource}. */
+  static boolean checksPages(PageChecksums pages, ReadConf conf) {
+    return pages != null && conf.verifyChecksums();
   }
 }

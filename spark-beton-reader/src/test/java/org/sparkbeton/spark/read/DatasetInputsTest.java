@@ -37,6 +37,19 @@ class DatasetInputsTest {
   }
 
   @Test
+  void shardPathsJoinAsHadoopsPathWouldJoinThem() {
+    for (String dir : List.of("file:/tmp/data/set", "hdfs://nn:8020/data/x", "s3a://bucket/a/b", "/plain/dir",
+        "file:/", "file:/tmp/a b")) {
+      org.apache.hadoop.fs.Path d = new org.apache.hadoop.fs.Path(dir);
+      for (String name : List.of("part-00000-366d308d-a21-000.beton", "a.b_c-D9.beton", "sub/x.beton", "a b.beton",
+          "a%20b.beton", ".hidden.beton", "..", "é.beton")) {
+        assertThat(DatasetInputs.childPath(d, d.toString(), name)).as(dir + " + " + name)
+            .isEqualTo(new org.apache.hadoop.fs.Path(d, name).toString());
+      }
+    }
+  }
+
+  @Test
   void aFileIsDescribedByItsHeaderAlone() {
     Path file = TestDatasets.writeFile(tmp.resolve("one.beton"), TestDatasets.EVERY_FIELD,
         TestDatasets.everyFieldSamples(0, 4));

@@ -38,4 +38,42 @@ class HadoopBetonSourceTest {
       assertThat(s.bytesRead()).isEqualTo(208);
     }
   }
+
+  /**
+   * A shard the manifest's page checksums check is read through a FileChannel of the local file: a {@code .crc} sidecar
+   * that no longer matches (written by Hadoop's checksummed local file system, then the file changed) fails a
+   * read through that layer, but not the page-checked open, which our CRC32C checks instead.
+   */
+  @Test
+  void aPageCheckedLocalShardIsReadWithoutHadoopsCrcSidecar() throws Exception {
+    Configuration conf = new Configuration();
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(tmp.resolve("s.beton").toUri());
+    org.apache.hadoop.fs.LocalFileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(conf);
+    byte[] bytes = new byte[600];
+    try (var out = fs.create(path)) {
+      out.write(bytes);
+    }
+    assertThat(tmp.resolve(".s.beton.crc")).exists();
+    bytes[10] = 42;
+    Files.write(tmp.resolve("s.beton"), bytes); // the sidecar now holds the old file's checksums
+
+    try (HadoopBetonSource s = HadoopBetonSource.open(path, conf, false)) {
+      assertThatThrownBy(() -> s.read(0, 100)).isInstanceOf(org.apache.hadoop.fs.ChecksumException.class);
+    }
+    try (HadoopBetonSource s = HadoopBetonSource.open(path, conf, true)) {
+      assertThat(s.length()).isEqualTo(600);
+      assertThat(s.name()).isEqualTo(path.toString());
+      assertThat(s.read(0, 100).get(10)).isEqualTo((byte) 42);
+      assertThat(s.bytesRead()).isEqualTo(100);
+    }
+  }
+
+  @Test
+  void aMissingShardFailsTheSameWayEitherWay() {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(tmp.resolve("missing.beton").toUri());
+    for (boolean checked : new boolean[] {false, true}) {
+      assertThatThrownBy(() -> HadoopBetonSource.open(path, new Configuration(), checked).close())
+          .isInstanceOf(java.io.FileNotFoundException.class).hasMessageContaining("missing.beton");
+    }
+  }
 }
