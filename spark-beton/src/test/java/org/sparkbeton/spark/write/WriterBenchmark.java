@@ -29,10 +29,13 @@ import org.sparkbeton.format.write.BetonWriter;
  * Issue 4's benchmark: JPEG photos → .beton, {@code jpg} at maxResolution 256, q90, through
  * {@code df.write.format("beton")} on Spark {@code local[2]}, next to a plain-Java loop doing the same work
  * with the same per-image step ({@link ImageEncoder}: read file, decode, area resize, encode, write) on 1 and
- * 2 threads, in the same run. Each measured Spark write sits between two measurements of the machine's
- * decode limit and is reported as a fraction of their mean. (In the writer's package for that access.)
+ * 2 threads, in the same run. Each measured Spark write sits between two measurements of two limits and is
+ * reported as a fraction of their means: the writer's own limit ({@link WriterLimit}, issue 24's yardstick: bare
+ * libjpeg-turbo doing each photo's decode at the writer's DCT scale and the encode of its output, on 2 threads) and
+ * the older full-resolution decode limit. (In the writer's package for that access.)
  *
- * <p>Arguments: {@code [photoDir=/tmp/photos] [workDir=/tmp/writer-bench]}; a photo directory without JPEGs gets
+ * <p>Arguments: {@code [photoDir=/tmp/photos] [workDir=/tmp/writer-bench]}; {@code -DwriterBench.pairs=N} times
+ * each path (3 unless set). A photo directory without JPEGs gets
  * {@link BenchPhotos}' test photos. The command and the current figures are in BENCHMARKS.md.
  */
 public final class WriterBenchmark {
@@ -84,16 +87,18 @@ public final class WriterBenchmark {
     });
     TaskTimes taskTimes = new TaskTimes();
     spark.sparkContext().addSparkListener(taskTimes);
-    // Two warm-up writes (the first is reported: class loading and most of the JIT's work), then write runs
-    // alternating 8 and 2 write tasks, each between two decode-limit measurements: the machine's speed drifts
+    // Warm-up writes (the first is reported: class loading and most of the JIT's work), then write runs
+    // alternating the two paths, each between two measurements of the limits: the machine's speed drifts
     // 20-30% within minutes, so a ratio is only meaningful against a limit measured right beside it.
     // 8 write tasks (4 per core: binaryFile's partitions are balanced by bytes but coalesce groups them by
     // count, so with one task per core the task with the larger photos decides), the image column the files'
     // paths (the writer reads them; what beton prepare does), the JPEGs resized as YCbCr planes (the default) or,
     // for comparison, in RGB (jpegResizeSpace=rgb).
-    // -DwriterBench.pairs=N: N measured writes of each path (3 unless set)
+    // -DwriterBench.pairs=N: N measured writes of each path (3 unless set); -DwriterBench.warmUps=N writes first (4
+    // unless set: with 2, the JIT was still compiling Spark's and the writer's code through the timed writes, whose
+    // ratios rose from one to the next, 0.55x, 0.63x, 0.67x)
     int tasks = 8;
-    int warmUps = 2;
+    int warmUps = Integer.getInteger("writerBench.warmUps", 4);
     boolean[] planar = new boolean[warmUps + 2 * Integer.getInteger("writerBench.pairs", 3)];
     for (int run = 0; run < planar.length; run++) {
       planar[run] = run < warmUps || (run - warmUps) % 2 == 0;
