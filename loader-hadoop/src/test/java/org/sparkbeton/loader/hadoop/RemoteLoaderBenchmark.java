@@ -24,12 +24,15 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
 
 /**
  * Remote loading figures, not a test: one dataset of photos, read (a) cold from a local S3 server (S3Proxy
- * in its own JVM, read through S3A) into an empty cache, (b) warm, from the cache the cold epoch filled, and
- * (c) from the local files in place; same pipeline (RandomResizedCrop 224 + flip, uint8), order, batch and
- * threads. Rounds alternate (cold, warm, local) so that the machine's drift hits all three alike; the table
- * shows medians, with where the workers' time went (per thread: decoding, or waiting for shards to be staged)
- * and the CPU time of this JVM and of the S3 server. Also: a download-only epoch (labels only: no payload is decoded) for the store's bandwidth,
- * and the time to the first batch.
+ * in its own JVM, read through S3A) into an empty cache, (b) warm, from the cache the cold epoch filled (a
+ * new loader, as a restarted job sees it; the cold loader's own next epoch stages cached shards the same
+ * way), and (c) from the local files in place. All three run the same epoch (same samples, order and
+ * random crops), pipeline (RandomResizedCrop 224 + flip, uint8), batch and threads, so that they do the
+ * same decoding work. Rounds alternate (cold, warm, local, then local, cold, warm, ...) so that the
+ * machine's drift hits all three alike; the table shows medians, with where the workers' time went (per
+ * thread: decoding, or waiting for shards to be staged) and the CPU time of this JVM and of the S3 server.
+ * Also: a download-only epoch (labels only: no payload is decoded) for the store's bandwidth, and the time
+ * to the first batch of each cold epoch.
  *
  * <pre>
  * M=loader-hadoop
@@ -37,8 +40,13 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  *   -Dmdep.outputFile=target/bench.classpath -Dmdep.includeScope=test
  * java -Xmx3g -Ds3proxy.jar=$M/target/s3proxy/s3proxy.jar \
  *   -cp $M/target/test-classes:$M/target/classes:$(cat $M/target/bench.classpath) \
- *   org.sparkbeton.loader.hadoop.RemoteLoaderBenchmark [dir] [images=6000] [shards=12] [threads=cores] [rounds=3]
+ *   org.sparkbeton.loader.hadoop.RemoteLoaderBenchmark [dir] [images=20000] [shards=40] [threads=cores] [rounds=3] \
+ *   [tables=window,window-1,random] [downloads=4]
  * </pre>
+ *
+ * Tables: {@code window} is {@code ShardWindowOrder.window(4)} with {@code threads} decoding threads,
+ * {@code window-1} the same with one thread fewer (a core left to the downloads), {@code random} RANDOM
+ * (the dataset fits the cache, so the first batch needs nearly every shard).
  */
 public final class RemoteLoaderBenchmark {
   private RemoteLoaderBenchmark() {}
@@ -53,85 +61,111 @@ public final class RemoteLoaderBenchmark {
 
   public static void main(String[] args) throws Exception {
     Path dir = args.length > 0 ? Files.createDirectories(Path.of(args[0])) : Files.createTempDirectory("remote-bench");
-    int images = args.length > 1 ? Integer.parseInt(args[1]) : 6000;
-    int shards = args.length > 2 ? Integer.parseInt(args[2]) : 12;
+    int images = args.length > 1 ? Integer.parseInt(args[1]) : 20000;
+    int shards = args.length > 2 ? Integer.parseInt(args[2]) : 40;
     int threads = args.length > 3 ? Integer.parseInt(args[3]) : Runtime.getRuntime().availableProcessors();
     int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 3;
-    Path local = dir.resolve("photos");
+    List<String> tables = List.of((args.length > 5 ? args[5] : "window,window-1,random").split(","));
+    int downloads = args.length > 6 ? Integer.parseInt(args[6]) : 4;
+    Path local = dir.resolve("photos-" + images + "-" + shards);
     if (!Files.exists(local.resolve("_manifest.json"))) {
       PhotoShards.write(local, shards, images / shards, Math.min(images, 300));
     }
     long bytes = ShardDirs.totalBytes(local);
+    String key = local.getFileName().toString();
     try (S3ProxyServer s3 = S3ProxyServer.start(dir.resolve("s3"))) {
-      s3.upload(local, "photos");
+      s3.upload(local, key);
       System.out.printf(Locale.ROOT, "%d photos in %d shards (%.1f MB) on S3Proxy (same machine, %d cores);"
-          + " RandomResizedCrop 224 + flip, batch 128, 4 downloads; median of %d alternating rounds%n%n",
-          images / shards * shards, shards, bytes / 1e6, Runtime.getRuntime().availableProcessors(), rounds);
-      table(ShardWindowOrder.window(4), s3, local, dir.resolve("cache"), threads, rounds, bytes);
-      if (threads > 1) {
-        table(ShardWindowOrder.window(4), s3, local, dir.resolve("cache"), threads - 1, rounds, bytes);
+          + " RandomResizedCrop 224 + flip, batch 128, %d downloads at once; median of %d alternating rounds%n%n",
+          images / shards * shards, shards, bytes / 1e6, Runtime.getRuntime().availableProcessors(), downloads, rounds);
+      Bench bench = new Bench(s3, key, local, dir.resolve("cache"), rounds, bytes, downloads);
+      for (String table : tables) {
+        switch (table.trim()) {
+          case "window" -> bench.table(ShardWindowOrder.window(4), "ShardWindowOrder.window(4)", threads);
+          case "window-1" -> bench.table(ShardWindowOrder.window(4), "ShardWindowOrder.window(4)", threads - 1);
+          case "random" -> bench.table(OrderOption.RANDOM, "RANDOM", threads);
+          default -> throw new IllegalArgumentException("Unknown table '" + table + "': expected window, window-1 or"
+              + " random");
+        }
       }
-      table(OrderOption.RANDOM, s3, local, dir.resolve("cache"), threads, rounds, bytes);
     }
   }
 
-  static void table(TraversalOrder.Factory order, S3ProxyServer s3, Path local, Path cache, int threads, int rounds,
-      long bytes) throws IOException {
-    String name = order == OrderOption.RANDOM ? "RANDOM" : "ShardWindowOrder.window(4)";
-    try (Loader warmUp = images(Loader.builder(local), order, threads).build()) {
-      epoch(warmUp, s3, threads); // JIT
+  /** The dataset on the S3 server and on local disk, rounds per table, and shards downloaded at once. */
+  record Bench(S3ProxyServer s3, String key, Path local, Path cache, int rounds, long bytes, int downloads) {
+    void table(TraversalOrder.Factory order, String name, int threads) throws IOException {
+      if (threads < 1) {
+        return;
+      }
+      try (Loader warmUp = images(Loader.builder(local), order, threads).build()) {
+        epoch(warmUp, s3, threads); // JIT
+      }
+      List<Epoch> cold = new ArrayList<>();
+      List<Epoch> warm = new ArrayList<>();
+      List<Epoch> inPlace = new ArrayList<>();
+      List<Epoch> download = new ArrayList<>();
+      List<Double> builds = new ArrayList<>();
+      for (int r = 0; r < rounds; r++) {
+        int e = r; // all three read epoch r: the same samples, order and crops
+        clear(cache);
+        long t0 = System.nanoTime();
+        try (Loader loader = labels(remote(), order, threads).startEpoch(e).build()) {
+          builds.add((System.nanoTime() - t0) / 1e9);
+          download.add(epoch(loader, s3, threads));
+        }
+        if (r % 2 == 1) {
+          inPlace.add(local(order, threads, e));
+        }
+        clear(cache);
+        try (Loader loader = images(remote(), order, threads).startEpoch(e).build()) {
+          cold.add(epoch(loader, s3, threads));
+        }
+        try (Loader loader = images(remote(), order, threads).startEpoch(e).build()) {
+          warm.add(epoch(loader, s3, threads));
+        }
+        if (r % 2 == 0) {
+          inPlace.add(local(order, threads, e));
+        }
+      }
+      Epoch c = median(cold);
+      Epoch w = median(warm);
+      Epoch l = median(inPlace);
+      Epoch d = median(download);
+      System.out.println("Order " + name + ", " + threads + " decoding thread" + (threads == 1 ? "" : "s") + ":");
+      System.out.println();
+      System.out.println("| epoch | seconds | images/s | time vs warm | images/s vs local files | first batch |"
+          + " worker busy s | worker waiting for shards s | CPU s, loader | CPU s, S3 server |");
+      System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+      line("cold: S3 into an empty cache", c, w, l);
+      line("warm: from the cache", w, w, l);
+      line("local files read in place", l, w, l);
+      System.out.printf(Locale.ROOT, "| download only (labels, no payload decoded) | %.2f | | | | %.3f s | | %.2f |"
+          + " %.2f | %.2f |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu);
+      System.out.printf(Locale.ROOT, "store bandwidth %.0f MB/s (download-only epoch), decoding consumes %.0f MB/s"
+          + " (local epoch); opening the dataset (manifest + metadata of every shard) %.2f s (median)%n",
+          bytes / d.seconds / 1e6, bytes / l.seconds / 1e6, medianOf(builds));
+      System.out.printf(Locale.ROOT, "cold / warm time %.2fx (goal <= 1.2x), warm / local images/s %.2fx (goal >="
+          + " 0.97x), cold first batch %.3f s; rounds: cold %s, warm %s, local %s s; cold first batch %s s%n%n",
+          c.seconds / w.seconds, w.rate() / l.rate(), c.firstBatchSeconds, seconds(cold), seconds(warm),
+          seconds(inPlace), firsts(cold));
     }
-    List<Epoch> cold = new ArrayList<>();
-    List<Epoch> warm = new ArrayList<>();
-    List<Epoch> inPlace = new ArrayList<>();
-    List<Epoch> download = new ArrayList<>();
-    List<Double> builds = new ArrayList<>();
-    for (int r = 0; r < rounds; r++) {
-      clear(cache);
-      long t0 = System.nanoTime();
-      try (Loader loader = labels(remote(s3, cache), order, threads).build()) {
-        builds.add((System.nanoTime() - t0) / 1e9);
-        download.add(epoch(loader, s3, threads));
-      }
-      clear(cache);
-      try (Loader loader = images(remote(s3, cache), order, threads).build()) {
-        cold.add(epoch(loader, s3, threads));
-        warm.add(epoch(loader, s3, threads));
-      }
-      try (Loader loader = images(Loader.builder(local), order, threads).build()) {
-        inPlace.add(epoch(loader, s3, threads));
+
+    private Epoch local(TraversalOrder.Factory order, int threads, int epoch) throws IOException {
+      try (Loader loader = images(Loader.builder(local), order, threads).startEpoch(epoch).build()) {
+        return epoch(loader, s3, threads);
       }
     }
-    Epoch c = median(cold);
-    Epoch w = median(warm);
-    Epoch l = median(inPlace);
-    Epoch d = median(download);
-    System.out.println("Order " + name + ", " + threads + " decoding thread" + (threads == 1 ? "" : "s") + ":");
-    System.out.println();
-    System.out.println("| epoch | seconds | images/s | time vs warm | images/s vs local files | first batch |"
-        + " worker busy s | worker waiting for shards s | CPU s, loader | CPU s, S3 server |");
-    System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    line("cold: S3 into an empty cache", c, w, l);
-    line("warm: from the cache", w, w, l);
-    line("local files read in place", l, w, l);
-    System.out.printf(Locale.ROOT, "| download only (labels, no payload decoded) | %.2f | | | | %.3f s | | %.2f | %.2f |"
-        + " %.2f |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu);
-    System.out.printf(Locale.ROOT, "store bandwidth %.0f MB/s (download-only epoch), decoding consumes %.0f MB/s (local"
-        + " epoch); opening the dataset (manifest + metadata of every shard) %.2f s (median)%n", bytes / d.seconds / 1e6,
-        bytes / l.seconds / 1e6, medianOf(builds));
-    System.out.printf(Locale.ROOT, "cold / warm time %.2fx (goal <= 1.2x), warm / local images/s %.2fx (goal >= 0.97x);"
-        + " rounds: cold %s, warm %s, local %s s%n%n", c.seconds / w.seconds, w.rate() / l.rate(), seconds(cold),
-        seconds(warm), seconds(inPlace));
+
+    private LoaderBuilder remote() {
+      return Loader.builder(s3.uri(key), new HadoopDatasetStoreProvider(s3.conf())).cacheDir(cache)
+          .downloads(downloads);
+    }
   }
 
   static void line(String name, Epoch e, Epoch warm, Epoch local) {
     System.out.printf(Locale.ROOT, "| %s | %.2f | %.0f | %.2fx | %.2fx | %.3f s | %.2f | %.2f | %.2f | %.2f |%n", name,
         e.seconds, e.rate(), e.seconds / warm.seconds, e.rate() / local.rate(), e.firstBatchSeconds, e.busy, e.shardWait,
         e.cpu, e.serverCpu);
-  }
-
-  static LoaderBuilder remote(S3ProxyServer s3, Path cache) {
-    return Loader.builder(s3.uri("photos"), new HadoopDatasetStoreProvider(s3.conf())).cacheDir(cache).downloads(4);
   }
 
   static LoaderBuilder images(LoaderBuilder b, TraversalOrder.Factory order, int threads) {
@@ -182,6 +216,10 @@ public final class RemoteLoaderBenchmark {
 
   static String seconds(List<Epoch> epochs) {
     return Arrays.toString(epochs.stream().mapToDouble(e -> Math.round(e.seconds * 100) / 100.0).toArray());
+  }
+
+  static String firsts(List<Epoch> epochs) {
+    return Arrays.toString(epochs.stream().mapToDouble(e -> Math.round(e.firstBatchSeconds * 1000) / 1000.0).toArray());
   }
 
   static void clear(Path cache) throws IOException {

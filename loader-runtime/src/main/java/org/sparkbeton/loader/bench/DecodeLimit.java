@@ -3,17 +3,21 @@ package org.sparkbeton.loader.bench;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.sparkbeton.codec.jpeg.Idct;
+import org.sparkbeton.codec.jpeg.ImageSize;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
-import org.sparkbeton.codec.jpeg.JpegGeometry;
+import org.sparkbeton.codec.resize.Resizer;
+import org.sparkbeton.loader.decoders.CropRgbDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.pipeline.SampleContext;
 
 /**
  * The decode limit of a JPEG loader on this machine: a bare loop over beton-codec ({@link JpegCodecs#fastest()})
  * decoding the same crop boxes as the loader's pipeline 0 (same seed, epochs and sample indices, the decoder's own
- * box rule) at the same DCT scales into direct memory (rows left as libjpeg crops them, as the loader decodes), on
- * the same number of threads, with no resize, slot or loader around it. A loader cannot beat this; how close it
+ * box rule through its {@code cropBox}) at the same DCT scales (the loader's own rule,
+ * {@link CropRgbDecoder#dctScale}) with the same codec call into direct memory (rows left as libjpeg crops them, as
+ * the loader decodes), on the same number of threads, with no resize, slot or loader around it ({@link #plan}
+ * says what it decodes for one image). A loader cannot beat this; how close it
  * gets is the loader's overhead. Used by {@code beton bench --decode-limit} and the loader's benchmarks.
  */
 public final class DecodeLimit {
@@ -80,9 +84,9 @@ public final class DecodeLimit {
       throws InterruptedException {
     Throughput t = new Throughput();
     t.start();
-    run(images, crop, outH, outW, seed, threads, 0, 1);
+    run(images, crop, outH, outW, seed, threads, 0, 1, false);
     t.epochDone(0, images.count());
-    run(images, crop, outH, outW, seed, threads, 1, epochs);
+    run(images, crop, outH, outW, seed, threads, 1, epochs, false);
     t.epochDone(1, (long) images.count() * epochs);
     return t;
   }
@@ -93,9 +97,27 @@ public final class DecodeLimit {
    */
   public static Rate epoch(Images images, Crop crop, int outH, int outW, long seed, int threads, int epoch)
       throws InterruptedException {
+    return timed(images, crop, outH, outW, seed, threads, epoch, false);
+  }
+
+  /**
+   * One epoch of the limit plus the loader's resize: each decoded box then resized to {@code outH x outW} by
+   * {@link Resizer} as the loader's crop stage resizes it (into a per-thread direct buffer; no flip, slot or
+   * loader). Not a limit: it tells how much of a loader's distance from {@link #epoch} is the resize itself.
+   */
+  public static Rate resizeEpoch(Images images, Crop crop, int outH, int outW, long seed, int threads, int epoch)
+      throws InterruptedException {
+    if (outH <= 0 || outW <= 0) {
+      throw new IllegalArgumentException("resizeEpoch needs an output size, got " + outH + "x" + outW);
+    }
+    return timed(images, crop, outH, outW, seed, threads, epoch, true);
+  }
+
+  private static Rate timed(Images images, Crop crop, int outH, int outW, long seed, int threads, int epoch,
+      boolean resize) throws InterruptedException {
     long wall = System.nanoTime();
     long cpu = Throughput.processCpuNanos();
-    run(images, crop, outH, outW, seed, threads, epoch, 1);
+    run(images, crop, outH, outW, seed, threads, epoch, 1, resize);
     return new Rate(images.count(), System.nanoTime() - wall, Throughput.processCpuNanos() - cpu);
   }
 
@@ -110,8 +132,21 @@ public final class DecodeLimit {
     }
   }
 
+  /**
+   * What the limit decodes for image {@code i} of {@code images} in {@code epoch}: writes the crop box (top, left,
+   * height, width) into {@code box} and returns the DCT scale M of M/8, drawn as the loader's stage draws them
+   * ({@code ctx} is the worker's; {@code outH} or {@code outW} 0: full size, 8/8).
+   */
+  public static int plan(Images images, int i, Crop crop, int outH, int outW, SampleContext ctx, int epoch, int[] box) {
+    int[] size = images.sizes()[i];
+    ctx.begin(0, epoch, images.samples()[i], 0);
+    ctx.enterStage(0);
+    crop.box(size[1], size[0], ctx, box);
+    return outH <= 0 || outW <= 0 ? 8 : CropRgbDecoder.dctScale(box[3], box[2], outW, outH);
+  }
+
   private static void run(Images images, Crop crop, int outH, int outW, long seed, int threads, int firstEpoch,
-      int epochs) throws InterruptedException {
+      int epochs, boolean resize) throws InterruptedException {
     Thread[] workers = new Thread[threads];
     long[] checksum = new long[threads];
     Throwable[] failure = new Throwable[1];
@@ -124,22 +159,24 @@ public final class DecodeLimit {
       int id = t;
       workers[t] = new Thread(() -> {
         ByteBuffer out = ByteBuffer.allocateDirect(pixels * 3);
+        ByteBuffer resized = resize ? ByteBuffer.allocateDirect(outH * outW * 3) : null;
+        Resizer resizer = resize ? new Resizer() : null;
         SampleContext ctx = new SampleContext(seed, id);
         int[] box = new int[4];
         int[] layout = new int[2];
         try (JpegCodec codec = JpegCodecs.fastest()) {
           for (int e = firstEpoch; e < firstEpoch + epochs; e++) {
             for (int i = id; i < images.count(); i += threads) {
-              int[] size = images.sizes()[i];
-              ctx.begin(0, e, images.samples()[i], 0);
-              ctx.enterStage(0);
-              crop.box(size[1], size[0], ctx, box);
-              int m = outH <= 0 || outW <= 0 ? 8
-                  : JpegGeometry.bestScale(box[3], box[2], outW, outH, JpegGeometry.FAST_SCALES);
+              int m = plan(images, i, crop, outH, outW, ctx, e, box);
               ByteBuffer src = images.jpegs()[i].duplicate();
               // padded rows, as the loader decodes: the scanlines land in `out` with no row copy
-              checksum[id] += codec.decodeRegionPadded(src, box[1], box[0], box[3], box[2], m, Idct.FAST, out, 0,
-                  layout);
+              long got = codec.decodeRegionPadded(src, box[1], box[0], box[3], box[2], m, Idct.FAST, out, 0, layout);
+              checksum[id] += got;
+              if (resize) {
+                // the crop stage's call: the box read through the padded rows' stride
+                resizer.resize(out, 0, layout[1] * 3, layout[0], 0, ImageSize.width(got), ImageSize.height(got),
+                    resized, 0, outW, outH);
+              }
             }
           }
         } catch (RuntimeException | Error e) {

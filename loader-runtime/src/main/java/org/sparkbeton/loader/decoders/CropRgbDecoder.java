@@ -33,7 +33,7 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * native code (byte-identical to the Java resizer); planned without memory it is a heap buffer. The output size may be changed between
  * epochs ({@link #outputSize}): the loader re-plans at every epoch (progressive resizing).
  */
-abstract class CropRgbDecoder implements Decoder {
+public abstract class CropRgbDecoder implements Decoder {
   private final OwnedCodec codec;
   private volatile long outputSize;
 
@@ -76,6 +76,16 @@ abstract class CropRgbDecoder implements Decoder {
    */
   public final void cropBox(int height, int width, SampleContext ctx, int[] box) {
     box(height, width, ctx, box);
+  }
+
+  /**
+   * The DCT scale (M of M/8) a JPEG box of {@code boxW x boxH} is decoded at for an output of {@code outW x outH}:
+   * the smallest of 1/8, 1/4, 1/2 and 1 whose decoded box is still at least the output size on both sides (8 when
+   * none is: the resize then enlarges). The one rule of the loader's decode and of
+   * {@link org.sparkbeton.loader.bench.DecodeLimit}, so that both decode the same pixels.
+   */
+  public static int dctScale(int boxW, int boxH, int outW, int outH) {
+    return JpegGeometry.bestScale(boxW, boxH, outW, outH, JpegGeometry.FAST_SCALES);
   }
 
   @Override
@@ -226,7 +236,7 @@ abstract class CropRgbDecoder implements Decoder {
         }
         // the box and the scratch are sized from the metadata: a frame of another size would crop the wrong pixels
         JpegFrame.require(s.view.buffer(), s.view.offset(), (int) size, width, height, field, sample);
-        int m = JpegGeometry.bestScale(w, h, outW, outH, JpegGeometry.FAST_SCALES);
+        int m = dctScale(w, h, outW, outH);
         // rows left as wide as libjpeg crops them (no copy); the resize reads the box through the stride
         long got = jpeg.decodeRegionRgbPadded(s.view.buffer(), s.view.offset(), (int) size, left, top, w, h, m,
             s.pixels, 0, s.layout);

@@ -16,7 +16,9 @@ import java.util.concurrent.RejectedExecutionException;
  * download pool; a batch may be decoded once every shard first used at or before it is staged, so
  * training starts as soon as the first batch's shards are local and later shards download while earlier
  * ones are decoded. The first batch's shards download alone, so that they get the whole bandwidth of a
- * store that shares it between connections; the others follow, several at a time. When the last batch
+ * store that shares it between connections, and the first batch then decodes alone: the other shards
+ * follow, several at a time, once it is done, so that their downloads (the store client, the checksum,
+ * the writes) do not take the cores the first batch decodes on. When the last batch
  * that uses a shard is done, the shard is unmapped and unpinned: the cache may evict it (least recently
  * used first) to make room.
  *
@@ -38,6 +40,7 @@ final class ShardStager {
   private final boolean[] held;
   private int readyCount;
   private int readyUpTo;
+  private boolean firstDone; // the epoch's first batch is decoded: shards it does not need may download
   private int numBatches;
   private int startBatch;
   private long admitted;
@@ -110,6 +113,7 @@ final class ShardStager {
       Arrays.fill(ready, false);
       this.readyCount = 0;
       this.readyUpTo = seq.length == 0 ? batches : first[seq[0]];
+      this.firstDone = false;
       this.admitted = 0;
       this.failure = null;
       this.stopped = false;
@@ -157,7 +161,7 @@ final class ShardStager {
       synchronized (this) {
         try {
           while (!stopped && failure == null
-              && (admitted + bytes > budget || (firstUse[s] > startBatch && readyUpTo <= startBatch))) {
+              && (admitted + bytes > budget || (firstUse[s] > startBatch && !firstDone))) {
             wait();
           }
         } catch (InterruptedException e) {
@@ -229,6 +233,7 @@ final class ShardStager {
   }
 
   synchronized void batchDone(int b) {
+    firstDone = true; // workers finish batches in order: the first one done is the epoch's first
     for (int k = batchStart[b]; k < batchStart[b + 1]; k++) {
       int s = batchShards[k];
       if (--remaining[s] == 0 && held[s]) {

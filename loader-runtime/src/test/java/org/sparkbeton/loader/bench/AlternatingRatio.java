@@ -18,30 +18,47 @@ import org.sparkbeton.loader.Loader;
 final class AlternatingRatio {
   private AlternatingRatio() {}
 
-  /** Median loader/limit ratio over {@code rounds} epochs, {@code {wall, cpu}}; each round printed as it ends. */
+  /**
+   * Median loader/limit ratio over {@code rounds} epochs, {@code {wall, cpu, resize wall, resize cpu}}: the last
+   * two are the same for {@link DecodeLimit#resizeEpoch} (decode + the loader's resize, no loader), measured in
+   * each round just before the loader epoch; each round printed as it ends.
+   */
   static double[] median(Path file, List<byte[]> jpegs, int[][] sizes, int threads, boolean normalize, int rounds)
       throws IOException, InterruptedException {
     DecodeLimit.Images sources = DecodeLimit.Images.of(jpegs, sizes);
     double[] wall = new double[rounds];
     double[] cpu = new double[rounds];
+    double[] resizeWall = new double[rounds];
+    double[] resizeCpu = new double[rounds];
     String name = normalize ? "(ii)" : "(i)";
     try (Loader loader = JpegLoaderBenchmark.builder(file, threads, normalize, true).build()) {
       loaderEpoch(loader); // warm-up: JIT, and the loader's first epoch
       limitEpoch(sources, threads, 0);
+      resizeEpoch(sources, threads, 0);
       double[] before = limitEpoch(sources, threads, 1);
       for (int r = 0; r < rounds; r++) {
+        double[] d = resizeEpoch(sources, threads, r + 2);
         double[] l = loaderEpoch(loader);
         double[] after = limitEpoch(sources, threads, r + 2);
-        wall[r] = l[0] / ((before[0] + after[0]) / 2);
-        cpu[r] = l[1] / ((before[1] + after[1]) / 2);
-        System.out.printf(Locale.ROOT, "%s fused, round %d: loader %.0f images/s (%.0f per CPU-s), limits beside it"
-            + " %.0f and %.0f: %.2fx / %.2fx%n", name, r + 1, l[0], l[1], before[0], after[0], wall[r], cpu[r]);
+        double limitWall = (before[0] + after[0]) / 2;
+        double limitCpu = (before[1] + after[1]) / 2;
+        wall[r] = l[0] / limitWall;
+        cpu[r] = l[1] / limitCpu;
+        resizeWall[r] = d[0] / limitWall;
+        resizeCpu[r] = d[1] / limitCpu;
+        System.out.printf(Locale.ROOT, "%s fused, round %d: loader %.0f images/s (%.0f per CPU-s), decode + resize"
+            + " %.0f (%.0f), limits beside them %.0f and %.0f: loader %.2fx / %.2fx, decode + resize %.2fx / %.2fx%n",
+            name, r + 1, l[0], l[1], d[0], d[1], before[0], after[0], wall[r], cpu[r], resizeWall[r], resizeCpu[r]);
         before = after;
       }
     }
-    Arrays.sort(wall);
-    Arrays.sort(cpu);
-    return new double[] {median(wall), median(cpu)};
+    return new double[] {median(wall), median(cpu), median(resizeWall), median(resizeCpu)};
+  }
+
+  private static double[] resizeEpoch(DecodeLimit.Images images, int threads, int epoch) throws InterruptedException {
+    DecodeLimit.Rate r = DecodeLimit.resizeEpoch(images, DecodeLimit.RANDOM_RESIZED, JpegLoaderBenchmark.SIDE,
+        JpegLoaderBenchmark.SIDE, JpegLoaderBenchmark.SEED, threads, epoch);
+    return new double[] {r.perSecond(), r.perCpuSecond()};
   }
 
   private static double[] limitEpoch(DecodeLimit.Images images, int threads, int epoch) throws InterruptedException {
@@ -50,7 +67,9 @@ final class AlternatingRatio {
     return new double[] {r.perSecond(), r.perCpuSecond()};
   }
 
-  private static double median(double[] sorted) {
+  private static double median(double[] values) {
+    double[] sorted = values.clone();
+    Arrays.sort(sorted);
     int n = sorted.length;
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }

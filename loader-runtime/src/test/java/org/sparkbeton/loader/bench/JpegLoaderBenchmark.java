@@ -129,8 +129,9 @@ public final class JpegLoaderBenchmark {
         double[] u8 = AlternatingRatio.median(file, jpegs, sizes, threads, false, rounds);
         double[] f16 = AlternatingRatio.median(file, jpegs, sizes, threads, true, rounds);
         System.out.printf(Locale.ROOT, "alternating, fused, median of %d epochs each against the limit epochs beside"
-            + " it (wall / CPU): (i) %.2fx / %.2fx, (ii) %.2fx / %.2fx; load average at end %.2f%n", rounds, u8[0],
-            u8[1], f16[0], f16[1], loadAverage());
+            + " it (wall / CPU): (i) %.2fx / %.2fx, (ii) %.2fx / %.2fx; decode + resize alone (no loader): %.2fx /"
+            + " %.2fx and %.2fx / %.2fx; load average at end %.2f%n", rounds, u8[0], u8[1], f16[0], f16[1], u8[2],
+            u8[3], f16[2], f16[3], loadAverage());
       }
     } finally {
       Files.deleteIfExists(file);

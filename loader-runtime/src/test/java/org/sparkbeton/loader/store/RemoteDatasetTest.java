@@ -232,6 +232,39 @@ class RemoteDatasetTest {
   }
 
   @Test
+  void otherShardsDownloadOnceTheFirstBatchIsDecoded() throws Exception {
+    Path store = dataset();
+    String firstShard = ShardDirs.shardName(0);
+    CountDownLatch otherStarted = new CountDownLatch(1);
+    Counting counting = new Counting() {
+      @Override
+      public void progress(String shard, long bytes, long total) {
+        if (!shard.equals(firstShard)) {
+          otherStarted.countDown();
+        }
+      }
+    };
+    StagingConfig config = StagingConfig.defaults().withDir(tmp.resolve("cache")).withListener(counting);
+    try (RemoteDataset d = RemoteDataset.open(new LocalDirectoryStore(store), config)) {
+      int[] order = new int[SAMPLES];
+      Arrays.setAll(order, i -> i); // batch b of PER_SHARD samples is shard b
+      d.startEpoch(0, order, PER_SHARD, SHARDS, 0, 2);
+      assertThat(d.awaitBatch(0)).isTrue();
+      assertThat(otherStarted.await(1, TimeUnit.SECONDS)).as("another shard started downloading while the first"
+          + " batch had not been decoded").isFalse();
+      assertThat(counting.downloadCount()).isEqualTo(1);
+      d.batchDone(0);
+      assertThat(otherStarted.await(30, TimeUnit.SECONDS)).isTrue();
+      for (int b = 1; b < SHARDS; b++) {
+        assertThat(d.awaitBatch(b)).isTrue();
+        d.batchDone(b);
+      }
+      assertThat(counting.downloads.keySet()).hasSize(SHARDS);
+      assertThat(counting.downloadCount()).isEqualTo(SHARDS);
+    }
+  }
+
+  @Test
   void aShardCorruptInTheStoreFailsNamingItAndTheStoreAndIsNeverUsed() throws Exception {
     Path store = dataset();
     Path shard = store.resolve(ShardDirs.shardName(5));
