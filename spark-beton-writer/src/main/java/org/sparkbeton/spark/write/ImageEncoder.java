@@ -121,6 +121,52 @@ final class ImageEncoder implements AutoCloseable {
 
   /** Null when the JPEG needs the general decoder (EXIF rotation, CMYK/YCCK). */
   private RgbImage fromPlainJpeg(ByteBuffer src, long row) {
+    JpegStep step = plan(src, row);
+    if (step == null) {
+      return null;
+    }
+    int w = header.width();
+    int h = header.height();
+    int tw = step.target().width();
+    int th = step.target().height();
+    switch (step.kind()) {
+      case PASS_THROUGH -> {
+        // stored as they are, so no decoder will look at them later here: refuse a stream that is cut short, and
+        // (jpegPassThroughCheck=decode) one that does not decode, or not to the size its header gives
+        JpegMarkers.requireComplete(src);
+        if (step.scale() > 0) {
+          checkByDecoding(src, w, h);
+        }
+        counters.countPassedThrough();
+        return new RgbImage(ImageMode.JPG, w, h, src);
+      }
+      case PLANES -> {
+        decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(JpegGeometry.scaledDim(w, step.scale()),
+            JpegGeometry.scaledDim(h, step.scale())), 3)); // YccPlanes.maxBytes
+        long t0 = System.nanoTime();
+        codec.decodePlanes(src, step.scale(), Idct.ACCURATE, decoded, 0, planes);
+        counters.addDecodeNanos(System.nanoTime() - t0);
+        return reencodedPlanes(tw, th);
+      }
+      default -> {
+        int sw = JpegGeometry.scaledDim(w, step.scale());
+        int sh = JpegGeometry.scaledDim(h, step.scale());
+        decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3));
+        long t0 = System.nanoTime();
+        codec.decode(src, step.scale(), Idct.ACCURATE, decoded, 0);
+        counters.addDecodeNanos(System.nanoTime() - t0);
+        return store(resized(decoded, sw, sh, tw, th), tw, th, row);
+      }
+    }
+  }
+
+  /**
+   * What this step does to the JPEG from position to limit of {@code src} (its header probed into this encoder's,
+   * and its size checked against {@code maxImagePixels}); null when it needs the general decoder (EXIF rotation,
+   * CMYK/YCCK). The DCT scale is the smallest of 1/8, 1/4, 1/2 and 1 that still covers the stored size (the others
+   * skip libjpeg-turbo's SIMD IDCTs).
+   */
+  JpegStep plan(ByteBuffer src, long row) {
     codec.probe(src, header);
     pixelLimit.check(header.width(), header.height());
     JpegColorSpace cs = header.colorSpace();
@@ -132,31 +178,16 @@ final class ImageEncoder implements AutoCloseable {
     StoredSize target = targetSize(w, h);
     int tw = target.width();
     int th = target.height();
-    if (tw == w && th == h && storeAsJpeg(tw, th, row)) {
-      // stored as they are, so no decoder will look at them later here: refuse a stream that is cut short, and
-      // (jpegPassThroughCheck=decode) one that does not decode, or not to the size its header gives
-      JpegMarkers.requireComplete(src);
-      if (conf.passThroughCheck == PassThroughCheck.DECODE) {
-        checkByDecoding(src, w, h);
-      }
-      counters.countPassedThrough();
-      return new RgbImage(ImageMode.JPG, w, h, src);
+    boolean jpeg = storeAsJpeg(tw, th, row);
+    if (tw == w && th == h && jpeg) {
+      return new JpegStep(JpegStep.Kind.PASS_THROUGH, conf.passThroughCheck == PassThroughCheck.DECODE ? 1 : 0,
+          target, true);
     }
     int scale = JpegGeometry.bestScale(w, h, tw, th, JpegGeometry.FAST_SCALES);
-    int sw = JpegGeometry.scaledDim(w, scale);
-    int sh = JpegGeometry.scaledDim(h, scale);
-    decoded = ensure(decoded, Math.multiplyExact(Math.multiplyExact(sw, sh), 3)); // also YccPlanes.maxBytes
-    if (conf.resizeSpace == JpegResizeSpace.YCBCR && subsampling == ChromaSubsampling.S420 && cs == JpegColorSpace.YCBCR
-        && header.components() == 3 && header.subsampling() != ChromaSubsampling.UNKNOWN && storeAsJpeg(tw, th, row)) {
-      long t0 = System.nanoTime();
-      codec.decodePlanes(src, scale, Idct.ACCURATE, decoded, 0, planes);
-      counters.addDecodeNanos(System.nanoTime() - t0);
-      return reencodedPlanes(tw, th);
-    }
-    long t0 = System.nanoTime();
-    codec.decode(src, scale, Idct.ACCURATE, decoded, 0);
-    counters.addDecodeNanos(System.nanoTime() - t0);
-    return store(resized(decoded, sw, sh, tw, th), tw, th, row);
+    boolean asPlanes = conf.resizeSpace == JpegResizeSpace.YCBCR && subsampling == ChromaSubsampling.S420
+        && cs == JpegColorSpace.YCBCR && header.components() == 3 && header.subsampling() != ChromaSubsampling.UNKNOWN
+        && jpeg;
+    return new JpegStep(asPlanes ? JpegStep.Kind.PLANES : JpegStep.Kind.RGB, scale, target, jpeg);
   }
 
   /**

@@ -75,7 +75,7 @@ final class ShardWriter implements AutoCloseable {
     currentName = String.format("%s-%03d.beton", prefix, finished.size());
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, currentName);
     created.add(path);
-    currentOut = new HashingOutputStream(fs.create(path, false), recordSize);
+    currentOut = new HashingOutputStream(RawFileSystems.createNew(fs, path), recordSize);
     current = BetonWriter.builder(fields).pageSize(conf.pageSize).pageLayout(PageLayout.COMPACT)
         .open(currentOut, Path.of(conf.spoolDir));
     currentSamples = 0;

@@ -56,6 +56,34 @@ class ImageEncoderTest {
   }
 
   @Test
+  void planPicksThePowerOfTwoScaleThatCoversTheStoredSizeAndThePath() {
+    Map<String, String> jpg256 = Map.of("writeMode", "jpg", "maxResolution", "256");
+    try (ImageEncoder planes = encoder(jpg256);
+         ImageEncoder rgb = encoder(Map.of("writeMode", "jpg", "maxResolution", "256", "jpegResizeSpace", "rgb"));
+         ImageEncoder raw = encoder(Map.of("writeMode", "raw", "maxResolution", "256"));
+         ImageEncoder markers = encoder(Map.of("writeMode", "jpg", "maxResolution", "256", "jpegPassThroughCheck",
+             "markers"))) {
+      // 500 px at 1/2 is 250, short of 256: a full decode; 1100 px at 1/2 is 550, at 1/4 275: 1/4 covers 256
+      assertThat(planes.plan(ByteBuffer.wrap(jpeg(500, 375)), 0))
+          .isEqualTo(new JpegStep(JpegStep.Kind.PLANES, 8, new StoredSize(256, 192), true));
+      assertThat(planes.plan(ByteBuffer.wrap(jpeg(1100, 600)), 0))
+          .isEqualTo(new JpegStep(JpegStep.Kind.PLANES, 2, new StoredSize(256, 139), true));
+      assertThat(rgb.plan(ByteBuffer.wrap(jpeg(1100, 600)), 0))
+          .isEqualTo(new JpegStep(JpegStep.Kind.RGB, 2, new StoredSize(256, 139), true));
+      assertThat(raw.plan(ByteBuffer.wrap(jpeg(1100, 600)), 0))
+          .isEqualTo(new JpegStep(JpegStep.Kind.RGB, 2, new StoredSize(256, 139), false));
+      // at its own size: passed through, checked by a 1/8 decode unless only its markers are checked
+      assertThat(planes.plan(ByteBuffer.wrap(jpeg(200, 150)), 0))
+          .isEqualTo(new JpegStep(JpegStep.Kind.PASS_THROUGH, 1, new StoredSize(200, 150), true));
+      assertThat(markers.plan(ByteBuffer.wrap(jpeg(200, 150)), 0))
+          .isEqualTo(new JpegStep(JpegStep.Kind.PASS_THROUGH, 0, new StoredSize(200, 150), true));
+      // raw mode never passes a JPEG through: it is decoded, at full scale where the size is kept
+      assertThat(raw.plan(ByteBuffer.wrap(jpeg(200, 150)), 0))
+          .isEqualTo(new JpegStep(JpegStep.Kind.RGB, 8, new StoredSize(200, 150), false));
+    }
+  }
+
+  @Test
   void jpegAtItsSizeIsPassedThroughInJpgMode() {
     byte[] input = jpeg(120, 90);
     try (ImageEncoder enc = encoder(Map.of("writeMode", "jpg", "maxResolution", "500"))) {

@@ -83,4 +83,89 @@ class ImageFileReaderTest {
     assertThatThrownBy(() -> reader.read(dir.toString())).isInstanceOf(ImageDecodeException.class)
         .hasMessageContaining("a-dir.jpg");
   }
+
+  @Test
+  void readsOtherFileSystemsThroughTheirStreams() throws Exception {
+    byte[] big = bytes(600_000, 6); // past the initial buffer, so the stream path grows it too
+    Path f = Files.write(tmp.resolve("remote.jpg"), big);
+    Configuration conf = new Configuration();
+    conf.setClass("fs.opened.impl", OpenCounting.class, org.apache.hadoop.fs.FileSystem.class);
+    conf.setBoolean("fs.opened.impl.disable.cache", true);
+    ImageFileReader other = new ImageFileReader(conf);
+    OpenCounting.opened.set(0);
+    assertThat(remaining(other.read("opened://host" + f))).isEqualTo(big);
+    assertThat(OpenCounting.opened.get()).as("read through the file system's own open").isEqualTo(1);
+    assertThatThrownBy(() -> other.read("opened://host" + tmp.resolve("missing.jpg")))
+        .isInstanceOf(ImageDecodeException.class).hasMessageContaining("missing.jpg does not exist");
+  }
+
+  /** A file system of its own scheme ({@code opened://host/...}, not a local one) that serves local files. */
+  public static final class OpenCounting extends org.apache.hadoop.fs.FileSystem {
+    static final java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+    private final org.apache.hadoop.fs.RawLocalFileSystem local = new org.apache.hadoop.fs.RawLocalFileSystem();
+
+    @Override
+    public void initialize(java.net.URI name, Configuration conf) throws java.io.IOException {
+      super.initialize(name, conf);
+      local.initialize(java.net.URI.create("file:///"), conf);
+    }
+
+    @Override
+    public java.net.URI getUri() {
+      return java.net.URI.create("opened://host");
+    }
+
+    @Override
+    public org.apache.hadoop.fs.FSDataInputStream open(org.apache.hadoop.fs.Path f, int bufferSize)
+        throws java.io.IOException {
+      opened.incrementAndGet();
+      return local.open(new org.apache.hadoop.fs.Path(f.toUri().getPath()), bufferSize);
+    }
+
+    @Override
+    public org.apache.hadoop.fs.FSDataOutputStream create(org.apache.hadoop.fs.Path f,
+        org.apache.hadoop.fs.permission.FsPermission permission, boolean overwrite, int bufferSize, short replication,
+        long blockSize, org.apache.hadoop.util.Progressable progress) {
+      throw new UnsupportedOperationException("read only");
+    }
+
+    @Override
+    public org.apache.hadoop.fs.FSDataOutputStream append(org.apache.hadoop.fs.Path f, int bufferSize,
+        org.apache.hadoop.util.Progressable progress) {
+      throw new UnsupportedOperationException("read only");
+    }
+
+    @Override
+    public boolean rename(org.apache.hadoop.fs.Path src, org.apache.hadoop.fs.Path dst) {
+      throw new UnsupportedOperationException("read only");
+    }
+
+    @Override
+    public boolean delete(org.apache.hadoop.fs.Path f, boolean recursive) {
+      throw new UnsupportedOperationException("read only");
+    }
+
+    @Override
+    public org.apache.hadoop.fs.FileStatus[] listStatus(org.apache.hadoop.fs.Path f) {
+      throw new UnsupportedOperationException("not listed");
+    }
+
+    @Override
+    public void setWorkingDirectory(org.apache.hadoop.fs.Path dir) {}
+
+    @Override
+    public org.apache.hadoop.fs.Path getWorkingDirectory() {
+      return new org.apache.hadoop.fs.Path("opened://host/");
+    }
+
+    @Override
+    public boolean mkdirs(org.apache.hadoop.fs.Path f, org.apache.hadoop.fs.permission.FsPermission permission) {
+      throw new UnsupportedOperationException("read only");
+    }
+
+    @Override
+    public org.apache.hadoop.fs.FileStatus getFileStatus(org.apache.hadoop.fs.Path f) throws java.io.IOException {
+      return local.getFileStatus(new org.apache.hadoop.fs.Path(f.toUri().getPath()));
+    }
+  }
 }
