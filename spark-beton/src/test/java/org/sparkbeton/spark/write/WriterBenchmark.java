@@ -343,12 +343,12 @@ public final class WriterBenchmark {
     });
   }
 
-  private interface Part {
+  interface Part {
     void run(int first) throws Exception;
   }
 
   /** Seconds until {@code threads} threads have each run {@code part} (given their index). */
-  private static double inParallel(int threads, Part part) throws Exception {
+  static double inParallel(int threads, Part part) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       long t0 = System.nanoTime();

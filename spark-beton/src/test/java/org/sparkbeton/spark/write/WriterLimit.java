@@ -1,11 +1,7 @@
 package org.sparkbeton.spark.write;
 
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.sparkbeton.codec.jpeg.Idct;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
@@ -100,24 +96,7 @@ final class WriterLimit {
 
   /** Seconds for {@code threads} threads to do every photo's decode and encode. */
   double seconds(int threads) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      long t0 = System.nanoTime();
-      List<Future<?>> parts = new ArrayList<>();
-      for (int t = 0; t < threads; t++) {
-        int first = t;
-        parts.add(pool.submit(() -> {
-          run(first, threads);
-          return null;
-        }));
-      }
-      for (Future<?> p : parts) {
-        p.get();
-      }
-      return (System.nanoTime() - t0) / 1e9;
-    } finally {
-      pool.shutdown();
-    }
+    return WriterBenchmark.inParallel(threads, first -> run(first, threads));
   }
 
   private void run(int first, int stride) {
