@@ -17,7 +17,12 @@ public final class ChannelSource implements BetonSource {
   private final AtomicLong bytesRead = new AtomicLong();
 
   public ChannelSource(Path path) throws IOException {
-    this.name = path.toString();
+    this(path, path.toString());
+  }
+
+  /** {@code path}, named {@code name} in messages (a caller's own spelling of it, such as a Hadoop path). */
+  public ChannelSource(Path path, String name) throws IOException {
+    this.name = name;
     this.channel = FileChannel.open(path, StandardOpenOption.READ);
     this.length = channel.size();
   }

@@ -14,6 +14,7 @@ import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.fields.PixelDecoder;
+import org.sparkbeton.format.io.BetonSource;
 
 /**
  * Reads one {@link BetonInputPartition}: opens the shard (header, descriptors, allocation table),
@@ -32,7 +33,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
   private final PixelDecoder jpeg;
   private final GenericInternalRow row;
 
-  private HadoopBetonSource source;
+  private BetonSource source;
   private BetonReader reader;
   private RowConverter converter;
   private long next;
@@ -116,7 +117,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
   public void close() throws IOException {
     if (source != null) {
       bytesReadClosed += source.bytesRead();
-      HadoopBetonSource s = source;
+      BetonSource s = source;
       source = null;
       if (reader != null) {
         reader.close();

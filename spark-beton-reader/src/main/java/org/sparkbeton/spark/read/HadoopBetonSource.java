@@ -1,14 +1,10 @@
 package org.sparkbeton.spark.read;
 
-import java.io.Closeable;
-import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardOpenOption;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.NoSuchFileException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -16,58 +12,26 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.io.BetonSource;
+import org.sparkbeton.format.io.ChannelSource;
 
 /**
  * A {@code .beton} file on any Hadoop {@link FileSystem} (local, HDFS, S3A, ...), read with positional
- * {@code readFully} into fresh heap buffers, so concurrent readers never share a stream position (a page-checked
- * local shard through a {@link FileChannel}, see {@link #open}).
+ * {@code readFully} into fresh heap buffers, so concurrent readers never share a stream position ({@link #open}
+ * reads a page-checked local shard through a {@link ChannelSource} instead).
  * Counts the bytes it hands out: that count is the {@code bytesRead} metric, and how tests prove a
  * query never touched a data page.
  */
 public final class HadoopBetonSource implements BetonSource {
   private final String name;
-  private final PositionalInput in;
+  private final FSDataInputStream in;
   private final long length;
   private final AtomicLong bytesRead = new AtomicLong();
-
-  /** Where the bytes come from: a Hadoop stream, or a local file's channel. */
-  private interface PositionalInput extends Closeable {
-    void readFully(long position, byte[] buf) throws IOException;
-  }
 
   public HadoopBetonSource(Path path, Configuration conf) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
     this.name = path.toString();
     this.length = fs.getFileStatus(path).getLen();
-    FSDataInputStream stream = fs.open(path);
-    this.in = new PositionalInput() {
-      @Override public void readFully(long position, byte[] buf) throws IOException {
-        stream.readFully(position, buf, 0, buf.length);
-      }
-
-      @Override public void close() throws IOException {
-        stream.close();
-      }
-    };
-  }
-
-  private HadoopBetonSource(String name, FileChannel channel) throws IOException {
-    this.name = name;
-    this.length = channel.size();
-    this.in = new PositionalInput() {
-      @Override public void readFully(long position, byte[] buf) throws IOException {
-        ByteBuffer b = ByteBuffer.wrap(buf);
-        while (b.hasRemaining()) {
-          if (channel.read(b, position + b.position()) < 0) {
-            throw new EOFException(name + ": end of file at " + (position + b.position()));
-          }
-        }
-      }
-
-      @Override public void close() throws IOException {
-        channel.close();
-      }
-    };
+    this.in = fs.open(path);
   }
 
   /**
@@ -76,15 +40,15 @@ public final class HadoopBetonSource implements BetonSource {
    * is on Hadoop's local file system. That one is a checksummed layer over the raw local files, which looks for a
    * {@code .crc} sidecar at every open and reads through 512-byte checksum chunks even when there is none, and its
    * raw layer makes a status call, a buffered stream and statistics per open. Such a shard is read through a
-   * {@link FileChannel} of the local file instead: a thousand shards open in a fraction of the time, and every page
+   * {@link ChannelSource} (a {@code FileChannel} of the local file) instead: a thousand shards open in a fraction of the time, and every page
    * is still checked, by our CRC32C.
    */
-  static HadoopBetonSource open(Path path, Configuration conf, boolean pagesChecked) throws IOException {
+  static BetonSource open(Path path, Configuration conf, boolean pagesChecked) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
     if (pagesChecked && fs instanceof LocalFileSystem local) {
       java.nio.file.Path file = local.pathToFile(path).toPath();
       try {
-        return new HadoopBetonSource(path.toString(), FileChannel.open(file, StandardOpenOption.READ));
+        return new ChannelSource(file, path.toString());
       } catch (NoSuchFileException e) {
         // as Hadoop's local file system says it
         FileNotFoundException missing = new FileNotFoundException("File " + path + " does not exist");
@@ -106,7 +70,7 @@ public final class HadoopBetonSource implements BetonSource {
           + " bytes)");
     }
     byte[] buf = new byte[len];
-    in.readFully(position, buf);
+    in.readFully(position, buf, 0, len);
     bytesRead.addAndGet(len);
     return ByteBuffer.wrap(buf).asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
   }

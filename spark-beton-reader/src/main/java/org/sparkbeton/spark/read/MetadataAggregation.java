@@ -15,6 +15,7 @@ import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.format.io.BetonSource;
 
 /**
  * {@code GROUP BY} over scalar columns with {@code COUNT}, {@code MIN} and {@code MAX}, computed from the
@@ -116,7 +117,7 @@ final class MetadataAggregation {
     Map<Key, long[]> groups = new LinkedHashMap<>();
     Key probe = new Key(new long[groupBy.size()]);
     for (DatasetInputs.Shard shard : shards) {
-      HadoopBetonSource source = null;
+      BetonSource source = null;
       // with ignoreCorruptFiles each shard is aggregated on its own and merged once whole, so a corrupt one can be
       // left out whole; without it a corrupt shard fails the run, and the records go straight into the total
       Map<Key, long[]> shardGroups = conf.ignoreCorruptFiles() ? new LinkedHashMap<>() : groups;

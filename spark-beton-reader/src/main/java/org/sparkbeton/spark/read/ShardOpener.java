@@ -30,17 +30,17 @@ final class ShardOpener {
    * @param expectedSamples the sample count the manifest promises, or -1 to skip the check
    * @param pages the manifest's page checksums of the shard, or null when it has none
    */
-  static BetonReader open(HadoopBetonSource source, long expectedBytes, long expectedSamples, PageChecksums pages,
+  static BetonReader open(BetonSource source, long expectedBytes, long expectedSamples, PageChecksums pages,
       BetonSchema schema, ReadConf conf) throws IOException {
     return open(source, expectedBytes, expectedSamples, pages, schema, conf, false);
   }
 
   /**
-   * As {@link #open(HadoopBetonSource, long, long, PageChecksums, BetonSchema, ReadConf)}; with {@code recordsOnly}
+   * As {@link #open(BetonSource, long, long, PageChecksums, BetonSchema, ReadConf)}; with {@code recordsOnly}
    * the shard's allocation table is not read ({@link ReadOptions#withoutAllocationTable()}), for a reader of
    * metadata records alone.
    */
-  static BetonReader open(HadoopBetonSource source, long expectedBytes, long expectedSamples, PageChecksums pages,
+  static BetonReader open(BetonSource source, long expectedBytes, long expectedSamples, PageChecksums pages,
       BetonSchema schema, ReadConf conf, boolean recordsOnly) throws IOException {
     String file = source.name();
     if (expectedBytes >= 0 && source.length() != expectedBytes) {

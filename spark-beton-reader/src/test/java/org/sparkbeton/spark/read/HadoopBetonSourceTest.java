@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.io.BetonSource;
 
 class HadoopBetonSourceTest {
   @TempDir Path tmp;
@@ -57,10 +58,10 @@ class HadoopBetonSourceTest {
     bytes[10] = 42;
     Files.write(tmp.resolve("s.beton"), bytes); // the sidecar now holds the old file's checksums
 
-    try (HadoopBetonSource s = HadoopBetonSource.open(path, conf, false)) {
+    try (BetonSource s = HadoopBetonSource.open(path, conf, false)) {
       assertThatThrownBy(() -> s.read(0, 100)).isInstanceOf(org.apache.hadoop.fs.ChecksumException.class);
     }
-    try (HadoopBetonSource s = HadoopBetonSource.open(path, conf, true)) {
+    try (BetonSource s = HadoopBetonSource.open(path, conf, true)) {
       assertThat(s.length()).isEqualTo(600);
       assertThat(s.name()).isEqualTo(path.toString());
       assertThat(s.read(0, 100).get(10)).isEqualTo((byte) 42);
