@@ -7,8 +7,8 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -56,21 +56,13 @@ final class ImageFileReader {
   }
 
   /**
-   * A local file straight through a {@link FileChannel}: Hadoop's local stream allocates a buffer of
-   * {@code io.file.buffer.size} (64 KiB under Spark) per file and resolves the path again, which cost about a tenth of
-   * a task's time by path (a profile of the writer's benchmark); a whole-file read needs neither.
+   * A local file straight through java.nio (a {@link FileChannel}'s stream, unbuffered): Hadoop's local stream
+   * allocates a buffer of {@code io.file.buffer.size} (64 KiB under Spark) per file and resolves the path again, which
+   * cost about a tenth of a task's time by path (a profile of the writer's benchmark); a whole-file read needs neither.
    */
   private int readLocal(File file, String location) throws IOException {
-    int n = 0;
-    try (FileChannel in = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {
-      while (true) {
-        grow(n, location);
-        int got = in.read(ByteBuffer.wrap(buffer, n, buffer.length - n));
-        if (got < 0) {
-          return n;
-        }
-        n += got;
-      }
+    try (InputStream in = Files.newInputStream(file.toPath())) {
+      return readAll(in, location);
     } catch (NoSuchFileException e) {
       throw new ImageDecodeException("image file " + location + " does not exist", e);
     } catch (IOException e) {
@@ -82,18 +74,23 @@ final class ImageFileReader {
   }
 
   private int readStream(FileSystem fs, Path path, String location) throws IOException {
-    int n = 0;
     try (InputStream in = fs.open(path)) {
-      while (true) {
-        grow(n, location);
-        int got = in.read(buffer, n, buffer.length - n);
-        if (got < 0) {
-          return n;
-        }
-        n += got;
-      }
+      return readAll(in, location);
     } catch (FileNotFoundException e) {
       throw new ImageDecodeException("image file " + location + " does not exist", e);
+    }
+  }
+
+  /** Reads {@code in} to its end into this reader's array, from its start; returns the bytes read. */
+  private int readAll(InputStream in, String location) throws IOException {
+    int n = 0;
+    while (true) {
+      grow(n, location);
+      int got = in.read(buffer, n, buffer.length - n);
+      if (got < 0) {
+        return n;
+      }
+      n += got;
     }
   }
 
