@@ -195,11 +195,21 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     return conf;
   }
 
+  /**
+   * The options, with the session's settings that Spark's file sources read: the defaults of two options, and the
+   * two that size input partitions. {@code spark.sql.files.minPartitionNum} falls back as in Spark's
+   * {@code FilePartition.maxSplitBytes}: to {@code spark.sql.leafNodeDefaultParallelism}, then the default parallelism.
+   */
   static ReadConf readConf(Map<String, String> options) {
-    SQLConf sql = SparkSession.active().sessionState().conf();
+    SparkSession spark = SparkSession.active();
+    SQLConf sql = spark.sessionState().conf();
+    String parallelism = sql.getConfString("spark.sql.leafNodeDefaultParallelism",
+        Integer.toString(spark.sparkContext().defaultParallelism()));
     return ReadConf.parse(originalCase(options), Map.of(
         "spark.sql.files.ignoreCorruptFiles", Boolean.toString(sql.ignoreCorruptFiles()),
-        "spark.sql.files.maxPartitionBytes", Long.toString(sql.filesMaxPartitionBytes())));
+        "spark.sql.files.maxPartitionBytes", Long.toString(sql.filesMaxPartitionBytes()),
+        "spark.sql.files.openCostInBytes", Long.toString(sql.filesOpenCostInBytes()),
+        "spark.sql.files.minPartitionNum", sql.getConfString("spark.sql.files.minPartitionNum", parallelism)));
   }
 
   /** The options with their keys as given: a {@link CaseInsensitiveStringMap} iterates lower-cased keys. */

@@ -1,7 +1,6 @@
 package org.sparkbeton.spark.read;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +20,10 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 import org.sparkbeton.format.dataset.DatasetManifest;
 
-/** Plans input partitions (with block locations where the file system has them) and ships the reader factory. */
+/**
+ * Plans input partitions ({@link SplitPlanner}, with block locations where the file system has them) and ships the
+ * reader factory.
+ */
 public final class BetonBatch implements Batch {
   private final DatasetInputs inputs;
   private final BetonSchema schema;
@@ -51,7 +53,8 @@ public final class BetonBatch implements Batch {
 
   private final Map<String, FileStatus> statuses = new HashMap<>();
 
-  private String[] hosts(String path, long start, long length) {
+  /** Bytes of the range on each host (Hadoop's {@code localhost} dropped, as Spark's file sources do). */
+  private Map<String, Long> hosts(String path, long start, long length) {
     try {
       Path p = new Path(path);
       FileSystem fs = p.getFileSystem(hadoopConf);
@@ -70,11 +73,9 @@ public final class BetonBatch implements Batch {
           }
         }
       }
-      List<Map.Entry<String, Long>> sorted = new ArrayList<>(bytesByHost.entrySet());
-      sorted.sort(Map.Entry.<String, Long>comparingByValue().reversed());
-      return sorted.stream().limit(3).map(Map.Entry::getKey).toArray(String[]::new);
+      return bytesByHost;
     } catch (IOException e) {
-      return new String[0]; // locality is a hint; the task will report the real error
+      return Map.of(); // locality is a hint; the task will report the real error
     }
   }
 

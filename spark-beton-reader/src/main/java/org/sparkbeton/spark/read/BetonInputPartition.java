@@ -1,27 +1,34 @@
 package org.sparkbeton.spark.read;
 
+import java.util.List;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.sparkbeton.format.dataset.PageChecksums;
 
 /**
- * Samples {@code [fromSample, toSample)} of one shard file.
+ * One Spark task's input: sample ranges of one or more shards, read in this order (dataset order), one shard
+ * open at a time. A large shard's range stands alone; small shards and tails are packed together by
+ * {@link SplitPlanner}.
  *
- * @param expectedBytes the shard's size per the manifest, or -1 to skip the check
- * @param expectedSamples the shard's sample count per the manifest, or -1 to skip the check
- * @param hosts hosts holding the blocks of the split's part of the file, most data first
- * @param pages the shard's page checksums from the manifest, or null when it has none
+ * @param ranges the pieces, at least one
+ * @param hosts hosts holding most of the pieces' bytes, most first (at most 3); empty when unknown
  */
-public record BetonInputPartition(String path, int shardIndex, long fromSample, long toSample, long expectedBytes,
-    long expectedSamples, String[] hosts, PageChecksums pages) implements InputPartition {
+public record BetonInputPartition(List<ShardRange> ranges, String[] hosts) implements InputPartition {
+  private static final long serialVersionUID = 1L;
 
-  /** A split without page checksums. */
-  public BetonInputPartition(String path, int shardIndex, long fromSample, long toSample, long expectedBytes,
-      long expectedSamples, String[] hosts) {
-    this(path, shardIndex, fromSample, toSample, expectedBytes, expectedSamples, hosts, null);
+  public BetonInputPartition {
+    if (ranges.isEmpty()) {
+      throw new IllegalArgumentException("An input partition needs at least one shard range");
+    }
+    ranges = List.copyOf(ranges);
+    hosts = hosts.clone();
   }
 
+  /** Samples of every range together. */
   public long numSamples() {
-    return toSample - fromSample;
+    long n = 0;
+    for (ShardRange r : ranges) {
+      n += r.numSamples();
+    }
+    return n;
   }
 
   @Override

@@ -2,6 +2,7 @@ package org.sparkbeton.spark.read;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.catalyst.InternalRow;
@@ -17,83 +18,111 @@ import org.sparkbeton.format.fields.PixelDecoder;
 import org.sparkbeton.format.io.BetonSource;
 
 /**
- * Reads one {@link BetonInputPartition}: opens the shard (header, descriptors, allocation table),
- * checks it against the manifest (size, sample count, fields, and each page it reads against the page
- * checksums, see {@link ShardOpener}), then converts samples {@code [from, to)} to rows. A corrupt shard fails the task with the format core's message (file,
- * region, offset), or with {@code ignoreCorruptFiles} is skipped and counted.
+ * Reads one {@link BetonInputPartition}: its shard ranges in turn, one shard open at a time (each is closed before
+ * the next opens). For each range it opens the shard (header, descriptors, allocation table), checks it against
+ * the manifest (size, sample count, fields, and each page it reads against the page checksums, see
+ * {@link ShardOpener}), then converts samples {@code [from, to)} to rows. A corrupt shard fails the task with the
+ * format core's message (file, region, offset), or with {@code ignoreCorruptFiles} the rest of its range is skipped
+ * and counted, and the next range is read.
  */
 final class BetonPartitionReader implements PartitionReader<InternalRow> {
   private static final Logger LOG = LoggerFactory.getLogger(BetonPartitionReader.class);
 
-  private final BetonInputPartition partition;
+  /** Opens a shard's file; the seam through which tests count open files. */
+  @FunctionalInterface
+  interface SourceOpener {
+    BetonSource open(Path path, Configuration conf, boolean pagesChecked) throws IOException;
+  }
+
+  private final List<ShardRange> ranges;
   private final Configuration hadoopConf;
   private final ReadConf conf;
   private final BetonSchema schema;
   private final StructType required;
   private final PixelDecoder jpeg;
+  private final SourceOpener opener;
   private final GenericInternalRow row;
 
+  /** Index of the range being read, or of the next one to open when {@link #reader} is null. */
+  private int rangeIndex;
   private BetonSource source;
   private BetonReader reader;
   private RowConverter converter;
   private long next;
-  private boolean done;
   private long samplesRead;
   private long bytesReadClosed;
   private long corruptSkipped;
 
   BetonPartitionReader(BetonInputPartition partition, Configuration hadoopConf, ReadConf conf, BetonSchema schema,
       StructType required, PixelDecoder jpeg) {
-    this.partition = partition;
+    this(partition, hadoopConf, conf, schema, required, jpeg, HadoopBetonSource::open);
+  }
+
+  BetonPartitionReader(BetonInputPartition partition, Configuration hadoopConf, ReadConf conf, BetonSchema schema,
+      StructType required, PixelDecoder jpeg, SourceOpener opener) {
+    this.ranges = partition.ranges();
     this.hadoopConf = hadoopConf;
     this.conf = conf;
     this.schema = schema;
     this.required = required;
     this.jpeg = jpeg;
+    this.opener = opener;
     this.row = new GenericInternalRow(required.fields().length);
-    this.next = partition.fromSample();
   }
 
   @Override
   public boolean next() throws IOException {
-    if (done) {
-      return false;
+    while (rangeIndex < ranges.size()) {
+      ShardRange range = ranges.get(rangeIndex);
+      try {
+        if (reader == null) {
+          open(range);
+        }
+        if (next < range.toSample()) {
+          converter.fill(next++, row);
+          samplesRead++;
+          return true;
+        }
+      } catch (BetonFormatException | IOException | UncheckedIOException e) {
+        if (!conf.ignoreCorruptFiles()) {
+          throw namingTheShard(e, range);
+        }
+        LOG.warn("Skipping the rest of corrupt shard {} (samples {} to {}) because {} is set: {}", range.path(), next,
+            range.toSample(), BetonReadOptions.IGNORE_CORRUPT_FILES, e.getMessage());
+        corruptSkipped++;
+      }
+      closeShard();
+      rangeIndex++;
     }
-    try {
-      if (reader == null) {
-        open();
-      }
-      if (next >= partition.toSample()) {
-        done = true;
-        return false;
-      }
-      converter.fill(next++, row);
-      samplesRead++;
-      return true;
-    } catch (BetonFormatException | IOException | UncheckedIOException e) {
-      if (!conf.ignoreCorruptFiles()) {
-        throw e;
-      }
-      LOG.warn("Skipping the rest of corrupt shard {} (samples {} to {}) because {} is set: {}", partition.path(),
-          next, partition.toSample(), BetonReadOptions.IGNORE_CORRUPT_FILES, e.getMessage());
-      corruptSkipped++;
-      done = true;
-      return false;
-    }
+    return false;
   }
 
-  /** Opens and checks the shard; on failure {@link #close()} releases what was opened. */
-  private void open() throws IOException {
-    source = HadoopBetonSource.open(new Path(partition.path()), hadoopConf,
-        ShardOpener.checksPages(partition.pages(), conf));
+  /** Opens and checks the range's shard; on failure {@link #closeShard()} releases what was opened. */
+  private void open(ShardRange range) throws IOException {
+    next = range.fromSample();
+    source = opener.open(new Path(range.path()), hadoopConf, ShardOpener.checksPages(range.pages(), conf));
     String file = source.name();
-    reader = ShardOpener.open(source, partition.expectedBytes(), partition.expectedSamples(), partition.pages(), schema,
-        conf);
-    if (partition.toSample() > reader.numSamples()) {
+    reader = ShardOpener.open(source, range.expectedBytes(), range.expectedSamples(), range.pages(), schema, conf);
+    if (range.toSample() > reader.numSamples()) {
       throw new BetonFormatException(file, "header", 8,
-          "shard holds " + reader.numSamples() + " samples, fewer than the " + partition.toSample() + " planned");
+          "shard holds " + reader.numSamples() + " samples, fewer than the " + range.toSample() + " planned");
     }
-    converter = new RowConverter(reader, schema, required, conf.imageMode(), jpeg, partition.toSample());
+    converter = new RowConverter(reader, schema, required, conf.imageMode(), jpeg, range.toSample());
+  }
+
+  /**
+   * The error to throw: as it is when its message names the shard (the format core's always do), else an I/O error
+   * that does, caused by it: a partition reads several shards, and the task's error must say which one failed.
+   */
+  private static RuntimeException namingTheShard(Exception e, ShardRange range) throws IOException {
+    if (e instanceof BetonFormatException f) {
+      return f;
+    }
+    boolean named = e.getMessage() != null && e.getMessage().contains(range.path());
+    if (e instanceof UncheckedIOException u) {
+      return named ? u : new UncheckedIOException(range.path() + ": " + e.getMessage(), u.getCause());
+    }
+    throw named ? (IOException) e : new IOException(range.path() + ": " + e.getMessage(), e);
   }
 
   @Override
@@ -113,17 +142,26 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
         BetonMetrics.value(BetonMetrics.CORRUPT_SHARDS_SKIPPED, corruptSkipped)};
   }
 
-  @Override
-  public void close() throws IOException {
+  /** Closes the open shard, if any, keeping its byte count. */
+  private void closeShard() throws IOException {
+    converter = null;
     if (source != null) {
       bytesReadClosed += source.bytesRead();
       BetonSource s = source;
+      BetonReader r = reader;
       source = null;
-      if (reader != null) {
-        reader.close();
+      reader = null;
+      if (r != null) {
+        r.close();
       } else {
         s.close();
       }
     }
+  }
+
+  @Override
+  public void close() throws IOException {
+    closeShard();
+    rangeIndex = ranges.size();
   }
 }

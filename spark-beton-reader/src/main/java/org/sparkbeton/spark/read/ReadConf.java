@@ -19,6 +19,7 @@ public final class ReadConf implements Serializable {
   private static final OptionNames NAMES = OptionNames.of("format(\"beton\") reads", BetonReadOptions.ALL,
       Set.of("path", "paths"), true);
   private static final long DEFAULT_MAX_PARTITION_BYTES = 128L << 20;
+  private static final long DEFAULT_OPEN_COST_IN_BYTES = 4L << 20;
   private static final long DEFAULT_AGGREGATE_PUSHDOWN_MAX_SAMPLES = 2_000_000;
 
   /** One custom field's metadata layout. */
@@ -28,14 +29,18 @@ public final class ReadConf implements Serializable {
   private final boolean ignoreCorruptFiles;
   private final long maxPartitionBytes;
   private final long maxSamplesPerPartition;
+  private final long openCostInBytes;
+  private final int minPartitionNum;
   private final Map<String, CustomLayout> customFields;
   private final long aggregatePushdownMaxSamples;
   private final boolean memoizeAggregates;
   private final boolean verifyChecksums;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, long maxPartitionBytes, long maxSamplesPerPartition,
-      Map<String, CustomLayout> customFields, long aggregatePushdownMaxSamples, boolean memoizeAggregates,
-      boolean verifyChecksums) {
+      long openCostInBytes, int minPartitionNum, Map<String, CustomLayout> customFields,
+      long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums) {
+    this.openCostInBytes = openCostInBytes;
+    this.minPartitionNum = minPartitionNum;
     this.verifyChecksums = verifyChecksums;
     this.aggregatePushdownMaxSamples = aggregatePushdownMaxSamples;
     this.memoizeAggregates = memoizeAggregates;
@@ -52,8 +57,11 @@ public final class ReadConf implements Serializable {
 
   /**
    * @param options the data source options (keys compared case-insensitively)
-   * @param sessionDefaults session-level defaults: {@code spark.sql.files.ignoreCorruptFiles},
-   *     {@code spark.sql.files.maxPartitionBytes}, when set
+   * @param sessionDefaults session-level settings, when set: {@code spark.sql.files.ignoreCorruptFiles},
+   *     {@code spark.sql.files.maxPartitionBytes} (defaults of the options), {@code spark.sql.files.openCostInBytes}
+   *     (4 MiB when absent) and {@code spark.sql.files.minPartitionNum} (1 when absent; the data source passes
+   *     Spark's default parallelism when the session does not set it), which size input partitions as Spark's file
+   *     sources do ({@link SplitPlanner})
    * @throws IllegalArgumentException for an unknown option name or a bad value
    */
   public static ReadConf parse(Map<String, String> options, Map<String, String> sessionDefaults) {
@@ -79,13 +87,17 @@ public final class ReadConf implements Serializable {
     String maxSamplesText = o.get(BetonReadOptions.MAX_SAMPLES_PER_PARTITION.toLowerCase(Locale.ROOT));
     long maxSamples = maxSamplesText == null ? Long.MAX_VALUE
         : positive(BetonReadOptions.MAX_SAMPLES_PER_PARTITION, maxSamplesText);
+    long openCost = sessionNumber(sessionDefaults, "spark.sql.files.openCostInBytes", DEFAULT_OPEN_COST_IN_BYTES, 0,
+        Long.MAX_VALUE);
+    long minPartitions = sessionNumber(sessionDefaults, "spark.sql.files.minPartitionNum", 1, 1, Integer.MAX_VALUE);
     Map<String, CustomLayout> custom = parseCustom(o.get(BetonReadOptions.CUSTOM_FIELD_LAYOUT.toLowerCase(Locale.ROOT)));
     String aggText = o.get(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES.toLowerCase(Locale.ROOT));
     long aggMax = aggText == null ? DEFAULT_AGGREGATE_PUSHDOWN_MAX_SAMPLES
         : nonNegative(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES, aggText);
     boolean memo = bool(o, BetonReadOptions.MEMOIZE_AGGREGATES, true);
     boolean verify = bool(o, BetonReadOptions.VERIFY_CHECKSUMS, true);
-    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, custom, aggMax, memo, verify);
+    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, openCost, (int) minPartitions, custom,
+        aggMax, memo, verify);
   }
 
   private static boolean bool(Map<String, String> options, String option, boolean defaultValue) {
@@ -94,6 +106,24 @@ public final class ReadConf implements Serializable {
       throw new IllegalArgumentException("Option " + option + " must be true or false, got '" + text + "'");
     }
     return Boolean.parseBoolean(text);
+  }
+
+  /** A session setting's whole number in {@code [min, max]}, or {@code defaultValue} when it is absent. */
+  private static long sessionNumber(Map<String, String> session, String key, long defaultValue, long min, long max) {
+    String text = session.get(key);
+    if (text == null) {
+      return defaultValue;
+    }
+    try {
+      long v = Long.parseLong(text.trim());
+      if (v >= min && v <= max) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("Setting " + key + " must be a whole number from " + min + " to " + max
+        + ", got '" + text + "'");
   }
 
   private static long nonNegative(String option, String text) {
@@ -162,6 +192,10 @@ public final class ReadConf implements Serializable {
   public boolean ignoreCorruptFiles() { return ignoreCorruptFiles; }
   public long maxPartitionBytes() { return maxPartitionBytes; }
   public long maxSamplesPerPartition() { return maxSamplesPerPartition; }
+  /** What opening one more shard costs, in bytes, when packing shards into input partitions. */
+  public long openCostInBytes() { return openCostInBytes; }
+  /** The number of input partitions a scan aims for at least, when its data is small. */
+  public int minPartitionNum() { return minPartitionNum; }
   public Map<String, CustomLayout> customFields() { return customFields; }
   public long aggregatePushdownMaxSamples() { return aggregatePushdownMaxSamples; }
 

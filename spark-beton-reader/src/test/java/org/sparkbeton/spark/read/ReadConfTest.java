@@ -19,6 +19,21 @@ class ReadConfTest {
     assertThat(c.maxPartitionBytes()).isEqualTo(128L << 20);
     assertThat(c.maxSamplesPerPartition()).isEqualTo(Long.MAX_VALUE);
     assertThat(c.customFields()).isEmpty();
+    assertThat(c.openCostInBytes()).isEqualTo(4L << 20);
+    assertThat(c.minPartitionNum()).isEqualTo(1);
+  }
+
+  @Test
+  void takesTheSessionsPartitionSizingSettings() {
+    ReadConf c = ReadConf.parse(Map.of(), Map.of("spark.sql.files.openCostInBytes", "1000",
+        "spark.sql.files.minPartitionNum", "8"));
+    assertThat(c.openCostInBytes()).isEqualTo(1000);
+    assertThat(c.minPartitionNum()).isEqualTo(8);
+    assertThatThrownBy(() -> ReadConf.parse(Map.of(), Map.of("spark.sql.files.minPartitionNum", "0")))
+        .hasMessage("Setting spark.sql.files.minPartitionNum must be a whole number from 1 to 2147483647, got '0'");
+    assertThatThrownBy(() -> ReadConf.parse(Map.of(), Map.of("spark.sql.files.openCostInBytes", "4m")))
+        .hasMessage("Setting spark.sql.files.openCostInBytes must be a whole number from 0 to 9223372036854775807,"
+            + " got '4m'");
   }
 
   @Test

@@ -73,7 +73,7 @@ class ShardMutationCorpusTest {
     StructType required = schema.sparkSchema();
     List<String> out = new ArrayList<>();
     List<Integer> all = List.of(0, 1);
-    for (BetonInputPartition p : SplitPlanner.plan(inputs.shards(), all, conf, false, (f, s, l) -> new String[0])) {
+    for (BetonInputPartition p : SplitPlanner.plan(inputs.shards(), all, conf, false, (f, s, l) -> Map.of())) {
       try (BetonPartitionReader reader = new BetonPartitionReader(p, HADOOP, conf, schema, required, null)) {
         while (reader.next()) {
           out.add(text(reader.get(), required));
