@@ -44,7 +44,9 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * <p>Arguments: {@code dir [rows] [partitions] [rounds]}; {@code dir} is deleted at the end (kept with
  * {@code -Dscale.keep=true}; {@code --child reader|reader-extensions|loader dataset} then opens it again). With
  * {@code -Dscale.reuse=true} a dataset kept there is opened without writing it again; {@code -Dscale.opens=reader,...}
- * picks the kinds of open (default: reader, reader-extensions, loader, reader-small). With
+ * picks the kinds of open (default: reader, reader-extensions, loader, reader-small; also reader-scan: the same
+ * histogram computed by Spark over a scan of every shard, the driver's metadata answer turned off), and
+ * {@code -Dscale.again=n} how many more histograms each reader child runs after the first (default 3). With
  * {@code -Dscale.baseline=<class path>} every reader open also runs in a child JVM on that class path (a build of
  * another commit), before this build's in odd rounds and after it in even ones, and the table gains the ratio of the
  * two per round. The command and the
@@ -246,6 +248,9 @@ public final class ScaleBenchmark {
       return;
     }
     boolean extensions = kind.equals("reader-extensions");
+    // reader-scan: Spark computes the histogram itself over a scan of every shard (the driver's metadata answer
+    // turned off), as it does for a filtered histogram or a dataset over aggregatePushdownMaxSamples
+    boolean scan = kind.equals("reader-scan");
     long t0 = System.nanoTime();
     SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("ScaleBenchmark-" + kind)
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1");
@@ -262,7 +267,7 @@ public final class ScaleBenchmark {
       result(kind + ": Spark's floor, a one-task job reading nothing (second run)", ms(System.nanoTime() - floorStart));
       long q0 = System.nanoTime();
       long c0 = cpu();
-      Map<Long, Long> histogram = histogram(spark, dataset);
+      Map<Long, Long> histogram = histogram(spark, dataset, scan);
       long q1 = System.nanoTime();
       long c1 = cpu();
       long total = histogram.values().stream().mapToLong(Long::longValue).sum();
@@ -270,27 +275,39 @@ public final class ScaleBenchmark {
         throw new IllegalStateException("histogram of " + histogram.size() + " labels, " + total + " rows");
       }
       String name = kind.equals("reader-small") ? "reader, 1,000 rows in 1 shard (Spark's share)"
-          : extensions ? "reader with BetonSparkExtensions" : "reader";
+          : extensions ? "reader with BetonSparkExtensions"
+          : scan ? "reader, Spark aggregating a scan (aggregatePushdownMaxSamples=0)" : "reader";
       result("**" + name + ": label histogram, first query in the JVM**", ms(q1 - q0));
       result(name + ": process CPU of that query (all threads)", ms(c1 - c0));
       result(name + ": main to histogram, Spark session start and its first job included", ms(q1 - mainStart));
       result(name + ": process CPU from main to histogram (all threads)", ms(c1 - mainCpu));
-      long[] again = new long[3];
+      long[] again = new long[Integer.getInteger("scale.again", 3)];
       for (int i = 0; i < again.length; i++) {
         long s = System.nanoTime();
-        histogram(spark, dataset);
+        histogram(spark, dataset, scan);
         again[i] = System.nanoTime() - s;
       }
       Arrays.sort(again);
-      result(name + ": label histogram, median of the next 3", ms(again[1]));
+      if (again.length > 0) {
+        result(name + ": label histogram, median of the next " + again.length, ms(again[again.length / 2]));
+      }
+      if (scan) {
+        result(name + ": input partitions (tasks) of the scan", reader(spark, dataset, true).select("label")
+            .javaRDD().getNumPartitions());
+      }
     } finally {
       spark.stop();
     }
   }
 
-  private static Map<Long, Long> histogram(SparkSession spark, Path dataset) {
+  private static org.apache.spark.sql.Dataset<Row> reader(SparkSession spark, Path dataset, boolean scan) {
+    org.apache.spark.sql.DataFrameReader read = spark.read().format("beton");
+    return (scan ? read.option("aggregatePushdownMaxSamples", "0") : read).load(dataset.toString());
+  }
+
+  private static Map<Long, Long> histogram(SparkSession spark, Path dataset, boolean scan) {
     Map<Long, Long> h = new TreeMap<>();
-    for (Row r : spark.read().format("beton").load(dataset.toString()).groupBy("label").count().collectAsList()) {
+    for (Row r : reader(spark, dataset, scan).groupBy("label").count().collectAsList()) {
       h.put(((Number) r.get(0)).longValue(), r.getLong(1));
     }
     return h;
@@ -308,7 +325,8 @@ public final class ScaleBenchmark {
       List<Double> sorted = values.stream().sorted().toList();
       double median = sorted.get(sorted.size() / 2);
       String goal = name.startsWith("**") ? String.format(Locale.ROOT, " (%.2fx of the 1 s goal)", median / 1000) : "";
-      rows.add(row(name + ", ms, median (range) of " + values.size(), String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)%s",
+      String unit = name.contains("input partitions") ? "" : ", ms";
+      rows.add(row(name + unit + ", median (range) of " + values.size(), String.format(Locale.ROOT, "%,.0f (%,.0f-%,.0f)%s",
           median, sorted.get(0), sorted.get(sorted.size() - 1), goal)));
     });
     return rows;

@@ -31,8 +31,9 @@ public final class BetonMetrics {
   }
 
   /**
-   * Input partitions (a shard, or one sample range of a split shard) whose rest was skipped as corrupt under
-   * {@code ignoreCorruptFiles}; a corrupt shard read in k ranges counts up to k.
+   * Shard ranges (a whole shard, or one sample range of a split shard) whose rest was skipped as corrupt under
+   * {@code ignoreCorruptFiles}; a corrupt shard read in k ranges counts up to k, and a partition of packed shards
+   * counts each corrupt one.
    */
   public static final class CorruptShardsSkipped extends CustomSumMetric {
     @Override public String name() { return CORRUPT_SHARDS_SKIPPED; }

@@ -29,15 +29,18 @@ public final class BetonReadOptions {
   public static final String IGNORE_CORRUPT_FILES = "ignoreCorruptFiles";
 
   /**
-   * Target bytes per input partition; a larger shard is split into sample ranges of about this many
-   * bytes (metadata records have a fixed width, so a range starts anywhere for free). Default: the
-   * session's {@code spark.sql.files.maxPartitionBytes} (128 MiB).
+   * Most bytes per input partition: a larger shard is split into sample ranges of about this many bytes
+   * (metadata records have a fixed width, so a range starts anywhere for free), and small shards are packed
+   * together up to it, each charged the session's {@code spark.sql.files.openCostInBytes}; a small scan gets a
+   * smaller size, spreading it over {@code spark.sql.files.minPartitionNum} partitions (default: the default
+   * parallelism), as Spark's file sources do ({@link SplitPlanner}). Default: the session's
+   * {@code spark.sql.files.maxPartitionBytes} (128 MiB).
    */
   public static final String MAX_PARTITION_BYTES = "maxPartitionBytes";
 
   /**
-   * Maximum samples per input partition, applied after {@link #MAX_PARTITION_BYTES}. Default: no
-   * limit. Mostly for tests and for metadata-only datasets with many tiny records.
+   * Maximum samples per input partition (a packed one counts every shard's), applied with
+   * {@link #MAX_PARTITION_BYTES}. Default: no limit. Mostly for tests and for metadata-only datasets with many tiny records.
    */
   public static final String MAX_SAMPLES_PER_PARTITION = "maxSamplesPerPartition";
 
