@@ -7,8 +7,8 @@
 
 /*
  * Native twin of org.sparkbeton.codec.resize.Resizer, in 16-bit fixed point (Pillow-SIMD style). Both twins
- * compute the same integers, so their bytes are identical by construction; ResizerTest and
- * ResizerAccuracyTest check that on the AVX2, SSE2 and Java paths.
+ * compute the same integers, so their bytes are identical by construction; ResizerTest,
+ * ResizerNativePathsTest and ResizerAccuracyTest check that on the AVX-512, AVX2, SSE2 and Java paths.
  *
  * The weights come from the same double formulas as the Java twin (area: overlap / scale; bilinear:
  * half-pixel centres, edges clamped) and are quantised per output pixel (area_taps) to 14 bits, or to
@@ -24,8 +24,9 @@
  *  - horizontal: out = (sum_t wx[t] * mid[off_t + c] + round) >> (prec + 7); every output pixel of a call
  *    gets the same even number of contiguous taps (those past its window weigh 0 and read the next columns
  *    or the zeroed padding of mid). AVX2: one 16-byte load holds two taps, vpshufb'd to R0 R1 G0 G1 B0 B1
- *    and summed by one vpmaddwd, two pixels per 256-bit vector, 8 pixels packed per store; SSE2: tap pairs
- *    gathered with two 8-byte loads and one pmaddwd. One channel (Resizer.resizePlane, area_resize and
+ *    and summed by one vpmaddwd, two pixels per 256-bit vector, 8 pixels packed per store; AVX-512 (BW, VL,
+ *    VNNI; 256-bit vectors): the same vectors from one 32-byte load per pixel (T <= 4) and one vpermt2w per
+ *    tap pair, summed by vpdpwssd; SSE2: tap pairs gathered with two 8-byte loads and one pmaddwd. One channel (Resizer.resizePlane, area_resize and
  *    bilinear_resize with ch = 1): the same integers per element, a pixel's taps being contiguous int16s, T = 2
  *    (one 32-bit load) or a multiple of 4 (one 64-bit load per 4 taps), 8 pixels per vector (see
  *    resize_plane.c).

@@ -20,6 +20,10 @@
 /* whether this call may use AVX2: the CPU has it and the tests' Resizer.sse2Only switch is off */
 int resize_avx2(void);
 
+/* whether this call may use the AVX-512 (BW, VL, VNNI) RGB horizontal pass: resize_avx2() holds, the CPU has
+ * those, and the tests' Resizer.avx2Only switch is off */
+int resize_avx512(void);
+
 /* two 16-bit weights in one 32-bit lane, as pmaddwd pairs them: lo * first + hi * second */
 static inline int32_t pair(int lo, int hi) {
   return (int32_t)((uint32_t)(uint16_t)lo | ((uint32_t)(uint16_t)hi << 16));

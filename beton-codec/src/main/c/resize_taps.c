@@ -132,7 +132,7 @@ void taps_done(tap_table *t) {
   }
 }
 
-/* elements an intermediate row needs past its end for the taps of t. RGB: see taps_avx2 and taps_sse2. Plane:
+/* elements an intermediate row needs past its end for the taps of t. RGB: see taps_avx2, taps_512 and taps_sse2. Plane:
  * a pixel's taps start inside the row (bilinear: at most at its last element, whose second tap reads the
  * padding with weight 0); the broadcasts read its T elements, the windows 8 from its start and, for T = 4,
  * 8 from 2 elements on */
