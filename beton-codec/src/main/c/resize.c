@@ -302,7 +302,7 @@ static int area_resize(const unsigned char *src, jlong srcCap, jlong base, int s
   int *rowW = malloc((size_t)outH * (maxRows + 1) * sizeof(int));
   const unsigned char **rows = malloc((size_t)(maxRows + 1) * sizeof(*rows));
   int32_t *yPair = malloc((size_t)(maxRows + 1) * sizeof(int32_t));
-  tap_table xt = {0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL};
+  tap_table xt = {0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
   int16_t *mid = NULL;
   int rc = 0;
   if (colStart == NULL || colN == NULL || colW == NULL || rowStart == NULL || rowN == NULL || rowW == NULL
