@@ -194,13 +194,14 @@ static void horizontal_512(const int16_t *mid, const int *off, int taps, const i
 
 #ifdef RESIZE_SSE2
 /* The AVX-512 pass of tables made wide (T <= 4, every block's windows within 64 elements; taps_done): 8 pixels
- * (24 pixel-channels) per block, with no lane to spare. Two 64-byte loads hold the block's windows; three
- * vpermt2w with the block's indices (widx) lay out each pixel-channel's tap pairs, and three vpdpwssd sum them
- * against ww: step 0 and 1 give pixel-channels 0-15 whole, step 2 those of 16-23 in two halves that one add
- * joins (the bias in the first half only). The same int32 sums as the other paths, shifted, clamped to 0-255
- * (vpmaxsd, then vpmovusdb saturates) and stored as 24 bytes in pixel order, masked at the row's end. */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
-static void wide_512(const int16_t *mid, const tap_table *t, int shift, int outW, unsigned char *out) {
+ * (24 pixel-channels) per block. Two 64-byte loads hold the block's windows; a vpermt2w per step with the
+ * block's indices (widx) lays out each pixel-channel's tap pairs and a vpdpwssd sums them against ww. T = 2:
+ * step 0 gives pixel-channels 0-15, step 1 those of 16-23 in its first 8 lanes; T = 4: steps 0 and 1 give 0-15
+ * whole, step 2 those of 16-23 in two halves that one add joins (the bias in the first half only). The same
+ * int32 sums as the other paths, shifted, clamped to 0-255 (vpmaxsd, then vpmovusdb saturates) and stored as
+ * 24 bytes in pixel order, masked at the row's end. */
+static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vnni"))) void wide_taps_512(
+    const int16_t *mid, const tap_table *t, int taps, int shift, int outW, unsigned char *out) {
   const __m512i bias = _mm512_set1_epi32(1 << (shift - 1));
   const __m512i halfBias = _mm512_maskz_mov_epi32(0x00FF, bias);
   const __m512i zero = _mm512_setzero_si512();
@@ -213,11 +214,17 @@ static void wide_512(const int16_t *mid, const tap_table *t, int shift, int outW
     __m512i hi = _mm512_loadu_si512((const void *)(p + 32));
     __m512i s = _mm512_dpwssd_epi32(bias, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix), hi),
                                     _mm512_load_si512(ww));
-    s = _mm512_dpwssd_epi32(s, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix + 1), hi),
-                            _mm512_load_si512(ww + 1));
-    __m512i r = _mm512_dpwssd_epi32(halfBias, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix + 2), hi),
-                                    _mm512_load_si512(ww + 2));
-    __m256i r8 = _mm256_add_epi32(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64(r, 1));
+    __m256i r8;
+    if (taps == 2) {
+      r8 = _mm512_castsi512_si256(_mm512_dpwssd_epi32(
+          bias, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix + 1), hi), _mm512_load_si512(ww + 1)));
+    } else {
+      s = _mm512_dpwssd_epi32(s, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix + 1), hi),
+                              _mm512_load_si512(ww + 1));
+      __m512i r = _mm512_dpwssd_epi32(halfBias, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix + 2), hi),
+                                      _mm512_load_si512(ww + 2));
+      r8 = _mm256_add_epi32(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64(r, 1));
+    }
     __m128i first = _mm512_cvtusepi32_epi8(_mm512_max_epi32(_mm512_sra_epi32(s, sh), zero));
     __m128i last = _mm256_cvtusepi32_epi8(_mm256_max_epi32(_mm256_sra_epi32(r8, sh), _mm512_castsi512_si256(zero)));
     unsigned char *o = out + (size_t)ox * 3;
@@ -229,6 +236,15 @@ static void wide_512(const int16_t *mid, const tap_table *t, int shift, int outW
       _mm_mask_storeu_epi8(o, (__mmask16)(n >= 16 ? 0xFFFF : (1u << n) - 1), first);
       _mm_mask_storeu_epi8(o + 16, (__mmask16)(n > 16 ? (1u << (n - 16)) - 1 : 0), last);
     }
+  }
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
+static void wide_512(const int16_t *mid, const tap_table *t, int shift, int outW, unsigned char *out) {
+  if (t->taps == 2) {
+    wide_taps_512(mid, t, 2, shift, outW, out);
+  } else {
+    wide_taps_512(mid, t, 4, shift, outW, out);
   }
 }
 #endif

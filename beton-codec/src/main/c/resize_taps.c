@@ -112,9 +112,10 @@ static int plane_masks(tap_table *t, size_t blocks) {
 #ifdef RESIZE_SSE2
 /* The AVX-512 block tables of an RGB table (T <= 4; see resize_passes.h), or 0 where a block's windows do not
  * all lie within 64 elements of its lowest start. Block b's 24 pixel-channels pc = 3p + c (pixel 8b + p,
- * channel c) each take two int32 lanes, one per tap pair h (taps 2h, 2h + 1): step 0 holds pc 0-15 for h = 0,
- * step 1 pc 0-15 for h = 1, step 2 pc 16-23 for h = 0 in lanes 0-7 and for h = 1 in lanes 8-15. A lane's two
- * words are the pair's elements, relative to wbase; a pair past T and the pixels past outW weigh 0 and read
+ * channel c) each take one int32 lane per tap pair h (taps 2h, 2h + 1). T = 4: step 0 holds pc 0-15 for h = 0,
+ * step 1 pc 0-15 for h = 1, step 2 pc 16-23 for h = 0 in lanes 0-7 and for h = 1 in lanes 8-15; T = 2: step 0
+ * pc 0-15, step 1 pc 16-23 in lanes 0-7 (steps 1 and 2 shift down to the pairs T has). A lane's two words are
+ * the pair's elements, relative to wbase; the lanes left over and the pixels past outW weigh 0 and read
  * element 0. */
 static int wide_tables(tap_table *t) {
   int taps = t->taps;
@@ -142,7 +143,7 @@ static int wide_tables(tap_table *t) {
         int32_t pw = pair(w[p * taps + 2 * h], w[p * taps + 2 * h + 1]);
         for (int c = 0; c < 3; c++) {
           int pc = 3 * p + c;
-          int lane = pc < 16 ? 16 * h + pc : 32 + pc - 16 + 8 * h;
+          int lane = pc < 16 ? 16 * h + pc : 16 * (taps / 2) + pc - 16 + 8 * h;
           idx[2 * lane] = (int16_t)(rel + c + 6 * h);
           idx[2 * lane + 1] = (int16_t)(rel + c + 6 * h + 3);
           ww[lane] = pw;
