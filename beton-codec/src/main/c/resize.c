@@ -276,6 +276,13 @@ static int inside(jlong off, jlong rows, jlong stride, jlong len, jlong cap) {
   return rows - 1 <= (cap - off - len) / stride;
 }
 
+/* The intermediate row of a call, rowLen + pad elements, on a 64-byte line: the vertical pass's stores then
+ * split no cache line (but the last, which ends at the row's end) */
+static int16_t *mid_alloc(int rowLen, int pad) {
+  size_t bytes = ((size_t)rowLen + pad) * sizeof(int16_t);
+  return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+}
+
 /* Area resize of `ch` interleaved channels (3 or 1): output [outX, outX+outW) x [outY, outY+outH) of resizing
  * w x h by (sx, sy), output column (row) i being window column (row) cols[i] (rowsMap[i]; NULL: i). Global
  * source pixel (0, 0) is at byte `base` of src (srcCap bytes), rows `stride` apart; every row and column touched
@@ -345,7 +352,7 @@ static int area_resize(const unsigned char *src, jlong srcCap, jlong base, int s
   }
   int rowLen = c1 - c0;
   int pad = taps_padding(&xt);
-  mid = malloc(((size_t)rowLen + pad) * sizeof(int16_t));
+  mid = mid_alloc(rowLen, pad);
   if (mid == NULL) {
     rc = RC_NO_MEMORY;
     goto done;
@@ -444,7 +451,7 @@ static int bilinear_resize(const unsigned char *box, int stride, int ch, int w, 
     return RC_NO_MEMORY;
   }
   int pad = taps_padding(&xt);
-  mid = malloc(((size_t)rowLen + pad) * sizeof(int16_t));
+  mid = mid_alloc(rowLen, pad);
   if (mid == NULL) {
     taps_free(&xt);
     return RC_NO_MEMORY;

@@ -38,7 +38,7 @@ static inline int32_t pair(int lo, int hi) {
  * the AVX2 window loads, used when near (taps_done). off and w8 run on to a whole last block (offset 0 for RGB,
  * the last pixel's for a plane; weight 0).
  * RGB with T <= 4 on an AVX-512 CPU (wide, set by taps_done where every block of 8 pixels reads within 64
- * elements of its lowest start, as shrinks up to about 2x do): per block, the element wbase its windows are read from,
+ * elements of its lowest start, as shrinks up to about 2x do; 2 where T = 2 and within 32): per block, the element wbase its windows are read from,
  * and the word indices widx (3 x 32 int16) and weight pairs ww (3 x 16 int32) of its three vpermt2w/vpdpwssd
  * steps (see wide_512 in resize_rgb.c). */
 typedef struct {

@@ -196,12 +196,13 @@ static void horizontal_512(const int16_t *mid, const int *off, int taps, const i
 /* The AVX-512 pass of tables made wide (T <= 4, every block's windows within 64 elements; taps_done): 8 pixels
  * (24 pixel-channels) per block. Two 64-byte loads hold the block's windows; a vpermt2w per step with the
  * block's indices (widx) lays out each pixel-channel's tap pairs and a vpdpwssd sums them against ww. T = 2:
- * step 0 gives pixel-channels 0-15, step 1 those of 16-23 in its first 8 lanes; T = 4: steps 0 and 1 give 0-15
- * whole, step 2 those of 16-23 in two halves that one add joins (the bias in the first half only). The same
- * int32 sums as the other paths, shifted, clamped to 0-255 (vpmaxsd, then vpmovusdb saturates) and stored as
- * 24 bytes in pixel order, masked at the row's end. */
+ * step 0 gives pixel-channels 0-15, step 1 those of 16-23 in its first 8 lanes (and where every index is
+ * below 32, wide == 2 as in bilinear enlargements, from one load with step 1 on 256-bit vectors); T = 4:
+ * steps 0 and 1 give 0-15 whole, step 2 those of 16-23 in two halves that one add joins (the bias in the
+ * first half only). The same int32 sums as the other paths, shifted, clamped to 0-255 (vpmaxsd, then vpmovusdb
+ * saturates) and stored as 24 bytes in pixel order, masked at the row's end. */
 static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vnni"))) void wide_taps_512(
-    const int16_t *mid, const tap_table *t, int taps, int shift, int outW, unsigned char *out) {
+    const int16_t *mid, const tap_table *t, int taps, int narrow, int shift, int outW, unsigned char *out) {
   const __m512i bias = _mm512_set1_epi32(1 << (shift - 1));
   const __m512i halfBias = _mm512_maskz_mov_epi32(0x00FF, bias);
   const __m512i zero = _mm512_setzero_si512();
@@ -211,10 +212,20 @@ static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,av
   for (int b = 0, ox = 0; ox < outW; b++, ox += 8, ix += 3, ww += 3) {
     const int16_t *p = mid + t->wbase[b];
     __m512i lo = _mm512_loadu_si512((const void *)p);
-    __m512i hi = _mm512_loadu_si512((const void *)(p + 32));
-    __m512i s = _mm512_dpwssd_epi32(bias, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix), hi),
-                                    _mm512_load_si512(ww));
+    __m512i s;
     __m256i r8;
+    if (narrow) {
+      /* every index < 32: one 64-byte load, and step 1 (8 lanes) on 256-bit vectors */
+      s = _mm512_dpwssd_epi32(bias, _mm512_permutexvar_epi16(_mm512_load_si512(ix), lo), _mm512_load_si512(ww));
+      __m256i idx1 = _mm256_load_si256((const __m256i *)(ix + 1));
+      __m256i w1 = _mm256_load_si256((const __m256i *)(ww + 1));
+      __m256i b = _mm256_loadu_si256((const __m256i *)(p + 16));
+      r8 = _mm256_dpwssd_epi32(_mm512_castsi512_si256(bias),
+                               _mm256_permutex2var_epi16(_mm512_castsi512_si256(lo), idx1, b), w1);
+      goto store;
+    }
+    __m512i hi = _mm512_loadu_si512((const void *)(p + 32));
+    s = _mm512_dpwssd_epi32(bias, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix), hi), _mm512_load_si512(ww));
     if (taps == 2) {
       r8 = _mm512_castsi512_si256(_mm512_dpwssd_epi32(
           bias, _mm512_permutex2var_epi16(lo, _mm512_load_si512(ix + 1), hi), _mm512_load_si512(ww + 1)));
@@ -225,6 +236,7 @@ static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,av
                                       _mm512_load_si512(ww + 2));
       r8 = _mm256_add_epi32(_mm512_castsi512_si256(r), _mm512_extracti64x4_epi64(r, 1));
     }
+  store:;
     __m128i first = _mm512_cvtusepi32_epi8(_mm512_max_epi32(_mm512_sra_epi32(s, sh), zero));
     __m128i last = _mm256_cvtusepi32_epi8(_mm256_max_epi32(_mm256_sra_epi32(r8, sh), _mm512_castsi512_si256(zero)));
     unsigned char *o = out + (size_t)ox * 3;
@@ -241,10 +253,12 @@ static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,av
 
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
 static void wide_512(const int16_t *mid, const tap_table *t, int shift, int outW, unsigned char *out) {
-  if (t->taps == 2) {
-    wide_taps_512(mid, t, 2, shift, outW, out);
+  if (t->wide == 2) {
+    wide_taps_512(mid, t, 2, 1, shift, outW, out);
+  } else if (t->taps == 2) {
+    wide_taps_512(mid, t, 2, 0, shift, outW, out);
   } else {
-    wide_taps_512(mid, t, 4, shift, outW, out);
+    wide_taps_512(mid, t, 4, 0, shift, outW, out);
   }
 }
 #endif

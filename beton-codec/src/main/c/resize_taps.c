@@ -110,11 +110,12 @@ static int plane_masks(tap_table *t, size_t blocks) {
 #endif
 
 #ifdef RESIZE_SSE2
-/* The AVX-512 block tables of an RGB table (T <= 4; see resize_passes.h), or 0 where a block's windows do not
- * all lie within 64 elements of its lowest start. Block b's 24 pixel-channels pc = 3p + c (pixel 8b + p,
- * channel c) each take one int32 lane per tap pair h (taps 2h, 2h + 1). T = 4: step 0 holds pc 0-15 for h = 0,
- * step 1 pc 0-15 for h = 1, step 2 pc 16-23 for h = 0 in lanes 0-7 and for h = 1 in lanes 8-15; T = 2: step 0
- * pc 0-15, step 1 pc 16-23 in lanes 0-7 (steps 1 and 2 shift down to the pairs T has). A lane's two words are
+/* The AVX-512 block tables of an RGB table (T <= 4; see resize_passes.h): 1, or 2 where T = 2 and every index
+ * is below 32 (wide_512 then reads 32 elements a block), or 0 where a block's windows do not all lie within 64
+ * elements of its lowest start. Block b's 24 pixel-channels pc = 3p + c (pixel 8b + p, channel c) each take
+ * one int32 lane per tap pair h (taps 2h, 2h + 1). T = 4: step 0 holds pc 0-15 for h = 0, step 1 pc 0-15 for
+ * h = 1, step 2 pc 16-23 for h = 0 in lanes 0-7 and for h = 1 in lanes 8-15; T = 2: step 0 pc 0-15, step 1
+ * pc 16-23 in lanes 0-7 (steps 1 and 2 shift down to the pairs T has). A lane's two words are
  * the pair's elements, relative to wbase; the lanes left over and the pixels past outW weigh 0 and read
  * element 0. */
 static int wide_tables(tap_table *t) {
@@ -123,6 +124,7 @@ static int wide_tables(tap_table *t) {
   int blocks = (outW + 7) / 8;
   memset(t->widx, 0, (size_t)blocks * 96 * sizeof(int16_t));
   memset(t->ww, 0, (size_t)blocks * 48 * sizeof(int32_t));
+  int reach = 0; /* the highest index */
   for (int b = 0; b < blocks; b++) {
     int n = outW - 8 * b < 8 ? outW - 8 * b : 8;
     const int *off = t->off + (size_t)8 * b * taps;
@@ -139,6 +141,7 @@ static int wide_tables(tap_table *t) {
       if (rel + 3 * taps - 1 > 63) { /* the last element read, the last tap's B */
         return 0;
       }
+      reach = rel + 3 * taps - 1 > reach ? rel + 3 * taps - 1 : reach;
       for (int h = 0; h < taps / 2; h++) {
         int32_t pw = pair(w[p * taps + 2 * h], w[p * taps + 2 * h + 1]);
         for (int c = 0; c < 3; c++) {
@@ -151,7 +154,7 @@ static int wide_tables(tap_table *t) {
       }
     }
   }
-  return 1;
+  return taps == 2 && reach < 32 ? 2 : 1;
 }
 #endif
 
@@ -160,7 +163,7 @@ void taps_done(tap_table *t) {
   if (t->channels != 1) {
 #ifdef RESIZE_SSE2
     /* decided for the CPU this call runs on: horizontal_pass takes wide_512 whenever wide is set */
-    t->wide = t->widx != NULL && resize_avx512() && wide_tables(t);
+    t->wide = t->widx != NULL && resize_avx512() ? wide_tables(t) : 0;
 #endif
     if (!t->wide) {
       rgb_weights(t);

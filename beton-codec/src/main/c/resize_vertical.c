@@ -1,8 +1,7 @@
 /*
  * The vertical pass of the fixed-point resize (declared in resize_passes.h; the arithmetic is described in
- * resize.c): weighted source rows summed into a 16-bit intermediate row. SSE2, AVX2 where resize_avx2() says so
- * (and for windows of two and three rows AVX-512 where resize_avx512() does), a scalar loop computing the same
- * integers elsewhere.
+ * resize.c): weighted source rows summed into a 16-bit intermediate row. SSE2, AVX2 where resize_avx2() says so,
+ * a scalar loop computing the same integers elsewhere.
  */
 #include "betoncodec.h"
 #include "resize_passes.h"
@@ -133,60 +132,6 @@ static void vertical_avx2(const unsigned char *const *rows, const int *wy, const
     default: rows_avx2(rows, pw, npairs, shift, mid, n); break;
   }
 }
-
-/* The two- and three-row forms on AVX-512 (BW, VL, VNNI) CPUs: the same integers as two_rows16_avx2 and
- * three_rows16_avx2, 32 elements per step (vpdpwssd adds the rounding), the last step ending at n (n >= 32). */
-static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vnni"))) void two_rows32_512(
-    const unsigned char *base, const unsigned char *other, __m512i y, int16_t *restrict mid, int i) {
-  __m512i b = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(base + i)));
-  __m512i o = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(other + i)));
-  __m512i d = _mm512_slli_epi16(_mm512_sub_epi16(o, b), 7);
-  _mm512_storeu_si512((void *)(mid + i), _mm512_add_epi16(_mm512_slli_epi16(b, 7), _mm512_mulhrs_epi16(d, y)));
-}
-
-static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512vnni"))) void three_rows32_512(
-    const unsigned char *const *rows, __m512i w12, __m512i round, __m128i shift, int16_t *restrict mid, int i) {
-  __m512i a = _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(rows[0] + i)));
-  __m512i b = _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(rows[1] + i))), a);
-  __m512i c = _mm512_sub_epi16(_mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(rows[2] + i))), a);
-  __m512i lo = _mm512_sra_epi32(_mm512_dpwssd_epi32(round, _mm512_unpacklo_epi16(b, c), w12), shift);
-  __m512i hi = _mm512_sra_epi32(_mm512_dpwssd_epi32(round, _mm512_unpackhi_epi16(b, c), w12), shift);
-  /* the in-lane unpacks and pack cancel out: elements in order */
-  _mm512_storeu_si512((void *)(mid + i), _mm512_add_epi16(_mm512_slli_epi16(a, 7), _mm512_packs_epi32(lo, hi)));
-}
-
-/* vertical_avx2's two- and three-row forms on AVX-512 CPUs (n >= 32); returns 0 for the other windows */
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512vnni")))
-static int vertical_512(const unsigned char *const *rows, const int *wy, int npairs, int shift,
-                        int16_t *restrict mid, int n) {
-  int one = 1 << (shift + 7);
-  if (npairs == 1 && wy[0] >= 0 && wy[1] >= 0 && wy[0] + wy[1] == one && shift <= 8) {
-    int heavy = wy[0] >= wy[1] ? 0 : 1;
-    const __m512i y = _mm512_set1_epi16((int16_t)(wy[1 - heavy] << (8 - shift)));
-    int i = 0;
-    for (; i + 32 <= n; i += 32) {
-      two_rows32_512(rows[heavy], rows[1 - heavy], y, mid, i);
-    }
-    if (i < n) {
-      two_rows32_512(rows[heavy], rows[1 - heavy], y, mid, n - 32);
-    }
-    return 1;
-  }
-  if (npairs == 2 && wy[3] == 0 && wy[0] >= 0 && wy[1] >= 0 && wy[2] >= 0 && wy[0] + wy[1] + wy[2] == one) {
-    const __m512i w12 = _mm512_set1_epi32(pair(wy[1], wy[2]));
-    const __m512i round = _mm512_set1_epi32(1 << (shift - 1));
-    const __m128i sh = _mm_cvtsi32_si128(shift);
-    int i = 0;
-    for (; i + 32 <= n; i += 32) {
-      three_rows32_512(rows, w12, round, sh, mid, i);
-    }
-    if (i < n) {
-      three_rows32_512(rows, w12, round, sh, mid, n - 32);
-    }
-    return 1;
-  }
-  return 0;
-}
 #endif
 
 /* mid[i] = (sum over k of wy[k] * rows[k][i] + 2^(shift-1)) >> shift for i < n, shift = weight bits - 7;
@@ -196,9 +141,6 @@ void vertical_pass(const unsigned char *const *rows, const int *wy, const int32_
                           int shift, int16_t *restrict mid, int n) {
   int i = 0;
 #ifdef RESIZE_SSE2
-  if (n >= 32 && resize_avx512() && vertical_512(rows, wy, npairs, shift, mid, n)) {
-    return;
-  }
   if (n >= 32 && resize_avx2()) {
     vertical_avx2(rows, wy, pw, npairs, shift, mid, n);
     return;
