@@ -97,7 +97,8 @@ public final class WriterBenchmark {
     // for comparison, in RGB (jpegResizeSpace=rgb).
     // The input of the by-path writes is listed as beton prepare lists a class folder (ImageFolderListing's walk);
     // a third job, alternating with the two, takes its input from Spark's binaryFile source as this benchmark did
-    // before (Hadoop statuses listed on the driver, and each file's status read again in the tasks).
+    // before (Hadoop statuses listed on the driver, and each file's status read again in the tasks), a fourth spools
+    // every page to a file (spoolMemory 0) as the writer did before that option.
     // -DwriterBench.pairs=N: N measured writes of each job (3 unless set); -DwriterBench.warmUps=N writes first (4
     // unless set: with 2, the JIT was still compiling Spark's and the writer's code through the timed writes, whose
     // ratios rose from one to the next, 0.55x, 0.63x, 0.67x)
@@ -114,6 +115,7 @@ public final class WriterBenchmark {
     double[] limits = new double[planar.length + 1];
     double[] writerLimits = new double[planar.length + 1];
     List<TaskTimes.Job> jobs = new ArrayList<>();
+    List<TaskTimes.Job> binaryFileJobs = new ArrayList<>();
     java.util.Map<String, Double> threadCpu = new java.util.TreeMap<>(); // over the timed path writes
     double pathWallMs = 0;
     for (int run = 0; run < planar.length; run++) {
@@ -144,6 +146,8 @@ public final class WriterBenchmark {
       spark.sparkContext().listenerBus().waitUntilEmpty();
       if (run >= warmUps && planar[run] == Job.PLANES) {
         jobs.add(taskTimes.job(startMs, endMs));
+      } else if (run >= warmUps && planar[run] == Job.BINARY_FILE) {
+        binaryFileJobs.add(taskTimes.job(startMs, endMs));
       }
       System.out.printf("Spark, %d write tasks, " + planar[run].label + ", run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
               + " (both cores)%n", tasks, run + 1, seconds[run], metrics.getOrDefault("betonDecodeMs", 0L),
@@ -194,7 +198,8 @@ public final class WriterBenchmark {
         + " times (" + tasks * copies + " tasks)", copies * n / longSeconds, copies * longWriterLimit / longSeconds,
         copies * longLimit / longSeconds);
     System.out.printf("%-74s %9s %13.2fx%n", "(issue 24's goal against the writer's own limit)", "", 0.85);
-    TaskTimes.print(jobs, n, plainCpu[0] / 1e6 / n);
+    TaskTimes.print("image-path (planes)", jobs, n, plainCpu[0] / 1e6 / n);
+    TaskTimes.print("binaryFile-input (planes)", binaryFileJobs, n, plainCpu[0] / 1e6 / n);
     printQuality(jpegs.subList(0, Math.min(500, jpegs.size())));
     printThreadCpu(threadCpu, pathWallMs);
   }
@@ -271,7 +276,9 @@ public final class WriterBenchmark {
     /** {@code jpegResizeSpace=rgb}; the input as {@link #PLANES}. */
     RGB("rgb"),
     /** As {@link #PLANES}, the input from Spark's binaryFile source (the paths only; the writer reads the files). */
-    BINARY_FILE("planes, binaryFile input");
+    BINARY_FILE("planes, binaryFile input"),
+    /** As {@link #PLANES}, every page spooled to a file ({@code spoolMemory} 0) as before that option. */
+    SPOOL_FILE("planes, spoolMemory 0");
 
     final String label;
 
@@ -308,7 +315,8 @@ public final class WriterBenchmark {
     }
     rows.coalesce(tasks).write().format("beton").mode(SaveMode.Overwrite).option("imageColumns", "image")
         .option("writeMode", "jpg").option("maxResolution", "256").option("jpegQuality", "90")
-        .option("jpegResizeSpace", job == Job.RGB ? "rgb" : "ycbcr").save(target.toString());
+        .option("jpegResizeSpace", job == Job.RGB ? "rgb" : "ycbcr")
+        .option("spoolMemory", job == Job.SPOOL_FILE ? "0" : "32M").save(target.toString());
   }
 
   /** Sums the writer's task metrics (betonDecodeMs, ...) over a finished query's plan. */
