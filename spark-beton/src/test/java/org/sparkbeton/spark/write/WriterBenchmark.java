@@ -61,6 +61,7 @@ public final class WriterBenchmark {
     System.out.printf("the writer's limit (its own decode and encode per photo, nothing else): %s%n",
         writerLimit.describe());
     decodeLimit(jpegs, 2); // warms the codec up
+    double[] listing = listingSeconds(photos, 7);
     writerLimit.seconds(2);
     // the image step against bare decoding on one thread, each beside the other: what any framework around
     // the step could reach at best
@@ -99,15 +100,17 @@ public final class WriterBenchmark {
     // a third job, alternating with the two, takes its input from Spark's binaryFile source as this benchmark did
     // before (Hadoop statuses listed on the driver, and each file's status read again in the tasks), a fourth spools
     // every page to a file (spoolMemory 0) as the writer did before that option.
-    // -DwriterBench.pairs=N: N measured writes of each job (3 unless set); -DwriterBench.warmUps=N writes first (4
-    // unless set: with 2, the JIT was still compiling Spark's and the writer's code through the timed writes, whose
-    // ratios rose from one to the next, 0.55x, 0.63x, 0.67x)
+    // -DwriterBench.pairs=N: N measured writes of each job (3 unless set); -DwriterBench.warmUps=N writes first,
+    // cycling through the jobs (8 unless set, two of each: with 2 writes of one job, the JIT was still compiling Spark's
+    // and the writer's code through the timed writes, whose ratios rose from one to the next, 0.55x, 0.63x, 0.67x; with
+    // 4 of the planes job only, the first timed writes of the other jobs compiled their code while the planes writes
+    // ran, the compiler threads taking 8% of the 2 cores through them)
     int tasks = 8;
-    int warmUps = Integer.getInteger("writerBench.warmUps", 4);
     Job[] jobKinds = Job.values();
+    int warmUps = Integer.getInteger("writerBench.warmUps", 2 * jobKinds.length);
     Job[] planar = new Job[warmUps + jobKinds.length * Integer.getInteger("writerBench.pairs", 3)];
     for (int run = 0; run < planar.length; run++) {
-      planar[run] = run < warmUps ? Job.PLANES : jobKinds[(run - warmUps) % jobKinds.length];
+      planar[run] = jobKinds[(run < warmUps ? run : run - warmUps) % jobKinds.length];
     }
     double[] seconds = new double[planar.length];
     // both limits, measured side by side before and after each timed write: the writer's own (decode at its scale
@@ -167,6 +170,8 @@ public final class WriterBenchmark {
     int n = files.size();
     System.out.printf("%n%-74s %9s %14s %14s%n", "what (" + n + " photos, jpg, maxResolution 256, q90)", "images/s",
         "writer limit", "decode limit");
+    System.out.printf("%-74s %9s%n", String.format("listing the %d photos: java.nio walk %.1f ms, Hadoop's listStatus"
+        + " %.1f ms", n, listing[0] * 1e3, listing[1] * 1e3), String.format("%.2fx", listing[1] / listing[0]));
     System.out.printf("%-74s %,9.0f %14s %13.2fx%n", "plain Java loop, 1 thread (vs the 1-thread decode limit beside it)",
         n / plain, "", (limit1Before + limit1Mid) / 2 / plain);
     System.out.printf("%-74s %,9.0f %14s %13.2fx%n", "plain Java loop, 1 thread, jpegResizeSpace=rgb", n / plainRgb, "",
@@ -329,6 +334,35 @@ public final class WriterBenchmark {
     for (org.apache.spark.sql.execution.SparkPlan child : scala.collection.JavaConverters.seqAsJavaList(plan.children())) {
       collect(child, into);
     }
+  }
+
+  /**
+   * Medians of {@code rounds} alternations (after as many untimed): seconds to list the photo directory with
+   * beton prepare's local walk (java.nio) and with Hadoop's {@code listStatus} (what other file systems get, and what
+   * the local walk was before); same paths, checked.
+   */
+  private static double[] listingSeconds(Path photos, int rounds) throws java.io.IOException {
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(new org.apache.hadoop.conf.Configuration());
+    org.apache.hadoop.fs.Path dir = fs.makeQualified(new org.apache.hadoop.fs.Path(photos.toString()));
+    // the same local file system behind a filter: not seen as local, so walked through listStatus
+    org.apache.hadoop.fs.FileSystem generic = new org.apache.hadoop.fs.FilterFileSystem(fs);
+    double[] nio = new double[rounds];
+    double[] hadoop = new double[rounds];
+    for (int r = -rounds; r < rounds; r++) {
+      long t0 = System.nanoTime();
+      List<String> a = ImageFolderListing.images(fs, dir);
+      long t1 = System.nanoTime();
+      List<String> b = ImageFolderListing.images(generic, dir);
+      long t2 = System.nanoTime();
+      if (!a.equals(b)) {
+        throw new IllegalStateException("the two walks differ");
+      }
+      if (r >= 0) {
+        nio[r] = (t1 - t0) / 1e9;
+        hadoop[r] = (t2 - t1) / 1e9;
+      }
+    }
+    return new double[] {median(nio, rounds), median(hadoop, rounds)};
   }
 
   /**
