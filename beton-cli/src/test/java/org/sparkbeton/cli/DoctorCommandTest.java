@@ -64,7 +64,7 @@ class DoctorCommandTest {
         .isGreaterThan(0.5);
     assertThat(d.at("/measured/reads/steady_limit").isNull()).as("4 MiB fit in the page cache: no steady reads")
         .isTrue();
-    assertThat(ids(d.get("changes"))).contains("resized", "proportion");
+    assertThat(ids(d.get("changes"))).as("the changes listed in %s", d).contains("resized", "proportion");
     for (JsonNode c : d.get("changes")) {
       assertThat(c.get("gain").asDouble()).as(c.get("id").asText()).isGreaterThan(1.05);
       if (c.get("id").asText().equals("resized")) {

@@ -87,7 +87,7 @@ final class CpuMeasurements {
       builders.put("proportion", sampleLoader(set.file(Variant.PROPORTION), set.size(), 1, true).profile(true));
     }
     builders.put("uint8", sampleLoader(set.file(Variant.STORED), set.size(), 1, false).profile(true));
-    return alternate(builders, nanos * Doctor.SHARE_ONE_THREAD / 100);
+    return alternate(builders, nanos * Doctor.SHARE_ONE_THREAD / 100, true);
   }
 
   /**
@@ -106,15 +106,19 @@ final class CpuMeasurements {
     if (o.threads < cores) {
       builders.put("cores", sampleLoader(set.file(Variant.STORED), repeated.length, cores, true).indices(repeated));
     }
-    return alternate(builders, nanos * Doctor.SHARE_THREADS / 100);
+    return alternate(builders, nanos * Doctor.SHARE_THREADS / 100, false);
   }
 
   /**
    * Opens the loaders and runs one epoch of each in turn until {@code budget} is spent (at least one round), after
-   * one warm-up epoch of the first (the JIT compiles the code they share; its reads are cached for the others).
+   * unmeasured warm-up epochs: of every loader when {@code warmEach} (the variants run code of their own, such as
+   * the raw-pixel path of a proportion dataset, and an epoch is charged the process's CPU, so the JIT compiling
+   * that code inside a measured epoch would count against the variant, most where a loaded machine leaves few
+   * rounds in the budget), else of the first only (the loaders run the same code, and its reads are cached for
+   * the others).
    */
-  private static Map<String, List<Span>> alternate(Map<String, LoaderBuilder> builders, long budget)
-      throws IOException {
+  private static Map<String, List<Span>> alternate(Map<String, LoaderBuilder> builders, long budget,
+      boolean warmEach) throws IOException {
     Map<String, Loader> loaders = new LinkedHashMap<>();
     Map<String, List<Span>> spans = new LinkedHashMap<>();
     try {
@@ -122,7 +126,12 @@ final class CpuMeasurements {
         loaders.put(e.getKey(), e.getValue().build());
         spans.put(e.getKey(), new ArrayList<>());
       }
-      LoaderMeter.epoch(loaders.values().iterator().next());
+      for (Loader l : loaders.values()) {
+        LoaderMeter.epoch(l);
+        if (!warmEach) {
+          break;
+        }
+      }
       long until = System.nanoTime() + budget;
       do {
         for (Map.Entry<String, Loader> e : loaders.entrySet()) {
