@@ -7,8 +7,8 @@
 
 /*
  * Native twin of org.sparkbeton.codec.resize.Resizer, in 16-bit fixed point (Pillow-SIMD style). Both twins
- * compute the same integers, so their bytes are identical by construction; ResizerTest and
- * ResizerAccuracyTest check that on the AVX2, SSE2 and Java paths.
+ * compute the same integers, so their bytes are identical by construction; ResizerTest,
+ * ResizerNativePathsTest and ResizerAccuracyTest check that on the AVX-512, AVX2, SSE2 and Java paths.
  *
  * The weights come from the same double formulas as the Java twin (area: overlap / scale; bilinear:
  * half-pixel centres, edges clamped) and are quantised per output pixel (area_taps) to 14 bits, or to
@@ -24,8 +24,9 @@
  *  - horizontal: out = (sum_t wx[t] * mid[off_t + c] + round) >> (prec + 7); every output pixel of a call
  *    gets the same even number of contiguous taps (those past its window weigh 0 and read the next columns
  *    or the zeroed padding of mid). AVX2: one 16-byte load holds two taps, vpshufb'd to R0 R1 G0 G1 B0 B1
- *    and summed by one vpmaddwd, two pixels per 256-bit vector, 8 pixels packed per store; SSE2: tap pairs
- *    gathered with two 8-byte loads and one pmaddwd. One channel (Resizer.resizePlane, area_resize and
+ *    and summed by one vpmaddwd, two pixels per 256-bit vector, 8 pixels packed per store; AVX-512 (BW, VL,
+ *    VNNI; 256-bit vectors): the same vectors from one 32-byte load per pixel (T <= 4) and one vpermt2w per
+ *    tap pair, summed by vpdpwssd; SSE2: tap pairs gathered with two 8-byte loads and one pmaddwd. One channel (Resizer.resizePlane, area_resize and
  *    bilinear_resize with ch = 1): the same integers per element, a pixel's taps being contiguous int16s, T = 2
  *    (one 32-bit load) or a multiple of 4 (one 64-bit load per 4 taps), 8 pixels per vector (see
  *    resize_plane.c).
@@ -275,6 +276,13 @@ static int inside(jlong off, jlong rows, jlong stride, jlong len, jlong cap) {
   return rows - 1 <= (cap - off - len) / stride;
 }
 
+/* The intermediate row of a call, rowLen + pad elements, on a 64-byte line: the vertical pass's stores then
+ * split no cache line (but the last, which ends at the row's end) */
+static int16_t *mid_alloc(int rowLen, int pad) {
+  size_t bytes = ((size_t)rowLen + pad) * sizeof(int16_t);
+  return aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+}
+
 /* Area resize of `ch` interleaved channels (3 or 1): output [outX, outX+outW) x [outY, outY+outH) of resizing
  * w x h by (sx, sy), output column (row) i being window column (row) cols[i] (rowsMap[i]; NULL: i). Global
  * source pixel (0, 0) is at byte `base` of src (srcCap bytes), rows `stride` apart; every row and column touched
@@ -301,7 +309,7 @@ static int area_resize(const unsigned char *src, jlong srcCap, jlong base, int s
   int *rowW = malloc((size_t)outH * (maxRows + 1) * sizeof(int));
   const unsigned char **rows = malloc((size_t)(maxRows + 1) * sizeof(*rows));
   int32_t *yPair = malloc((size_t)(maxRows + 1) * sizeof(int32_t));
-  tap_table xt = {0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL};
+  tap_table xt = {0, 0, 0, 0, NULL, NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL};
   int16_t *mid = NULL;
   int rc = 0;
   if (colStart == NULL || colN == NULL || colW == NULL || rowStart == NULL || rowN == NULL || rowW == NULL
@@ -344,7 +352,7 @@ static int area_resize(const unsigned char *src, jlong srcCap, jlong base, int s
   }
   int rowLen = c1 - c0;
   int pad = taps_padding(&xt);
-  mid = malloc(((size_t)rowLen + pad) * sizeof(int16_t));
+  mid = mid_alloc(rowLen, pad);
   if (mid == NULL) {
     rc = RC_NO_MEMORY;
     goto done;
@@ -443,7 +451,7 @@ static int bilinear_resize(const unsigned char *box, int stride, int ch, int w, 
     return RC_NO_MEMORY;
   }
   int pad = taps_padding(&xt);
-  mid = malloc(((size_t)rowLen + pad) * sizeof(int16_t));
+  mid = mid_alloc(rowLen, pad);
   if (mid == NULL) {
     taps_free(&xt);
     return RC_NO_MEMORY;

@@ -20,6 +20,10 @@
 /* whether this call may use AVX2: the CPU has it and the tests' Resizer.sse2Only switch is off */
 int resize_avx2(void);
 
+/* whether this call may use the AVX-512 (BW, VL, VNNI) RGB horizontal pass: resize_avx2() holds, the CPU has
+ * those, and the tests' Resizer.avx2Only switch is off */
+int resize_avx512(void);
+
 /* two 16-bit weights in one 32-bit lane, as pmaddwd pairs them: lo * first + hi * second */
 static inline int32_t pair(int lo, int hi) {
   return (int32_t)((uint32_t)(uint16_t)lo | ((uint32_t)(uint16_t)hi << 16));
@@ -28,10 +32,15 @@ static inline int32_t pair(int lo, int hi) {
 /* Horizontal tap tables of one call, for 3 interleaved channels (RGB) or one (a plane): `taps` per output
  * pixel, contiguous columns (off[ox*T + t] = off[ox*T] + channels * t, element offsets into the intermediate
  * row; taps past a pixel's window weigh 0), weights w. RGB: T even, the weights pairwise in pw (pair(), SSE2)
- * and per block of 8 pixels in w8 (AVX2, see block_avx2). Plane: T is 2 or a multiple of 4, and w8 holds the
+ * and per block of 8 pixels in w8 (AVX2, see block_avx2), both laid out by taps_done unless the table is wide
+ * (below). Plane: T is 2 or a multiple of 4, and w8 holds the
  * weights of its SIMD passes per block of 8 pixels (see plane_w8), and where T <= 4 shuf the byte shuffles of
  * the AVX2 window loads, used when near (taps_done). off and w8 run on to a whole last block (offset 0 for RGB,
- * the last pixel's for a plane; weight 0). */
+ * the last pixel's for a plane; weight 0).
+ * RGB with T <= 4 on an AVX-512 CPU (wide, set by taps_done where every block of 8 pixels reads within 64
+ * elements of its lowest start, as shrinks up to about 2x do; 2 where T = 2 and within 32): per block, the element wbase its windows are read from,
+ * and the word indices widx (3 x 32 int16) and weight pairs ww (3 x 16 int32) of its three vpermt2w/vpdpwssd
+ * steps (see wide_512 in resize_rgb.c). */
 typedef struct {
   int channels;
   int taps;
@@ -42,6 +51,10 @@ typedef struct {
   int32_t *pw;
   int32_t *w8;
   unsigned char *shuf;
+  int wide;
+  int *wbase;
+  int16_t *widx;
+  int32_t *ww;
 } tap_table;
 
 /* allocates t's arrays for outW pixels of `channels` (3 or 1) with up to `taps` real taps each (rounded up to

@@ -1,7 +1,8 @@
 /*
  * The native resize under AddressSanitizer and UBSan, outside the JVM: random boxes, sizes, strides and offsets
  * through the three JNI entry points (RGB area and bilinear, plane), each with source and destination buffers
- * malloc'd to exactly the bytes the call may touch, on the AVX2 and the SSE2 paths. Any read or write past them
+ * malloc'd to exactly the bytes the call may touch, on the default (AVX-512 where the CPU has it), the AVX2 and
+ * the SSE2 paths. Any read or write past them
  * (an intermediate row's padding too short, a SIMD tail store too long) stops the run with a report. Not part of
  * the Maven build (it needs a sanitizer-enabled gcc); run it after changing resize.c or the resize_*.c passes:
  *
@@ -39,6 +40,7 @@ JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_bilinear0(JNIEnv
                                                                            jint, jint, jint, jint, jint, jint, jobject,
                                                                            jlong, jintArray, jintArray);
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_sse2Only0(JNIEnv *, jclass, jboolean);
+JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_resize_Resizer_avx2Only0(JNIEnv *, jclass, jboolean);
 
 /* a buffer of exactly n random bytes */
 static fake_buffer random_buffer(long n) {
@@ -58,8 +60,10 @@ int main(void) {
   JNIEnv *env = (JNIEnv *)&table;
   srand(7);
   long calls = 0, failed = 0;
-  for (int sse2 = 0; sse2 < 2; sse2++) {
-    Java_org_sparkbeton_codec_resize_Resizer_sse2Only0(env, NULL, (jboolean)sse2);
+  /* path 0: the default (AVX-512 where the CPU has it), 1: capped at AVX2, 2: SSE2 */
+  for (int path = 0; path < 3; path++) {
+    Java_org_sparkbeton_codec_resize_Resizer_avx2Only0(env, NULL, (jboolean)(path == 1));
+    Java_org_sparkbeton_codec_resize_Resizer_sse2Only0(env, NULL, (jboolean)(path == 2));
     for (int i = 0; i < 4000; i++) {
       /* every third box wide enough for many SIMD blocks; half the outputs shrink (area), half bilinear */
       int w = 1 + rand() % (i % 3 == 0 ? 700 : 70), h = 1 + rand() % 60;

@@ -574,6 +574,16 @@ public final class Resizer {
 
   private static native int sse2Only0(boolean on);
 
+  /**
+   * Tests only: keeps the native resize off its AVX-512 code even where the CPU has AVX-512 (BW, VL, VNNI), so
+   * its AVX2 code runs the same test vectors on such a machine. Returns false where the library has no SIMD paths.
+   */
+  static boolean avx2Only(boolean on) {
+    return avx2Only0(on) == 1;
+  }
+
+  private static native int avx2Only0(boolean on);
+
   private static native int area0(ByteBuffer src, long base, int stride, int w, int h, double sx, double sy,
       int outX, int outY, int outW, int outH, ByteBuffer dst, long dstOffset, int[] columns, int[] rows);
 

@@ -11,8 +11,8 @@ import org.sparkbeton.codec.testing.BenchPhotos;
 
 /**
  * The native fixed-point resize against the float one it replaced (FloatResizeBaseline, a test-only copy),
- * side by side in one run, on the centre box of decoded photos ({@link BenchPhotos}), on the AVX2
- * and the SSE2-only paths. Rounds alternate the implementations ({@link ResizeHarness}: order rotated each round)
+ * side by side in one run, on the centre box of decoded photos ({@link BenchPhotos}), on the default (AVX-512
+ * where the CPU has it) and the SSE2-only paths; then the default path against the AVX2 code alone. Rounds alternate the implementations ({@link ResizeHarness}: order rotated each round)
  * so load from other processes hits all alike; each cell is the median over rounds of the mean time per resize.
  * Also prints how far the two differ, per byte, on the photos and on random data.
  *
@@ -32,6 +32,7 @@ public final class ResizeBenchmark {
       new Case("area 446x371 -> 256x212", true, 446, 371, 256, 212),
       new Case("area 447x447 -> 224x224", true, 447, 447, 224, 224),
       new Case("bilinear 150x130 -> 224x224", false, 150, 130, 224, 224),
+      new Case("area 336x336 -> 224x224", true, 336, 336, 224, 224),
   };
 
   public static void main(String[] args) throws Exception {
@@ -63,6 +64,21 @@ public final class ResizeBenchmark {
       double[] cp = m.cpu();
       System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.2fx | %.2fx | %.0f | %.0f | %.2fx |%n", c.name, w[0], w[1],
           w[0] / w[1], cp[0] / cp[1], w[2], w[3], w[2] / w[3]);
+    }
+
+    // the default native path (AVX-512 where the CPU has it) against the AVX2 code, side by side
+    System.out.println();
+    System.out.println("| case | default path us | AVX2 path us | default / AVX2 (wall) | default / AVX2 (CPU) |");
+    System.out.println("|---|---:|---:|---:|---:|");
+    for (int ci = 0; ci < CASES.length; ci++) {
+      Case c = CASES[ci];
+      List<ResizeHarness.Decoded> set = sets.get(ci);
+      if (set.isEmpty()) {
+        continue;
+      }
+      ResizeHarness.Medians m = ResizeHarness.defaultAgainstAvx2(set, rounds, p -> fixed.run(p, c, dst));
+      System.out.printf(Locale.ROOT, "| %s | %.0f | %.0f | %.3f | %.3f |%n", c.name, m.wall()[0] / 1e3,
+          m.wall()[1] / 1e3, m.wall()[0] / m.wall()[1], m.cpu()[0] / m.cpu()[1]);
     }
 
     // how far fixed is from float, per byte: the photos of each case, then random data

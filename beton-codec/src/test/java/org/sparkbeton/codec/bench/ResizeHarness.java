@@ -110,9 +110,10 @@ final class ResizeHarness {
   }
 
   /**
-   * Times {@code first} and {@code second} over {@code set}, each on Resizer's AVX2 and SSE2-only paths
+   * Times {@code first} and {@code second} over {@code set}, each on Resizer's default (AVX2, or AVX-512 where
+   * the CPU has it) and SSE2-only paths
    * ({@code alsoSse2} switches anything else that has the two, such as a baseline): the medians of
-   * {first, second, first SSE2, second SSE2}. Leaves the AVX2 path on.
+   * {first, second, first SSE2, second SSE2}. Leaves the default path on.
    */
   static <P> Medians onBothPaths(List<P> set, int rounds, Consumer<P> first, Consumer<P> second,
       Consumer<Boolean> alsoSse2) {
@@ -123,6 +124,16 @@ final class ResizeHarness {
     }, k -> set.forEach(impls.get(k)));
     sse2Only(false);
     alsoSse2.accept(false);
+    return m;
+  }
+
+  /**
+   * Times {@code resize} over {@code set} on Resizer's default native path (AVX-512 where the CPU has it) and
+   * capped at AVX2 (the code every AVX2 CPU runs): the medians of {default, AVX2}. Leaves the default path on.
+   */
+  static <P> Medians defaultAgainstAvx2(List<P> set, int rounds, Consumer<P> resize) {
+    Medians m = alternate(2, rounds, set.size(), k -> avx2Only(k == 1), k -> set.forEach(resize));
+    avx2Only(false);
     return m;
   }
 
@@ -166,6 +177,17 @@ final class ResizeHarness {
       m.invoke(null, on);
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("Cannot switch Resizer's SSE2-only path", e);
+    }
+  }
+
+  /** Resizer's switch off its AVX-512 native paths (package-private, for benchmarks and tests). */
+  private static void avx2Only(boolean on) {
+    try {
+      Method m = Resizer.class.getDeclaredMethod("avx2Only", boolean.class);
+      m.setAccessible(true);
+      m.invoke(null, on);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Cannot switch Resizer's AVX2-only path", e);
     }
   }
 

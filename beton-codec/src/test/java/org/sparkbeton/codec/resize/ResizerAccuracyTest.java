@@ -183,8 +183,8 @@ class ResizerAccuracyTest {
   @Test
   void nativeTwinMatchesJavaOnLargeShrinksAndPhotoLikeData() {
     org.junit.jupiter.api.Assumptions.assumeTrue(NativeLibrary.isAvailable(), "native library not loaded");
-    for (boolean sse2 : new boolean[] {false, true}) {
-      if (sse2 && !Resizer.sse2Only(true)) {
+    for (String path : new String[] {"default", "avx2", "sse2"}) {
+      if (path.equals("avx2") && !Resizer.avx2Only(true) || path.equals("sse2") && !Resizer.sse2Only(true)) {
         continue;
       }
       try {
@@ -201,10 +201,11 @@ class ResizerAccuracyTest {
           ByteBuffer b = ByteBuffer.allocateDirect(s[2] * s[3] * 3);
           java.resize(src, 0, width * 3, 0, 0, s[0], s[1], a, 0, s[2], s[3]);
           nat.resize(src, 0, width * 3, 0, 0, s[0], s[1], b, 0, s[2], s[3]);
-          assertThat(TestImages.bytes(b, 0, b.capacity())).as("sse2 %s: %dx%d -> %dx%d", sse2, s[0], s[1], s[2], s[3])
+          assertThat(TestImages.bytes(b, 0, b.capacity())).as("%s path: %dx%d -> %dx%d", path, s[0], s[1], s[2], s[3])
               .isEqualTo(TestImages.bytes(a, 0, a.capacity()));
         }
       } finally {
+        Resizer.avx2Only(false);
         Resizer.sse2Only(false);
       }
     }

@@ -11,8 +11,8 @@ import org.sparkbeton.codec.TestImages;
 import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 
 /**
- * The native twin against Java, byte for byte on its AVX2 and SSE2 paths, on the shapes its AVX2 code treats
- * apart (resize_vertical.c, resize_rgb.c): every tap count T the horizontal pass specialises (2, 4, 6) and general ones (8 and
+ * The native twin against Java, byte for byte on its AVX-512, AVX2 and SSE2 paths, on the shapes its SIMD code
+ * treats apart (resize_vertical.c, resize_rgb.c): every tap count T the horizontal pass specialises (2, 4, 6) and general ones (8 and
  * more), at output widths around its blocks of 8 pixels (the last block of a row goes through a buffer); and
  * every vertical form (windows of one or two rows and of three rows summed as differences from one row, of 4
  * to 6 rows in unrolled pairs, of more in a loop, and bilinear rows) at row lengths around its 16- and
@@ -111,21 +111,25 @@ class ResizerNativePathsTest {
     assertThat(rowCounts).contains(1, 2, 3, 4, 5, 6).anyMatch(n -> n >= 7);
   }
 
-  /** Java, native AVX2 (where the CPU has it) and native SSE2 resize the box alike. */
+  /**
+   * Java and the native paths (AVX-512 and AVX2 where the CPU has them, SSE2) resize the box alike: the native
+   * twin runs with no cap, capped at AVX2, and capped at SSE2.
+   */
   private void assertTwinsAgree(int x, int y, int w, int h, int ow, int oh) {
     ByteBuffer want = ByteBuffer.allocateDirect(ow * oh * 3);
     java.resize(src, 0, WIDTH * 3, x, y, w, h, want, 0, ow, oh);
     byte[] expected = TestImages.bytes(want, 0, want.capacity());
-    for (boolean sse2 : new boolean[] {false, true}) {
-      if (sse2 && !Resizer.sse2Only(true)) {
+    for (String path : new String[] {"default", "avx2", "sse2"}) {
+      if (path.equals("avx2") && !Resizer.avx2Only(true) || path.equals("sse2") && !Resizer.sse2Only(true)) {
         continue;
       }
       try {
         ByteBuffer got = ByteBuffer.allocateDirect(ow * oh * 3);
         nat.resize(src, 0, WIDTH * 3, x, y, w, h, got, 0, ow, oh);
-        assertThat(TestImages.bytes(got, 0, got.capacity())).as("sse2 %s: box %d,%d %dx%d -> %dx%d", sse2, x, y, w,
+        assertThat(TestImages.bytes(got, 0, got.capacity())).as("%s path: box %d,%d %dx%d -> %dx%d", path, x, y, w,
             h, ow, oh).isEqualTo(expected);
       } finally {
+        Resizer.avx2Only(false);
         Resizer.sse2Only(false);
       }
     }

@@ -126,6 +126,19 @@ class ResizerTest {
     assertNativeMatchesJava();
   }
 
+  /** The same vectors through the AVX2 code the native twin runs on CPUs without AVX-512. */
+  @Test
+  void nativeAvx2PathIsByteIdenticalToJava() {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.codec.nativeimpl.NativeLibrary.isAvailable(),
+        "native library not loaded");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Resizer.avx2Only(true), "no SIMD paths in this build");
+    try {
+      assertNativeMatchesJava();
+    } finally {
+      Resizer.avx2Only(false);
+    }
+  }
+
   /** The same vectors through the SSE2 code the native twin runs on CPUs without AVX2. */
   @Test
   void nativeSse2PathIsByteIdenticalToJava() {

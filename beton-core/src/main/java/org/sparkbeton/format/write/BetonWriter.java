@@ -6,7 +6,6 @@ import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -35,8 +34,8 @@ import org.sparkbeton.format.RecordLayout;
  *       24 bytes with 8 MiB pages). If more samples arrive, finish moves the pages up by whole pages
  *       (one copy of the data); a COMPACT file then moves its samples down behind the records (one more
  *       pass over the data, always downwards, see {@link InPlaceTarget}).</li>
- *   <li>an {@link OutputStream} (HDFS, S3A: append-only): pages are spooled to a local temporary
- *       file and the finished file is streamed once, front to back, in either layout.</li>
+ *   <li>an {@link OutputStream} (HDFS, S3A: append-only): pages are spooled (in memory up to a bound, then to a
+ *       local temporary file) and the finished file is streamed once, front to back, in either layout.</li>
  * </ul>
  * Both targets produce identical bytes. {@link #close()} without {@link #finish()} aborts: the partial
  * output is deleted.
@@ -113,6 +112,7 @@ public final class BetonWriter implements Closeable {
     private long pageSize = BetonFormat.DEFAULT_PAGE_SIZE;
     private PageLayout pageLayout = PageLayout.COMPACT;
     private long expectedSamples;
+    private long spoolMemory;
 
     private Builder(List<BetonField> fields) {
       if (fields.isEmpty()) {
@@ -170,10 +170,26 @@ public final class BetonWriter implements Closeable {
       }
     }
 
-    /** Writes to an append-only stream, spooling pages in a temporary file under {@code spoolDir}. */
+    /**
+     * For {@link #open(OutputStream, Path)}: keep the first pages of the spool in memory, up to this many bytes (whole
+     * pages; of each, only the bytes its samples use), so that a file this small never touches the spool directory.
+     * Default 0: every page goes to the spool file.
+     */
+    public Builder spoolMemory(long bytes) {
+      if (bytes < 0) {
+        throw new IllegalArgumentException("spoolMemory must be >= 0, got " + bytes);
+      }
+      this.spoolMemory = bytes;
+      return this;
+    }
+
+    /**
+     * Writes to an append-only stream, spooling pages in memory (up to {@link #spoolMemory}) and beyond that in a
+     * temporary file under {@code spoolDir}, created when the first page goes there.
+     */
     public BetonWriter open(OutputStream out, Path spoolDir) throws IOException {
-      Path spool = Files.createTempFile(spoolDir, "beton-pages-", ".spool");
-      return new BetonWriter(this, reserved -> new StreamTarget(out, spool, pageSize));
+      int memoryPages = (int) Math.min(Integer.MAX_VALUE, spoolMemory / pageSize);
+      return new BetonWriter(this, reserved -> new StreamTarget(out, spoolDir, pageSize, memoryPages));
     }
   }
 
@@ -374,8 +390,8 @@ public final class BetonWriter implements Closeable {
     return nextPage.getAndIncrement();
   }
 
-  void writePage(long pageIndex, ByteBuffer page) throws IOException {
-    target.writePage(pageIndex, page);
+  void writePage(long pageIndex, ByteBuffer page, int used) throws IOException {
+    target.writePage(pageIndex, page, used);
   }
 
   String target() {

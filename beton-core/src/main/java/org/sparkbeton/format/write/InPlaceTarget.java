@@ -40,7 +40,7 @@ final class InPlaceTarget implements BetonWriter.Target {
   }
 
   @Override
-  public void writePage(long pageIndex, ByteBuffer page) throws IOException {
+  public void writePage(long pageIndex, ByteBuffer page, int used) throws IOException {
     Channels.writeFully(channel, page, pagesAt + pageIndex * pageSize);
   }
 

@@ -155,7 +155,7 @@ public final class SampleWriter implements AutoCloseable {
     }
     page.clear();
     try {
-      owner.writePage(pageIndex, page);
+      owner.writePage(pageIndex, page, used);
     } catch (IOException e) {
       throw new UncheckedIOException("Writing page " + pageIndex + " of " + owner.target(), e);
     }

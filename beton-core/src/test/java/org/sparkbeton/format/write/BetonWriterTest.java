@@ -16,6 +16,7 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonReader;
@@ -76,6 +77,45 @@ class BetonWriterTest {
       assertThat(pageReads.get(i)).containsExactly(ByteBuffer.wrap(payload(i)));
     }
     assertThat(Files.list(tmp).filter(p -> p.toString().endsWith(".spool")).count()).as("spool files left").isZero();
+  }
+
+  /**
+   * A streamed file's pages spooled in memory (none, the first page, all of them) give the in-place file's bytes;
+   * with every page in memory no spool file is ever created, with some the rest go to one, deleted at finish.
+   */
+  @ParameterizedTest
+  @CsvSource({"FFCV, 0", "FFCV, 1", "FFCV, 100", "COMPACT, 0", "COMPACT, 1", "COMPACT, 100"})
+  void pagesSpooledInMemoryGiveTheSameBytes(PageLayout layout, int memoryPages) throws Exception {
+    Path inPlace = tmp.resolve("in-place-" + memoryPages + ".beton");
+    Path streamed = tmp.resolve("streamed-" + memoryPages + ".beton");
+    Path spoolDir = Files.createDirectories(tmp.resolve("spool-" + layout + memoryPages));
+    int n = 500; // ~9.8 MB of payloads in 2 MiB pages: 5 pages
+    try (BetonWriter a = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).pageLayout(layout).open(inPlace);
+         OutputStream out = Files.newOutputStream(streamed);
+         BetonWriter b = BetonWriter.builder(LABELLED_BYTES).pageSize(2 * MIB).pageLayout(layout)
+             .spoolMemory(memoryPages * 2 * MIB).open(out, spoolDir)) {
+      for (int i = 0; i < n; i++) {
+        byte[] payload = new byte[15_000 + (i * 7919) % 10_000];
+        new Random(i).nextBytes(payload);
+        a.append(payload, (long) i);
+        b.append(payload, (long) i);
+      }
+      // (an open spool file is already unlinked: Java's DELETE_ON_CLOSE on Linux; the target names it)
+      assertThat(b.target()).startsWith(memoryPages + " page(s) in memory, then ")
+          .contains(memoryPages >= 5 ? "then a spool file in " + spoolDir : "then spool " + spoolDir + "/beton-pages-");
+      assertThat(a.finish()).isEqualTo(b.finish());
+    }
+    assertThat(Files.mismatch(inPlace, streamed)).isEqualTo(-1);
+    assertThat(Files.size(streamed)).isGreaterThan(8 * MIB);
+    try (var spooled = Files.list(spoolDir)) {
+      assertThat(spooled.count()).as("spool files left").isZero();
+    }
+  }
+
+  @Test
+  void aNegativeSpoolMemoryIsRefused() {
+    assertThatThrownBy(() -> BetonWriter.builder(LABELLED_BYTES).spoolMemory(-1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("spoolMemory must be >= 0, got -1");
   }
 
   @Test

@@ -4,13 +4,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 
-/** Serialised to executors: target directory, job id, schema, options and Hadoop configuration. */
+/**
+ * Serialised to executors with every task: target directory, job id, schema, options, and the Hadoop configuration
+ * as a broadcast (read once per executor).
+ */
 final class BetonDataWriterFactory implements DataWriterFactory {
   private static final long serialVersionUID = 1L;
 
@@ -18,10 +22,10 @@ final class BetonDataWriterFactory implements DataWriterFactory {
   private final String jobId;
   private final StructType schema;
   private final BetonWriteConf conf;
-  private final SerializableConfiguration hadoopConf;
+  private final Broadcast<SerializableConfiguration> hadoopConf;
 
   BetonDataWriterFactory(String dir, String jobId, StructType schema, BetonWriteConf conf,
-      SerializableConfiguration hadoopConf) {
+      Broadcast<SerializableConfiguration> hadoopConf) {
     this.dir = dir;
     this.jobId = jobId;
     this.schema = schema;
@@ -33,7 +37,7 @@ final class BetonDataWriterFactory implements DataWriterFactory {
   public DataWriter<InternalRow> createWriter(int partitionId, long taskId) {
     Path path = new Path(dir);
     try {
-      FileSystem fs = path.getFileSystem(hadoopConf.value());
+      FileSystem fs = path.getFileSystem(hadoopConf.value().value());
       return new BetonDataWriter(fs, path, jobId, partitionId, taskId, schema, conf);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open " + dir + " for writing", e);

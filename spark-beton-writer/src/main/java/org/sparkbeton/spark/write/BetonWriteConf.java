@@ -63,6 +63,8 @@ public final class BetonWriteConf implements Serializable {
   /** {@link BetonWriteOptions#STRING_ENCODING} */
   final StringEncoding stringEncoding;
   final String spoolDir;
+  /** Bytes of a shard's pages kept in memory before the rest are spooled to a file. */
+  final long spoolMemory;
 
   private BetonWriteConf(Map<String, String> o) {
     List<String> images = new ArrayList<>();
@@ -121,6 +123,8 @@ public final class BetonWriteConf implements Serializable {
     arrayShapes = parseShapes(o.getOrDefault(key(BetonWriteOptions.ARRAY_SHAPES), ""));
     stringEncoding = choiceLowerCase(o, BetonWriteOptions.STRING_ENCODING, StringEncoding.JSON);
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
+    spoolMemory = SizeOption.parse(BetonWriteOptions.SPOOL_MEMORY, o.getOrDefault(key(BetonWriteOptions.SPOOL_MEMORY),
+        "32M"));
     List<String> given = new ArrayList<>();
     for (String option : BetonWriteOptions.IMAGE_ONLY) {
       if (o.containsKey(key(option)) && !(option.equals(BetonWriteOptions.WRITE_MODE) && writeMode == WriteMode.RAW)) {

@@ -119,6 +119,13 @@ public final class BetonWriteOptions {
   public static final String SPOOL_DIR = "spoolDir";
 
   /**
+   * Bytes of a shard's pages each running task keeps in memory (whole pages) before it spools the rest to a file in
+   * {@link #SPOOL_DIR}: a shard this small never touches the spool directory. {@code 0} spools every page. Accepts
+   * {@code 32M}, bytes. Default 32 MiB.
+   */
+  public static final String SPOOL_MEMORY = "spoolMemory";
+
+  /**
    * Every option above, in the order error messages list them. A write given any other name fails before any
    * task runs, with the nearest of these; Spark's own {@code path} and names containing a dot (Hadoop settings
    * such as {@code fs.s3a.endpoint}, copied into the write's Hadoop configuration) pass.
@@ -127,7 +134,7 @@ public final class BetonWriteOptions {
       JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK,
       COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
       TARGET_SHARD_SIZE, BAD_IMAGE_POLICY, NULL_POLICY, ARRAY_SHAPES, STRING_ENCODING, SOURCE_ID_COLUMN,
-      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR);
+      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY);
 
   /**
    * The options that only change how image columns are stored: given (with {@link #WRITE_MODE} other than

@@ -77,7 +77,7 @@ final class ShardWriter implements AutoCloseable {
     created.add(path);
     currentOut = new HashingOutputStream(RawFileSystems.createNew(fs, path), recordSize);
     current = BetonWriter.builder(fields).pageSize(conf.pageSize).pageLayout(PageLayout.COMPACT)
-        .open(currentOut, Path.of(conf.spoolDir));
+        .spoolMemory(conf.spoolMemory).open(currentOut, Path.of(conf.spoolDir));
     currentSamples = 0;
     stats = new ColumnStats.Accumulator[fields.size()];
     for (int f = 0; f < fields.size(); f++) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
@@ -15,6 +16,8 @@ import org.apache.spark.sql.connector.write.DataWriterFactory;
 import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
@@ -24,10 +27,23 @@ import org.sparkbeton.format.dataset.ShardEntry;
 
 /**
  * The commit protocol without a scheduler: attempts of one partition that run side by side
- * (speculation), one killed without running its abort, one aborted, and a job abort.
+ * (speculation), one killed without running its abort, one aborted, and a job abort. (A local Spark session is
+ * there for the job's broadcast of the Hadoop configuration; no task runs through it.)
  */
 class BetonBatchWriteTest {
   @TempDir Path tmp;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkSession.builder().master("local[1]").appName("BetonBatchWriteTest")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1").getOrCreate();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
 
   private static final StructType SCHEMA = new StructType().add("id", DataTypes.LongType);
 
@@ -99,5 +115,26 @@ class BetonBatchWriteTest {
     second.abort(new WriterCommitMessage[] {done, null});
     assertThat(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).isEqualTo(before);
     assertThat(betonFiles(dir)).isEqualTo(filesBefore);
+  }
+
+  /**
+   * What travels with every task is small: the Hadoop configuration (tens of KB serialised, deserialised again by each
+   * task) goes to each executor once as a broadcast, and the factory only refers to it.
+   */
+  @Test
+  void theHadoopConfigurationTravelsOncePerExecutorNotWithEveryTask() throws Exception {
+    Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+    java.io.ByteArrayOutputStream conf = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(conf)) {
+      out.writeObject(new org.apache.spark.util.SerializableConfiguration(hadoop));
+    }
+    BetonBatchWrite job = new BetonBatchWrite(Files.createDirectory(tmp.resolve("ds3")).toString(), SCHEMA,
+        BetonWriteConf.parse(Map.of("spoolDir", tmp.toString())), hadoop, CommitMode.APPEND);
+    java.io.ByteArrayOutputStream factory = new java.io.ByteArrayOutputStream();
+    try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(factory)) {
+      out.writeObject(job.createBatchWriterFactory(null));
+    }
+    assertThat(conf.size()).isGreaterThan(20_000);
+    assertThat(factory.size()).isLessThan(conf.size() / 4);
   }
 }

@@ -86,7 +86,7 @@ class BetonWriteConfTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Unknown option 'imageColums' for format(\"beton\") writes; did you mean"
             + " 'imageColumns'? Valid options (any case): imageColumns, maxResolution, minResolution, writeMode,")
-        .hasMessageEndingWith(", spoolDir; names with a dot pass as file system settings (e.g. fs.s3a.endpoint)");
+        .hasMessageEndingWith(", spoolDir, spoolMemory; names with a dot pass as file system settings (e.g. fs.s3a.endpoint)");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("max_resolution", "256", "jpeg_quality", "80")))
         .hasMessageStartingWith("Unknown options for format(\"beton\") writes: 'jpeg_quality' (did you mean"
             + " 'jpegQuality'?), 'max_resolution' (did you mean 'maxResolution'?). Valid options");
@@ -101,6 +101,16 @@ class BetonWriteConfTest {
   }
 
   @Test
+  void spoolMemoryIsASizeOf32MiBByDefault() {
+    assertThat(BetonWriteConf.parse(Map.of()).spoolMemory).isEqualTo(32L << 20);
+    assertThat(BetonWriteConf.parse(Map.of("spoolMemory", "0")).spoolMemory).isZero();
+    assertThat(BetonWriteConf.parse(Map.of("SPOOLMEMORY", "64M")).spoolMemory).isEqualTo(64L << 20);
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("spoolMemory", "lots")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Option spoolMemory: 'lots' is not a size; use bytes or a binary unit, e.g. 8M, 2MiB, 1G");
+  }
+
+  @Test
   void allListsEveryOptionConstant() throws IllegalAccessException {
     List<String> constants = new ArrayList<>();
     for (Field f : BetonWriteOptions.class.getDeclaredFields()) {
@@ -108,7 +118,7 @@ class BetonWriteConfTest {
         constants.add((String) f.get(null));
       }
     }
-    assertThat(constants).hasSize(22);
+    assertThat(constants).hasSize(23);
     assertThat(BetonWriteOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
     assertThat(BetonWriteOptions.ALL).containsAll(BetonWriteOptions.IMAGE_ONLY);
   }

@@ -1,6 +1,7 @@
 package org.sparkbeton.spark.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,6 +13,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.PageChecksums;
@@ -27,11 +30,13 @@ class ShardWriterTest {
   private static final List<BetonField> FIELDS = List.of(new BetonField("blob", BytesField.INSTANCE),
       new BetonField("label", IntField.INSTANCE), new BetonField("w", FloatField.INSTANCE));
 
-  @Test
-  void rollsShardsAtTheTargetSizeWithChecksumsAndStats() throws Exception {
+  /** The same shards whether their pages are spooled to a file (0), partly (2M: the first page) or all in memory. */
+  @ParameterizedTest(name = "spoolMemory {0}")
+  @ValueSource(strings = {"0", "2M", "32M"})
+  void rollsShardsAtTheTargetSizeWithChecksumsAndStats(String spoolMemory) throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
     BetonWriteConf conf = BetonWriteConf.parse(Map.of("pageSize", "2M", "targetShardSize", "4M",
-        "spoolDir", tmp.toString()));
+        "spoolDir", tmp.toString(), "spoolMemory", spoolMemory));
     Path out = Files.createDirectory(tmp.resolve("out"));
     List<ShardEntry> shards;
     try (ShardWriter w = new ShardWriter(fs, new org.apache.hadoop.fs.Path(out.toUri()), "part-00007-job-a9", FIELDS, conf)) {
@@ -76,6 +81,31 @@ class ShardWriterTest {
       // the manifest's SHA-256 is the shards' checksum: no hidden .crc files from Hadoop's local file system
       assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrderElementsOf(
           shards.stream().map(ShardEntry::path).toList());
+    }
+  }
+
+  /** By default (32 MiB of pages in memory) a small shard never touches the spool directory; with 0 it must. */
+  @Test
+  void aShardThatFitsInMemoryNeedsNoSpoolFile() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    Path missing = tmp.resolve("no-such-spool-dir");
+    Path out = Files.createDirectory(tmp.resolve("out"));
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(out.toUri());
+    try (ShardWriter w = new ShardWriter(fs, dir, "part-00001-job-a2", FIELDS,
+        BetonWriteConf.parse(Map.of("pageSize", "2M", "spoolDir", missing.toString())))) {
+      for (int i = 0; i < 50; i++) {
+        w.write(new Object[] {new byte[100_000], 1L, 1.0});
+      }
+      assertThat(w.finish()).extracting(ShardEntry::samples).containsExactly(50L);
+    }
+    try (ShardWriter w = new ShardWriter(fs, dir, "part-00002-job-a3", FIELDS,
+        BetonWriteConf.parse(Map.of("pageSize", "2M", "spoolDir", missing.toString(), "spoolMemory", "0")))) {
+      assertThatThrownBy(() -> {
+        for (int i = 0; i < 50; i++) {
+          w.write(new Object[] {new byte[100_000], 1L, 1.0});
+        }
+      }).hasMessageContaining("Writing page 0 of 0 page(s) in memory, then a spool file in " + missing)
+          .hasRootCauseInstanceOf(java.nio.file.NoSuchFileException.class);
     }
   }
 

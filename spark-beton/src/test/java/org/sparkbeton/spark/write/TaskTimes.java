@@ -53,8 +53,8 @@ final class TaskTimes extends SparkListener {
   }
 
   /** Medians over {@code jobs} of each part, next to the plain loop's CPU per photo ({@code plainCpuMs}). */
-  static void print(List<Job> jobs, int rows, double plainCpuMs) {
-    System.out.printf("%nwhere the image-path writes' time goes (median of %d writes of %d rows, 8 tasks)%n", jobs.size(),
+  static void print(String what, List<Job> jobs, int rows, double plainCpuMs) {
+    System.out.printf("%nwhere the %s writes' time goes (median of %d writes of %d rows, 8 tasks)%n", what, jobs.size(),
         rows);
     System.out.printf("%-66s %10.0f%n", "wall ms", median(jobs, j -> j.wallMs));
     System.out.printf("%-66s %10.0f%n", "  before the first task starts (listing, planning, scheduling), ms",

@@ -24,6 +24,7 @@ import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.spark.prepare.ImageFolderListing;
 
 /**
  * Issue 4's benchmark: JPEG photos → .beton, {@code jpg} at maxResolution 256, q90, through
@@ -60,6 +61,7 @@ public final class WriterBenchmark {
     System.out.printf("the writer's limit (its own decode and encode per photo, nothing else): %s%n",
         writerLimit.describe());
     decodeLimit(jpegs, 2); // warms the codec up
+    double[] listing = listingSeconds(photos, 7);
     writerLimit.seconds(2);
     // the image step against bare decoding on one thread, each beside the other: what any framework around
     // the step could reach at best
@@ -94,14 +96,21 @@ public final class WriterBenchmark {
     // count, so with one task per core the task with the larger photos decides), the image column the files'
     // paths (the writer reads them; what beton prepare does), the JPEGs resized as YCbCr planes (the default) or,
     // for comparison, in RGB (jpegResizeSpace=rgb).
-    // -DwriterBench.pairs=N: N measured writes of each path (3 unless set); -DwriterBench.warmUps=N writes first (4
-    // unless set: with 2, the JIT was still compiling Spark's and the writer's code through the timed writes, whose
-    // ratios rose from one to the next, 0.55x, 0.63x, 0.67x)
+    // The input of the by-path writes is listed as beton prepare lists a class folder (ImageFolderListing's walk);
+    // a third job, alternating with the two, takes its input from Spark's binaryFile source as this benchmark did
+    // before (Hadoop statuses listed on the driver, and each file's status read again in the tasks), a fourth spools
+    // every page to a file (spoolMemory 0) as the writer did before that option.
+    // -DwriterBench.pairs=N: N measured writes of each job (3 unless set); -DwriterBench.warmUps=N writes first,
+    // cycling through the jobs (8 unless set, two of each: with 2 writes of one job, the JIT was still compiling Spark's
+    // and the writer's code through the timed writes, whose ratios rose from one to the next, 0.55x, 0.63x, 0.67x; with
+    // 4 of the planes job only, the first timed writes of the other jobs compiled their code while the planes writes
+    // ran, the compiler threads taking 8% of the 2 cores through them)
     int tasks = 8;
-    int warmUps = Integer.getInteger("writerBench.warmUps", 4);
-    boolean[] planar = new boolean[warmUps + 2 * Integer.getInteger("writerBench.pairs", 3)];
+    Job[] jobKinds = Job.values();
+    int warmUps = Integer.getInteger("writerBench.warmUps", 2 * jobKinds.length);
+    Job[] planar = new Job[warmUps + jobKinds.length * Integer.getInteger("writerBench.pairs", 3)];
     for (int run = 0; run < planar.length; run++) {
-      planar[run] = run < warmUps || (run - warmUps) % 2 == 0;
+      planar[run] = jobKinds[(run < warmUps ? run : run - warmUps) % jobKinds.length];
     }
     double[] seconds = new double[planar.length];
     // both limits, measured side by side before and after each timed write: the writer's own (decode at its scale
@@ -109,6 +118,7 @@ public final class WriterBenchmark {
     double[] limits = new double[planar.length + 1];
     double[] writerLimits = new double[planar.length + 1];
     List<TaskTimes.Job> jobs = new ArrayList<>();
+    List<TaskTimes.Job> binaryFileJobs = new ArrayList<>();
     java.util.Map<String, Double> threadCpu = new java.util.TreeMap<>(); // over the timed path writes
     double pathWallMs = 0;
     for (int run = 0; run < planar.length; run++) {
@@ -128,7 +138,7 @@ public final class WriterBenchmark {
       seconds[run] = (System.nanoTime() - t0) / 1e9;
       long endMs = System.currentTimeMillis();
       ThreadCpu.Snapshot cpuAfter = ThreadCpu.take();
-      if (run >= warmUps && planar[run]) {
+      if (run >= warmUps && planar[run] == Job.PLANES) {
         ThreadCpu.between(cpuBefore, cpuAfter).forEach((group, ms) -> threadCpu.merge(group, ms, Double::sum));
         pathWallMs += seconds[run] * 1000;
       }
@@ -137,10 +147,12 @@ public final class WriterBenchmark {
         writerLimits[run + 1] = writerLimit.seconds(2);
       }
       spark.sparkContext().listenerBus().waitUntilEmpty();
-      if (run >= warmUps && planar[run]) {
+      if (run >= warmUps && planar[run] == Job.PLANES) {
         jobs.add(taskTimes.job(startMs, endMs));
+      } else if (run >= warmUps && planar[run] == Job.BINARY_FILE) {
+        binaryFileJobs.add(taskTimes.job(startMs, endMs));
       }
-      System.out.printf("Spark, %d write tasks, " + (planar[run] ? "planes" : "rgb") + ", run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
+      System.out.printf("Spark, %d write tasks, " + planar[run].label + ", run %d: %.2f s; tasks spent decode %,d ms, resize %,d ms, encode %,d ms"
               + " (both cores)%n", tasks, run + 1, seconds[run], metrics.getOrDefault("betonDecodeMs", 0L),
           metrics.getOrDefault("betonResizeMs", 0L), metrics.getOrDefault("betonEncodeMs", 0L));
     }
@@ -149,7 +161,7 @@ public final class WriterBenchmark {
     int copies = 4;
     spark.sparkContext().listenerBus().waitUntilEmpty();
     long tLong = System.nanoTime();
-    write(spark, photos, tasks * copies, out.resolve("spark"), copies, true);
+    write(spark, photos, tasks * copies, out.resolve("spark"), copies, Job.PLANES);
     double longSeconds = (System.nanoTime() - tLong) / 1e9;
     double longLimit = (limits[planar.length] + decodeLimit(jpegs, 2)) / 2;
     double longWriterLimit = (writerLimits[planar.length] + writerLimit.seconds(2)) / 2;
@@ -158,6 +170,8 @@ public final class WriterBenchmark {
     int n = files.size();
     System.out.printf("%n%-74s %9s %14s %14s%n", "what (" + n + " photos, jpg, maxResolution 256, q90)", "images/s",
         "writer limit", "decode limit");
+    System.out.printf("%-74s %9s%n", String.format("listing the %d photos: java.nio walk %.1f ms, Hadoop's listStatus"
+        + " %.1f ms", n, listing[0] * 1e3, listing[1] * 1e3), String.format("%.2fx", listing[1] / listing[0]));
     System.out.printf("%-74s %,9.0f %14s %13.2fx%n", "plain Java loop, 1 thread (vs the 1-thread decode limit beside it)",
         n / plain, "", (limit1Before + limit1Mid) / 2 / plain);
     System.out.printf("%-74s %,9.0f %14s %13.2fx%n", "plain Java loop, 1 thread, jpegResizeSpace=rgb", n / plainRgb, "",
@@ -165,37 +179,32 @@ public final class WriterBenchmark {
     System.out.printf("%-74s %,9.0f %13.2fx%n", "plain Java loop, 2 threads (no Spark: the image step's ceiling)",
         n / plain2, (writerLimit2Before + writerLimit2After) / 2 / plain2);
     System.out.printf("%-74s %,9.0f%n", "Spark local[2] df.write.format(\"beton\"), first run", n / seconds[0]);
-    int pairs = (planar.length - warmUps + 1) / 2;
-    double[] planesVsWriter = new double[pairs];
-    double[] planesVsDecode = new double[pairs];
-    double[] rgbVsWriter = new double[pairs];
-    double[] rgbVsDecode = new double[pairs];
-    int kp = 0;
-    int kc = 0;
+    int pairs = planar.length - warmUps;
+    double[][] vsWriter = new double[jobKinds.length][pairs];
+    double[][] vsDecode = new double[jobKinds.length][pairs];
+    int[] counted = new int[jobKinds.length];
     for (int run = warmUps; run < planar.length; run++) {
       // the limits beside a run: the means of the measurements right before and right after it
       double limit = (limits[run] + limits[run + 1]) / 2;
       double wLimit = (writerLimits[run] + writerLimits[run + 1]) / 2;
-      if (planar[run]) {
-        planesVsWriter[kp] = wLimit / seconds[run];
-        planesVsDecode[kp++] = limit / seconds[run];
-      } else {
-        rgbVsWriter[kc] = wLimit / seconds[run];
-        rgbVsDecode[kc++] = limit / seconds[run];
-      }
-      System.out.printf("%-74s %,9.0f %13.2fx %13.2fx%n", "Spark local[2], " + (planar[run] ? "planes" : "rgb") + ", run "
+      int k = planar[run].ordinal();
+      vsWriter[k][counted[k]] = wLimit / seconds[run];
+      vsDecode[k][counted[k]++] = limit / seconds[run];
+      System.out.printf("%-74s %,9.0f %13.2fx %13.2fx%n", "Spark local[2], " + planar[run].label + ", run "
           + (run + 1) + " (limits beside it " + String.format("%,.0f / %,.0f", n / wLimit, n / limit) + "/s)",
           n / seconds[run], wLimit / seconds[run], limit / seconds[run]);
     }
-    System.out.printf("%-74s %9s %13.2fx %13.2fx%n", "Spark local[2], by path, YCbCr planes, median of " + kp + " runs", "",
-        median(planesVsWriter, kp), median(planesVsDecode, kp));
-    System.out.printf("%-74s %9s %13.2fx %13.2fx%n", "Spark local[2], by path, jpegResizeSpace=rgb, median of " + kc
-        + " runs", "", median(rgbVsWriter, kc), median(rgbVsDecode, kc));
+    for (Job j : jobKinds) {
+      int k = j.ordinal();
+      System.out.printf("%-74s %9s %13.2fx %13.2fx%n", "Spark local[2], by path, " + j.label + ", median of "
+          + counted[k] + " runs", "", median(vsWriter[k], counted[k]), median(vsDecode[k], counted[k]));
+    }
     System.out.printf("%-74s %,9.0f %13.2fx %13.2fx%n", "Spark local[2], by path, planes, one job over the photos " + copies
         + " times (" + tasks * copies + " tasks)", copies * n / longSeconds, copies * longWriterLimit / longSeconds,
         copies * longLimit / longSeconds);
     System.out.printf("%-74s %9s %13.2fx%n", "(issue 24's goal against the writer's own limit)", "", 0.85);
-    TaskTimes.print(jobs, n, plainCpu[0] / 1e6 / n);
+    TaskTimes.print("image-path (planes)", jobs, n, plainCpu[0] / 1e6 / n);
+    TaskTimes.print("binaryFile-input (planes)", binaryFileJobs, n, plainCpu[0] / 1e6 / n);
     printQuality(jpegs.subList(0, Math.min(500, jpegs.size())));
     printThreadCpu(threadCpu, pathWallMs);
   }
@@ -265,21 +274,54 @@ public final class WriterBenchmark {
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
+  /** The timed jobs, alternating. */
+  enum Job {
+    /** The default: JPEGs resized as YCbCr planes; the input listed as beton prepare lists a class folder. */
+    PLANES("planes"),
+    /** {@code jpegResizeSpace=rgb}; the input as {@link #PLANES}. */
+    RGB("rgb"),
+    /** As {@link #PLANES}, the input from Spark's binaryFile source (the paths only; the writer reads the files). */
+    BINARY_FILE("planes, binaryFile input"),
+    /** As {@link #PLANES}, every page spooled to a file ({@code spoolMemory} 0) as before that option. */
+    SPOOL_FILE("planes, spoolMemory 0");
+
+    final String label;
+
+    Job(String label) {
+      this.label = label;
+    }
+  }
+
   /**
    * Writes the photos ({@code copies} times over, in one job) by path as jpg at maxResolution 256, q90, the JPEGs
-   * resized as YCbCr planes or ({@code planar} false) in RGB.
+   * resized as YCbCr planes (or, for {@link Job#RGB}, in RGB). The paths come from beton prepare's listing of a
+   * class folder ({@link ImageFolderListing#images}, on the driver, in {@code tasks} partitions of equal counts), or
+   * for {@link Job#BINARY_FILE} from Spark's binaryFile source, partitioned by bytes, then coalesced to {@code tasks}.
    */
-  private static void write(SparkSession spark, Path photos, int tasks, Path target, int copies, boolean planar) {
-    Dataset<Row> one = spark.read().format("binaryFile").option("recursiveFileLookup", "true")
-        .option("pathGlobFilter", "*.jpg").load(photos.toString())
-        .selectExpr("path as image", "cast(substring(regexp_extract(path, '(\\\\d+)\\\\.jpg$', 1), -1) as int) as label");
+  private static void write(SparkSession spark, Path photos, int tasks, Path target, int copies, Job job)
+      throws java.io.IOException {
+    Dataset<Row> files;
+    if (job == Job.BINARY_FILE) {
+      files = spark.read().format("binaryFile").option("recursiveFileLookup", "true")
+          .option("pathGlobFilter", "*.jpg").load(photos.toString());
+    } else {
+      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(photos.toString());
+      org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
+      List<Row> paths = ImageFolderListing.images(fs, fs.makeQualified(dir)).stream()
+          .map(p -> org.apache.spark.sql.RowFactory.create(p)).toList();
+      files = spark.createDataFrame(org.apache.spark.api.java.JavaSparkContext.fromSparkContext(spark.sparkContext())
+          .parallelize(paths, tasks), new org.apache.spark.sql.types.StructType().add("path", "string", false));
+    }
+    Dataset<Row> one = files.selectExpr("path as image",
+        "cast(substring(regexp_extract(path, '(\\\\d+)\\\\.jpg$', 1), -1) as int) as label");
     Dataset<Row> rows = one;
     for (int c = 1; c < copies; c++) {
       rows = rows.union(one);
     }
     rows.coalesce(tasks).write().format("beton").mode(SaveMode.Overwrite).option("imageColumns", "image")
         .option("writeMode", "jpg").option("maxResolution", "256").option("jpegQuality", "90")
-        .option("jpegResizeSpace", planar ? "ycbcr" : "rgb").save(target.toString());
+        .option("jpegResizeSpace", job == Job.RGB ? "rgb" : "ycbcr")
+        .option("spoolMemory", job == Job.SPOOL_FILE ? "0" : "32M").save(target.toString());
   }
 
   /** Sums the writer's task metrics (betonDecodeMs, ...) over a finished query's plan. */
@@ -292,6 +334,35 @@ public final class WriterBenchmark {
     for (org.apache.spark.sql.execution.SparkPlan child : scala.collection.JavaConverters.seqAsJavaList(plan.children())) {
       collect(child, into);
     }
+  }
+
+  /**
+   * Medians of {@code rounds} alternations (after as many untimed): seconds to list the photo directory with
+   * beton prepare's local walk (java.nio) and with Hadoop's {@code listStatus} (what other file systems get, and what
+   * the local walk was before); same paths, checked.
+   */
+  private static double[] listingSeconds(Path photos, int rounds) throws java.io.IOException {
+    org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.getLocal(new org.apache.hadoop.conf.Configuration());
+    org.apache.hadoop.fs.Path dir = fs.makeQualified(new org.apache.hadoop.fs.Path(photos.toString()));
+    // the same local file system behind a filter: not seen as local, so walked through listStatus
+    org.apache.hadoop.fs.FileSystem generic = new org.apache.hadoop.fs.FilterFileSystem(fs);
+    double[] nio = new double[rounds];
+    double[] hadoop = new double[rounds];
+    for (int r = -rounds; r < rounds; r++) {
+      long t0 = System.nanoTime();
+      List<String> a = ImageFolderListing.images(fs, dir);
+      long t1 = System.nanoTime();
+      List<String> b = ImageFolderListing.images(generic, dir);
+      long t2 = System.nanoTime();
+      if (!a.equals(b)) {
+        throw new IllegalStateException("the two walks differ");
+      }
+      if (r >= 0) {
+        nio[r] = (t1 - t0) / 1e9;
+        hadoop[r] = (t2 - t1) / 1e9;
+      }
+    }
+    return new double[] {median(nio, rounds), median(hadoop, rounds)};
   }
 
   /**

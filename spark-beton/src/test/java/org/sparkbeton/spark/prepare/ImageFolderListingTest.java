@@ -1,0 +1,101 @@
+package org.sparkbeton.spark.prepare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A class folder's images, walked both ways on a local folder (java.nio, the default for local file systems, and
+ * Hadoop's {@code listStatus}, what other file systems get): the same paths in the same order, the same errors.
+ */
+class ImageFolderListingTest {
+  @TempDir static Path tmp;
+  static FileSystem fs;
+  static Path cls;
+
+  @BeforeAll
+  static void tree() throws IOException {
+    fs = FileSystem.getLocal(new Configuration());
+    cls = Files.createDirectories(tmp.resolve("tree").resolve("class_00"));
+    for (String f : List.of("b.jpg", "a.JPG", "a b.jpeg", "z.png", "readme.txt", ".hidden.jpg", "_tmp.jpg")) {
+      Files.write(cls.resolve(f), new byte[] {1});
+    }
+    Path deep = Files.createDirectories(cls.resolve("sub").resolve("deeper"));
+    Files.write(deep.resolve("y.webp"), new byte[0]); // empty files are listed (bad input for the write)
+    Files.write(Files.createDirectories(cls.resolve("_skipped")).resolve("s.jpg"), new byte[] {1});
+    Files.write(Files.createDirectories(cls.resolve(".git")).resolve("h.jpg"), new byte[] {1});
+    Files.write(Files.createDirectories(cls.resolve("folder.jpg")).resolve("inner.gif"), new byte[] {1});
+    Files.createSymbolicLink(cls.resolve("gone.jpg"), tmp.resolve("nowhere.jpg")); // a dangling link: left out
+    Path elsewhere = Files.createDirectories(tmp.resolve("elsewhere"));
+    Files.write(elsewhere.resolve("linked.tif"), new byte[] {1});
+    Files.createSymbolicLink(cls.resolve("link"), elsewhere); // a linked folder is followed
+  }
+
+  static org.apache.hadoop.fs.Path hadoop(Path p) {
+    return fs.makeQualified(new org.apache.hadoop.fs.Path(p.toString()));
+  }
+
+  @ParameterizedTest(name = "nio {0}")
+  @ValueSource(booleans = {true, false})
+  void imagesAtAnyDepthSortedHiddenNamesSkipped(boolean nio) throws IOException {
+    String base = "file:" + cls + "/";
+    assertThat(ImageFolderListing.images(fs, hadoop(cls), nio)).containsExactly(base + "a b.jpeg", base + "a.JPG",
+        base + "b.jpg", base + "folder.jpg/inner.gif", base + "link/linked.tif", base + "sub/deeper/y.webp",
+        base + "z.png");
+  }
+
+  @Test
+  void bothWalksGiveTheSameStringsAndTheLocalOneIsTheDefault() throws IOException {
+    List<String> viaHadoop = ImageFolderListing.images(fs, hadoop(cls), false);
+    assertThat(ImageFolderListing.images(fs, hadoop(cls), true)).isEqualTo(viaHadoop);
+    assertThat(ImageFolderListing.images(fs, hadoop(cls))).isEqualTo(viaHadoop).hasSize(7);
+  }
+
+  @ParameterizedTest(name = "nio {0}")
+  @ValueSource(booleans = {true, false})
+  void aMissingFolderIsNamed(boolean nio) {
+    org.apache.hadoop.fs.Path missing = hadoop(tmp.resolve("tree").resolve("class_99"));
+    assertThatThrownBy(() -> ImageFolderListing.images(fs, missing, nio)).isInstanceOf(FileNotFoundException.class)
+        .hasMessage("File " + missing + " does not exist");
+  }
+
+  @ParameterizedTest(name = "nio {0}")
+  @ValueSource(booleans = {true, false})
+  void aSymbolicLinkLoopIsRefused(boolean nio) throws IOException {
+    Path loopy = Files.createDirectories(tmp.resolve("loop-" + nio).resolve("class_00"));
+    Files.createSymbolicLink(loopy.resolve("again"), loopy);
+    assertThatThrownBy(() -> ImageFolderListing.images(fs, hadoop(loopy), nio)).isInstanceOf(UncheckedIOException.class)
+        .hasMessageContaining("is nested 33 levels deep in its class folder, more than 32; is there a symbolic link loop?");
+  }
+
+  /** Root reads any folder, so this runs only as another user. */
+  @ParameterizedTest(name = "nio {0}")
+  @ValueSource(booleans = {true, false})
+  void anUnreadableFolderIsNamed(boolean nio) throws IOException {
+    Path locked = Files.createDirectories(tmp.resolve("locked-" + nio).resolve("class_00"));
+    Path inner = Files.createDirectories(locked.resolve("inner"));
+    Files.setPosixFilePermissions(inner, PosixFilePermissions.fromString("---------"));
+    try {
+      assumeFalse(Files.isReadable(inner), "running as root: every folder is readable");
+      assertThatThrownBy(() -> ImageFolderListing.images(fs, hadoop(locked), nio)).isInstanceOf(IOException.class)
+          .hasMessageStartingWith("Cannot list folder " + hadoop(inner) + ": ");
+    } finally {
+      Files.setPosixFilePermissions(inner, PosixFilePermissions.fromString("rwx------"));
+    }
+  }
+}
