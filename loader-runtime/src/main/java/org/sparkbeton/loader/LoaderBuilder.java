@@ -265,11 +265,7 @@ public final class LoaderBuilder {
     return staging(staging.withBytes(bytes));
   }
 
-  /**
-   * Remote datasets: the most shards downloaded at once; default 4. The first batch's shards download
-   * with all of them; later shards download one at a time, and more (up to this) only while the decoding
-   * workers wait for shards, so that a store faster than decoding is read over the fewest streams.
-   */
+  /** Remote datasets: shards downloaded at once; default 4. */
   public LoaderBuilder downloads(int downloads) {
     check(downloads >= 1, "Concurrent downloads must be at least 1, got " + downloads);
     return staging(staging.withDownloads(downloads));
@@ -281,10 +277,7 @@ public final class LoaderBuilder {
     return staging(staging.withRetries(retries));
   }
 
-  /**
-   * Remote datasets: told of cache hits, download progress, retries, completed downloads and changes of
-   * the number of downloads at once.
-   */
+  /** Remote datasets: told of cache hits, download progress, retries and completed downloads. */
   public LoaderBuilder stagingListener(StagingListener listener) {
     return staging(staging.withListener(java.util.Objects.requireNonNull(listener, "listener")));
   }

@@ -78,7 +78,7 @@ public final class RemoteDataset implements BatchStaging {
       ShardMetadata.closeAll(readers);
       throw e;
     }
-    this.stager = new ShardStager(this, budget, pool, config.downloads(), config.listener());
+    this.stager = new ShardStager(this, budget, pool);
   }
 
   /**

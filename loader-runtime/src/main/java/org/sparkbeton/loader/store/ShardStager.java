@@ -15,11 +15,10 @@ import java.util.concurrent.RejectedExecutionException;
  * first use as long as the shards this loader holds or downloads fit the budget, and hands each to the
  * download pool; a batch may be decoded once every shard first used at or before it is staged, so
  * training starts as soon as the first batch's shards are local and later shards download while earlier
- * ones are decoded. The first batch's shards download alone (as many at once as the pool allows), so that
- * they get the whole bandwidth of a store that shares it between connections, and the first batch then
- * decodes alone: the other shards follow once it is done, so that their downloads (the store client, the
- * checksum, the writes) do not take the cores the first batch decodes on. How many of those download at
- * once is {@link DownloadConcurrency}'s: one, and more only while the workers wait for shards. When the last batch
+ * ones are decoded. The first batch's shards download alone, so that they get the whole bandwidth of a
+ * store that shares it between connections, and the first batch then decodes alone: the other shards
+ * follow, several at a time, once it is done, so that their downloads (the store client, the checksum,
+ * the writes) do not take the cores the first batch decodes on. When the last batch
  * that uses a shard is done, the shard is unmapped and unpinned: the cache may evict it (least recently
  * used first) to make room.
  *
@@ -30,8 +29,6 @@ final class ShardStager {
   private final RemoteDataset dataset;
   private final long budget;
   private final ExecutorService pool;
-  private final DownloadConcurrency concurrency; // guarded by this
-  private final StagingListener listener;
 
   // the current epoch; guarded by this
   private int[] batchStart = new int[1];
@@ -52,12 +49,10 @@ final class ShardStager {
   private RuntimeException failure;
   private Thread coordinator;
 
-  ShardStager(RemoteDataset dataset, long budget, ExecutorService pool, int downloads, StagingListener listener) {
+  ShardStager(RemoteDataset dataset, long budget, ExecutorService pool) {
     this.dataset = dataset;
     this.budget = budget;
     this.pool = pool;
-    this.concurrency = new DownloadConcurrency(downloads);
-    this.listener = listener;
     this.ready = new boolean[dataset.shardCount()];
     this.held = new boolean[dataset.shardCount()];
     this.remaining = new int[dataset.shardCount()];
@@ -166,8 +161,7 @@ final class ShardStager {
       synchronized (this) {
         try {
           while (!stopped && failure == null
-              && (admitted + bytes > budget
-                  || (firstUse[s] > startBatch && (!firstDone || inFlight >= concurrency.limit())))) {
+              && (admitted + bytes > budget || (firstUse[s] > startBatch && !firstDone))) {
             wait();
           }
         } catch (InterruptedException e) {
@@ -209,11 +203,6 @@ final class ShardStager {
   private synchronized void finish(int s, long bytes, RuntimeException error) {
     inFlight--;
     if (error == null) {
-      int before = concurrency.limit();
-      concurrency.downloaded();
-      if (concurrency.limit() != before) {
-        listener.downloadsAtOnce(concurrency.limit());
-      }
       held[s] = true; // even when stopped meanwhile: released at the next start or close
       ready[s] = true;
       while (readyCount < sequence.length && ready[sequence[readyCount]]) {
@@ -235,14 +224,6 @@ final class ShardStager {
 
   synchronized boolean awaitBatch(int b) throws InterruptedException {
     while (!stopped && failure == null && readyUpTo <= b) {
-      if (firstDone) { // before, the first batch's shards download alone and the others wait on purpose
-        int before = concurrency.limit();
-        concurrency.workerWaiting(inFlight);
-        if (concurrency.limit() != before) {
-          listener.downloadsAtOnce(concurrency.limit());
-          notifyAll(); // the coordinator may admit one more
-        }
-      }
       wait();
     }
     if (failure != null) {

@@ -24,10 +24,4 @@ public interface StagingListener {
    * after {@code resumedFrom} bytes left in the cache by an earlier, interrupted one.
    */
   default void downloaded(String shard, long fetched, long resumedFrom) {}
-
-  /**
-   * The shards allowed to download at once (after an epoch's first batch) changed to {@code downloads}: one
-   * more because the workers waited for a shard, or one fewer because downloads kept ahead of them.
-   */
-  default void downloadsAtOnce(int downloads) {}
 }
