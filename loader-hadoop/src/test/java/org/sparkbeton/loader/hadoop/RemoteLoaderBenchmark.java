@@ -67,17 +67,25 @@ public final class RemoteLoaderBenchmark {
     }
   }
 
-  /** The most downloads the loader allowed at once after the first batch (it starts at one). */
-  static final class Peak extends java.util.concurrent.atomic.AtomicInteger implements StagingListener {
-    private static final long serialVersionUID = 1L;
+  /** The most downloads in flight at once (from a shard's first progress to its end), as the listener sees them. */
+  static final class Peak implements StagingListener {
+    private final java.util.Set<String> active = new java.util.HashSet<>();
+    private int peak;
 
-    Peak() {
-      super(1);
+    @Override
+    public synchronized void progress(String shard, long bytes, long total) {
+      if (active.add(shard)) {
+        peak = Math.max(peak, active.size());
+      }
     }
 
     @Override
-    public void downloadsAtOnce(int downloads) {
-      accumulateAndGet(downloads, Math::max);
+    public synchronized void downloaded(String shard, long fetched, long resumedFrom) {
+      active.remove(shard);
+    }
+
+    synchronized int get() {
+      return peak;
     }
   }
 
