@@ -19,6 +19,7 @@ import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.ShardWindowOrder;
 import org.sparkbeton.loader.order.TraversalOrder;
+import org.sparkbeton.loader.store.StagingListener;
 import org.sparkbeton.loader.testing.ShardDirs;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
 
@@ -41,21 +42,50 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * java -Xmx3g -Ds3proxy.jar=$M/target/s3proxy/s3proxy.jar \
  *   -cp $M/target/test-classes:$M/target/classes:$(cat $M/target/bench.classpath) \
  *   org.sparkbeton.loader.hadoop.RemoteLoaderBenchmark [dir] [images=20000] [shards=40] [threads=cores] [rounds=3] \
- *   [tables=window,window-1,random] [downloads=4]
+ *   [tables=window,window-1,random] [downloads=4] [store=files|memory]
  * </pre>
  *
  * Tables: {@code window} is {@code ShardWindowOrder.window(4)} with {@code threads} decoding threads,
  * {@code window-1} the same with one thread fewer (a core left to the downloads), {@code random} RANDOM
- * (the dataset fits the cache, so the first batch needs nearly every shard).
+ * (the dataset fits the cache, so the first batch needs nearly every shard). {@code downloads} is the loader's
+ * most downloads at once (it starts at one and grows while its workers wait). The store keeps its objects in
+ * files ({@code files}, jclouds' filesystem store) or in its heap ({@code memory}, jclouds' transient store:
+ * less of the server's CPU per byte on the cores the loader decodes on).
  */
 public final class RemoteLoaderBenchmark {
   private RemoteLoaderBenchmark() {}
 
   /** An epoch's wall time, time to its first batch, images, and CPU seconds of this JVM and of the S3 server. */
   record Epoch(double seconds, double firstBatchSeconds, int images, double cpu, double serverCpu, double busy,
-      double shardWait) {
+      double shardWait, int peakDownloads) {
     double rate() {
       return images / seconds;
+    }
+
+    Epoch withPeak(int peak) {
+      return new Epoch(seconds, firstBatchSeconds, images, cpu, serverCpu, busy, shardWait, peak);
+    }
+  }
+
+  /** The most downloads in flight at once (from a shard's first progress to its end), as the listener sees them. */
+  static final class Peak implements StagingListener {
+    private final java.util.Set<String> active = new java.util.HashSet<>();
+    private int peak;
+
+    @Override
+    public synchronized void progress(String shard, long bytes, long total) {
+      if (active.add(shard)) {
+        peak = Math.max(peak, active.size());
+      }
+    }
+
+    @Override
+    public synchronized void downloaded(String shard, long fetched, long resumedFrom) {
+      active.remove(shard);
+    }
+
+    synchronized int get() {
+      return peak;
     }
   }
 
@@ -67,17 +97,24 @@ public final class RemoteLoaderBenchmark {
     int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 3;
     List<String> tables = List.of((args.length > 5 ? args[5] : "window,window-1,random").split(","));
     int downloads = args.length > 6 ? Integer.parseInt(args[6]) : 4;
+    boolean inMemory = args.length > 7 && switch (args[7]) {
+      case "files" -> false;
+      case "memory" -> true;
+      default -> throw new IllegalArgumentException("Unknown store '" + args[7] + "': expected files or memory");
+    };
     Path local = dir.resolve("photos-" + images + "-" + shards);
     if (!Files.exists(local.resolve("_manifest.json"))) {
       PhotoShards.write(local, shards, images / shards, Math.min(images, 300));
     }
     long bytes = ShardDirs.totalBytes(local);
     String key = local.getFileName().toString();
-    try (S3ProxyServer s3 = S3ProxyServer.start(dir.resolve("s3"))) {
+    try (S3ProxyServer s3 = inMemory ? S3ProxyServer.start(dir.resolve("s3-memory"), true, List.of("-Xmx2g"))
+        : S3ProxyServer.start(dir.resolve("s3"))) {
       s3.upload(local, key);
-      System.out.printf(Locale.ROOT, "%d photos in %d shards (%.1f MB) on S3Proxy (same machine, %d cores);"
-          + " RandomResizedCrop 224 + flip, batch 128, %d downloads at once; median of %d alternating rounds%n%n",
-          images / shards * shards, shards, bytes / 1e6, Runtime.getRuntime().availableProcessors(), downloads, rounds);
+      System.out.printf(Locale.ROOT, "%d photos in %d shards (%.1f MB) on S3Proxy (same machine, %d cores; objects"
+          + " %s); RandomResizedCrop 224 + flip, batch 128, at most %d downloads at once; median of %d alternating"
+          + " rounds%n%n", images / shards * shards, shards, bytes / 1e6, Runtime.getRuntime().availableProcessors(),
+          inMemory ? "in the server's heap" : "in files", downloads, rounds);
       Bench bench = new Bench(s3, key, local, dir.resolve("cache"), rounds, bytes, downloads);
       for (String table : tables) {
         switch (table.trim()) {
@@ -109,18 +146,20 @@ public final class RemoteLoaderBenchmark {
         int e = r; // all three read epoch r: the same samples, order and crops
         clear(cache);
         long t0 = System.nanoTime();
-        try (Loader loader = labels(remote(), order, threads).startEpoch(e).build()) {
+        Peak peak = new Peak();
+        try (Loader loader = labels(remote(peak), order, threads).startEpoch(e).build()) {
           builds.add((System.nanoTime() - t0) / 1e9);
-          download.add(epoch(loader, s3, threads));
+          download.add(epoch(loader, s3, threads).withPeak(peak.get()));
         }
         if (r % 2 == 1) {
           inPlace.add(local(order, threads, e));
         }
         clear(cache);
-        try (Loader loader = images(remote(), order, threads).startEpoch(e).build()) {
-          cold.add(epoch(loader, s3, threads));
+        peak = new Peak();
+        try (Loader loader = images(remote(peak), order, threads).startEpoch(e).build()) {
+          cold.add(epoch(loader, s3, threads).withPeak(peak.get()));
         }
-        try (Loader loader = images(remote(), order, threads).startEpoch(e).build()) {
+        try (Loader loader = images(remote(new Peak()), order, threads).startEpoch(e).build()) {
           warm.add(epoch(loader, s3, threads));
         }
         if (r % 2 == 0) {
@@ -134,16 +173,20 @@ public final class RemoteLoaderBenchmark {
       System.out.println("Order " + name + ", " + threads + " decoding thread" + (threads == 1 ? "" : "s") + ":");
       System.out.println();
       System.out.println("| epoch | seconds | images/s | time vs warm | images/s vs local files | first batch |"
-          + " worker busy s | worker waiting for shards s | CPU s, loader | CPU s, S3 server |");
-      System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+          + " worker busy s | worker waiting for shards s | CPU s, loader | CPU s, S3 server | downloads at once, peak |");
+      System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       line("cold: S3 into an empty cache", c, w, l);
       line("warm: from the cache", w, w, l);
       line("local files read in place", l, w, l);
       System.out.printf(Locale.ROOT, "| download only (labels, no payload decoded) | %.2f | | | | %.3f s | | %.2f |"
-          + " %.2f | %.2f |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu);
+          + " %.2f | %.2f | %d |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu, d.peakDownloads);
       System.out.printf(Locale.ROOT, "store bandwidth %.0f MB/s (download-only epoch), decoding consumes %.0f MB/s"
           + " (local epoch); opening the dataset (manifest + metadata of every shard) %.2f s (median)%n",
           bytes / d.seconds / 1e6, bytes / l.seconds / 1e6, medianOf(builds));
+      System.out.printf(Locale.ROOT, "CPU per downloaded byte: loader %.2f ns/B (cold minus warm epoch), %.2f ns/B"
+          + " (download-only epoch, all of its CPU); S3 server %.2f ns/B (cold epoch), %.2f ns/B (download only);"
+          + " decoding %.2f ns/B (warm epoch's CPU)%n", (c.cpu - w.cpu) / bytes * 1e9, d.cpu / bytes * 1e9,
+          c.serverCpu / bytes * 1e9, d.serverCpu / bytes * 1e9, w.cpu / bytes * 1e9);
       System.out.printf(Locale.ROOT, "cold / warm time %.2fx (goal <= 1.2x), warm / local images/s %.2fx (goal >="
           + " 0.97x), cold first batch %.3f s; rounds: cold %s, warm %s, local %s s; cold first batch %s s%n%n",
           c.seconds / w.seconds, w.rate() / l.rate(), c.firstBatchSeconds, seconds(cold), seconds(warm),
@@ -156,16 +199,16 @@ public final class RemoteLoaderBenchmark {
       }
     }
 
-    private LoaderBuilder remote() {
+    private LoaderBuilder remote(Peak peak) {
       return Loader.builder(s3.uri(key), new HadoopDatasetStoreProvider(s3.conf())).cacheDir(cache)
-          .downloads(downloads);
+          .downloads(downloads).stagingListener(peak);
     }
   }
 
   static void line(String name, Epoch e, Epoch warm, Epoch local) {
-    System.out.printf(Locale.ROOT, "| %s | %.2f | %.0f | %.2fx | %.2fx | %.3f s | %.2f | %.2f | %.2f | %.2f |%n", name,
-        e.seconds, e.rate(), e.seconds / warm.seconds, e.rate() / local.rate(), e.firstBatchSeconds, e.busy, e.shardWait,
-        e.cpu, e.serverCpu);
+    System.out.printf(Locale.ROOT, "| %s | %.2f | %.0f | %.2fx | %.2fx | %.3f s | %.2f | %.2f | %.2f | %.2f | %s |%n",
+        name, e.seconds, e.rate(), e.seconds / warm.seconds, e.rate() / local.rate(), e.firstBatchSeconds, e.busy,
+        e.shardWait, e.cpu, e.serverCpu, e.peakDownloads > 0 ? Integer.toString(e.peakDownloads) : "");
   }
 
   static LoaderBuilder images(LoaderBuilder b, TraversalOrder.Factory order, int threads) {
@@ -197,7 +240,7 @@ public final class RemoteLoaderBenchmark {
     }
     LoaderTimings t = loader.timings();
     return new Epoch((System.nanoTime() - start) / 1e9, first, n, (os.getProcessCpuTime() - cpu0) / 1e9,
-        s3.cpuSeconds() - server0, t.busy() / 1e9 / threads, t.cacheWait() / 1e9 / threads);
+        s3.cpuSeconds() - server0, t.busy() / 1e9 / threads, t.cacheWait() / 1e9 / threads, 0);
   }
 
   static Epoch median(List<Epoch> epochs) {
@@ -206,7 +249,7 @@ public final class RemoteLoaderBenchmark {
     Epoch mid = sorted.get(sorted.size() / 2);
     double[] firsts = epochs.stream().mapToDouble(Epoch::firstBatchSeconds).sorted().toArray();
     return new Epoch(mid.seconds, firsts[firsts.length / 2], mid.images, mid.cpu, mid.serverCpu, mid.busy,
-        mid.shardWait);
+        mid.shardWait, mid.peakDownloads);
   }
 
   static double medianOf(List<Double> values) {

@@ -7,6 +7,8 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import com.amazonaws.auth.AWSStaticCredentialsProvider;
 import com.amazonaws.auth.BasicAWSCredentials;
 import com.amazonaws.client.builder.AwsClientBuilder;
@@ -27,15 +29,26 @@ final class S3ProxyServer implements AutoCloseable {
 
   private final Path dir;
   private final int port;
+  private final List<String> jvmOptions;
   private Process process;
 
-  private S3ProxyServer(Path dir, int port) {
+  private S3ProxyServer(Path dir, int port, List<String> jvmOptions) {
     this.dir = dir;
     this.port = port;
+    this.jvmOptions = jvmOptions;
   }
 
   /** Starts a server over {@code dir} (created) with an empty bucket {@link #BUCKET}. */
   static S3ProxyServer start(Path dir) throws IOException, InterruptedException {
+    return start(dir, false, List.of("-Xmx256m"));
+  }
+
+  /**
+   * Starts a server that keeps objects in files under {@code dir} or, {@code inMemory}, in its heap
+   * (jclouds' transient store: they are lost when it stops), in a JVM with {@code jvmOptions}.
+   */
+  static S3ProxyServer start(Path dir, boolean inMemory, List<String> jvmOptions)
+      throws IOException, InterruptedException {
     Files.createDirectories(dir.resolve("data").resolve(BUCKET));
     int port;
     try (ServerSocket s = new ServerSocket(0)) {
@@ -46,11 +59,11 @@ final class S3ProxyServer implements AutoCloseable {
         "s3proxy.authorization=aws-v2-or-v4",
         "s3proxy.identity=" + ACCESS,
         "s3proxy.credential=" + SECRET,
-        "jclouds.provider=filesystem",
+        "jclouds.provider=" + (inMemory ? "transient" : "filesystem"),
         "jclouds.filesystem.basedir=" + dir.resolve("data"),
         "jclouds.identity=" + ACCESS,
         "jclouds.credential=" + SECRET, ""));
-    S3ProxyServer server = new S3ProxyServer(dir, port);
+    S3ProxyServer server = new S3ProxyServer(dir, port, List.copyOf(jvmOptions));
     server.restart();
     return server;
   }
@@ -62,8 +75,11 @@ final class S3ProxyServer implements AutoCloseable {
       throw new IllegalStateException("No S3Proxy jar at " + jar + ": build the module with Maven, which copies it there");
     }
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    process = new ProcessBuilder(java.toString(), "-Xmx256m", "-jar", jar, "--properties",
-        dir.resolve("s3proxy.conf").toString())
+    List<String> command = new ArrayList<>();
+    command.add(java.toString());
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-jar", jar, "--properties", dir.resolve("s3proxy.conf").toString()));
+    process = new ProcessBuilder(command)
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("s3proxy.log").toFile()))
         .start();
     long deadline = System.nanoTime() + 90_000_000_000L;
@@ -117,6 +133,9 @@ final class S3ProxyServer implements AutoCloseable {
         .withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(ACCESS, SECRET)))
         .build();
     try (var files = Files.list(local)) {
+      if (!client.doesBucketExistV2(BUCKET)) {
+        client.createBucket(BUCKET); // the in-memory store starts empty
+      }
       for (Path f : (Iterable<Path>) files::iterator) {
         client.putObject(BUCKET, prefix + "/" + f.getFileName(), f.toFile());
       }
