@@ -135,8 +135,13 @@ public final class WriterBenchmark {
       long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
       write(spark, photos, tasks, out.resolve("spark"), 1, planar[run]);
-      seconds[run] = (System.nanoTime() - t0) / 1e9;
+      long t1 = System.nanoTime();
+      seconds[run] = (t1 - t0) / 1e9;
       long endMs = System.currentTimeMillis();
+      // each write's window on both clocks, to cut a profile to it: wall (JFR's event times) and monotonic
+      // (System.nanoTime, which perf record -k CLOCK_MONOTONIC stamps its samples with)
+      System.out.printf("write window: run %d (%s%s), epoch ms %d-%d, monotonic ns %d-%d%n", run + 1, planar[run].label,
+          run < warmUps ? ", warm-up" : "", startMs, endMs, t0, t1);
       ThreadCpu.Snapshot cpuAfter = ThreadCpu.take();
       if (run >= warmUps && planar[run] == Job.PLANES) {
         ThreadCpu.between(cpuBefore, cpuAfter).forEach((group, ms) -> threadCpu.merge(group, ms, Double::sum));
