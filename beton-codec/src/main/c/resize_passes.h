@@ -2,7 +2,7 @@
  * The two SIMD passes of libbetoncodec's fixed-point resize, shared with the weight and JNI code in resize.c: a
  * vertical pass summing weighted source rows into a 16-bit intermediate row (resize_vertical.c), and a horizontal
  * pass summing each output pixel's taps over it (resize_rgb.c, for a plane resize_plane.c), with its tap tables
- * (resize_taps.c); resize_cpu.c chooses between their SSE2 and AVX2 paths. See resize.c for the arithmetic.
+ * (resize_taps.c); resize_cpu.c chooses between their SSE2 and AVX2 paths; resize_area.c computes area weights. See resize.c for the arithmetic.
  */
 #ifndef RESIZE_PASSES_H
 #define RESIZE_PASSES_H
@@ -16,6 +16,19 @@
 /* the SIMD paths are compiled (x86-64); elsewhere scalar loops compute the same integers */
 #define RESIZE_SSE2 1
 #endif
+
+#define PREC 14       /* weight bits of bilinear taps and of area taps when shrinking less than 2x */
+#define MID_BITS 7     /* fraction bits kept between the passes */
+#define MAX_PREC_X 16  /* the horizontal sum, <= (255 << 7) << 16 plus rounding, must fit an int32 */
+#define MAX_PREC_Y 22  /* the vertical sum, <= 255 << 22 plus rounding, likewise */
+
+/* weight bits of an area axis shrinking by scale >= 1, at most max (resize_area.c) */
+int area_precision(double scale, int max);
+
+/* the windows and quantised weights of an area axis (resize_area.c); 0, or -1 when a window covers no pixel or
+ * more than max */
+int area_taps(int first, const int *map, int count, double scale, int limit, int prec, int max, int stride,
+              int *start, int *n, int *q);
 
 /* whether this call may use AVX2: the CPU has it and the tests' Resizer.sse2Only switch is off */
 int resize_avx2(void);
