@@ -149,6 +149,7 @@ final class StreamTarget implements BetonWriter.Target {
 
   @Override
   public String toString() {
-    return memory.length + " page(s) in memory, then " + (spool == null ? "a spool file in " + spoolDir : "spool " + spool);
+    return memory.length + " page(s) in memory, then "
+        + (spool == null ? "a spool file in " + spoolDir : "spool " + spool);
   }
 }
