@@ -146,14 +146,23 @@ final class CpuMeasurements {
     return spans;
   }
 
+  /**
+   * Images per CPU-second over all of a loader's epochs together: the process's CPU clock ticks every 10 ms on
+   * Linux and a sample epoch takes a few of them, so one epoch's figure, and a median of per-round ratios, come out
+   * in steps (a 2x variant read as 1.0x once); summed over the rounds, the ticks' errors average out.
+   */
+  private static double perCpuSecond(List<Span> spans) {
+    return spans.stream().reduce(Span.EMPTY, Span::plus).perCpuSecond();
+  }
+
   private static double rate(List<Span> spans) {
     return spans.stream().reduce(Span.EMPTY, Span::plus).rate();
   }
 
   /**
    * The median over rounds of {@code a}'s epoch rate over {@code b}'s in the same round (the drift cancels):
-   * {@code f} gives an epoch's rate, per CPU-second for one-thread loaders (other programs taking the cores move
-   * it far less than the wall clock), by the wall clock where threads are compared.
+   * {@code f} gives an epoch's figure (here the decode time per image, which the loader's own nanosecond timers
+   * measure; rates per CPU-second are summed over the rounds instead, see {@link #perCpuSecond}).
    */
   private static double ratio(List<Span> a, List<Span> b, java.util.function.ToDoubleFunction<Span> f) {
     double[] r = new double[a.size()];
@@ -176,7 +185,7 @@ final class CpuMeasurements {
       double cpu, double storage, String what, String how, String where) {
     List<Span> stored = one.get("stored");
     List<Span> spans = one.get(key);
-    double speed = ratio(spans, stored, Span::perCpuSecond);
+    double speed = perCpuSecond(spans) / perCpuSecond(stored);
     double decode = ratio(stored, spans, Span::decodeNanosPerImage);
     double bytes = set.meanPayload(v) / set.meanPayload(Variant.STORED);
     String evidence = "decode " + Units.faster(decode) + ", the pipeline " + Units.faster(speed) + " per CPU-second, "
@@ -188,7 +197,7 @@ final class CpuMeasurements {
   private Prescriber.Candidate uint8(Map<String, List<Span>> one, double cpu, String onSample) {
     List<Span> stored = one.get("stored");
     List<Span> plain = one.get("uint8");
-    double speed = ratio(plain, stored, Span::perCpuSecond);
+    double speed = perCpuSecond(plain) / perCpuSecond(stored);
     Span a = stored.stream().reduce(Span.EMPTY, Span::plus);
     Span b = plain.stream().reduce(Span.EMPTY, Span::plus);
     return new Prescriber.Candidate("uint8", "uint8 batches, normalized on the GPU",
