@@ -57,13 +57,13 @@ public final class RemoteLoaderBenchmark {
 
   /** An epoch's wall time, time to its first batch, images, and CPU seconds of this JVM and of the S3 server. */
   record Epoch(double seconds, double firstBatchSeconds, int images, double cpu, double serverCpu, double busy,
-      double shardWait, int peakDownloads) {
+      double shardWait, int peakDownloads, long pageFaults) {
     double rate() {
       return images / seconds;
     }
 
     Epoch withPeak(int peak) {
-      return new Epoch(seconds, firstBatchSeconds, images, cpu, serverCpu, busy, shardWait, peak);
+      return new Epoch(seconds, firstBatchSeconds, images, cpu, serverCpu, busy, shardWait, peak, pageFaults);
     }
   }
 
@@ -173,13 +173,15 @@ public final class RemoteLoaderBenchmark {
       System.out.println("Order " + name + ", " + threads + " decoding thread" + (threads == 1 ? "" : "s") + ":");
       System.out.println();
       System.out.println("| epoch | seconds | images/s | time vs warm | images/s vs local files | first batch |"
-          + " worker busy s | worker waiting for shards s | CPU s, loader | CPU s, S3 server | downloads at once, peak |");
-      System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+          + " worker busy s | worker waiting for shards s | CPU s, loader | CPU s, S3 server | downloads at once, peak"
+          + " | loader's page faults |");
+      System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
       line("cold: S3 into an empty cache", c, w, l);
       line("warm: from the cache", w, w, l);
       line("local files read in place", l, w, l);
       System.out.printf(Locale.ROOT, "| download only (labels, no payload decoded) | %.2f | | | | %.3f s | | %.2f |"
-          + " %.2f | %.2f | %d |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu, d.peakDownloads);
+          + " %.2f | %.2f | %d | %d |%n%n", d.seconds, d.firstBatchSeconds, d.shardWait, d.cpu, d.serverCpu,
+          d.peakDownloads, d.pageFaults);
       System.out.printf(Locale.ROOT, "store bandwidth %.0f MB/s (download-only epoch), decoding consumes %.0f MB/s"
           + " (local epoch); opening the dataset (manifest + metadata of every shard) %.2f s (median)%n",
           bytes / d.seconds / 1e6, bytes / l.seconds / 1e6, medianOf(builds));
@@ -206,9 +208,9 @@ public final class RemoteLoaderBenchmark {
   }
 
   static void line(String name, Epoch e, Epoch warm, Epoch local) {
-    System.out.printf(Locale.ROOT, "| %s | %.2f | %.0f | %.2fx | %.2fx | %.3f s | %.2f | %.2f | %.2f | %.2f | %s |%n",
+    System.out.printf(Locale.ROOT, "| %s | %.2f | %.0f | %.2fx | %.2fx | %.3f s | %.2f | %.2f | %.2f | %.2f | %s | %d |%n",
         name, e.seconds, e.rate(), e.seconds / warm.seconds, e.rate() / local.rate(), e.firstBatchSeconds, e.busy,
-        e.shardWait, e.cpu, e.serverCpu, e.peakDownloads > 0 ? Integer.toString(e.peakDownloads) : "");
+        e.shardWait, e.cpu, e.serverCpu, e.peakDownloads > 0 ? Integer.toString(e.peakDownloads) : "", e.pageFaults);
   }
 
   static LoaderBuilder images(LoaderBuilder b, TraversalOrder.Factory order, int threads) {
@@ -226,6 +228,7 @@ public final class RemoteLoaderBenchmark {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
+    long faults0 = minorFaults();
     double server0 = s3.cpuSeconds();
     long start = System.nanoTime();
     Iterator<Batch> it = loader.iterator();
@@ -240,7 +243,18 @@ public final class RemoteLoaderBenchmark {
     }
     LoaderTimings t = loader.timings();
     return new Epoch((System.nanoTime() - start) / 1e9, first, n, (os.getProcessCpuTime() - cpu0) / 1e9,
-        s3.cpuSeconds() - server0, t.busy() / 1e9 / threads, t.cacheWait() / 1e9 / threads, 0);
+        s3.cpuSeconds() - server0, t.busy() / 1e9 / threads, t.cacheWait() / 1e9 / threads, 0,
+        minorFaults() - faults0);
+  }
+
+  /** Minor page faults of this process so far (/proc/self/stat), or 0 where there is no such file. */
+  static long minorFaults() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   static Epoch median(List<Epoch> epochs) {
@@ -249,7 +263,7 @@ public final class RemoteLoaderBenchmark {
     Epoch mid = sorted.get(sorted.size() / 2);
     double[] firsts = epochs.stream().mapToDouble(Epoch::firstBatchSeconds).sorted().toArray();
     return new Epoch(mid.seconds, firsts[firsts.length / 2], mid.images, mid.cpu, mid.serverCpu, mid.busy,
-        mid.shardWait, mid.peakDownloads);
+        mid.shardWait, mid.peakDownloads, mid.pageFaults);
   }
 
   static double medianOf(List<Double> values) {

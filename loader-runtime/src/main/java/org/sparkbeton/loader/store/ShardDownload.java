@@ -132,31 +132,47 @@ final class ShardDownload implements ShardCache.Fetcher {
     }
     try {
       while (have < shard.bytes()) {
-        if (cancelled.getAsBoolean()) {
-          throw new CancellationException("staging stopped");
-        }
-        int n;
+        int want = (int) Math.min(buf.length, shard.bytes() - have);
+        int n = 0;
         try {
-          n = in.read(buf, 0, (int) Math.min(buf.length, shard.bytes() - have));
-          if (n < 0) {
-            throw new EOFException("the store's copy ends at byte " + have + " of the " + shard.bytes()
-                + " the manifest promises");
+          // a whole chunk per write: the page cache keeps a write's bytes in folios as large as the write (ext4 and
+          // XFS on recent kernels), so reads of the staged shard fault a third as often as after socket-sized
+          // writes of a few KiB (BENCHMARKS.md, "Training loader over a remote store")
+          while (n < want) {
+            if (cancelled.getAsBoolean()) {
+              throw new CancellationException("staging stopped");
+            }
+            int r = in.read(buf, n, want - n);
+            if (r < 0) {
+              throw new EOFException("the store's copy ends at byte " + (have + n) + " of the " + shard.bytes()
+                  + " the manifest promises");
+            }
+            n += r;
           }
         } catch (IOException e) {
+          have = write(out, have, digest, buf, n); // what was read is kept: a resume starts after it
           throw new StoreReadException(e);
         }
-        ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
-        while (b.hasRemaining()) {
-          out.write(b, have + b.position());
-        }
-        digest.update(buf, 0, n);
-        have += n;
-        listener.progress(shard.path(), have, shard.bytes());
+        have = write(out, have, digest, buf, n);
       }
       return have;
     } finally {
       closeQuietly(in);
     }
+  }
+
+  /** Writes {@code buf[0, n)} at {@code have}, then hashes it (every byte in the file is hashed); the new length. */
+  private long write(FileChannel out, long have, Digests.Running digest, byte[] buf, int n) throws IOException {
+    if (n == 0) {
+      return have;
+    }
+    ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
+    while (b.hasRemaining()) {
+      out.write(b, have + b.position());
+    }
+    digest.update(buf, 0, n);
+    listener.progress(shard.path(), have + n, shard.bytes());
+    return have + n;
   }
 
   /** A read stream's close: what was read is written, and a failed close loses nothing. */
