@@ -29,8 +29,8 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * new loader, as a restarted job sees it; the cold loader's own next epoch stages cached shards the same
  * way), and (c) from the local files in place. All three run the same epoch (same samples, order and
  * random crops), pipeline (RandomResizedCrop 224 + flip, uint8), batch and threads, so that they do the
- * same decoding work. Rounds alternate (cold, warm, local, then local, cold, warm, ...) so that the
- * machine's drift hits all three alike; the table shows medians, with where the workers' time went (per
+ * same decoding work. Rounds alternate (cold, warm, local, then cold, local, warm, ...) so that the
+ * machine's drift hits all three alike, and warm and local take turns right after the cold epoch; the table shows medians, with where the workers' time went (per
  * thread: decoding, or waiting for shards to be staged) and the CPU time of this JVM and of the S3 server.
  * Also: a download-only epoch (labels only: no payload is decoded) for the store's bandwidth, and the time
  * to the first batch of each cold epoch.
@@ -151,13 +151,14 @@ public final class RemoteLoaderBenchmark {
           builds.add((System.nanoTime() - t0) / 1e9);
           download.add(epoch(loader, s3, threads).withPeak(peak.get()));
         }
-        if (r % 2 == 1) {
-          inPlace.add(local(order, threads, e));
-        }
         clear(cache);
         peak = new Peak();
         try (Loader loader = images(remote(peak), order, threads).startEpoch(e).build()) {
           cold.add(epoch(loader, s3, threads).withPeak(peak.get()));
+        }
+        // warm and local take turns right after the cold epoch, whose freed memory the next epoch's loader takes
+        if (r % 2 == 1) {
+          inPlace.add(local(order, threads, e));
         }
         try (Loader loader = images(remote(new Peak()), order, threads).startEpoch(e).build()) {
           warm.add(epoch(loader, s3, threads));

@@ -22,7 +22,8 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * otherwise (or again) the shard is corrupt in the store: {@link ShardIntegrityException}.
  */
 final class ShardDownload implements ShardCache.Fetcher {
-  private static final int CHUNK = 1 << 20;
+  /** Bytes per write into the cache: one huge page (see copy). */
+  private static final int CHUNK = 2 << 20;
   private static final long MAX_PAUSE_MILLIS = 4_000;
 
   private final DatasetStore store;
@@ -136,8 +137,9 @@ final class ShardDownload implements ShardCache.Fetcher {
         int n = 0;
         try {
           // a whole chunk per write: the page cache keeps a write's bytes in folios as large as the write (ext4 and
-          // XFS on recent kernels), so reads of the staged shard fault a third as often as after socket-sized
-          // writes of a few KiB (BENCHMARKS.md, "Training loader over a remote store")
+          // XFS on recent kernels), and 2 MiB ones, whole huge pages, let decoding read the staged shard as fast
+          // as a file written in place; socket-sized writes of a few KiB made an epoch from the cache 6% slower
+          // (BENCHMARKS.md, "Training loader over a remote store")
           while (n < want) {
             if (cancelled.getAsBoolean()) {
               throw new CancellationException("staging stopped");

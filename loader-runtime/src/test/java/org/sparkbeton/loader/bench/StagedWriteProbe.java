@@ -12,17 +12,19 @@ import java.util.SplittableRandom;
 
 /**
  * How the size of the writes that stage a shard into the cache changes what reading it back costs, not a test: the
- * same bytes written as files in 64 KiB writes (what a download loop writing each socket read at once did) and in
- * 1 MiB writes (what {@code ShardDownload} writes now), each file {@code fdatasync}ed, then mapped and read twice
- * (one byte per 64, as decoding touches every cache line), the two kinds alternating by round. Recent kernels keep
- * a buffered write's bytes in page-cache folios as large as the write (ext4 and XFS), and a mapping faults in a
- * whole folio at a time. Prints, per round, the write's and the reads' wall and CPU time and the reads' minor page
+ * same bytes written as files in 64 KiB writes (what a download loop writing each socket read at once did), in
+ * 1 MiB writes and in 2 MiB writes (what {@code ShardDownload} writes now), each file {@code fdatasync}ed, then
+ * mapped and read twice (one byte per 64, as decoding touches every cache line), the three kinds taking turns at
+ * going first. Recent kernels keep a buffered write's bytes in page-cache folios as large as the write (ext4 and
+ * XFS), a mapping faults in a whole folio at a time, and a 2 MiB folio is a whole huge page. Prints, per round, the write's and the reads' wall and CPU time and the reads' minor page
  * faults.
  *
  * <p>Arguments: {@code [dir=/tmp/staged-write-probe] [files=40] [bytesPerFile=19500000] [rounds=3]}. The figures
  * are in BENCHMARKS.md ("Training loader over a remote store").
  */
 public final class StagedWriteProbe {
+  private static final int[] WRITE_SIZES = {64 << 10, 1 << 20, 2 << 20};
+
   private StagedWriteProbe() {}
 
   public static void main(String[] args) throws IOException {
@@ -30,7 +32,7 @@ public final class StagedWriteProbe {
     int files = args.length > 1 ? Integer.parseInt(args[1]) : 40;
     int size = args.length > 2 ? Integer.parseInt(args[2]) : 19_500_000;
     int rounds = args.length > 3 ? Integer.parseInt(args[3]) : 3;
-    byte[] src = new byte[1 << 20];
+    byte[] src = new byte[2 << 20];
     new SplittableRandom(1).nextBytes(src);
     System.out.printf(Locale.ROOT, "%d files of %d bytes (%.0f MB) in %s; load average %.2f%n", files, size,
         (double) files * size / 1e6, dir, Throughput.loadAverage());
@@ -39,8 +41,8 @@ public final class StagedWriteProbe {
     System.out.println("|---:|---:|---:|---:|---:|");
     long checksum = 0;
     for (int r = 0; r < rounds; r++) {
-      for (int k = 0; k < 2; k++) {
-        int piece = (r + k) % 2 == 0 ? 64 << 10 : 1 << 20;
+      for (int k = 0; k < WRITE_SIZES.length; k++) {
+        int piece = WRITE_SIZES[(r + k) % WRITE_SIZES.length];
         long wall = System.nanoTime();
         long cpu = Throughput.processCpuNanos();
         for (int f = 0; f < files; f++) {
