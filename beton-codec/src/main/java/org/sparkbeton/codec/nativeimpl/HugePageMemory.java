@@ -10,8 +10,8 @@ import java.util.Set;
  * ({@code huge_pages.c}). Each fresh 4 KiB page of a {@link ByteBuffer#allocateDirect} buffer costs a page fault on
  * its first write: a 77 MB batch slot is 19,000 of them, where huge pages make it 37. On the development VM a
  * 4 KiB fault costs about 10 µs (2.7 ms per MB), so building a loader with five such slots took a second
- * (BENCHMARKS.md, "Training loader, JPEG"). Where the kernel's transparent huge pages are off the mappings hold
- * ordinary pages and work the same.
+ * (BENCHMARKS.md, "Training loader, batch slots in huge pages"). Where the kernel's transparent huge pages are off
+ * the mappings hold ordinary pages and work the same.
  *
  * <p>The memory is zero-filled and not counted against {@code -XX:MaxDirectMemorySize}; the caller owns each
  * buffer and must {@link #free} it (the garbage collector never does). Only buffers this class handed out are
@@ -24,7 +24,8 @@ public final class HugePageMemory {
   /** The size of a huge page on x86-64 and of the mappings' alignment. */
   public static final int HUGE_PAGE_BYTES = 2 << 20;
 
-  private static final Set<ByteBuffer> LIVE = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+  private static final Set<ByteBuffer> LIVE =
+      Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
   private HugePageMemory() {}
 

@@ -51,7 +51,8 @@ class HugePageMemoryTest {
     assertThatThrownBy(() -> HugePageMemory.free(b.duplicate())).isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> HugePageMemory.free(ByteBuffer.allocateDirect(100)))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> HugePageMemory.free(ByteBuffer.allocate(100))).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> HugePageMemory.free(ByteBuffer.allocate(100)))
+        .isInstanceOf(IllegalArgumentException.class);
     HugePageMemory.free(b);
     assertThatThrownBy(() -> HugePageMemory.free(b)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("freed already");

@@ -30,8 +30,9 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * way), and (c) from the local files in place. All three run the same epoch (same samples, order and
  * random crops), pipeline (RandomResizedCrop 224 + flip, uint8), batch and threads, so that they do the
  * same decoding work. Rounds alternate (cold, warm, local, then cold, local, warm, ...) so that the
- * machine's drift hits all three alike, and warm and local take turns right after the cold epoch; the table shows medians, with where the workers' time went (per
- * thread: decoding, or waiting for shards to be staged) and the CPU time of this JVM and of the S3 server.
+ * machine's drift hits all three alike, and warm and local take turns right after the cold epoch; the table
+ * shows medians, with where the workers' time went (per thread: decoding, or waiting for shards to be staged),
+ * the CPU time of this JVM and of the S3 server, and this JVM's minor page faults.
  * Also: a download-only epoch (labels only: no payload is decoded) for the store's bandwidth, and the time
  * to the first batch of each cold epoch.
  *

@@ -70,7 +70,8 @@ public final class DirectBufferAllocator extends AbstractAllocator {
 
   @Override
   ByteBuffer obtain(int bytes) {
-    return hugePages && bytes >= HUGE_PAGE_MIN_BYTES ? HugePageMemory.allocate(bytes) : ByteBuffer.allocateDirect(bytes);
+    return hugePages && bytes >= HUGE_PAGE_MIN_BYTES ? HugePageMemory.allocate(bytes)
+        : ByteBuffer.allocateDirect(bytes);
   }
 
   @Override

@@ -16,8 +16,8 @@ import java.util.SplittableRandom;
  * 1 MiB writes and in 2 MiB writes (what {@code ShardDownload} writes now), each file {@code fdatasync}ed, then
  * mapped and read twice (one byte per 64, as decoding touches every cache line), the three kinds taking turns at
  * going first. Recent kernels keep a buffered write's bytes in page-cache folios as large as the write (ext4 and
- * XFS), a mapping faults in a whole folio at a time, and a 2 MiB folio is a whole huge page. Prints, per round, the write's and the reads' wall and CPU time and the reads' minor page
- * faults.
+ * XFS), a mapping faults in a whole folio at a time, and a 2 MiB folio is a whole huge page. Prints, per round,
+ * the write's and the reads' wall and CPU time and the reads' minor page faults.
  *
  * <p>Arguments: {@code [dir=/tmp/staged-write-probe] [files=40] [bytesPerFile=19500000] [rounds=3]}. The figures
  * are in BENCHMARKS.md ("Training loader over a remote store").
