@@ -14,6 +14,7 @@ import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.LoaderTimings;
+import org.sparkbeton.loader.bench.Throughput;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
@@ -230,7 +231,7 @@ public final class RemoteLoaderBenchmark {
     com.sun.management.OperatingSystemMXBean os =
         (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
     long cpu0 = os.getProcessCpuTime();
-    long faults0 = minorFaults();
+    long faults0 = Throughput.minorPageFaults();
     double server0 = s3.cpuSeconds();
     long start = System.nanoTime();
     Iterator<Batch> it = loader.iterator();
@@ -246,18 +247,9 @@ public final class RemoteLoaderBenchmark {
     LoaderTimings t = loader.timings();
     return new Epoch((System.nanoTime() - start) / 1e9, first, n, (os.getProcessCpuTime() - cpu0) / 1e9,
         s3.cpuSeconds() - server0, t.busy() / 1e9 / threads, t.cacheWait() / 1e9 / threads, 0,
-        minorFaults() - faults0);
+        Throughput.minorPageFaults() - faults0);
   }
 
-  /** Minor page faults of this process so far (/proc/self/stat), or 0 where there is no such file. */
-  static long minorFaults() {
-    try {
-      String stat = Files.readString(Path.of("/proc/self/stat"));
-      return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
-    } catch (IOException | RuntimeException e) {
-      return 0;
-    }
-  }
 
   static Epoch median(List<Epoch> epochs) {
     List<Epoch> sorted = new ArrayList<>(epochs);

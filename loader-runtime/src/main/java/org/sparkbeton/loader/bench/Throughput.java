@@ -1,6 +1,10 @@
 package org.sparkbeton.loader.bench;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
 
 /**
  * Images/s of epoch 1 and of the later epochs together, by the wall clock and per second of this
@@ -28,6 +32,23 @@ public final class Throughput {
   /** The system load average of the last minute, or a negative value where there is none. */
   public static double loadAverage() {
     return OS.getSystemLoadAverage();
+  }
+
+  /** Minor page faults of this process so far ({@code /proc/self/stat}), or 0 where there is no such file. */
+  public static long minorPageFaults() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
+    } catch (IOException | RuntimeException e) {
+      return 0;
+    }
+  }
+
+  /** The median of {@code values} (the mean of the middle two for an even count); {@code values} is not changed. */
+  public static double median(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
   /** Starts timing an epoch (for epoch 1 call it before building what is measured). */

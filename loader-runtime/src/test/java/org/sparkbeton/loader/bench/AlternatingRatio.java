@@ -2,7 +2,6 @@ package org.sparkbeton.loader.bench;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import org.sparkbeton.loader.Batch;
@@ -52,7 +51,8 @@ final class AlternatingRatio {
         before = after;
       }
     }
-    return new double[] {median(wall), median(cpu), median(resizeWall), median(resizeCpu)};
+    return new double[] {Throughput.median(wall), Throughput.median(cpu), Throughput.median(resizeWall),
+        Throughput.median(resizeCpu)};
   }
 
   private static double[] resizeEpoch(DecodeLimit.Images images, int threads, int epoch) throws InterruptedException {
@@ -65,13 +65,6 @@ final class AlternatingRatio {
     DecodeLimit.Rate r = DecodeLimit.epoch(images, DecodeLimit.RANDOM_RESIZED, JpegLoaderBenchmark.SIDE,
         JpegLoaderBenchmark.SIDE, JpegLoaderBenchmark.SEED, threads, epoch);
     return new double[] {r.perSecond(), r.perCpuSecond()};
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 
   /** One epoch of the open loader: images/s by the wall clock and per CPU-second. */

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
@@ -88,7 +87,8 @@ public final class ChecksumCostBenchmark {
               on[2], on[3], off[0], off[1], off[2], off[3]);
         }
         System.out.printf(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f |%n", process ? "PROCESS (256 MiB budget)" : "OS",
-            median(ratios[0]), median(ratios[1]), median(ratios[2]), median(ratios[3]));
+            Throughput.median(ratios[0]), Throughput.median(ratios[1]), Throughput.median(ratios[2]),
+            Throughput.median(ratios[3]));
       }
       System.out.printf(Locale.ROOT, "medians of %d rounds of on/off throughput ratios (1.000 = no cost); load average"
           + " at end %.2f%n", rounds, JpegLoaderBenchmark.loadAverage());
@@ -125,11 +125,6 @@ public final class ChecksumCostBenchmark {
     return new double[] {t.firstWall(), t.firstCpu(), t.restWall(), t.restCpu()};
   }
 
-  static double median(double[] values) {
-    double[] v = values.clone();
-    Arrays.sort(v);
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  }
 
   /** Shards of {@value #SHARD} photos and a manifest with page checksums; returns the bytes written. */
   static long write(List<byte[]> jpegs, Path dir) throws IOException {

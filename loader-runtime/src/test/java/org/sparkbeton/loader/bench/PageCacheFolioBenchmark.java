@@ -51,7 +51,7 @@ public final class PageCacheFolioBenchmark {
         System.out.printf(Locale.ROOT, "| %d | %.3f | %.3f | %.3fx |%n", r + 1, t[0], t[1], ratios[r]);
       }
       Arrays.sort(ratios);
-      double median = rounds % 2 == 1 ? ratios[rounds / 2] : (ratios[rounds / 2 - 1] + ratios[rounds / 2]) / 2;
+      double median = Throughput.median(ratios);
       System.out.printf(Locale.ROOT, "copy / original epoch time: median %.3fx (%.3f-%.3fx); load average at end %.2f%n",
           median, ratios[0], ratios[rounds - 1], Throughput.loadAverage());
     } finally {

@@ -107,8 +107,7 @@ public final class SlotMemoryBenchmark {
   }
 
   private static double median(Run[] runs, java.util.function.ToDoubleFunction<Run> f) {
-    double[] v = Arrays.stream(runs).mapToDouble(f).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return Throughput.median(Arrays.stream(runs).mapToDouble(f).toArray());
   }
 
   private static String thpSetting() {

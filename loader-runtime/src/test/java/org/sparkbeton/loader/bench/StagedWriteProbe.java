@@ -50,7 +50,7 @@ public final class StagedWriteProbe {
         }
         double writeWall = (System.nanoTime() - wall) / 1e6;
         double writeCpu = (Throughput.processCpuNanos() - cpu) / 1e6;
-        long faults = minorFaults();
+        long faults = Throughput.minorPageFaults();
         wall = System.nanoTime();
         cpu = Throughput.processCpuNanos();
         for (int pass = 0; pass < 2; pass++) {
@@ -60,7 +60,7 @@ public final class StagedWriteProbe {
         }
         System.out.printf(Locale.ROOT, "| %d | %d KiB | %.0f / %.0f | %.0f / %.0f | %d |%n", r + 1, piece >> 10, writeWall,
             writeCpu, (System.nanoTime() - wall) / 1e6, (Throughput.processCpuNanos() - cpu) / 1e6,
-            minorFaults() - faults);
+            Throughput.minorPageFaults() - faults);
         for (int f = 0; f < files; f++) {
           Files.delete(dir.resolve("f" + f));
         }
@@ -95,9 +95,4 @@ public final class StagedWriteProbe {
     return sum;
   }
 
-  /** Minor page faults of this process so far (/proc/self/stat). */
-  private static long minorFaults() throws IOException {
-    String stat = Files.readString(Path.of("/proc/self/stat"));
-    return Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[7]);
-  }
 }

@@ -74,7 +74,7 @@ public final class StagingOverheadBenchmark {
           r % 2 == 0 ? "staged" : "in place", t[0][0], t[0][1], t[1][0], t[1][1], ratios[r]);
     }
     Arrays.sort(ratios);
-    double median = rounds % 2 == 1 ? ratios[rounds / 2] : (ratios[rounds / 2 - 1] + ratios[rounds / 2]) / 2;
+    double median = Throughput.median(ratios);
     System.out.printf(Locale.ROOT, "staged / in place, epoch time: median %.3fx (%.3f-%.3fx); load average at end"
         + " %.2f%n", median, ratios[0], ratios[rounds - 1], Throughput.loadAverage());
   }
