@@ -231,7 +231,7 @@ public final class DatasetPublisher {
     // reader between the renames would see a checksum error. There the manifest is written without one.
     FileSystem writer = fs instanceof ChecksumFileSystem checksummed ? checksummed.getRawFileSystem() : fs;
     Path tmp = new Path(dir, "._manifest-" + UUID.randomUUID() + ".tmp");
-    try (OutputStream out = writer.create(tmp, false)) {
+    try (OutputStream out = RawFileSystems.create(writer, tmp, false)) {
       out.write(json);
     }
     if (writer != fs) {

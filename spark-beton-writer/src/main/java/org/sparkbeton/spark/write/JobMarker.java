@@ -66,7 +66,7 @@ final class JobMarker implements AutoCloseable {
     JsonStrings.append(json, job);
     json.append(",\"started\":\"").append(started).append("\",\"heartbeat\":\"").append(Instant.now())
         .append("\"}\n");
-    try (OutputStream out = fs.create(path, true)) {
+    try (OutputStream out = RawFileSystems.create(fs, path, true)) {
       out.write(json.toString().getBytes(StandardCharsets.UTF_8));
     }
   }

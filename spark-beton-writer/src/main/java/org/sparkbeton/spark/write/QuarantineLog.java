@@ -44,7 +44,7 @@ final class QuarantineLog implements AutoCloseable {
     line.append("}\n");
     try {
       if (out == null) {
-        out = fs.create(file, false);
+        out = RawFileSystems.create(RawFileSystems.withoutChecksums(fs), file, false); // no .crc, no forked chmod
       }
       out.write(line.toString().getBytes(StandardCharsets.UTF_8));
     } catch (IOException e) {

@@ -20,7 +20,7 @@ import org.apache.hadoop.fs.permission.FsPermission;
  * image), so it reads and writes through the raw file system underneath.
  */
 final class RawFileSystems {
-  /** Buffer of a local file created by {@link #createNew}: Hadoop's own default for its local streams. */
+  /** Buffer of a local file created by {@link #create}: Hadoop's own default for its local streams. */
   private static final int LOCAL_BUFFER = 64 << 10;
 
   private RawFileSystems() {}
@@ -31,15 +31,17 @@ final class RawFileSystems {
   }
 
   /**
-   * A new file at {@code path} (its parent directories created), failing with {@link FileAlreadyExistsException}
-   * when one is there: {@code fs.create(path, false)}, except that a file of the raw local file system is created
-   * through java.nio. Hadoop 3.3's local file system sets the mode of every file it creates, which without its native
-   * library forks a {@code chmod} per file (visible in a profile of the writer, once per shard); java.nio gives the
-   * file the same mode (0666 less the umask) without one.
+   * A file at {@code path} (its parent directories created), as {@code fs.create(path, overwrite)}: without
+   * {@code overwrite}, failing with {@link FileAlreadyExistsException} when one is there; with it, truncating one.
+   * A file of the raw local file system is created through java.nio instead: Hadoop 3.3's local file system sets
+   * the mode of every file it creates, which without its native library forks a {@code chmod} per file, about
+   * 10 ms each on the project's machines (visible in a profile of the writer, once per shard, then on the driver
+   * for the job marker and the manifest); java.nio gives the file Hadoop's mode (0666 less its umask) with a
+   * system call.
    */
-  static OutputStream createNew(FileSystem fs, Path path) throws IOException {
+  static OutputStream create(FileSystem fs, Path path, boolean overwrite) throws IOException {
     if (!(fs instanceof RawLocalFileSystem local)) {
-      return fs.create(path, false);
+      return fs.create(path, overwrite);
     }
     java.nio.file.Path file = local.pathToFile(path).toPath();
     if (file.getParent() != null) {
@@ -47,13 +49,21 @@ final class RawFileSystems {
     }
     OutputStream out;
     try {
-      out = Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+      out = overwrite
+          ? Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+              StandardOpenOption.WRITE)
+          : Files.newOutputStream(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     } catch (java.nio.file.FileAlreadyExistsException e) {
       throw new FileAlreadyExistsException("File already exists: " + path);
     }
-    // Hadoop's mode for a new file (0666 less its configured umask), set by a system call
-    FsPermission mode = FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(local.getConf()));
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode.toString()));
+    try {
+      // Hadoop's mode for a file it creates or overwrites (0666 less its configured umask)
+      FsPermission mode = FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(local.getConf()));
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString(mode.toString()));
+    } catch (IOException | RuntimeException e) {
+      out.close();
+      throw e;
+    }
     return new BufferedOutputStream(out, LOCAL_BUFFER);
   }
 }

@@ -75,7 +75,7 @@ final class ShardWriter implements AutoCloseable {
     currentName = String.format("%s-%03d.beton", prefix, finished.size());
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, currentName);
     created.add(path);
-    currentOut = new HashingOutputStream(RawFileSystems.createNew(fs, path), recordSize);
+    currentOut = new HashingOutputStream(RawFileSystems.create(fs, path, false), recordSize);
     current = BetonWriter.builder(fields).pageSize(conf.pageSize).pageLayout(PageLayout.COMPACT)
         .spoolMemory(conf.spoolMemory).open(currentOut, Path.of(conf.spoolDir));
     currentSamples = 0;

@@ -66,6 +66,36 @@ class ImageFolderListingTest {
     assertThat(ImageFolderListing.images(fs, hadoop(cls))).isEqualTo(viaHadoop).hasSize(7);
   }
 
+  @Test
+  void aLargeFolderStatsInParallelAndGivesHadoopsStrings() throws IOException {
+    // past PARALLEL_STATS entries, with names Hadoop's Path escapes or normalises beside plain ones
+    Path big = Files.createDirectories(tmp.resolve("big").resolve("class_00"));
+    List<String> odd = List.of("a b.jpg", "x%20y.jpg", "\u00fc.png", "c:d.jpg", "e+f.jpg", "g#h.jpg", "i?j.jpg", "k~l.JPEG");
+    for (String f : odd) {
+      Files.write(big.resolve(f), new byte[] {1});
+    }
+    for (int i = 0; i < ImageFolderListing.PARALLEL_STATS + 100; i++) {
+      Files.write(big.resolve(String.format("img_%04d.jpg", i)), new byte[] {1});
+    }
+    for (int i = 0; i < 20; i++) {
+      Files.write(Files.createDirectories(big.resolve("nested-" + i + ".jpg")).resolve("inner.png"), new byte[] {1});
+    }
+    Files.write(big.resolve("notes.txt"), new byte[] {1});
+    List<String> viaHadoop = ImageFolderListing.images(fs, hadoop(big), false);
+    assertThat(viaHadoop).hasSize(odd.size() + ImageFolderListing.PARALLEL_STATS + 100 + 20)
+        .contains("file:" + big + "/a b.jpg", "file:" + big + "/nested-7.jpg/inner.png");
+    assertThat(ImageFolderListing.images(fs, hadoop(big), true)).isEqualTo(viaHadoop);
+  }
+
+  @Test
+  void plainNamesAreThoseHadoopKeepsAsTheyAre() {
+    assertThat(ImageFolderListing.plainName("img_0001.JPG")).isTrue();
+    assertThat(ImageFolderListing.plainName("a-b.c.png")).isTrue();
+    for (String escaped : List.of("a b.jpg", "x%20.jpg", "\u00fc.jpg", "c:d.jpg", "")) {
+      assertThat(ImageFolderListing.plainName(escaped)).as(escaped).isFalse();
+    }
+  }
+
   @ParameterizedTest(name = "nio {0}")
   @ValueSource(booleans = {true, false})
   void aMissingFolderIsNamed(boolean nio) {
