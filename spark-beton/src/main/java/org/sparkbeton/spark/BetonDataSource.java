@@ -85,14 +85,17 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     if (last != null && last.options().equals(properties)) {
       return last.table();
     }
-    try {
-      return BetonTable.load(options, hadoopConf(options), readConf(options));
-    } catch (RuntimeException e) {
-      // A plain read never gets here for a missing dataset or an unknown option: inferSchema fails first with
-      // this message. A read given a schema skips inferSchema: its scan fails with the message. A write asks for
-      // a table (with its write options, to a path that may not exist yet) only to learn it takes the V1 route.
-      return BetonTable.unreadable(hadoopConf(options), e);
-    }
+    // opened when a read first uses it: a write asks for a table (with its write options, to a path that may not exist
+    // yet) only to learn it takes the V1 route
+    return BetonTable.opening(() -> {
+      try {
+        return BetonTable.load(options, hadoopConf(options), readConf(options));
+      } catch (RuntimeException e) {
+        // A plain read never gets here for a missing dataset or an unknown option: inferSchema fails first with
+        // this message. A read given a schema skips inferSchema: its scan fails with the message.
+        return BetonTable.unreadable(hadoopConf(options), e);
+      }
+    });
   }
 
   /**

@@ -2,6 +2,7 @@ package org.sparkbeton.spark;
 
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
@@ -37,23 +38,54 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private final WriteTarget write;
   /** Why no dataset could be opened, for a table {@link #unreadable} stands in for; null otherwise. */
   private final RuntimeException failure;
+  /** For a table {@link #opening} returned: opens the dataset when a read first needs it; null otherwise. */
+  private final Opening opening;
 
   /** Where a write goes: the dataset directory, its DataFrame schema and the options. */
   record WriteTarget(String path, StructType schema, java.util.Map<String, String> options) {
   }
 
   private BetonTable(DatasetInputs inputs, BetonSchema schema, Configuration hadoopConf, WriteTarget write,
-      RuntimeException failure) {
+      RuntimeException failure, Opening opening) {
     this.inputs = inputs;
     this.schema = schema;
     this.hadoopConf = hadoopConf;
     this.write = write;
     this.failure = failure;
+    this.opening = opening;
+  }
+
+  /** The dataset {@link #opening} opens, once, on first use. */
+  private static final class Opening {
+    private Supplier<BetonTable> open;
+    private BetonTable opened;
+
+    Opening(Supplier<BetonTable> open) {
+      this.open = open;
+    }
+
+    synchronized BetonTable get() {
+      if (opened == null) {
+        opened = open.get();
+        open = null;
+      }
+      return opened;
+    }
   }
 
   /** The table of a write: the directory need not exist yet. */
   static BetonTable forWrite(WriteTarget target, Configuration hadoopConf) {
-    return new BetonTable(null, null, hadoopConf, target, null);
+    return new BetonTable(null, null, hadoopConf, target, null, null);
+  }
+
+  /**
+   * A read table that opens its dataset ({@code open}: {@link #load}, or {@link #unreadable} when that fails) only
+   * when first used: {@code DataFrameWriter.save()} asks for a table with the write's options only to learn from
+   * {@link #capabilities} that it takes the V1 route, and opening it would parse those options as read options (and,
+   * over an existing dataset, read its manifest) for nothing on every write.
+   */
+  static BetonTable opening(Supplier<BetonTable> open) {
+    return new BetonTable(null, null, null, null, null, new Opening(open));
   }
 
   /**
@@ -62,7 +94,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
    * {@code failure}, the reason.
    */
   static BetonTable unreadable(Configuration hadoopConf, RuntimeException failure) {
-    return new BetonTable(null, null, hadoopConf, null, failure);
+    return new BetonTable(null, null, hadoopConf, null, failure, null);
   }
 
   static BetonTable load(CaseInsensitiveStringMap options, Configuration hadoopConf, ReadConf conf) {
@@ -86,23 +118,30 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
             + " payloads it may point to are not interpreted", f.name(), path, conf.customFields().get(f.name()).size());
       }
     }
-    return new BetonTable(inputs, BetonSchema.of(inputs.fields(), conf.imageMode()), hadoopConf, null, null);
+    return new BetonTable(inputs, BetonSchema.of(inputs.fields(), conf.imageMode()), hadoopConf, null, null, null);
   }
 
   @Override
   public String name() {
+    if (opening != null) {
+      return opening.get().name();
+    }
     return "beton:" + (write != null ? write.path() : inputs != null ? inputs.root() : "(no dataset yet)");
   }
 
   @Override
   public StructType schema() {
+    if (opening != null) {
+      return opening.get().schema();
+    }
     return write != null ? write.schema() : schema != null ? schema.sparkSchema() : new StructType();
   }
 
   /**
    * Reads always; batch writes only for the write {@link BetonDataSource#createRelation} runs, so that
    * {@code DataFrameWriter.save()} takes the V1 route for every SaveMode (Spark 3.5 refuses
-   * ErrorIfExists and Ignore for a V2 table) and the mode is applied before the V2 write starts.
+   * ErrorIfExists and Ignore for a V2 table) and the mode is applied before the V2 write starts. A table not yet
+   * {@link #opening opened} reads too, whether its dataset opens or not ({@link #unreadable}).
    */
   @Override
   public Set<TableCapability> capabilities() {
@@ -122,6 +161,9 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap options) {
+    if (opening != null) {
+      return opening.get().newScanBuilder(options);
+    }
     if (failure != null) {
       throw failure;
     }
@@ -131,6 +173,6 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   }
 
   DatasetInputs inputs() {
-    return inputs;
+    return opening != null ? opening.get().inputs() : inputs;
   }
 }

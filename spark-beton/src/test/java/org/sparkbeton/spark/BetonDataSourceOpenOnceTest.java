@@ -72,6 +72,27 @@ class BetonDataSourceOpenOnceTest {
   }
 
   @Test
+  void aTableNotFromInferSchemaOpensItsDatasetOnlyWhenAReadUsesIt() throws Exception {
+    Path dataset = write("deferred", 2);
+    BetonDataSource source = new BetonDataSource();
+    // what DataFrameWriter.save() asks for: the write's options, which are no read options
+    Map<String, String> writeOptions = Map.of("path", dataset.toString(), "imageColumns", "image", "writeMode", "jpg");
+    Table forSave = source.getTable(new StructType(), new Transform[0], writeOptions);
+    Files.delete(dataset.resolve("_manifest.json"));
+    assertThat(forSave.capabilities()).containsExactly(org.apache.spark.sql.connector.catalog.TableCapability.BATCH_READ);
+    assertThatThrownBy(() -> ((BetonTable) forSave).newScanBuilder(new CaseInsensitiveStringMap(writeOptions)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("imageColumns");
+
+    // a read given a schema opens its dataset at first use, then keeps it
+    Path other = write("deferred-read", 3);
+    Table read = source.getTable(new StructType(), new Transform[0], Map.of("path", other.toString()));
+    assertThat(((BetonTable) read).inputs().shards()).hasSize(3);
+    Files.delete(other.resolve("_manifest.json"));
+    assertThat(((BetonTable) read).inputs().shards()).hasSize(3);
+    assertThat(read.schema().fieldNames()).containsExactly("label");
+  }
+
+  @Test
   void aLoadReadsTheDatasetAsBefore() throws Exception {
     Path dataset = write("load", 2);
     assertThat(spark.read().format("beton").load(dataset.toString()).groupBy("label").count().count()).isEqualTo(4);
