@@ -62,6 +62,7 @@ public final class WriterBenchmark {
         writerLimit.describe());
     decodeLimit(jpegs, 2); // warms the codec up
     double[] listing = listingSeconds(photos, 7);
+    double[] creating = creationSeconds(out.resolve("creates"), 15);
     writerLimit.seconds(2);
     // the image step against bare decoding on one thread, each beside the other: what any framework around
     // the step could reach at best
@@ -177,6 +178,9 @@ public final class WriterBenchmark {
         "writer limit", "decode limit");
     System.out.printf("%-74s %9s%n", String.format("listing the %d photos: java.nio walk %.1f ms, Hadoop's listStatus"
         + " %.1f ms", n, listing[0] * 1e3, listing[1] * 1e3), String.format("%.2fx", listing[1] / listing[0]));
+    System.out.printf("%-74s %9s%n", String.format("a driver's file (job marker, manifest): RawFileSystems.create %.2f ms,"
+        + " Hadoop's local create %.2f ms", creating[0] * 1e3, creating[1] * 1e3),
+        String.format("%.2fx", creating[1] / creating[0]));
     System.out.printf("%-74s %,9.0f %14s %13.2fx%n", "plain Java loop, 1 thread (vs the 1-thread decode limit beside it)",
         n / plain, "", (limit1Before + limit1Mid) / 2 / plain);
     System.out.printf("%-74s %,9.0f %14s %13.2fx%n", "plain Java loop, 1 thread, jpegResizeSpace=rgb", n / plainRgb, "",
@@ -368,6 +372,39 @@ public final class WriterBenchmark {
       }
     }
     return new double[] {median(nio, rounds), median(hadoop, rounds)};
+  }
+
+  /**
+   * Medians of {@code rounds} alternations (after as many untimed): seconds to create, write and close a small file on
+   * the raw local file system as the writer's driver does (the job marker, the manifest: {@link RawFileSystems#create})
+   * and through Hadoop's own {@code create}, which sets the file's mode by forking {@code chmod} when Hadoop's native
+   * library is not loaded (as here, and in a plain Spark download).
+   */
+  private static double[] creationSeconds(Path dir, int rounds) throws java.io.IOException {
+    Files.createDirectories(dir);
+    org.apache.hadoop.fs.FileSystem raw = RawFileSystems.withoutChecksums(
+        org.apache.hadoop.fs.FileSystem.getLocal(new org.apache.hadoop.conf.Configuration()));
+    byte[] json = "{\"job\":\"bench\"}\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    double[] ours = new double[rounds];
+    double[] hadoop = new double[rounds];
+    for (int r = -rounds; r < rounds; r++) {
+      org.apache.hadoop.fs.Path a = new org.apache.hadoop.fs.Path(dir.resolve("ours-" + r).toUri());
+      org.apache.hadoop.fs.Path b = new org.apache.hadoop.fs.Path(dir.resolve("hadoop-" + r).toUri());
+      long t0 = System.nanoTime();
+      try (java.io.OutputStream o = RawFileSystems.create(raw, a, true)) {
+        o.write(json);
+      }
+      long t1 = System.nanoTime();
+      try (java.io.OutputStream o = raw.create(b, true)) {
+        o.write(json);
+      }
+      long t2 = System.nanoTime();
+      if (r >= 0) {
+        ours[r] = (t1 - t0) / 1e9;
+        hadoop[r] = (t2 - t1) / 1e9;
+      }
+    }
+    return new double[] {median(ours, rounds), median(hadoop, rounds)};
   }
 
   /**
