@@ -171,8 +171,9 @@ public final class ImageFolderListing {
 
   /**
    * What each of {@code names} in {@code folder} is (symbolic links followed): one {@code stat} each, which is most of
-   * a large folder's listing (5,000 files: 16-30 ms here); a large folder's are made on several threads, since the
-   * driver lists before any task runs and the cores are idle then. Entries that vanish (or dangle) are {@link #GONE}.
+   * a large folder's listing (5,000 files: 16-30 ms here); a large folder's are shared with the common pool, since a
+   * driver lists before any task runs, with the cores idle (in the tasks that list class folders, the pool adds at
+   * most one thread per core but one, for a moment). Entries that vanish (or dangle) are {@link #GONE}.
    */
   private static byte[] kinds(java.nio.file.Path folder, List<String> names) throws IOException {
     byte[] kinds = new byte[names.size()];
