@@ -5,13 +5,10 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.time.Instant;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.sparkbeton.format.JsonStrings;
 
 /**
@@ -68,21 +65,11 @@ final class ManifestLock implements AutoCloseable {
   }
 
   private static boolean tryCreate(FileSystem fs, Path path, byte[] content) throws IOException {
-    if (fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem) {
-      // Hadoop's local create(overwrite=false) checks, then opens: not atomic; the JDK's createFile is
-      java.nio.file.Path file = java.nio.file.Path.of(fs.makeQualified(path).toUri());
-      try {
-        Files.write(file, content, java.nio.file.StandardOpenOption.CREATE_NEW,
-            java.nio.file.StandardOpenOption.WRITE);
-        return true;
-      } catch (FileAlreadyExistsException e) {
-        return false;
-      }
-    }
-    try (OutputStream out = fs.create(path, false)) {
+    // locally an atomic create-new (Hadoop's own local create checks, then opens), no .crc and no forked chmod
+    try (OutputStream out = RawFileSystems.create(RawFileSystems.withoutChecksums(fs), path, false)) {
       out.write(content);
       return true;
-    } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
+    } catch (FileAlreadyExistsException e) {
       return false;
     } catch (IOException e) {
       if (fs.exists(path)) { // some file systems report an existing file with a plain IOException

@@ -32,7 +32,8 @@ final class RawFileSystems {
 
   /**
    * A file at {@code path} (its parent directories created), as {@code fs.create(path, overwrite)}: without
-   * {@code overwrite}, failing with {@link FileAlreadyExistsException} when one is there; with it, truncating one.
+   * {@code overwrite}, failing with {@link FileAlreadyExistsException} when one is there (on the raw local file
+   * system atomically, which Hadoop's check-then-open is not); with it, truncating one.
    * A file of the raw local file system is created through java.nio instead: Hadoop 3.3's local file system sets
    * the mode of every file it creates, which without its native library forks a {@code chmod} per file, about
    * 10 ms each on the project's machines (visible in a profile of the writer, once per shard, then on the driver
