@@ -7,8 +7,8 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -21,8 +21,8 @@ import org.sparkbeton.codec.ImageDecodeException;
  * one array reused from file to file: what {@code binaryFile} does for a content column, at a fraction of its
  * cost per row (measured with 5,000 photos on 2 cores: 0.35 s by path against 0.8-1.1 s through the content
  * column, whose every file goes through a growing stream copy and a copy into the row), through
- * {@link RawFileSystems#withoutChecksums}: local files straight through a {@link FileChannel}, others through their
- * file system's stream. One instance per task thread.
+ * {@link RawFileSystems#withoutChecksums}: local files straight through a {@link FileChannel} into a direct buffer,
+ * others through their file system's stream into an array. One instance per task thread.
  */
 final class ImageFileReader {
   /** The largest file read (a Java array's limit, as binaryFile's). */
@@ -33,36 +33,48 @@ final class ImageFileReader {
   private String lastScheme;
   private String lastAuthority;
   private byte[] buffer = new byte[1 << 18];
+  private ByteBuffer direct = ByteBuffer.allocateDirect(1 << 18);
 
   ImageFileReader(Configuration hadoopConf) {
     this.hadoopConf = hadoopConf;
   }
 
   /**
-   * The bytes of the file at {@code location}, as a view of this reader's array valid until the next call. A
-   * file that does not exist (or is a directory) is bad input, as a corrupt image: an
+   * The bytes of the file at {@code location}, as a view of this reader's buffer (direct for a local file) valid
+   * until the next call. A file that does not exist (or is a directory) is bad input, as a corrupt image: an
    * {@link ImageDecodeException} naming it; other I/O errors (the file system failing) propagate, so that the
    * task fails and Spark retries it.
    */
   ByteBuffer read(String location) throws IOException {
     Path path = new Path(location);
     FileSystem fs = fileSystem(path);
-    int n = fs instanceof RawLocalFileSystem local ? readLocal(local.pathToFile(path), location)
+    ByteBuffer bytes = fs instanceof RawLocalFileSystem local ? readLocal(local.pathToFile(path), location)
         : readStream(fs, path, location);
-    if (n == 0) {
+    if (!bytes.hasRemaining()) {
       throw new ImageDecodeException("image file " + location + " is an empty file (0 bytes)");
     }
-    return ByteBuffer.wrap(buffer, 0, n);
+    return bytes;
   }
 
   /**
-   * A local file straight through java.nio (a {@link FileChannel}'s stream, unbuffered): Hadoop's local stream
-   * allocates a buffer of {@code io.file.buffer.size} (64 KiB under Spark) per file and resolves the path again, which
-   * cost about a tenth of a task's time by path (a profile of the writer's benchmark); a whole-file read needs neither.
+   * A local file straight through java.nio into this reader's direct buffer: Hadoop's local stream allocates a
+   * buffer of {@code io.file.buffer.size} (64 KiB under Spark) per file and resolves the path again, which cost about
+   * a tenth of a task's time by path (a profile of the writer's benchmark); a whole-file read needs neither. Into
+   * direct memory, the file's bytes are copied once (by the kernel): a read into an array goes through the JDK's
+   * temporary direct buffer, and the native codec copies an array's bytes in again for its probe and its decode
+   * (10 us of the image step's ~540 us per photo on the benchmark's photos, BENCHMARKS.md).
    */
-  private int readLocal(File file, String location) throws IOException {
-    try (InputStream in = Files.newInputStream(file.toPath())) {
-      return readAll(in, location);
+  private ByteBuffer readLocal(File file, String location) throws IOException {
+    try (FileChannel in = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {
+      direct.clear();
+      while (true) {
+        if (!direct.hasRemaining()) {
+          direct = grown(direct, location);
+        }
+        if (in.read(direct) < 0) {
+          return direct.flip();
+        }
+      }
     } catch (NoSuchFileException e) {
       throw new ImageDecodeException("image file " + location + " does not exist", e);
     } catch (IOException e) {
@@ -73,9 +85,10 @@ final class ImageFileReader {
     }
   }
 
-  private int readStream(FileSystem fs, Path path, String location) throws IOException {
+  private ByteBuffer readStream(FileSystem fs, Path path, String location) throws IOException {
     try (InputStream in = fs.open(path)) {
-      return readAll(in, location);
+      int n = readAll(in, location); // may replace the array
+      return ByteBuffer.wrap(buffer, 0, n);
     } catch (FileNotFoundException e) {
       throw new ImageDecodeException("image file " + location + " does not exist", e);
     }
@@ -105,6 +118,16 @@ final class ImageFileReader {
     byte[] larger = new byte[(int) Math.min(MAX_BYTES, 2L * n)];
     System.arraycopy(buffer, 0, larger, 0, n);
     buffer = larger;
+  }
+
+  /** {@code full} (its {@code position()} bytes read so far) copied into a direct buffer twice its size. */
+  private static ByteBuffer grown(ByteBuffer full, String location) {
+    int n = full.position();
+    if (n >= MAX_BYTES) {
+      throw new ImageDecodeException("image file " + location + " is over " + MAX_BYTES + " bytes");
+    }
+    ByteBuffer larger = ByteBuffer.allocateDirect((int) Math.min(MAX_BYTES, 2L * n));
+    return larger.put(full.flip());
   }
 
   /**

@@ -42,6 +42,16 @@ class ImageFileReaderTest {
   }
 
   @Test
+  void aLocalFileComesBackInDirectMemoryWhichTheNativeCodecReadsInPlace() throws Exception {
+    byte[] data = bytes(9_000, 7);
+    Path f = Files.write(tmp.resolve("direct.jpg"), data);
+    ByteBuffer read = reader.read(f.toString());
+    assertThat(read.isDirect()).isTrue();
+    assertThat(read.position()).isZero();
+    assertThat(remaining(read)).isEqualTo(data);
+  }
+
+  @Test
   void acceptsPlainPathsFileUrisAndSpacesAsBinaryFileWritesThem() throws Exception {
     byte[] data = bytes(5_000, 3);
     Path f = Files.write(tmp.resolve("with space.jpg"), data);
