@@ -99,7 +99,8 @@ final class WriterLimit {
     return WriterBenchmark.inParallel(threads, first -> run(first, threads));
   }
 
-  private void run(int first, int stride) {
+  /** Photos {@code first}, {@code first + stride}, ... on the calling thread. */
+  void run(int first, int stride) {
     try (JpegCodec codec = JpegCodecs.fastest(conf.jpegStrictness)) {
       YccPlanes planes = new YccPlanes();
       ByteBuffer decoded = ByteBuffer.allocateDirect(maxDecodeBytes);
