@@ -22,12 +22,12 @@ import org.sparkbeton.format.fields.RgbImageField;
  * Issue 24's question "where does the rest go?" answered by measurement rather than by a profile: the writer's task
  * work per photo built up a step at a time on one thread, each rung beside the writer's own limit ({@link
  * WriterLimit}: the decode and encode alone) in the same run, rounds alternating (the order rotated each round),
- * medians of each rung's CPU time per photo. The rungs: the image step from bytes in memory ({@link ImageEncoder}:
- * markers, probe, plan, decode, resize, encode), then with each file read by path as the tasks read it ({@link
- * ImageFileReader}), then with each stored image written into shards as a task writes them ({@link ShardWriter}:
- * pages, page checksums, SHA-256, the shard files; 8 shards as 8 tasks would). What is left between the last rung
- * and a Spark task (rows, Spark's task code) and around the tasks (the driver, the JIT, idle cores) is
- * {@link WriterBenchmark}'s.
+ * medians of each rung's CPU time per photo (and of its wall time: a thread waiting on the file system). The rungs:
+ * the image step from bytes in memory ({@link ImageEncoder}: markers, probe, plan, decode, resize, encode), then
+ * with each file read by path as the tasks read it ({@link ImageFileReader}), then with each stored image written
+ * into shards as a task writes them ({@link ShardWriter}: pages, page checksums, SHA-256, the shard files; 8 shards
+ * as 8 tasks would). What is left between the last rung and a Spark task (rows, Spark's task code) and around the
+ * tasks (the driver, the JIT, idle cores) is {@link WriterBenchmark}'s.
  *
  * <pre>
  * java -cp ... org.sparkbeton.spark.write.ImageStepBenchmark /tmp/photos [rounds=7] [workDir=/tmp/image-step-bench]
@@ -62,11 +62,13 @@ public final class ImageStepBenchmark {
         "+ each image written into 8 shards (ShardWriter: pages, checksums, SHA-256, files)",
     };
     double[][] micros = new double[names.length][rounds];
+    double[][] wallMicros = new double[names.length][rounds];
     double[][] parts = new double[3][rounds];
     for (int r = 0; r < rounds; r++) {
       for (int k0 = 0; k0 < names.length; k0++) {
         int k = (k0 + r) % names.length;
         long c0 = THREADS.getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
         TaskCounters counters = switch (k) {
           case 0 -> {
             limit.run(0, 1);
@@ -77,6 +79,7 @@ public final class ImageStepBenchmark {
           default -> rungs.byPath(true);
         };
         micros[k][r] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e3 / n;
+        wallMicros[k][r] = (System.nanoTime() - t0) / 1e3 / n;
         if (k == 1) {
           parts[0][r] = counters.decodeNanos() / 1e3 / n;
           parts[1][r] = counters.resizeNanos() / 1e3 / n;
@@ -86,16 +89,20 @@ public final class ImageStepBenchmark {
     }
     System.out.printf("%d photos, jpg at maxResolution 256, q90; 1 thread, %d rounds alternating, medians of CPU time"
         + " per photo; load average %.2f%n%n", n, rounds, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    System.out.println("| rung | us per photo | limit / rung | added by the rung, us |");
-    System.out.println("|---|---:|---:|---:|");
+    System.out.println("| rung | CPU us per photo | limit / rung | added by the rung, us | wall us per photo | limit / rung"
+        + " (wall) |");
+    System.out.println("|---|---:|---:|---:|---:|---:|");
     double lim = median(micros[0]);
+    double limWall = median(wallMicros[0]);
     double before = lim;
     for (int k = 0; k < names.length; k++) {
       double m = median(micros[k]);
-      System.out.printf("| %s | %.1f | %.3f | %s |%n", names[k], m, lim / m, k == 0 ? "" : String.format("%+.1f", m - before));
+      double wall = median(wallMicros[k]);
+      System.out.printf("| %s | %.1f | %.3f | %s | %.1f | %.3f |%n", names[k], m, lim / m,
+          k == 0 ? "" : String.format("%+.1f", m - before), wall, limWall / wall);
       before = m;
       if (k == 1) {
-        System.out.printf("| (of which decode %.1f, resize %.1f, encode %.1f: the image step's own counters) | | | |%n",
+        System.out.printf("| (of which decode %.1f, resize %.1f, encode %.1f: the image step's own counters) | | | | | |%n",
             median(parts[0]), median(parts[1]), median(parts[2]));
       }
     }
