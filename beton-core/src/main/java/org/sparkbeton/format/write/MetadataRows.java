@@ -3,15 +3,19 @@ package org.sparkbeton.format.write;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
 /**
  * Metadata records held in memory until the sample count is known: chunks of 64 Ki rows, filled by
- * any number of worker threads, each row written exactly once.
+ * any number of worker threads, each row written exactly once. A chunk's array grows (doubling, from 1 Ki rows) to
+ * the highest row written in it: a small file (a Spark task's shard of a few hundred rows) takes kilobytes of
+ * records, not the 2 MB a whole chunk of 32-byte records would, zeroed by the JVM for each file.
  */
 final class MetadataRows {
   private static final int ROWS_PER_CHUNK = 1 << 16;
+  private static final int FIRST_ROWS = 1 << 10;
 
   private final int recordSize;
   private final List<byte[]> chunks = new ArrayList<>();
@@ -32,9 +36,19 @@ final class MetadataRows {
     }
     int chunk = (int) (index / ROWS_PER_CHUNK);
     while (chunks.size() <= chunk) {
-      chunks.add(new byte[ROWS_PER_CHUNK * recordSize]);
+      chunks.add(new byte[0]);
     }
-    System.arraycopy(record, 0, chunks.get(chunk), (int) (index % ROWS_PER_CHUNK) * recordSize, recordSize);
+    int row = (int) (index % ROWS_PER_CHUNK);
+    byte[] rows = chunks.get(chunk);
+    if ((row + 1) * recordSize > rows.length) {
+      int capacity = Math.max(FIRST_ROWS, rows.length / recordSize);
+      while (capacity <= row) {
+        capacity *= 2;
+      }
+      rows = Arrays.copyOf(rows, Math.min(capacity, ROWS_PER_CHUNK) * recordSize);
+      chunks.set(chunk, rows);
+    }
+    System.arraycopy(record, 0, rows, row * recordSize, recordSize);
     written.set((int) index);
     maxIndex = Math.max(maxIndex, index);
     count++;
@@ -64,6 +78,15 @@ final class MetadataRows {
   ByteBuffer rows(long from, int rows) {
     return ByteBuffer.wrap(chunks.get((int) (from / ROWS_PER_CHUNK)), (int) (from % ROWS_PER_CHUNK) * recordSize,
         rows * recordSize);
+  }
+
+  /** Bytes the chunks' arrays hold, rows written or not. */
+  synchronized long capacityBytes() {
+    long bytes = 0;
+    for (byte[] chunk : chunks) {
+      bytes += chunk.length;
+    }
+    return bytes;
   }
 
   static int rowsPerChunk() {

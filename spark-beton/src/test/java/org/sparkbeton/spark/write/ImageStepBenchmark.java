@@ -30,7 +30,8 @@ import org.sparkbeton.format.fields.RgbImageField;
  * tasks (the driver, the JIT, idle cores) is {@link WriterBenchmark}'s.
  *
  * <pre>
- * java -cp ... org.sparkbeton.spark.write.ImageStepBenchmark /tmp/photos [rounds=7] [workDir=/tmp/image-step-bench]
+ * java [-DimageStep.warmUps=2] -cp ... org.sparkbeton.spark.write.ImageStepBenchmark /tmp/photos [rounds=7]
+ *     [workDir=/tmp/image-step-bench]
  * </pre>
  */
 public final class ImageStepBenchmark {
@@ -64,9 +65,13 @@ public final class ImageStepBenchmark {
     double[][] micros = new double[names.length][rounds];
     double[][] wallMicros = new double[names.length][rounds];
     double[][] parts = new double[3][rounds];
-    for (int r = 0; r < rounds; r++) {
+    // untimed rounds first: the JIT, and the heap growing to what the rungs use (first touches of memory are slow on
+    // this project's VMs; the shard rung read 40-80 us per photo more in the first rounds than once the heap had grown)
+    int warmUps = Integer.getInteger("imageStep.warmUps", 2);
+    for (int r = -warmUps; r < rounds; r++) {
       for (int k0 = 0; k0 < names.length; k0++) {
-        int k = (k0 + r) % names.length;
+        int k = Math.floorMod(k0 + r, names.length);
+        rungs.clearWorkDir(); // the last round's shards deleted outside the timing: no rung's work
         long c0 = THREADS.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         TaskCounters counters = switch (k) {
@@ -78,6 +83,9 @@ public final class ImageStepBenchmark {
           case 2 -> rungs.byPath(false);
           default -> rungs.byPath(true);
         };
+        if (r < 0) {
+          continue;
+        }
         micros[k][r] = (THREADS.getCurrentThreadCpuTime() - c0) / 1e3 / n;
         wallMicros[k][r] = (System.nanoTime() - t0) / 1e3 / n;
         if (k == 1) {
@@ -87,10 +95,11 @@ public final class ImageStepBenchmark {
         }
       }
     }
-    System.out.printf("%d photos, jpg at maxResolution 256, q90; 1 thread, %d rounds alternating, medians of CPU time"
-        + " per photo; load average %.2f%n%n", n, rounds, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-    System.out.println("| rung | CPU us per photo | limit / rung | added by the rung, us | wall us per photo | limit / rung"
-        + " (wall) |");
+    System.out.printf("%d photos, jpg at maxResolution 256, q90; 1 thread, %d rounds alternating after %d untimed,"
+        + " medians of CPU time per photo; load average %.2f%n%n", n, rounds, warmUps,
+        ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+    System.out.println("| rung | CPU us per photo | limit / rung | added by the rung, us | wall us per photo"
+        + " | limit / rung (wall) |");
     System.out.println("|---|---:|---:|---:|---:|---:|");
     double lim = median(micros[0]);
     double limWall = median(wallMicros[0]);
@@ -102,8 +111,8 @@ public final class ImageStepBenchmark {
           k == 0 ? "" : String.format("%+.1f", m - before), wall, limWall / wall);
       before = m;
       if (k == 1) {
-        System.out.printf("| (of which decode %.1f, resize %.1f, encode %.1f: the image step's own counters) | | | | | |%n",
-            median(parts[0]), median(parts[1]), median(parts[2]));
+        System.out.printf("| (of which decode %.1f, resize %.1f, encode %.1f: the image step's own counters)"
+            + " | | | | | |%n", median(parts[0]), median(parts[1]), median(parts[2]));
       }
     }
   }
@@ -135,10 +144,17 @@ public final class ImageStepBenchmark {
       }
     }
 
+    void clearWorkDir() throws Exception {
+      fs.delete(dir(), true);
+      fs.mkdirs(dir());
+    }
+
+    private org.apache.hadoop.fs.Path dir() {
+      return new org.apache.hadoop.fs.Path(work.toUri());
+    }
+
     TaskCounters byPath(boolean write) throws Exception {
-      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(work.toUri());
-      fs.delete(dir, true);
-      fs.mkdirs(dir);
+      org.apache.hadoop.fs.Path dir = dir();
       ImageFileReader reader = new ImageFileReader(new Configuration());
       int n = files.size();
       try (ImageEncoder images = new ImageEncoder(conf, 0)) {
