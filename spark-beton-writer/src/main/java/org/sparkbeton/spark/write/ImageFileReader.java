@@ -18,7 +18,7 @@ import org.sparkbeton.codec.ImageDecodeException;
 
 /**
  * Reads whole image files named by an image column of strings (paths or URIs, on any Hadoop file system) into
- * one array reused from file to file: what {@code binaryFile} does for a content column, at a fraction of its
+ * one buffer reused from file to file: what {@code binaryFile} does for a content column, at a fraction of its
  * cost per row (measured with 5,000 photos on 2 cores: 0.35 s by path against 0.8-1.1 s through the content
  * column, whose every file goes through a growing stream copy and a copy into the row), through
  * {@link RawFileSystems#withoutChecksums}: local files straight through a {@link FileChannel} into a direct buffer,
