@@ -2,14 +2,9 @@ package org.sparkbeton.spark.write;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.sparkbeton.codec.testing.BenchPhotos;
@@ -44,14 +39,8 @@ public final class ImageStepBenchmark {
     Path photos = BenchPhotos.directory(Path.of(args.length > 0 ? args[0] : "/tmp/photos"));
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 7;
     Path work = Path.of(args.length > 2 ? args[2] : "/tmp/image-step-bench");
-    List<Path> files;
-    try (Stream<Path> s = Files.walk(photos)) {
-      files = s.filter(p -> p.toString().toLowerCase().endsWith(".jpg")).sorted(Comparator.naturalOrder()).toList();
-    }
-    List<byte[]> jpegs = new ArrayList<>();
-    for (Path f : files) {
-      jpegs.add(Files.readAllBytes(f));
-    }
+    List<Path> files = WriterBenchmark.photoFiles(photos);
+    List<byte[]> jpegs = WriterBenchmark.readAll(files);
     BetonWriteConf conf = BetonWriteConf.parse(Map.of("writeMode", "jpg", "maxResolution", "256", "jpegQuality", "90"));
     WriterLimit limit = new WriterLimit(jpegs, conf);
     Rungs rungs = new Rungs(files, jpegs, conf, work);
@@ -101,18 +90,19 @@ public final class ImageStepBenchmark {
     System.out.println("| rung | CPU us per photo | limit / rung | added by the rung, us | wall us per photo"
         + " | limit / rung (wall) |");
     System.out.println("|---|---:|---:|---:|---:|---:|");
-    double lim = median(micros[0]);
-    double limWall = median(wallMicros[0]);
+    double lim = WriterBenchmark.median(micros[0], micros[0].length);
+    double limWall = WriterBenchmark.median(wallMicros[0], wallMicros[0].length);
     double before = lim;
     for (int k = 0; k < names.length; k++) {
-      double m = median(micros[k]);
-      double wall = median(wallMicros[k]);
+      double m = WriterBenchmark.median(micros[k], micros[k].length);
+      double wall = WriterBenchmark.median(wallMicros[k], wallMicros[k].length);
       System.out.printf("| %s | %.1f | %.3f | %s | %.1f | %.3f |%n", names[k], m, lim / m,
           k == 0 ? "" : String.format("%+.1f", m - before), wall, limWall / wall);
       before = m;
       if (k == 1) {
         System.out.printf("| (of which decode %.1f, resize %.1f, encode %.1f: the image step's own counters)"
-            + " | | | | | |%n", median(parts[0]), median(parts[1]), median(parts[2]));
+            + " | | | | | |%n", WriterBenchmark.median(parts[0], rounds), WriterBenchmark.median(parts[1], rounds),
+            WriterBenchmark.median(parts[2], rounds));
       }
     }
   }
@@ -173,11 +163,5 @@ public final class ImageStepBenchmark {
         return images.counters();
       }
     }
-  }
-
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
   }
 }

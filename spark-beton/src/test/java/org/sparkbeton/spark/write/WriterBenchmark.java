@@ -45,17 +45,11 @@ public final class WriterBenchmark {
   public static void main(String[] args) throws Exception {
     Path photos = BenchPhotos.directory(Path.of(args.length > 0 ? args[0] : "/tmp/photos"));
     Path out = Path.of(args.length > 1 ? args[1] : "/tmp/writer-bench");
-    List<Path> files;
-    try (Stream<Path> s = Files.walk(photos)) {
-      files = s.filter(p -> p.toString().toLowerCase().endsWith(".jpg")).sorted(Comparator.naturalOrder()).toList();
-    }
+    List<Path> files = photoFiles(photos);
     Files.createDirectories(out);
     System.out.printf("%d photos from %s, native JPEG codec: %s%n", files.size(), photos, JpegCodecs.nativeAvailable());
 
-    List<byte[]> jpegs = new ArrayList<>();
-    for (Path f : files) {
-      jpegs.add(Files.readAllBytes(f));
-    }
+    List<byte[]> jpegs = readAll(files);
     WriterLimit writerLimit = new WriterLimit(jpegs, BetonWriteConf.parse(java.util.Map.of("writeMode", "jpg",
         "maxResolution", "256", "jpegQuality", "90")));
     System.out.printf("the writer's limit (its own decode and encode per photo, nothing else): %s%n",
@@ -277,7 +271,24 @@ public final class WriterBenchmark {
     return 10 * Math.log10(255.0 * 255.0 / (squares / a.length));
   }
 
-  private static double median(double[] values, int n) {
+  /** The JPEGs under {@code photos}, in path order. */
+  static List<Path> photoFiles(Path photos) throws java.io.IOException {
+    try (Stream<Path> s = Files.walk(photos)) {
+      return s.filter(p -> p.toString().toLowerCase().endsWith(".jpg")).sorted(Comparator.naturalOrder()).toList();
+    }
+  }
+
+  /** The bytes of each of {@code files}. */
+  static List<byte[]> readAll(List<Path> files) throws java.io.IOException {
+    List<byte[]> bytes = new ArrayList<>();
+    for (Path f : files) {
+      bytes.add(Files.readAllBytes(f));
+    }
+    return bytes;
+  }
+
+  /** The median of the first {@code n} of {@code values} (the mean of the middle two for an even count). */
+  static double median(double[] values, int n) {
     double[] sorted = java.util.Arrays.copyOf(values, n);
     java.util.Arrays.sort(sorted);
     return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
