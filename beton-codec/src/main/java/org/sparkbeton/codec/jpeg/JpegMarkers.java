@@ -127,7 +127,9 @@ public final class JpegMarkers {
         break;
       }
     }
-    for (int i = p; i + 1 < end; i++) {
+    // from the end back: a whole file's EOI is its last two bytes or close to them (trailing bytes after it are
+    // allowed), where a search forward would read the whole scan first
+    for (int i = end - 2; i >= p; i--) {
       if (u8(src, i) == 0xFF && u8(src, i + 1) == 0xD9) {
         return;
       }
