@@ -33,9 +33,9 @@ import org.apache.spark.util.SerializableConfiguration;
  * extension (any case) anywhere under a class folder, in nested folders too ({@code class/sub/x.jpg}), labelled by
  * its class folder, and empty files included (they are bad input for the write to report, where Spark's
  * {@code binaryFile} source drops them unseen). Names starting with {@code .} or {@code _} are skipped at every
- * level, as Spark's file sources skip them. The class folders are listed in parallel by Spark tasks, one per class
- * folder, as Spark lists a large tree (a local folder through java.nio, at a fraction of the cost of Hadoop's
- * statuses); rows are {@code (path, label)}, the path qualified ({@code file:/...}, {@code hdfs://...}).
+ * level, as Spark's file sources skip them. A few class folders are listed by the driver, many in parallel by Spark
+ * tasks, one per class folder, as Spark lists a tree (a local folder through java.nio, at a fraction of the cost of
+ * Hadoop's statuses); rows are {@code (path, label)}, the path qualified ({@code file:/...}, {@code hdfs://...}).
  */
 public final class ImageFolderListing {
   /** The extensions read, as a glob (for messages). */
@@ -48,6 +48,39 @@ public final class ImageFolderListing {
       .add("label", DataTypes.IntegerType, false);
 
   private ImageFolderListing() {}
+
+  /**
+   * Whether the driver lists {@code classes} class folders itself: as Spark's file sources do, up to
+   * {@code spark.sql.sources.parallelPartitionDiscovery.threshold} folders (32 unless set), where a listing job
+   * would cost more than the listing (a fresh JVM's first Spark jobs take seconds); more are listed by tasks.
+   */
+  static boolean listsOnDriver(SparkSession spark, int classes) {
+    return classes <= Integer.parseInt(spark.conf().get(PARALLEL_LISTING_THRESHOLD, "32"));
+  }
+
+  static final String PARALLEL_LISTING_THRESHOLD = "spark.sql.sources.parallelPartitionDiscovery.threshold";
+
+  /**
+   * Every image of the class folders {@code classes} (label = index) of {@code root}, listed by this JVM: rows
+   * {@code (path, label)} in label order, each class's paths sorted, as the tasks of
+   * {@link #list(SparkSession, String, List)} list them.
+   */
+  static List<Row> listHere(SparkSession spark, String root, List<String> classes) throws IOException {
+    Path rootPath = new Path(root);
+    FileSystem fs = rootPath.getFileSystem(spark.sparkContext().hadoopConfiguration());
+    Path qualified = fs.makeQualified(rootPath);
+    List<Row> rows = new ArrayList<>();
+    try {
+      for (int i = 0; i < classes.size(); i++) {
+        for (String p : images(fs, new Path(qualified, classes.get(i)))) {
+          rows.add(RowFactory.create(p, i));
+        }
+      }
+    } catch (UncheckedIOException e) {
+      throw e.getCause(); // a folder nested too deep: the walk's own error, as a task would report it
+    }
+    return rows;
+  }
 
   /** Every image of the class folders {@code classes} (label = index) of {@code root}, listed by Spark tasks. */
   static Dataset<Row> list(SparkSession spark, String root, List<String> classes) throws IOException {

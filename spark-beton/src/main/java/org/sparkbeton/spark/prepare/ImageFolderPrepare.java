@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -77,6 +78,55 @@ public final class ImageFolderPrepare {
     return (int) Math.max(cores, Math.min(byImages, (long) TASKS_PER_CORE * cores));
   }
 
+  /**
+   * The images to write as rows {@code (path, label)} in the partitions the write runs as its tasks, and their
+   * count; {@code persisted} is the listing kept for the write by Spark, if any, released by {@link #release()}.
+   */
+  record ListedImages(Dataset<Row> rows, long count, Dataset<Row> persisted) {
+    void release() {
+      if (persisted != null) {
+        persisted.unpersist();
+      }
+    }
+  }
+
+  /**
+   * Lists the images of {@code classes} and partitions them into the write's tasks: {@code shards} of them if
+   * positive, else {@link #writeTasks(long, int)}. A few class folders are listed by the driver
+   * ({@link ImageFolderListing#listsOnDriver}) and cut into tasks of equal image counts (a slice of the listing
+   * each, in label and path order). Many are listed by Spark tasks, one per few class folders, kept for the count
+   * and the write; their partitions are merged (a coalesce: no shuffle) into the write's tasks, whose image counts
+   * then differ as the folders' do, or repartitioned into {@code shards}. Either way a shard costs no padding
+   * beyond its last page's tail (the compact page layout).
+   */
+  static ListedImages list(SparkSession spark, String input, List<String> classes, int shards)
+      throws IOException {
+    int cores = spark.sparkContext().defaultParallelism();
+    if (ImageFolderListing.listsOnDriver(spark, classes.size())) {
+      List<Row> rows = ImageFolderListing.listHere(spark, input, classes);
+      checkNotEmpty(rows.size(), input);
+      int tasks = shards > 0 ? shards : writeTasks(rows.size(), cores);
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      return new ListedImages(spark.createDataFrame(jsc.parallelize(rows, tasks), ImageFolderListing.SCHEMA),
+          rows.size(), null);
+    }
+    Dataset<Row> listing = ImageFolderListing.list(spark, input, classes).persist(StorageLevel.MEMORY_AND_DISK());
+    long listed = listing.count();
+    if (listed == 0) {
+      listing.unpersist();
+    }
+    checkNotEmpty(listed, input);
+    Dataset<Row> rows = shards > 0 ? listing.repartition(shards) : listing.coalesce(writeTasks(listed, cores));
+    return new ListedImages(rows, listed, listing);
+  }
+
+  private static void checkNotEmpty(long images, String input) {
+    if (images == 0) {
+      throw new IllegalArgumentException("Input " + input + " has no images in its class folders ("
+          + ImageFolderListing.IMAGE_GLOB + ")");
+    }
+  }
+
   /** The class folders of an ImageFolder root, sorted: a sample's label is its folder's index here. */
   public static List<String> classes(SparkSession spark, String input) throws IOException {
     Path root = new Path(input);
@@ -111,23 +161,9 @@ public final class ImageFolderPrepare {
       SaveMode mode, Progress progress) throws IOException {
     long t0 = System.nanoTime();
     List<String> classes = classes(spark, input);
-    // listed by Spark tasks, one per class folder, kept for the count and the write (a row per image: path, label)
-    Dataset<Row> listing = ImageFolderListing.list(spark, input, classes).persist(StorageLevel.MEMORY_AND_DISK());
-    Dataset<Row> files = listing.select(col("path"), col("path").as("image"), col("label"));
-    // the progress total
-    long listed = files.count();
-    if (listed == 0) {
-      listing.unpersist();
-      throw new IllegalArgumentException("Input " + input + " has no images in its class folders ("
-          + ImageFolderListing.IMAGE_GLOB + ")");
-    }
-    // the listing has a partition per few class folders; they are merged (a coalesce: no shuffle) into
-    // writeTasks(...) tasks unless a shard count is asked for: several per core where the listing has that many
-    // partitions, so that the core that finishes first takes the next task instead of idling while the other ends
-    // the job (coalesce groups partitions by count, not bytes, so tasks differ in work). A shard costs no padding
-    // beyond its last page's tail (the compact page layout).
-    files = shards > 0 ? files.repartition(shards)
-        : files.coalesce(writeTasks(listed, spark.sparkContext().defaultParallelism()));
+    ListedImages images = list(spark, input, classes, shards);
+    Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), col("label"));
+    long listed = images.count();
     // the write tasks read each image by path themselves, at a fraction of the cost per row of binaryFile's content
     // column (a stream copy into a growing array, then a copy into the row). The path also names bad images in
     // errors and quarantine records; it is not stored.
@@ -167,7 +203,7 @@ public final class ImageFolderPrepare {
         reporter.close();
       }
       sc.removeSparkListener(listener);
-      listing.unpersist();
+      images.release();
     }
     double writeSeconds = model.snapshot().seconds();
 

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.net.URI;
+import java.security.MessageDigest;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
@@ -219,6 +224,113 @@ class ImageFolderPrepareTest {
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, empty.getParent().toString(), tmp.resolve("o").toString(),
         Map.of(), 0, false)).isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Input " + empty.getParent() + " has no images in its class folders (*.{jpg,");
+  }
+
+  /** Classes of 3, 12 and 1 photos: uneven folders, as real ones are. */
+  static Path unevenClasses(String name) throws IOException {
+    Path input = tmp.resolve(name);
+    int[] sizes = {3, 12, 1};
+    int k = 0;
+    for (int c = 0; c < sizes.length; c++) {
+      Path dir = Files.createDirectories(input.resolve("class_" + c));
+      for (int i = 0; i < sizes[c]; i++) {
+        Files.write(dir.resolve(String.format("p%02d.jpg", i)), TestPhotos.photo(31, k++));
+      }
+    }
+    return input;
+  }
+
+  /** Each partition's rows, as "label path-name" strings. */
+  static List<List<String>> partitions(ImageFolderPrepare.ListedImages images) {
+    return images.rows().javaRDD().glom().collect().stream()
+        .map(part -> part.stream().map(r -> r.getInt(1) + " " + Path.of(URI.create(r.getString(0))).getFileName())
+            .toList()).toList();
+  }
+
+  /**
+   * A few class folders are listed by the driver and cut into tasks of equal image counts, in label and path order;
+   * many are listed by tasks, a partition per few folders. Both list the same rows.
+   */
+  @Test
+  void aFewClassFoldersAreListedByTheDriverIntoEqualTasks() throws Exception {
+    Path input = unevenClasses("uneven");
+    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
+    List<String> expected = new ArrayList<>();
+    for (int p = 0; p < 3; p++) {
+      expected.add("0 p0" + p + ".jpg");
+    }
+    for (int p = 0; p < 12; p++) {
+      expected.add(String.format("1 p%02d.jpg", p));
+    }
+    expected.add("2 p00.jpg");
+
+    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 3);
+    assertThat(here.count()).isEqualTo(16);
+    List<List<String>> parts = partitions(here);
+    assertThat(parts).extracting(List::size).containsExactly(5, 5, 6);
+    assertThat(parts.stream().flatMap(List::stream).toList()).isEqualTo(expected);
+    assertThat(partitions(ImageFolderPrepare.list(spark, input.toString(), classes, 0)))
+        .extracting(List::size).containsExactly(8, 8); // writeTasks(16, 2 cores)
+
+    spark.conf().set(ImageFolderListing.PARALLEL_LISTING_THRESHOLD, "2");
+    try {
+      ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), classes, 0);
+      try {
+        assertThat(byTasks.count()).isEqualTo(16);
+        List<List<String>> taskParts = partitions(byTasks);
+        assertThat(taskParts).hasSize(2);
+        assertThat(taskParts.stream().flatMap(List::stream).sorted().toList()).isEqualTo(expected);
+        for (char label = '0'; label <= '2'; label++) { // whole folders: each class's rows in one partition
+          char l = label;
+          assertThat(taskParts.stream().filter(part -> part.stream().anyMatch(row -> row.charAt(0) == l)).count())
+              .isEqualTo(1);
+        }
+      } finally {
+        byTasks.release();
+      }
+    } finally {
+      spark.conf().unset(ImageFolderListing.PARALLEL_LISTING_THRESHOLD);
+    }
+  }
+
+  /** The same ImageFolder prepared with its folders listed by tasks: the same samples, labels and counts. */
+  @Test
+  void foldersListedByTasksPrepareTheSameDataset() throws Exception {
+    Path input = unevenClasses("uneven-prepared");
+    ImageFolderPrepare.Result here = ImageFolderPrepare.run(spark, input.toString(),
+        tmp.resolve("uneven-here").toString(), SMALL, 0, false);
+    spark.conf().set(ImageFolderListing.PARALLEL_LISTING_THRESHOLD, "0");
+    ImageFolderPrepare.Result byTasks;
+    try {
+      byTasks = ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("uneven-tasks").toString(), SMALL, 0,
+          false);
+    } finally {
+      spark.conf().unset(ImageFolderListing.PARALLEL_LISTING_THRESHOLD);
+    }
+    assertThat(here.listed()).isEqualTo(16);
+    assertThat(byTasks.listed()).isEqualTo(16);
+    assertThat(byTasks.samplesPerClass()).isEqualTo(here.samplesPerClass())
+        .isEqualTo(Map.of("class_0", 3L, "class_1", 12L, "class_2", 1L));
+    List<String> samples = labelledImages(tmp.resolve("uneven-here"));
+    assertThat(samples).hasSize(16).doesNotHaveDuplicates();
+    assertThat(labelledImages(tmp.resolve("uneven-tasks"))).isEqualTo(samples);
+  }
+
+  /** Every sample of a dataset as "label SHA-256 of its stored image", sorted. */
+  static List<String> labelledImages(Path dataset) throws Exception {
+    DatasetManifest m = DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME)));
+    List<String> samples = new ArrayList<>();
+    for (ShardEntry s : m.shards()) {
+      try (BetonReader reader = BetonReader.open(dataset.resolve(s.path()))) {
+        for (long k = 0; k < reader.numSamples(); k++) {
+          byte[] image = ((RgbImage) reader.value(k, 0)).payloadBytes();
+          samples.add(reader.intValue(k, 1) + " "
+              + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(image)));
+        }
+      }
+    }
+    samples.sort(null);
+    return samples;
   }
 
   /** Up to 4 tasks a core, of 256 images or more each, never fewer tasks than cores. */
