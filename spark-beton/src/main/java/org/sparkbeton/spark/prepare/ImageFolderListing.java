@@ -61,11 +61,19 @@ public final class ImageFolderListing {
   static final String PARALLEL_LISTING_THRESHOLD = "spark.sql.sources.parallelPartitionDiscovery.threshold";
 
   /**
+   * Images the driver lists at most before it leaves the listing to tasks: its rows (~200 bytes each) and the
+   * write tasks' slices of them stay a few tens of MB of a driver's heap, whose default on a cluster is 1 GiB.
+   */
+  static final int DRIVER_LISTING_MAX_IMAGES = 200_000;
+
+  /**
    * Every image of the class folders {@code classes} (label = index) of {@code root}, listed by this JVM: rows
    * {@code (path, label)} in label order, each class's paths sorted, as the tasks of
-   * {@link #list(SparkSession, String, List)} list them.
+   * {@link #list(SparkSession, String, List)} list them; {@code null} once more than {@code maxImages} are found
+   * (the rest is not listed).
    */
-  static List<Row> listHere(SparkSession spark, String root, List<String> classes) throws IOException {
+  static List<Row> listHere(SparkSession spark, String root, List<String> classes, int maxImages)
+      throws IOException {
     Path rootPath = new Path(root);
     FileSystem fs = rootPath.getFileSystem(spark.sparkContext().hadoopConfiguration());
     Path qualified = fs.makeQualified(rootPath);
@@ -74,6 +82,9 @@ public final class ImageFolderListing {
       for (int i = 0; i < classes.size(); i++) {
         for (String p : images(fs, new Path(qualified, classes.get(i)))) {
           rows.add(RowFactory.create(p, i));
+        }
+        if (rows.size() > maxImages) {
+          return null;
         }
       }
     } catch (UncheckedIOException e) {

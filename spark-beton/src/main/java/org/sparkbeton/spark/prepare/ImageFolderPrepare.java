@@ -92,23 +92,24 @@ public final class ImageFolderPrepare {
 
   /**
    * Lists the images of {@code classes} and partitions them into the write's tasks: {@code shards} of them if
-   * positive, else {@link #writeTasks(long, int)}. A few class folders are listed by the driver
-   * ({@link ImageFolderListing#listsOnDriver}) and cut into tasks of equal image counts (a slice of the listing
-   * each, in label and path order). Many are listed by Spark tasks, one per few class folders, kept for the count
-   * and the write; their partitions are merged (a coalesce: no shuffle) into the write's tasks, whose image counts
-   * then differ as the folders' do, or repartitioned into {@code shards}. Either way a shard costs no padding
-   * beyond its last page's tail (the compact page layout).
+   * positive, else {@link #writeTasks(long, int)}. A few class folders ({@link ImageFolderListing#listsOnDriver})
+   * holding up to {@code driverMaxImages} images are listed by the driver and cut into tasks of equal image counts
+   * (a slice of the listing each, in label and path order). Others are listed by Spark tasks, one per few class
+   * folders, kept for the count and the write; their partitions are merged (a coalesce: no shuffle) into the
+   * write's tasks, whose image counts then differ as the folders' do, or repartitioned into {@code shards}. Either
+   * way a shard costs no padding beyond its last page's tail (the compact page layout).
    */
-  static ListedImages list(SparkSession spark, String input, List<String> classes, int shards)
+  static ListedImages list(SparkSession spark, String input, List<String> classes, int shards, int driverMaxImages)
       throws IOException {
     int cores = spark.sparkContext().defaultParallelism();
-    if (ImageFolderListing.listsOnDriver(spark, classes.size())) {
-      List<Row> rows = ImageFolderListing.listHere(spark, input, classes);
-      checkNotEmpty(rows.size(), input);
-      int tasks = shards > 0 ? shards : writeTasks(rows.size(), cores);
+    List<Row> here = ImageFolderListing.listsOnDriver(spark, classes.size())
+        ? ImageFolderListing.listHere(spark, input, classes, driverMaxImages) : null;
+    if (here != null) {
+      checkNotEmpty(here.size(), input);
+      int tasks = shards > 0 ? shards : writeTasks(here.size(), cores);
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      return new ListedImages(spark.createDataFrame(jsc.parallelize(rows, tasks), ImageFolderListing.SCHEMA),
-          rows.size(), null);
+      return new ListedImages(spark.createDataFrame(jsc.parallelize(here, tasks), ImageFolderListing.SCHEMA),
+          here.size(), null);
     }
     Dataset<Row> listing = ImageFolderListing.list(spark, input, classes).persist(StorageLevel.MEMORY_AND_DISK());
     long listed = listing.count();
@@ -161,7 +162,7 @@ public final class ImageFolderPrepare {
       SaveMode mode, Progress progress) throws IOException {
     long t0 = System.nanoTime();
     List<String> classes = classes(spark, input);
-    ListedImages images = list(spark, input, classes, shards);
+    ListedImages images = list(spark, input, classes, shards, ImageFolderListing.DRIVER_LISTING_MAX_IMAGES);
     Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), col("label"));
     long listed = images.count();
     // the write tasks read each image by path themselves, at a fraction of the cost per row of binaryFile's content

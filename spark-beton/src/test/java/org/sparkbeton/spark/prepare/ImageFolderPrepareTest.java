@@ -249,7 +249,8 @@ class ImageFolderPrepareTest {
 
   /**
    * A few class folders are listed by the driver and cut into tasks of equal image counts, in label and path order;
-   * many are listed by tasks, a partition per few folders. Both list the same rows.
+   * many, or more images than the driver lists, are listed by tasks, a partition per few folders. Both list the
+   * same rows.
    */
   @Test
   void aFewClassFoldersAreListedByTheDriverIntoEqualTasks() throws Exception {
@@ -264,32 +265,39 @@ class ImageFolderPrepareTest {
     }
     expected.add("2 p00.jpg");
 
-    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 3);
+    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 3, 16);
     assertThat(here.count()).isEqualTo(16);
     List<List<String>> parts = partitions(here);
     assertThat(parts).extracting(List::size).containsExactly(5, 5, 6);
     assertThat(parts.stream().flatMap(List::stream).toList()).isEqualTo(expected);
-    assertThat(partitions(ImageFolderPrepare.list(spark, input.toString(), classes, 0)))
+    assertThat(partitions(ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16)))
         .extracting(List::size).containsExactly(8, 8); // writeTasks(16, 2 cores)
 
+    // more images than the driver lists: tasks list them
+    assertListedByTasks(ImageFolderPrepare.list(spark, input.toString(), classes, 0, 15), expected);
+    // more class folders than the driver lists: tasks list them
     spark.conf().set(ImageFolderListing.PARALLEL_LISTING_THRESHOLD, "2");
     try {
-      ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), classes, 0);
-      try {
-        assertThat(byTasks.count()).isEqualTo(16);
-        List<List<String>> taskParts = partitions(byTasks);
-        assertThat(taskParts).hasSize(2);
-        assertThat(taskParts.stream().flatMap(List::stream).sorted().toList()).isEqualTo(expected);
-        for (char label = '0'; label <= '2'; label++) { // whole folders: each class's rows in one partition
-          char l = label;
-          assertThat(taskParts.stream().filter(part -> part.stream().anyMatch(row -> row.charAt(0) == l)).count())
-              .isEqualTo(1);
-        }
-      } finally {
-        byTasks.release();
-      }
+      assertListedByTasks(ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16), expected);
     } finally {
       spark.conf().unset(ImageFolderListing.PARALLEL_LISTING_THRESHOLD);
+    }
+  }
+
+  /** Listed by tasks: every expected row, in 2 write tasks (16 images, 2 cores) of whole class folders. */
+  static void assertListedByTasks(ImageFolderPrepare.ListedImages byTasks, List<String> expected) {
+    try {
+      assertThat(byTasks.count()).isEqualTo(16);
+      List<List<String>> taskParts = partitions(byTasks);
+      assertThat(taskParts).hasSize(2);
+      assertThat(taskParts.stream().flatMap(List::stream).sorted().toList()).isEqualTo(expected);
+      for (char label = '0'; label <= '2'; label++) { // whole folders: each class's rows in one partition
+        char l = label;
+        assertThat(taskParts.stream().filter(part -> part.stream().anyMatch(row -> row.charAt(0) == l)).count())
+            .isEqualTo(1);
+      }
+    } finally {
+      byTasks.release();
     }
   }
 
