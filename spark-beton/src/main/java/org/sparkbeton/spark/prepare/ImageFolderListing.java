@@ -74,9 +74,8 @@ public final class ImageFolderListing {
    */
   static List<Row> listHere(SparkSession spark, String root, List<String> classes, int maxImages)
       throws IOException {
-    Path rootPath = new Path(root);
-    FileSystem fs = rootPath.getFileSystem(spark.sparkContext().hadoopConfiguration());
-    Path qualified = fs.makeQualified(rootPath);
+    Path qualified = qualifiedRoot(spark, root);
+    FileSystem fs = qualified.getFileSystem(spark.sparkContext().hadoopConfiguration());
     List<Row> rows = new ArrayList<>();
     try {
       for (int i = 0; i < classes.size(); i++) {
@@ -93,11 +92,15 @@ public final class ImageFolderListing {
     return rows;
   }
 
+  /** {@code root} qualified by its file system ({@code file:/...}, {@code hdfs://...}), as the rows' paths are. */
+  private static Path qualifiedRoot(SparkSession spark, String root) throws IOException {
+    Path path = new Path(root);
+    return path.getFileSystem(spark.sparkContext().hadoopConfiguration()).makeQualified(path);
+  }
+
   /** Every image of the class folders {@code classes} (label = index) of {@code root}, listed by Spark tasks. */
   static Dataset<Row> list(SparkSession spark, String root, List<String> classes) throws IOException {
-    Path rootPath = new Path(root);
-    FileSystem fs = rootPath.getFileSystem(spark.sparkContext().hadoopConfiguration());
-    Path qualified = fs.makeQualified(rootPath);
+    Path qualified = qualifiedRoot(spark, root);
     List<Row> folders = new ArrayList<>();
     for (int i = 0; i < classes.size(); i++) {
       folders.add(RowFactory.create(new Path(qualified, classes.get(i)).toString(), i));
