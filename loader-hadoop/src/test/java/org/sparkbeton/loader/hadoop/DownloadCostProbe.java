@@ -21,7 +21,7 @@ import org.apache.hadoop.fs.Path;
  * CPU per downloaded byte of each step of a shard download, alone, on one thread: reading the objects
  * through S3A (with the client settings under test), SHA-256 over bytes in memory, writes into the page
  * cache (heap or direct buffer), and the whole chain as the loader runs it. Steps alternate across
- * rounds; medians. Not a test: a probe for the numbers in docs/performance-notes.md.
+ * rounds; medians. Not a test: a probe for the numbers in BENCHMARKS.md.
  *
  * <pre>
  * java -Ds3proxy.jar=... -cp $CP org.sparkbeton.loader.hadoop.DownloadCostProbe /tmp/remote-bench photos-20000-40 \

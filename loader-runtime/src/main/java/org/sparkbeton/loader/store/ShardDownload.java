@@ -139,8 +139,8 @@ final class ShardDownload implements ShardCache.Fetcher {
           // a whole chunk per write: the page cache keeps a write's bytes in folios as large as the write (ext4 and
           // XFS on recent kernels), and 2 MiB ones, whole huge pages, let decoding read the staged shard as fast
           // as a file written in place; with 1 MiB writes an epoch from the cache took 1.05x as long, and reading
-          // back socket-sized writes of a few KiB is slower still (docs/performance-notes.md, "Training loader over a
-          // remote store")
+          // back socket-sized writes of a few KiB is slower still (BENCHMARKS.md, "Training loader over a remote
+          // store")
           while (n < want) {
             if (cancelled.getAsBoolean()) {
               throw new CancellationException("staging stopped");

@@ -19,8 +19,8 @@ import org.sparkbeton.loader.Loader;
  * taking turns at going first, runs one epoch to map the file and times the second; median of the copy / original
  * epoch-time ratios. The decode limit reads neither file, so whatever this finds is the loader's own overhead.
  *
- * <p>Arguments: {@code [photoDir=/tmp/photos] [n=5000] [rounds=8]}. The figures are in docs/performance-notes.md
- * ("Training loader, JPEG").
+ * <p>Arguments: {@code [photoDir=/tmp/photos] [n=5000] [rounds=8]}. The figures are in BENCHMARKS.md ("Training
+ * loader, JPEG").
  */
 public final class PageCacheFolioBenchmark {
   private PageCacheFolioBenchmark() {}

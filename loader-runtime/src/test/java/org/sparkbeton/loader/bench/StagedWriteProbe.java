@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  * the write's and the reads' wall and CPU time and the reads' minor page faults.
  *
  * <p>Arguments: {@code [dir=/tmp/staged-write-probe] [files=40] [bytesPerFile=19500000] [rounds=3]}. The figures
- * are in docs/performance-notes.md ("Training loader over a remote store").
+ * are in BENCHMARKS.md ("Training loader over a remote store").
  */
 public final class StagedWriteProbe {
   private static final int[] WRITE_SIZES = {64 << 10, 1 << 20, 2 << 20};

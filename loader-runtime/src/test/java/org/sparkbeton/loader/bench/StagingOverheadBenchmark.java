@@ -34,7 +34,7 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  *
  * <p>Arguments: {@code [dir=/tmp/staging-bench] [images=20000] [shards=40] [threads=2] [rounds=6]}; the dataset
  * (photos of {@link TestPhotos}, repeating every 300) is written under {@code dir} when it is not there. The figures
- * are in docs/performance-notes.md ("Training loader over a remote store").
+ * are in BENCHMARKS.md ("Training loader over a remote store").
  */
 public final class StagingOverheadBenchmark {
   private static final List<BetonField> FIELDS =

@@ -63,7 +63,7 @@ final class ImageFileReader {
    * a tenth of a task's time by path (a profile of the writer's benchmark); a whole-file read needs neither. Into
    * direct memory, the file's bytes are copied once (by the kernel): a read into an array goes through the JDK's
    * temporary direct buffer, and the native codec copies an array's bytes in again for its probe and its decode
-   * (10 us of the image step's ~540 us per photo on the benchmark's photos, docs/performance-notes.md).
+   * (10 us of the image step's ~540 us per photo on the benchmark's photos, BENCHMARKS.md).
    */
   private ByteBuffer readLocal(File file, String location) throws IOException {
     try (FileChannel in = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {

@@ -21,7 +21,7 @@ import org.sparkbeton.codec.testing.BenchPhotos;
  * maxResolution 256), its plane decode at the writer's scale (the smallest of 1/8, 1/4, 1/2, 1 covering the stored
  * size, {@link ImageEncoder#plan}) against the smallest M/8 that covers it, each followed by the luma resize to the
  * stored size, on 1 thread, alternating. Arguments: {@code [photoDir=/tmp/photos] [rounds=4]}. Figures in
- * docs/performance-notes.md ("Spark writer").
+ * BENCHMARKS.md ("Spark writer").
  */
 public final class DctScaleBenchmark {
   public static void main(String[] args) throws Exception {
