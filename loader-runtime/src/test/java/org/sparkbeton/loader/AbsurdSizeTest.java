@@ -21,13 +21,20 @@ import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
 class AbsurdSizeTest {
   @TempDir Path tmp;
 
-  /** 12 photos; sample 3 claims 65500x65500, sample 5 16000x16000, sample 8 a size its frame does not have. */
+  /**
+   * 12 photos; sample 3 claims 65500x65500, sample 5 16000x16000, sample 8 a size its frame does not have, sample 10
+   * a sane size over a payload with no frame header (SOI, then bytes that are no marker).
+   */
   private Path lies() throws Exception {
     List<Object[]> samples = new ArrayList<>(PhotoDatasets.samples(8, 12));
     samples.set(3, PhotoDatasets.lyingSize(8, 3, 3, 65500, 65500));
     samples.set(5, PhotoDatasets.lyingSize(8, 5, 5, 16000, 16000));
     RgbImage real = (RgbImage) samples.get(8)[0];
     samples.set(8, PhotoDatasets.lyingSize(8, 8, 8, real.width() + 1, real.height()));
+    byte[] noFrame = new byte[600];
+    noFrame[0] = (byte) 0xFF;
+    noFrame[1] = (byte) 0xD8;
+    samples.set(10, new Object[] {RgbImage.jpeg(real.width(), real.height(), noFrame), 10L});
     return PhotoDatasets.write(tmp.resolve("lies"), List.of(samples));
   }
 
@@ -48,12 +55,14 @@ class AbsurdSizeTest {
           labels.add(b.data("label").getLong(8 * i));
         }
       }
-      assertThat(labels).containsExactly(0L, 1L, 2L, 4L, 6L, 7L, 9L, 10L, 11L);
+      assertThat(labels).containsExactly(0L, 1L, 2L, 4L, 6L, 7L, 9L, 11L);
       assertThat(loader.badSamples().events()).extracting(BadSamples.Event::reason).anySatisfy(r ->
           assertThat(r).endsWith("part-00000.beton, sample 3, field 'image': its metadata claims a 65500x65500 image"
               + " (4290250000 pixels), over the loader's maxImagePixels of 89478485"))
           .anySatisfy(r -> assertThat(r).contains("sample 5, field 'image': its metadata claims a 16000x16000 image"))
-          .anySatisfy(r -> assertThat(r).contains("sample 8, field 'image': the JPEG's frame is "));
+          .anySatisfy(r -> assertThat(r).contains("sample 8, field 'image': the JPEG's frame is "))
+          .anySatisfy(r -> assertThat(r).endsWith("sample 10, field 'image': the JPEG payload has no readable frame"
+              + " header (SOF marker)"));
     }
   }
 

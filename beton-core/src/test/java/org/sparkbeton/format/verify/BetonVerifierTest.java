@@ -70,14 +70,6 @@ class BetonVerifierTest {
     assertThat(report.problems()).anySatisfy(p -> assertThat(p).contains("crosses a page boundary"));
   }
 
-  @Test
-  void sofParserReadsFrameSize() {
-    byte[] jpeg = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 4, 0, 0,
-        (byte) 0xFF, (byte) 0xC0, 0, 11, 8, 0, 40, 0, 50, 3, 0, 0, 0};
-    assertThat(JpegSof.dimensions(ByteBuffer.wrap(jpeg))).containsExactly(50, 40);
-    assertThat(JpegSof.dimensions(ByteBuffer.wrap(new byte[] {1, 2, 3, 4, 5}))).isNull();
-  }
-
   private static VerifyReport verify(byte[] file) throws Exception {
     try (BetonReader r = BetonReader.open(new ByteArraySource("mutated.beton", file), ReadOptions.defaults())) {
       return BetonVerifier.verify(r);
