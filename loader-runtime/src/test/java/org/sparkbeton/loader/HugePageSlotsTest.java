@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,22 +42,6 @@ class HugePageSlotsTest {
         .pipeline("label", new IntDecoder());
   }
 
-  /** Two epochs of image and label bytes, batch after batch. */
-  private static List<byte[]> epochs(Loader loader) {
-    List<byte[]> out = new ArrayList<>();
-    for (int e = 0; e < 2; e++) {
-      for (Batch b : loader) {
-        for (String field : List.of("image", "label")) {
-          ByteBuffer data = b.data(field);
-          byte[] copy = new byte[data.remaining()];
-          data.duplicate().get(copy);
-          out.add(copy);
-        }
-      }
-    }
-    return out;
-  }
-
   @Test
   void hugePageSlotsHoldTheSameBatchesAsDirectBuffers() throws IOException {
     assumeTrue(HugePageMemory.isAvailable(), "libbetoncodec is not loaded");
@@ -68,11 +51,11 @@ class HugePageSlotsTest {
     try (BufferAllocator direct = new DirectBufferAllocator("direct", Long.MAX_VALUE, true, false);
         Loader loader = builder().allocator(direct).build()) {
       assertThat(HugePageMemory.outstanding()).isEqualTo(before);
-      plain = epochs(loader);
+      plain = BatchBytes.epochs(loader, 2, "image", "label");
     }
     try (Loader loader = builder().build()) { // the default allocator
       assertThat(HugePageMemory.outstanding()).as("slots in huge-page mappings").isGreaterThanOrEqualTo(before + 3);
-      huge = epochs(loader);
+      huge = BatchBytes.epochs(loader, 2, "image", "label");
     }
     assertThat(HugePageMemory.outstanding()).as("unmapped on close").isEqualTo(before);
     assertThat(huge).hasSameSizeAs(plain);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
@@ -62,31 +61,15 @@ class LoaderTest {
         .pipeline("label", new IntDecoder(), new ReplaceLabel(new long[] {4, 50}, -1));
   }
 
-  /** All bytes of two epochs, batch after batch. */
-  static List<byte[]> twoEpochs(Loader loader) {
-    List<byte[]> out = new ArrayList<>();
-    for (int e = 0; e < 2; e++) {
-      for (Batch b : loader) {
-        for (String o : new String[] {"image", "label"}) {
-          ByteBuffer d = b.data(o);
-          byte[] copy = new byte[d.remaining()];
-          d.get(0, copy);
-          out.add(copy);
-        }
-      }
-    }
-    return out;
-  }
-
   @Test
   void sameSeedGivesBitIdenticalBatchesWhateverTheThreadCount() throws IOException {
     List<byte[]> one;
     try (Loader l = cifarLike(1, OrderOption.RANDOM, 77).build()) {
-      one = twoEpochs(l);
+      one = BatchBytes.epochs(l, 2, "image", "label");
     }
     for (int threads : new int[] {2, 3}) {
       try (Loader l = cifarLike(threads, OrderOption.RANDOM, 77).build()) {
-        List<byte[]> other = twoEpochs(l);
+        List<byte[]> other = BatchBytes.epochs(l, 2, "image", "label");
         assertThat(other).hasSameSizeAs(one);
         for (int i = 0; i < one.size(); i++) {
           assertThat(other.get(i)).as("chunk %d with %d threads", i, threads).isEqualTo(one.get(i));
@@ -94,7 +77,7 @@ class LoaderTest {
       }
     }
     try (Loader l = cifarLike(2, OrderOption.RANDOM, 78).build()) {
-      assertThat(twoEpochs(l).get(0)).isNotEqualTo(one.get(0));
+      assertThat(BatchBytes.epochs(l, 2, "image", "label").get(0)).isNotEqualTo(one.get(0));
     }
   }
 

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,21 +42,6 @@ class ProcessCacheTest {
         .pipeline("image", new SimpleRgbDecoder(), new RandomHorizontalFlip()).pipeline("label", new IntDecoder());
   }
 
-  static List<byte[]> epochs(Loader l, int n) {
-    List<byte[]> out = new ArrayList<>();
-    for (int e = 0; e < n; e++) {
-      for (Batch b : l) {
-        for (String o : new String[] {"image", "label"}) {
-          ByteBuffer d = b.data(o);
-          byte[] copy = new byte[d.remaining()];
-          d.get(0, copy);
-          out.add(copy);
-        }
-      }
-    }
-    return out;
-  }
-
   @Test
   void quasiRandomStaysInTheBudgetReadsEachPageAboutOnceAndMatchesOsMode() throws IOException {
     assertThat(pages).as("dataset pages").isGreaterThanOrEqualTo(3 * (int) (BUDGET / PAGE));
@@ -66,17 +49,14 @@ class ProcessCacheTest {
     List<byte[]> os;
     long osBytes;
     try (Loader l = builder(order).build()) {
-      os = epochs(l, 2);
+      os = BatchBytes.epochs(l, 2, "image", "label");
       osBytes = l.offHeapBytes();
     }
     DirectBufferAllocator allocator = new DirectBufferAllocator("process");
     try (Loader l = builder(order).processCache(BUDGET).allocator(allocator).build()) {
       assertThat(l.offHeapBytes() - osBytes).as("page cache bytes").isEqualTo(BUDGET);
-      List<byte[]> process = epochs(l, 2);
-      assertThat(process).hasSameSizeAs(os);
-      for (int i = 0; i < os.size(); i++) {
-        assertThat(process.get(i)).as("chunk %d", i).isEqualTo(os.get(i));
-      }
+      List<byte[]> process = BatchBytes.epochs(l, 2, "image", "label");
+      assertThat(process).containsExactlyElementsOf(os);
       assertThat(allocator.peakBytes()).isEqualTo(l.offHeapBytes());
       assertThat(l.pagesRead()).as("pages read in 2 epochs of %d pages", pages).isLessThanOrEqualTo(2L * pages + 8);
     }
@@ -88,11 +68,11 @@ class ProcessCacheTest {
   void randomOrderAlsoHoldsTheBudgetButRereadsPages() throws IOException {
     long quasi;
     try (Loader l = builder(QuasiRandomOrder.withPageBuffer(2)).processCache(BUDGET).build()) {
-      epochs(l, 1);
+      BatchBytes.epochs(l, 1, "image", "label");
       quasi = l.pagesRead();
     }
     try (Loader l = builder(OrderOption.RANDOM).batchSize(4).processCache(6 * PAGE).build()) {
-      List<byte[]> all = epochs(l, 1);
+      List<byte[]> all = BatchBytes.epochs(l, 1, "image", "label");
       assertThat(all).hasSize(2 * 500);
       assertThat(l.pagesRead()).isGreaterThan(3 * quasi);
     }

@@ -96,30 +96,15 @@ class ReadThroughTest {
         .pipeline("image", new SimpleRgbDecoder(), new RandomHorizontalFlip()).pipeline("label", new IntDecoder());
   }
 
-  static List<byte[]> epochs(Loader l, int n, String... outputs) {
-    List<byte[]> out = new ArrayList<>();
-    for (int e = 0; e < n; e++) {
-      for (Batch b : l) {
-        for (String o : outputs) {
-          ByteBuffer d = b.data(o);
-          byte[] copy = new byte[d.remaining()];
-          d.get(0, copy);
-          out.add(copy);
-        }
-      }
-    }
-    return out;
-  }
-
   @Test
   void osModeReadsEveryPayloadThroughTheSourceEachEpochWithTheSameBatches() throws IOException {
     List<byte[]> mapped;
     try (Loader l = rawBuilder().build()) {
-      mapped = epochs(l, 2, "image", "label");
+      mapped = BatchBytes.epochs(l, 2, "image", "label");
     }
     Counting opener = new Counting();
     try (Loader l = rawBuilder().readThrough(opener).build()) {
-      assertThat(epochs(l, 2, "image", "label")).containsExactlyElementsOf(mapped);
+      assertThat(BatchBytes.epochs(l, 2, "image", "label")).containsExactlyElementsOf(mapped);
       assertThat(opener.opened).hasSize(1);
       assertThat(opener.bytesRead()).as("2 epochs of 600 payloads, no cache").isEqualTo(2 * 600 * rawPayload);
     }
@@ -134,11 +119,11 @@ class ReadThroughTest {
     }
     List<byte[]> mapped;
     try (Loader l = rawBuilder().build()) {
-      mapped = epochs(l, 2, "image", "label");
+      mapped = BatchBytes.epochs(l, 2, "image", "label");
     }
     Counting opener = new Counting();
     try (Loader l = rawBuilder().processCache(8L << 20).readThrough(opener).build()) {
-      assertThat(epochs(l, 2, "image", "label")).containsExactlyElementsOf(mapped);
+      assertThat(BatchBytes.epochs(l, 2, "image", "label")).containsExactlyElementsOf(mapped);
       assertThat(l.pagesRead()).as("the cache holds all %d pages: each read once", pages).isEqualTo(pages);
       long fileLength = opener.opened.get(0).length();
       assertThat(opener.bytesRead()).as("whole pages, the last one up to the end of the file")
@@ -151,11 +136,11 @@ class ReadThroughTest {
   void jpegCropsThroughAHeapSourceEqualTheMappedOnes() throws IOException {
     List<byte[]> mapped;
     try (Loader l = photoLoader(null)) {
-      mapped = epochs(l, 1, "image");
+      mapped = BatchBytes.epochs(l, 1, "image");
     }
     Counting opener = new Counting();
     try (Loader l = photoLoader(opener)) {
-      assertThat(epochs(l, 1, "image")).containsExactlyElementsOf(mapped);
+      assertThat(BatchBytes.epochs(l, 1, "image")).containsExactlyElementsOf(mapped);
     }
   }
 

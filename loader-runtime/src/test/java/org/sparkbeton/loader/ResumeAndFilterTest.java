@@ -3,7 +3,6 @@ package org.sparkbeton.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -16,13 +15,6 @@ import org.sparkbeton.loader.order.OrderOption;
 class ResumeAndFilterTest {
   @TempDir
   Path dir;
-
-  static byte[] bytes(Batch b, String output) {
-    ByteBuffer d = b.data(output);
-    byte[] out = new byte[d.remaining()];
-    d.get(0, out);
-    return out;
-  }
 
   @Test
   void aSavedStateResumesWithTheSameBatchesBitForBit() throws IOException {
@@ -41,13 +33,13 @@ class ResumeAndFilterTest {
       assertThat(saved).isEqualTo(new LoaderState(1, 4));
       while (e1.hasNext()) {
         Batch b = e1.next();
-        reference.add(bytes(b, "image"));
-        reference.add(bytes(b, "label"));
+        reference.add(BatchBytes.of(b, "image"));
+        reference.add(BatchBytes.of(b, "label"));
       }
       assertThat(a.state()).isEqualTo(new LoaderState(2, 0));
       for (Batch b : a) {
-        reference.add(bytes(b, "image"));
-        reference.add(bytes(b, "label"));
+        reference.add(BatchBytes.of(b, "image"));
+        reference.add(BatchBytes.of(b, "label"));
       }
     }
     List<byte[]> resumed = new ArrayList<>();
@@ -56,8 +48,8 @@ class ResumeAndFilterTest {
       for (int e = 0; e < 2; e++) {
         for (Batch batch : b) {
           assertThat(batch.epoch()).isEqualTo(1 + e);
-          resumed.add(bytes(batch, "image"));
-          resumed.add(bytes(batch, "label"));
+          resumed.add(BatchBytes.of(batch, "image"));
+          resumed.add(BatchBytes.of(batch, "label"));
         }
       }
     }

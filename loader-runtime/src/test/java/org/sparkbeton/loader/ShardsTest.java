@@ -106,19 +106,6 @@ class ShardsTest {
     }
   }
 
-  static java.util.List<byte[]> epoch(Loader l) {
-    java.util.List<byte[]> out = new java.util.ArrayList<>();
-    for (Batch batch : l) {
-      for (String o : new String[] {"image", "label"}) {
-        java.nio.ByteBuffer d = batch.data(o);
-        byte[] copy = new byte[d.remaining()];
-        d.get(0, copy);
-        out.add(copy);
-      }
-    }
-    return out;
-  }
-
   @Test
   void processCacheServesSeveralFilesLikeOsMode() throws IOException {
     LoaderBuilder builder = Loader.builder(List.of(a, b)).batchSize(4).numThreads(2).dropLast(false)
@@ -126,14 +113,11 @@ class ShardsTest {
         .pipeline("image", new SimpleRgbDecoder()).pipeline("label", new IntDecoder());
     java.util.List<byte[]> os;
     try (Loader l = builder.build()) {
-      os = epoch(l);
+      os = BatchBytes.epochs(l, 1, "image", "label");
     }
     try (Loader l = builder.processCache(4L << 20).build()) { // both 2 MiB pages, one per file
-      java.util.List<byte[]> process = epoch(l);
-      assertThat(process).hasSameSizeAs(os);
-      for (int i = 0; i < os.size(); i++) {
-        assertThat(process.get(i)).isEqualTo(os.get(i));
-      }
+      java.util.List<byte[]> process = BatchBytes.epochs(l, 1, "image", "label");
+      assertThat(process).containsExactlyElementsOf(os);
       assertThat(l.pagesRead()).isEqualTo(2);
     }
   }
