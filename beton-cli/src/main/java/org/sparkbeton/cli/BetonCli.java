@@ -79,7 +79,9 @@ public final class BetonCli implements Runnable {
   private static int handleUsageError(CommandLine.ParameterException e, String[] args) {
     CommandLine cmd = e.getCommandLine();
     PrintWriter err = cmd.getErr();
-    err.println("beton: " + e.getMessage());
+    String message = e instanceof CommandLine.UnmatchedArgumentException u ? UnmatchedArguments.message(u)
+        : e.getMessage();
+    err.println("beton: " + message);
     err.println("Try '" + cmd.getCommandSpec().qualifiedName() + " --help' for usage.");
     if (hasDebug(args)) {
       e.printStackTrace(err);

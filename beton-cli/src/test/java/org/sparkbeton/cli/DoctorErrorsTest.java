@@ -120,7 +120,7 @@ class DoctorErrorsTest {
     fails(Cli.run(command, photos, "--batch", -3), "beton: --batch must be >= 1, got -3", false);
     fails(Cli.run(command, photos, "--batch", "many"),
         "beton: Invalid value for option '--batch': 'many' is not an int", true);
-    fails(Cli.run(command, photos, "--no-such-flag"), "beton: Unknown option: '--no-such-flag'", true);
+    fails(Cli.run(command, photos, "--no-such-flag"), "beton: Unknown option '--no-such-flag'", true);
   }
 
   @Test

@@ -130,10 +130,24 @@ class ErrorsTest {
     assertThat(Cli.run().errLines().get(0)).startsWith("beton: a command is required");
     Cli.Result unknown = Cli.run("frobnicate");
     assertThat(unknown.exitCode()).isEqualTo(2);
-    assertThat(unknown.errLines().get(0)).startsWith("beton: Unmatched argument at index 0: 'frobnicate'");
+    assertThat(unknown.errLines().get(0)).isEqualTo("beton: Unknown command 'frobnicate'. Commands: inspect, verify,"
+        + " dump, rewrite, merge, gc, prepare, doctor, bench");
     Cli.Result option = Cli.run("dump", "--frm", 3, GoldenFiles.path("jpg_labels"));
     assertThat(option.exitCode()).isEqualTo(2);
-    assertThat(option.errLines().get(0)).startsWith("beton: Unknown options: '--frm'");
+    assertThat(option.errLines()).containsExactly("beton: Unknown option '--frm'; did you mean '--from'?",
+        "Try 'beton dump --help' for usage.");
+  }
+
+  @Test
+  void misspelledCommandsAndOptionsAreNamedWithTheNearestOnes() {
+    assertThat(Cli.run("inpsect", GoldenFiles.path("jpg_labels")).errLines().get(0))
+        .isEqualTo("beton: Unknown command 'inpsect'; did you mean 'inspect'?");
+    Cli.Result value = Cli.run("dump", GoldenFiles.path("jpg_labels"), "--cuont=2");
+    assertThat(value.exitCode()).isEqualTo(2);
+    assertThat(value.errLines().get(0)).isEqualTo("beton: Unknown option '--cuont'; did you mean '--count'?");
+    Cli.Result two = Cli.run("dump", GoldenFiles.path("jpg_labels"), "--cuont", 2, "--zzz");
+    assertThat(two.errLines().get(0))
+        .isEqualTo("beton: Unknown options: '--cuont' (did you mean '--count'?), '--zzz'");
   }
 
   @Test

@@ -1,12 +1,14 @@
 package org.sparkbeton.spark.prepare;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SaveMode;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.format.BetonFormat;
 import org.sparkbeton.format.ByteSizes;
+import org.sparkbeton.format.options.OptionNames;
 
 /**
  * Command-line arguments of {@link PrepareJob}; with no {@code --input}, the embedded demo runs. Every flag's value
@@ -30,7 +32,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "                     [--progress-interval SECONDS] [--debug]",
       "Turns an ImageFolder tree (one folder per class; labels = index of the sorted folder names, as",
       "torchvision's ImageFolder) into a sharded .beton dataset with Spark. Relative paths are taken from the",
-      "current directory.",
+      "current directory. A value follows its flag, or an = (--quality=80).",
       "With no --input, draws a labelled demo set of shapes first (--demo-images, default 2000) into",
       "<checkout>/target/beton-demo/shapes and writes <checkout>/target/beton-demo/dataset (replacing it) unless",
       "--output is given.",
@@ -48,6 +50,15 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "per core, each of at least 256 images (--shards N sets the count). --mode smart stores an image as JPEG when",
       "its raw RGB is over --smart-threshold bytes (e.g. 256K). --debug prints stack traces of failures.");
 
+  /** Every flag, as the usage names them: one list for the parser and for the nearest name to a misspelled one. */
+  static final List<String> FLAGS = List.of("--input", "--output", "--overwrite", "--append", "--max-resolution",
+      "--mode", "--quality", "--smart-threshold", "--page-size", "--bad-images", "--max-image-pixels",
+      "--lenient-jpeg", "--pass-through-check", "--shards", "--master", "--demo-images", "--progress-interval",
+      "--debug", "--help", "-h");
+  /** The flags that take no value. */
+  private static final List<String> SWITCHES = List.of("--overwrite", "--append", "--debug", "--lenient-jpeg",
+      "--help", "-h");
+
   static PrepareArgs parse(String[] args) {
     String input = null;
     String output = null;
@@ -64,38 +75,56 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     boolean debug = false;
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
-      switch (a) {
-        case "--overwrite" -> overwrite = true;
-        case "--append" -> append = true;
-        case "--debug" -> debug = true;
-        case "--lenient-jpeg" -> options.put("jpegStrict", "false");
-        case "-h", "--help" -> throw new UsageException(null);
-        default -> {
-          if (!a.startsWith("--")) {
-            throw new UsageException("Unexpected argument '" + a + "'; options start with --");
-          }
-          if (i + 1 >= args.length) {
-            throw new UsageException("Option " + a + " needs a value");
-          }
-          String v = args[++i];
-          switch (a) {
-            case "--input" -> input = v;
-            case "--output" -> output = v;
-            case "--max-resolution" -> options.put("maxResolution", Integer.toString(positive(a, v)));
-            case "--mode" -> options.put("writeMode", oneOf(a, v, "raw", "jpg", "smart", "proportion"));
-            case "--quality" -> options.put("jpegQuality", Integer.toString(quality(v)));
-            case "--smart-threshold" -> options.put("smartThreshold", Long.toString(size(a, v)));
-            case "--page-size" -> options.put("pageSize", Long.toString(pageSize(v)));
-            case "--bad-images" -> options.put("badImagePolicy", oneOf(a, v, "fail", "skip", "quarantine"));
-            case "--max-image-pixels" -> options.put("maxImagePixels", Long.toString(pixels(a, v)));
-            case "--pass-through-check" -> options.put("jpegPassThroughCheck", oneOf(a, v, "decode", "markers"));
-            case "--shards" -> shards = positive(a, v);
-            case "--master" -> master = v;
-            case "--demo-images" -> demo = positive(a, v);
-            case "--progress-interval" -> progress = seconds(a, v);
-            default -> throw new UsageException("Unknown option " + a);
-          }
+      String v = null; // the value, given as --flag=value or in the next argument
+      int eq = a.indexOf('=');
+      if (a.startsWith("--") && eq > 2) {
+        v = a.substring(eq + 1);
+        a = a.substring(0, eq);
+      }
+      if (!a.startsWith("--") && !a.equals("-h")) {
+        throw new UsageException("Unexpected argument '" + a + "'; options start with --");
+      }
+      if (!FLAGS.contains(a)) {
+        throw new UsageException(unknownFlag(a));
+      }
+      if (SWITCHES.contains(a)) {
+        if (v != null) {
+          throw new UsageException("Option " + a + " takes no value, got '" + a + "=" + v + "'");
         }
+        switch (a) {
+          case "--overwrite" -> overwrite = true;
+          case "--append" -> append = true;
+          case "--debug" -> debug = true;
+          case "--lenient-jpeg" -> options.put("jpegStrict", "false");
+          default -> throw new UsageException(null); // -h, --help
+        }
+        continue;
+      }
+      if (v == null) {
+        if (i + 1 >= args.length) {
+          throw new UsageException("Option " + a + " needs a value");
+        }
+        v = args[++i];
+        if (FLAGS.contains(v)) { // "--output --overwrite": the value left out, not a folder named --overwrite
+          throw new UsageException("Option " + a + " needs a value, got the option " + v + " after it");
+        }
+      }
+      switch (a) {
+        case "--input" -> input = v;
+        case "--output" -> output = v;
+        case "--max-resolution" -> options.put("maxResolution", Integer.toString(positive(a, v)));
+        case "--mode" -> options.put("writeMode", oneOf(a, v, "raw", "jpg", "smart", "proportion"));
+        case "--quality" -> options.put("jpegQuality", Integer.toString(quality(v)));
+        case "--smart-threshold" -> options.put("smartThreshold", Long.toString(size(a, v)));
+        case "--page-size" -> options.put("pageSize", Long.toString(pageSize(v)));
+        case "--bad-images" -> options.put("badImagePolicy", oneOf(a, v, "fail", "skip", "quarantine"));
+        case "--max-image-pixels" -> options.put("maxImagePixels", Long.toString(pixels(a, v)));
+        case "--pass-through-check" -> options.put("jpegPassThroughCheck", oneOf(a, v, "decode", "markers"));
+        case "--shards" -> shards = positive(a, v);
+        case "--master" -> master = v;
+        case "--demo-images" -> demo = positive(a, v);
+        case "--progress-interval" -> progress = seconds(a, v);
+        default -> throw new IllegalStateException("the usage names " + a + " but nothing parses it");
       }
     }
     if (overwrite && append) {
@@ -120,6 +149,12 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     }
     SaveMode mode = overwrite ? SaveMode.Overwrite : append ? SaveMode.Append : SaveMode.ErrorIfExists;
     return new PrepareArgs(input, output, options, shards, master, mode, demo, progress, debug);
+  }
+
+  /** The error for a flag that is not one of {@link #FLAGS}: with the nearest flag where one is close. */
+  private static String unknownFlag(String flag) {
+    return "Unknown option " + flag + OptionNames.nearest(flag, FLAGS).map(f -> "; did you mean " + f + "?")
+        .orElse(" (--help lists the options)");
   }
 
   /** A pixel count the codecs can decode: 1 to {@link JpegCodec#MAX_DECODE_PIXELS}. */

@@ -69,8 +69,47 @@ class PrepareArgsTest {
         + " stored as JPEG", "--input", "in", "--output", "out", "--mode", "smart");
     refused("--output is required with --input", "--input", "x");
     refused("Option --output needs a value", "--input", "x", "--output");
-    refused("Unknown option --colour", "--colour", "red");
+    refused("Unknown option --colour (--help lists the options)", "--colour", "red");
     refused("Unexpected argument 'photos'; options start with --", "photos");
+  }
+
+  @Test
+  void aMisspelledFlagIsNamedWithTheNearestOne() {
+    refused("Unknown option --inptu; did you mean --input?", "--inptu", "photos", "--output", "out");
+    refused("Unknown option --max-resolutoin; did you mean --max-resolution?", "--max-resolutoin", "224");
+    refused("Unknown option --bad-image; did you mean --bad-images?", "--bad-image", "skip");
+    refused("Unknown option --Overwrite; did you mean --overwrite?", "--Overwrite");
+  }
+
+  @Test
+  void valuesMayFollowAnEqualsSign() {
+    PrepareArgs a = parse("--input=photos", "--output=s3a://bucket/a=b", "--quality=80", "--bad-images", "skip");
+    assertThat(a.input()).isEqualTo("photos");
+    assertThat(a.output()).isEqualTo("s3a://bucket/a=b");
+    assertThat(a.writeOptions()).containsEntry("jpegQuality", "80").containsEntry("badImagePolicy", "skip");
+    refused("Option --overwrite takes no value, got '--overwrite=yes'", "--input", "in", "--output", "out",
+        "--overwrite=yes");
+    refused("Option --quality must be a JPEG quality from 1 to 100, got ''", "--quality=");
+  }
+
+  @Test
+  void aFlagWhereAValueShouldBeIsRefusedNotTakenAsTheValue() {
+    refused("Option --output needs a value, got the option --overwrite after it", "--input", "in", "--output",
+        "--overwrite");
+    refused("Option --input needs a value, got the option --output after it", "--input", "--output", "out");
+  }
+
+  @Test
+  void theUsageNamesEveryFlagAndNoOther() {
+    java.util.Set<String> named = new java.util.TreeSet<>();
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("--[a-z-]+[a-z]").matcher(PrepareArgs.USAGE);
+    while (m.find()) {
+      named.add(m.group());
+    }
+    java.util.Set<String> flags = new java.util.TreeSet<>(PrepareArgs.FLAGS);
+    flags.remove("-h");
+    flags.remove("--help"); // the usage is what --help prints
+    assertThat(named).isEqualTo(flags);
   }
 
   @Test
