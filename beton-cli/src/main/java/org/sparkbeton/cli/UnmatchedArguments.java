@@ -27,19 +27,23 @@ final class UnmatchedArguments {
     if (!options.isEmpty()) {
       List<String> valid = spec.optionsMap().keySet().stream().filter(n -> n.startsWith("--")).sorted().toList();
       if (options.size() == 1) {
-        String o = options.get(0);
-        return "Unknown option '" + o + "'" + OptionNames.nearest(o, valid).map(n -> "; did you mean '" + n + "'?").orElse("");
+        return "Unknown option '" + options.get(0) + "'" + nearest(options.get(0), valid, "; did you mean '%s'?");
       }
       return "Unknown options: " + options.stream()
-          .map(o -> "'" + o + "'" + OptionNames.nearest(o, valid).map(n -> " (did you mean '" + n + "'?)").orElse(""))
-          .collect(Collectors.joining(", "));
+          .map(o -> "'" + o + "'" + nearest(o, valid, " (did you mean '%s'?)")).collect(Collectors.joining(", "));
     }
     List<String> commands = List.copyOf(spec.subcommands().keySet());
     if (spec.parent() == null && !commands.isEmpty() && !e.getUnmatched().isEmpty()) {
       String command = e.getUnmatched().get(0);
-      return "Unknown command '" + command + "'" + OptionNames.nearest(command, commands).map(n -> "; did you mean '" + n + "'?")
-          .orElse(". Commands: " + String.join(", ", commands));
+      String near = nearest(command, commands, "; did you mean '%s'?");
+      return "Unknown command '" + command + "'"
+          + (near.isEmpty() ? ". Commands: " + String.join(", ", commands) : near);
     }
     return e.getMessage();
+  }
+
+  /** {@code format} with the candidate nearest {@code name}, or "" when none is close. */
+  private static String nearest(String name, List<String> candidates, String format) {
+    return OptionNames.nearest(name, candidates).map(n -> String.format(format, n)).orElse("");
   }
 }

@@ -85,10 +85,12 @@ class CompactLayoutLoadTest {
     assertThat(Arrays.copyOf(lastImages, 64 * 64 * 3)).isEqualTo(Datasets.rgb(N - 16, 64, 64));
     for (Path file : List.of(ffcv, compact)) {
       try (Loader l = builder(file, OrderOption.SEQUENTIAL).build()) {
-        assertThat(BatchBytes.epochs(l, 1, "image", "label")).as("OS cache, %s", file.getFileName()).containsExactlyElementsOf(expected);
+        assertThat(BatchBytes.epochs(l, 1, "image", "label")).as("OS cache, %s", file.getFileName())
+            .containsExactlyElementsOf(expected);
       }
       try (Loader l = builder(file, OrderOption.SEQUENTIAL).processCache(4 * PAGE).build()) {
-        assertThat(BatchBytes.epochs(l, 1, "image", "label")).as("PROCESS cache, %s", file.getFileName()).containsExactlyElementsOf(expected);
+        assertThat(BatchBytes.epochs(l, 1, "image", "label")).as("PROCESS cache, %s", file.getFileName())
+            .containsExactlyElementsOf(expected);
       }
     }
   }
