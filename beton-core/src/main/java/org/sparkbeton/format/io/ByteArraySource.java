@@ -22,7 +22,7 @@ public final class ByteArraySource implements BetonSource {
 
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    Ranges.check(name, position, len, bytes.length);
+    BetonSource.requireInside(name, position, len, bytes.length);
     bytesRead.addAndGet(len);
     return ByteBuffer.wrap(bytes, (int) position, len).slice().asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
   }

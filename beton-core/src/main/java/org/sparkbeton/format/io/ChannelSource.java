@@ -33,7 +33,7 @@ public final class ChannelSource implements BetonSource {
 
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    Ranges.check(name, position, len, length);
+    BetonSource.requireInside(name, position, len, length);
     ByteBuffer out = ByteBuffer.allocate(len);
     long pos = position;
     while (out.hasRemaining()) {

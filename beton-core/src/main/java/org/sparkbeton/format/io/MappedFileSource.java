@@ -39,7 +39,7 @@ public final class MappedFileSource implements BetonSource {
 
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    Ranges.check(name, position, len, length);
+    BetonSource.requireInside(name, position, len, length);
     bytesRead.addAndGet(len);
     int first = (int) (position >>> SEGMENT_SHIFT);
     int last = (int) ((position + Math.max(len, 1) - 1) >>> SEGMENT_SHIFT);

@@ -97,10 +97,7 @@ public final class MappedPayloadStore implements PayloadStore, BetonSource {
   /** A view of the bytes (a copy when they span two segments); no page check: the reader has its own. */
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    if (position < 0 || len < 0 || position > length - len) {
-      throw new IOException(name + ": read of " + len + " bytes at " + position + " is outside the file (" + length
-          + " bytes)");
-    }
+    BetonSource.requireInside(name, position, len, length);
     bytesRead.addAndGet(len);
     int index = (int) (position >>> SHIFT);
     int at = (int) (position & (SEGMENT - 1));

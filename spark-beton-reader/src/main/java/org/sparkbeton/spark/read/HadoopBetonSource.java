@@ -65,10 +65,7 @@ public final class HadoopBetonSource implements BetonSource {
 
   @Override
   public ByteBuffer read(long position, int len) throws IOException {
-    if (position < 0 || len < 0 || position > length - len) {
-      throw new IOException(name + ": read of " + len + " bytes at " + position + " is outside the file (" + length
-          + " bytes)");
-    }
+    BetonSource.requireInside(name, position, len, length);
     byte[] buf = new byte[len];
     in.readFully(position, buf, 0, len);
     bytesRead.addAndGet(len);
