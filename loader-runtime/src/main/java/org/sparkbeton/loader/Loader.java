@@ -193,8 +193,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    */
   public static LoaderBuilder builder(Path fileOrDataset) {
     if (Files.isDirectory(fileOrDataset)) {
-      DatasetDirectory.Listing dataset = DatasetDirectory.open(fileOrDataset);
-      return new LoaderBuilder(dataset.files(), dataset.checksums());
+      return new LoaderBuilder(DatasetDirectory.open(fileOrDataset));
     }
     return new LoaderBuilder(List.of(fileOrDataset));
   }

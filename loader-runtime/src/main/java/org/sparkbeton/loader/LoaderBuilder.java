@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.io.PageCache;
+import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.io.SourceOpener;
 import org.sparkbeton.loader.memory.BufferAllocator;
@@ -32,6 +33,7 @@ import org.sparkbeton.loader.store.StagingListener;
  */
 public final class LoaderBuilder {
   final List<Path> files; // a local dataset, or null for a remote one
+  final DatasetDirectory.Listing listing; // the local dataset directory files came from, or null
   final URI storeUri; // a remote dataset, whose store each build opens (and the loader closes)
   final DatasetStoreProvider provider; // opens storeUri; null: the provider on the classpath that supports it
   StagingConfig staging = StagingConfig.defaults();
@@ -67,25 +69,31 @@ public final class LoaderBuilder {
 
   /** Files with their manifest's page checksums (null entries, or a null list, for none). */
   LoaderBuilder(List<Path> files, List<PageChecksums> checksums) {
-    this(files, checksums, null, null);
+    this(files, checksums, null, null, null);
+  }
+
+  /** The shards of a dataset directory; their sample counts are checked against its manifest when opened. */
+  LoaderBuilder(DatasetDirectory.Listing dataset) {
+    this(dataset.files(), dataset.checksums(), dataset, null, null);
   }
 
   /** A remote dataset, opened at every build by {@code provider} (null: one found on the classpath). */
   LoaderBuilder(URI storeUri, DatasetStoreProvider provider) {
-    this(null, null, storeUri, provider);
+    this(null, null, null, storeUri, provider);
   }
 
-  private LoaderBuilder(List<Path> files, List<PageChecksums> checksums, URI storeUri,
-      DatasetStoreProvider provider) {
+  private LoaderBuilder(List<Path> files, List<PageChecksums> checksums, DatasetDirectory.Listing listing,
+      URI storeUri, DatasetStoreProvider provider) {
     this.files = files;
     this.checksums = checksums;
+    this.listing = listing;
     this.storeUri = storeUri;
     this.provider = provider;
   }
 
   /** A builder over the same dataset (and staging options), with no other option set. */
   LoaderBuilder sameDataset() {
-    LoaderBuilder c = new LoaderBuilder(files, checksums, storeUri, provider);
+    LoaderBuilder c = new LoaderBuilder(files, checksums, listing, storeUri, provider);
     c.staging = staging;
     c.stagingSet = stagingSet;
     return c;
@@ -410,6 +418,9 @@ public final class LoaderBuilder {
         }
         shards = readers.withStores(cache::store);
         staged = cache;
+      }
+      if (listing != null) {
+        DatasetDirectory.requireSampleCounts(listing, shards);
       }
       return new Loader(effective, shards, cache, staged, alloc, owns);
     } catch (RuntimeException | IOException | Error e) {

@@ -62,9 +62,13 @@ public final class DatasetVerifier {
    * @throws IllegalArgumentException when it lies outside the directory
    */
   public static Path shardFile(Path dir, String path) throws IOException {
+    return shardFile(dir, dir.toRealPath(), path);
+  }
+
+  /** {@link #shardFile(Path, String)} with the real path of {@code dir} resolved once for all its shards. */
+  public static Path shardFile(Path dir, Path root, String path) throws IOException {
     Path file = dir.resolve(path).normalize();
     Path real = file.toRealPath();
-    Path root = dir.toRealPath();
     if (!file.startsWith(dir.normalize()) || !real.startsWith(root)) {
       throw new IllegalArgumentException("shard " + path + " resolves to " + real + ", outside the dataset directory "
           + root + " (through a symbolic link); a dataset's shards must lie inside its directory");

@@ -134,9 +134,9 @@ final class ManifestParser {
       if (!algorithm.equals(ShardChecksum.SHA256)) {
         throw new ManifestFormatException(c.get("algorithm").path, "expected \"sha256\", got \"" + algorithm + "\"");
       }
-      String expected = manifest.contentSha256();
-      String stated = c.get("value").string();
-      if (!expected.equals(stated.toLowerCase(java.util.Locale.ROOT))) {
+      String stated = c.get("value").string().toLowerCase(java.util.Locale.ROOT);
+      String expected = stated.equals(DatasetManifest.writtenContentSha256(json)) ? stated : manifest.contentSha256();
+      if (!expected.equals(stated)) {
         throw new ManifestFormatException(c.path, "the manifest's content does not match its checksum (its SHA-256 is "
             + expected + ", the manifest says " + stated + "): it was edited or damaged after it was written, so"
             + " neither its shards nor its counts and statistics can be trusted. Restore it from a copy, or"

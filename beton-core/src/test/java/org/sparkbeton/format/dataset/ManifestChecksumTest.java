@@ -62,7 +62,26 @@ class ManifestChecksumTest {
   void whitespaceIsNotContent() {
     DatasetManifest m = withPages();
     String reformatted = m.toJson().replace("\n", "\r\n\t").replace(": ", ":");
+    assertThat(DatasetManifest.writtenContentSha256(reformatted)).isNull(); // so the content is written again
     assertThat(DatasetManifest.parse(reformatted)).isEqualTo(m);
+    String reindented = m.toJson().replace("\n    ", "\n     "); // nested lines only: the top level as written
+    assertThat(DatasetManifest.writtenContentSha256(reindented)).isNotNull().isNotEqualTo(m.contentSha256());
+    assertThat(DatasetManifest.parse(reindented)).isEqualTo(m);
+  }
+
+  @Test
+  void theTextAsWrittenHasTheContentChecksumWithoutWritingTheContentAgain() {
+    for (DatasetManifest m : new DatasetManifest[] {withPages(), DatasetManifestTest.sample()}) {
+      String json = m.toJson();
+      assertThat(DatasetManifest.writtenContentSha256(json)).isEqualTo(m.contentSha256());
+      assertThat(json).contains("\"value\": \"" + m.contentSha256() + "\"");
+    }
+    // a member after the checksum (here a second recipe) is refused by the parser, so it can never be outside the
+    // text the checksum covers
+    String good = withPages().toJson();
+    String trailing = good.substring(0, good.lastIndexOf("\n}")) + ",\n  \"recipe\": {}\n}\n";
+    assertThatThrownBy(() -> DatasetManifest.parse(trailing)).isInstanceOf(ManifestFormatException.class)
+        .hasMessageContaining("duplicate key \"recipe\"");
   }
 
   @Test

@@ -2,17 +2,12 @@ package org.sparkbeton.loader.io;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import org.sparkbeton.format.BetonFormat;
-import org.sparkbeton.format.Header;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.PageChecksums;
@@ -22,9 +17,9 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * A dataset directory as the Spark writer makes it: the shards its {@code _manifest.json} lists, in the
  * manifest's order, become one index space (shard i's samples follow those of shards 0..i-1). Files the
  * manifest does not list (orphans of failed or speculative attempts) are never opened. Each listed shard
- * must lie inside the directory (a symbolic link leading out of it is refused) and exist with the size and
- * sample count the manifest promises (its 24-byte header is read); the loader checks the fields as it opens
- * the shards, and every page against the manifest's page checksums as it reads them. A manifest edited after it
+ * must lie inside the directory (a symbolic link leading out of it is refused) and exist with the size the
+ * manifest promises; the loader checks the sample count and the fields as it opens the shards
+ * ({@link #requireSampleCounts}), and every page against the manifest's page checksums as it reads them. A manifest edited after it
  * was written is refused when parsed.
  */
 public final class DatasetDirectory {
@@ -33,10 +28,11 @@ public final class DatasetDirectory {
   /**
    * The shards of a dataset, in manifest order.
    *
+   * @param dir the dataset directory
    * @param checksums each shard's page checksums, null for a shard that has none
    * @param manifest the parsed manifest
    */
-  public record Listing(List<Path> files, List<PageChecksums> checksums, DatasetManifest manifest) {}
+  public record Listing(Path dir, List<Path> files, List<PageChecksums> checksums, DatasetManifest manifest) {}
 
   private DatasetDirectory() {}
 
@@ -61,11 +57,14 @@ public final class DatasetDirectory {
     }
     List<Path> files = new ArrayList<>();
     List<PageChecksums> checksums = new ArrayList<>();
+    Path realDir = realPath(dir);
     for (ShardEntry shard : manifest.shards()) {
       Path file;
+      BasicFileAttributes attributes;
       try {
-        file = DatasetVerifier.shardFile(dir, shard.path());
-        if (!Files.isRegularFile(file)) {
+        file = DatasetVerifier.shardFile(dir, realDir, shard.path());
+        attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
           throw new NoSuchFileException(file.toString());
         }
       } catch (NoSuchFileException e) {
@@ -76,25 +75,15 @@ public final class DatasetDirectory {
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot resolve " + shard.path() + " in " + dir, e);
       }
-      try {
-        long size = Files.size(file);
-        if (size != shard.bytes()) {
-          throw new IllegalArgumentException("Dataset " + dir + ": " + shard.path() + " is " + size
-              + " bytes but the manifest says " + shard.bytes() + " (run `beton verify " + dir + "`)");
-        }
-        long samples = header(file, shard.pageChecksums()).numSamples();
-        if (samples != shard.samples()) {
-          throw new IllegalArgumentException("Dataset " + dir + ": " + shard.path() + " holds " + samples
-              + " samples but the manifest says " + shard.samples() + " (run `beton verify " + dir + "`)");
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("Cannot read " + file, e);
+      if (attributes.size() != shard.bytes()) {
+        throw new IllegalArgumentException("Dataset " + dir + ": " + shard.path() + " is " + attributes.size()
+            + " bytes but the manifest says " + shard.bytes() + " (run `beton verify " + dir + "`)");
       }
       files.add(file);
       checksums.add(shard.pageChecksums());
     }
     warnIfUnchecked(dir, manifest);
-    return new Listing(List.copyOf(files), java.util.Collections.unmodifiableList(checksums), manifest);
+    return new Listing(dir, List.copyOf(files), java.util.Collections.unmodifiableList(checksums), manifest);
   }
 
   private static void warnIfUnchecked(Path dir, DatasetManifest manifest) {
@@ -108,19 +97,28 @@ public final class DatasetDirectory {
     }
   }
 
-  /** The file's header; with page checksums, the header and descriptors are checked first. */
-  private static Header header(Path file, PageChecksums sums) throws IOException {
-    int length = sums == null ? BetonFormat.HEADER_SIZE : sums.unitLength(0);
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
-      while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
-        // read it all
+  /**
+   * Refuses shards whose headers, as the loader opened them (and checked them against their page checksums), hold
+   * another number of samples than the manifest lists: checked on the opened readers rather than by reading
+   * every header once more while listing.
+   */
+  public static void requireSampleCounts(Listing dataset, Shards shards) {
+    List<ShardEntry> entries = dataset.manifest().shards();
+    for (int i = 0; i < entries.size(); i++) {
+      long samples = shards.reader(i).numSamples();
+      if (samples != entries.get(i).samples()) {
+        Path dir = dataset.dir();
+        throw new IllegalArgumentException("Dataset " + dir + ": " + entries.get(i).path() + " holds " + samples
+            + " samples but the manifest says " + entries.get(i).samples() + " (run `beton verify " + dir + "`)");
       }
-      b.flip();
-      if (sums != null && b.remaining() == length) {
-        sums.check(file.toString(), 0, b);
-      }
-      return Header.parse(b, file.toString());
+    }
+  }
+
+  private static Path realPath(Path dir) {
+    try {
+      return dir.toRealPath();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot resolve " + dir, e);
     }
   }
 }

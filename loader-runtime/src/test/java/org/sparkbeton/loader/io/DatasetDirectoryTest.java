@@ -18,6 +18,8 @@ import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.IntField;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.decoders.IntDecoder;
 
 class DatasetDirectoryTest {
   private static final List<BetonField> FIELDS = List.of(new BetonField("label", IntField.INSTANCE));
@@ -57,8 +59,17 @@ class DatasetDirectoryTest {
   @Test
   void refusesWhatTheManifestDoesNotMatch() throws Exception {
     Path dir = dataset(Map.of("part-1.beton", 7L));
+    // the sample count is checked on the shards as the loader opens them, not by reading each header while listing
+    assertThat(DatasetDirectory.shardFiles(dir)).hasSize(3);
+    assertThatThrownBy(() -> Loader.builder(dir).batchSize(2).pipeline("label", new IntDecoder()).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Dataset " + dir + ": part-1.beton holds 3 samples but the manifest says 7 (run `beton verify "
+            + dir + "`)");
+    Files.write(dir.resolve("part-2.beton"), new byte[] {1, 2, 3}, java.nio.file.StandardOpenOption.APPEND);
     assertThatThrownBy(() -> DatasetDirectory.shardFiles(dir))
-        .hasMessageContaining("part-1.beton holds 3 samples but the manifest says 7");
+        .hasMessageContaining("part-2.beton is " + (Files.size(dir.resolve("part-2.beton"))) + " bytes but the"
+            + " manifest says " + (Files.size(dir.resolve("part-2.beton")) - 3));
+    dataset(Map.of()); // written again, as the manifest says
     Files.delete(dir.resolve("part-0.beton"));
     assertThatThrownBy(() -> DatasetDirectory.shardFiles(dir))
         .hasMessageContaining("the manifest lists part-0.beton, which does not exist");
