@@ -6,31 +6,58 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A parsed JSON value of a manifest with its path, for typed access with precise error messages. */
+/**
+ * A parsed JSON value of a manifest with its path, for typed access with precise error messages. The path
+ * ({@code $.shards[12].checksum}) is built only when a message needs it: a 1,000-shard manifest has tens of
+ * thousands of nodes, and building each one's path took much of a cold JVM's manifest parse.
+ */
 final class ManifestNode {
-  final String path;
+  private final ManifestNode parent; // null for the root
+  private final String key; // this node's key in its parent object, or null for an element of an array
+  private final int index; // this node's index in its parent array
   final Object value;
 
-  ManifestNode(String path, Object value) {
-    this.path = path;
+  /** The root: the whole manifest, path {@code $}. */
+  ManifestNode(Object value) {
+    this(null, null, -1, value);
+  }
+
+  private ManifestNode(ManifestNode parent, String key, int index, Object value) {
+    this.parent = parent;
+    this.key = key;
+    this.index = index;
     this.value = value;
+  }
+
+  /** The JSON path of this value, for messages. */
+  String path() {
+    if (parent == null) {
+      return "$";
+    }
+    return parent.path() + (key != null ? "." + key : "[" + index + "]");
   }
 
   /** Checks this is an object with exactly the given keys ({@code ?key} = optional). */
   ManifestNode object(String... keys) {
     Map<?, ?> m = map();
-    Set<String> allowed = new LinkedHashSet<>();
+    int present = 0;
     for (String k : keys) {
-      allowed.add(k.startsWith("?") ? k.substring(1) : k);
+      present += m.containsKey(k.startsWith("?") ? k.substring(1) : k) ? 1 : 0;
     }
-    for (Object k : m.keySet()) {
-      if (!allowed.contains(k)) {
-        throw new ManifestFormatException(path, "unknown key \"" + k + "\"; expected " + allowed);
+    if (present != m.size()) { // a key none of these names: say which (the set only on this path)
+      Set<String> allowed = new LinkedHashSet<>();
+      for (String k : keys) {
+        allowed.add(k.startsWith("?") ? k.substring(1) : k);
+      }
+      for (Object k : m.keySet()) {
+        if (!allowed.contains(k)) {
+          throw new ManifestFormatException(path(), "unknown key \"" + k + "\"; expected " + allowed);
+        }
       }
     }
     for (String k : keys) {
       if (!k.startsWith("?") && !m.containsKey(k)) {
-        throw new ManifestFormatException(path, "missing required key \"" + k + "\"");
+        throw new ManifestFormatException(path(), "missing required key \"" + k + "\"");
       }
     }
     return this;
@@ -38,7 +65,7 @@ final class ManifestNode {
 
   private Map<?, ?> map() {
     if (!(value instanceof Map<?, ?> m)) {
-      throw new ManifestFormatException(path, "expected an object, got " + kind(value));
+      throw new ManifestFormatException(path(), "expected an object, got " + kind(value));
     }
     return m;
   }
@@ -50,9 +77,9 @@ final class ManifestNode {
   ManifestNode get(String key) {
     Map<?, ?> m = map();
     if (!m.containsKey(key)) {
-      throw new ManifestFormatException(path, "missing required key \"" + key + "\"");
+      throw new ManifestFormatException(path(), "missing required key \"" + key + "\"");
     }
-    return new ManifestNode(path + "." + key, m.get(key));
+    return new ManifestNode(this, key, -1, m.get(key));
   }
 
   List<String> keys() {
@@ -63,32 +90,32 @@ final class ManifestNode {
 
   List<ManifestNode> list() {
     if (!(value instanceof List<?> l)) {
-      throw new ManifestFormatException(path, "expected an array, got " + kind(value));
+      throw new ManifestFormatException(path(), "expected an array, got " + kind(value));
     }
     List<ManifestNode> out = new ArrayList<>();
     for (int i = 0; i < l.size(); i++) {
-      out.add(new ManifestNode(path + "[" + i + "]", l.get(i)));
+      out.add(new ManifestNode(this, null, i, l.get(i)));
     }
     return out;
   }
 
   String string() {
     if (!(value instanceof String s)) {
-      throw new ManifestFormatException(path, "expected a string, got " + kind(value));
+      throw new ManifestFormatException(path(), "expected a string, got " + kind(value));
     }
     return s;
   }
 
   long integer() {
     if (!(value instanceof Long l)) {
-      throw new ManifestFormatException(path, "expected an integer, got " + kind(value));
+      throw new ManifestFormatException(path(), "expected an integer, got " + kind(value));
     }
     return l;
   }
 
   boolean bool() {
     if (!(value instanceof Boolean b)) {
-      throw new ManifestFormatException(path, "expected true or false, got " + kind(value));
+      throw new ManifestFormatException(path(), "expected true or false, got " + kind(value));
     }
     return b;
   }
@@ -106,7 +133,7 @@ final class ManifestNode {
     if ("-Infinity".equals(value)) {
       return Double.NEGATIVE_INFINITY;
     }
-    throw new ManifestFormatException(path, "expected a number, \"Infinity\" or \"-Infinity\", got " + kind(value));
+    throw new ManifestFormatException(path(), "expected a number, \"Infinity\" or \"-Infinity\", got " + kind(value));
   }
 
   private static String kind(Object v) {

@@ -23,7 +23,7 @@ final class ManifestParser {
   /** See {@link DatasetManifest#parse}. */
   static DatasetManifest parse(String json) {
     Object root = JsonText.parse(json);
-    ManifestNode r = new ManifestNode("$", root);
+    ManifestNode r = new ManifestNode(root);
     String format = r.get("format").string();
     if (!format.equals(FORMAT)) {
       throw new ManifestFormatException("$.format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
@@ -47,7 +47,7 @@ final class ManifestParser {
       String name = f.get("name").string();
       long type = f.get("type_id").integer();
       if (type < 0 || type > 255 || (FieldTypes.builtIn((int) type) == null && type != FieldTypes.CUSTOM)) {
-        throw new ManifestFormatException(f.get("type_id").path, "unknown type id " + type);
+        throw new ManifestFormatException(f.get("type_id").path(), "unknown type id " + type);
       }
       String dtype = f.has("dtype") ? f.get("dtype").string() : null;
       long[] shape = null;
@@ -57,24 +57,24 @@ final class ManifestParser {
         for (int i = 0; i < shape.length; i++) {
           shape[i] = dims.get(i).integer();
           if (shape[i] < 1) {
-            throw new ManifestFormatException(dims.get(i).path, "dimensions must be positive, got " + shape[i]);
+            throw new ManifestFormatException(dims.get(i).path(), "dimensions must be positive, got " + shape[i]);
           }
         }
         if (shape.length == 0) {
-          throw new ManifestFormatException(f.get("shape").path, "a shape needs at least one dimension");
+          throw new ManifestFormatException(f.get("shape").path(), "a shape needs at least one dimension");
         }
       }
       if (dtype != null) {
         try {
           NumpyDtype.of(dtype);
         } catch (IllegalArgumentException e) {
-          throw new ManifestFormatException(f.get("dtype").path, e.getMessage());
+          throw new ManifestFormatException(f.get("dtype").path(), e.getMessage());
         }
       }
       try {
         fields.add(new ManifestField(name, (int) type, dtype, shape));
       } catch (IllegalArgumentException e) {
-        throw new ManifestFormatException(f.path, e.getMessage());
+        throw new ManifestFormatException(f.path(), e.getMessage());
       }
       types.put(name, (int) type);
     }
@@ -92,7 +92,7 @@ final class ManifestParser {
         for (String name : st.keys()) {
           Integer type = types.get(name);
           if (type == null || (type != FieldTypes.INT && type != FieldTypes.FLOAT)) {
-            throw new ManifestFormatException(st.path + "." + name, "statistics are only kept for Int and Float fields"
+            throw new ManifestFormatException(st.path() + "." + name, "statistics are only kept for Int and Float fields"
                 + " of the dataset, and '" + name + "' is " + (type == null ? "not a field" : FieldTypes.name(type)));
           }
           stats.put(name, columnStats(st.get(name), type == FieldTypes.FLOAT));
@@ -107,7 +107,7 @@ final class ManifestParser {
       } catch (ManifestFormatException e) {
         throw e;
       } catch (IllegalArgumentException e) {
-        throw new ManifestFormatException(s.path, e.getMessage());
+        throw new ManifestFormatException(s.path(), e.getMessage());
       }
     }
     Map<String, String> recipe = new LinkedHashMap<>();
@@ -132,12 +132,12 @@ final class ManifestParser {
       ManifestNode c = r.get(CHECKSUM_KEY).object("algorithm", "value");
       String algorithm = c.get("algorithm").string();
       if (!algorithm.equals(ShardChecksum.SHA256)) {
-        throw new ManifestFormatException(c.get("algorithm").path, "expected \"sha256\", got \"" + algorithm + "\"");
+        throw new ManifestFormatException(c.get("algorithm").path(), "expected \"sha256\", got \"" + algorithm + "\"");
       }
       String stated = c.get("value").string().toLowerCase(java.util.Locale.ROOT);
       String expected = stated.equals(DatasetManifest.writtenContentSha256(json)) ? stated : manifest.contentSha256();
       if (!expected.equals(stated)) {
-        throw new ManifestFormatException(c.path, "the manifest's content does not match its checksum (its SHA-256 is "
+        throw new ManifestFormatException(c.path(), "the manifest's content does not match its checksum (its SHA-256 is "
             + expected + ", the manifest says " + stated + "): it was edited or damaged after it was written, so"
             + " neither its shards nor its counts and statistics can be trusted. Restore it from a copy, or"
             + " rewrite the dataset");
@@ -150,7 +150,7 @@ final class ManifestParser {
     n.object("algorithm", "page_size", "metadata_start", "data_start", "allocation_table_start", "values");
     String algorithm = n.get("algorithm").string();
     if (!algorithm.equals(PageChecksums.ALGORITHM)) {
-      throw new ManifestFormatException(n.get("algorithm").path, "expected \"crc32c\", got \"" + algorithm + "\"");
+      throw new ManifestFormatException(n.get("algorithm").path(), "expected \"crc32c\", got \"" + algorithm + "\"");
     }
     try {
       return new PageChecksums(n.get("page_size").integer(), n.get("metadata_start").integer(),
@@ -159,14 +159,14 @@ final class ManifestParser {
     } catch (ManifestFormatException e) {
       throw e;
     } catch (IllegalArgumentException e) {
-      throw new ManifestFormatException(n.path, e.getMessage());
+      throw new ManifestFormatException(n.path(), e.getMessage());
     }
   }
 
   private static long nonNegative(ManifestNode n) {
     long v = n.integer();
     if (v < 0) {
-      throw new ManifestFormatException(n.path, "must not be negative, got " + v);
+      throw new ManifestFormatException(n.path(), "must not be negative, got " + v);
     }
     return v;
   }
@@ -178,7 +178,7 @@ final class ManifestParser {
     ManifestNode max = n.get("max");
     if (min.value == null || max.value == null) {
       if (min.value != max.value) {
-        throw new ManifestFormatException(n.path, "min and max must both be null or both be numbers");
+        throw new ManifestFormatException(n.path(), "min and max must both be null or both be numbers");
       }
       return new ColumnStats(null, null, nan);
     }
@@ -187,7 +187,7 @@ final class ManifestParser {
     } catch (ManifestFormatException e) {
       throw e;
     } catch (IllegalArgumentException e) {
-      throw new ManifestFormatException(n.path, e.getMessage());
+      throw new ManifestFormatException(n.path(), e.getMessage());
     }
   }
 }
