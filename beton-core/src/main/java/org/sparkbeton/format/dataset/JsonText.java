@@ -17,11 +17,13 @@ final class JsonText {
   private static final int MAX_DEPTH = 64;
 
   private final String text;
+  private final char[] chars; // the text's characters: a string without escapes is copied out in one piece
   private int pos;
   private int depth;
 
   private JsonText(String text) {
     this.text = text;
+    this.chars = text.toCharArray();
   }
 
   /** Parses one JSON value that spans the whole text. */
@@ -133,12 +135,23 @@ final class JsonText {
 
   private String string() {
     pos++; // opening quote
+    int start = pos;
+    for (int i = start; i < chars.length; i++) { // most strings: no escape, taken in one piece
+      char c = chars[i];
+      if (c == '"') {
+        pos = i + 1;
+        return new String(chars, start, i - start);
+      }
+      if (c == '\\' || c < 0x20) {
+        break;
+      }
+    }
     StringBuilder sb = new StringBuilder();
     while (true) {
-      if (pos >= text.length()) {
+      if (pos >= chars.length) {
         throw error("unterminated string");
       }
-      char c = text.charAt(pos);
+      char c = chars[pos];
       if (c == '"') {
         pos++;
         return sb.toString();
@@ -192,10 +205,10 @@ final class JsonText {
     }
     if (peek() == '0') {
       pos++;
-      if (Character.isDigit(peek())) {
+      if (isDigit(peek())) {
         throw error("leading zeros are not allowed in numbers");
       }
-    } else if (Character.isDigit(peek())) {
+    } else if (isDigit(peek())) {
       digits();
     } else {
       throw error("unexpected " + describeHere() + " in a number, expected a digit");
@@ -204,7 +217,7 @@ final class JsonText {
     if (peek() == '.') {
       integral = false;
       pos++;
-      if (!Character.isDigit(peek())) {
+      if (!isDigit(peek())) {
         throw error("expected a digit after the decimal point");
       }
       digits();
@@ -215,7 +228,7 @@ final class JsonText {
       if (peek() == '+' || peek() == '-') {
         pos++;
       }
-      if (!Character.isDigit(peek())) {
+      if (!isDigit(peek())) {
         throw error("expected a digit in the exponent");
       }
       digits();
@@ -232,9 +245,14 @@ final class JsonText {
   }
 
   private void digits() {
-    while (Character.isDigit(peek())) {
+    while (isDigit(peek())) {
       pos++;
     }
+  }
+
+  /** JSON's digits are ASCII only (Character.isDigit would take other scripts' digits too). */
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
   }
 
   private void literal(String word) {
@@ -252,12 +270,12 @@ final class JsonText {
   }
 
   private char peek() {
-    return pos < text.length() ? text.charAt(pos) : '\0';
+    return pos < chars.length ? chars[pos] : '\0';
   }
 
   private void skipWhitespace() {
-    while (pos < text.length()) {
-      char c = text.charAt(pos);
+    while (pos < chars.length) {
+      char c = chars[pos];
       if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
         return;
       }

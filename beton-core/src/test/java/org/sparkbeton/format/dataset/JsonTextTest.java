@@ -1,0 +1,53 @@
+package org.sparkbeton.format.dataset;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JsonTextTest {
+  @Test
+  void readsWhatItWrites() {
+    Map<String, Object> value = new java.util.LinkedHashMap<>();
+    value.put("plain", "part-00001-8be92eb3-a21-000.beton");
+    value.put("escaped", "tab\there, quote \" backslash \\ newline\n unicode \u00e9\u4e2d control \u0001");
+    value.put("empty", "");
+    value.put("numbers", List.of(0L, -7L, Long.MAX_VALUE, Long.MIN_VALUE, 2.5, -1.0E-7));
+    value.put("nested", Map.of("list", List.of(Map.of("a", true), List.of())));
+    value.put("null", null);
+    String text = JsonText.write(value);
+    assertThat(JsonText.parse(text)).isEqualTo(value);
+    assertThat(JsonText.parse(text.replace("\n", " \r\n\t"))).isEqualTo(value);
+  }
+
+  @Test
+  void readsEscapesInsideAndAroundPlainRuns() {
+    assertThat(JsonText.parse("\"a\\u0041\\/b\\\\\"")).isEqualTo("aA/b\\");
+    assertThat(JsonText.parse("[\"\\\"\", \"x\\n\", \"\"]")).isEqualTo(List.of("\"", "x\n", ""));
+    assertThat(JsonText.parse("{\"k\\u00e9y\": 1}")).isEqualTo(Map.of("k\u00e9y", 1L));
+  }
+
+  @Test
+  void refusesWhatJsonDoesNotAllowNamingTheOffset() {
+    refused("\"abc", "unterminated string");
+    refused("\"a\u0001b\"", "control character U+0001 inside a string must be escaped");
+    refused("\"a\\qb\"", "invalid escape sequence \\q");
+    refused("\"\\u12G4\"", "invalid hex digit 'G' in \\u escape");
+    refused("012", "leading zeros are not allowed in numbers");
+    refused("1.", "expected a digit after the decimal point");
+    refused("1.\u0661", "expected a digit after the decimal point"); // an Arabic-Indic one is no JSON digit
+    refused("1e", "expected a digit in the exponent");
+    refused("[1, 2,]", "expected a value");
+    refused("{\"a\": 1, \"a\": 2}", "duplicate key \"a\"");
+    refused("{} x", "after the end of the JSON value");
+    assertThat(JsonText.parse("-0.5e+2")).isEqualTo(-50.0);
+    assertThat(JsonText.parse(" 123 ")).isEqualTo(123L);
+  }
+
+  private static void refused(String text, String problem) {
+    assertThatThrownBy(() -> JsonText.parse(text)).isInstanceOf(ManifestFormatException.class)
+        .hasMessageContaining(problem);
+  }
+}
