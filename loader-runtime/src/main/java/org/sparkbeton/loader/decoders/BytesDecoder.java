@@ -19,6 +19,12 @@ public class BytesDecoder implements Decoder {
   @Override
   public Stage plan(FieldSource field) {
     field.requireType(name(), FieldTypes.BYTES, FieldTypes.JSON);
+    long max = field.fact(BytesDecoder.class, BytesDecoder::largestPlausible); // scanned once per field source
+    return new BytesStage(field, (int) max, trailingBytes());
+  }
+
+  /** The largest size among the samples' values that is plausible; others are bad samples when read. */
+  private static long largestPlausible(FieldSource field) {
     long[] largest = {0};
     field.scan((s, rec, at) -> {
       long size = rec.getLong(at + 8);
@@ -26,8 +32,7 @@ public class BytesDecoder implements Decoder {
         largest[0] = Math.max(largest[0], size);
       }
     });
-    long max = largest[0];
-    return new BytesStage(field, (int) max, trailingBytes());
+    return largest[0];
   }
 
   /** Bytes at the end of each stored value that are not part of it (JSON's NUL). */

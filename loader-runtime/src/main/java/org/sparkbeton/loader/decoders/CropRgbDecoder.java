@@ -109,20 +109,9 @@ public abstract class CropRgbDecoder implements Decoder {
     long size = outputSize;
     int outH = (int) (size >>> 32);
     int outW = (int) size;
-    long[] largest = {0};
-    int[] jpeg = {-1};
-    field.scan((s, rec, at) -> {
-      int width = SimpleRgbDecoder.width(rec, at);
-      int height = SimpleRgbDecoder.height(rec, at);
-      if (SimpleRgbDecoder.accepted(width, height, field)) { // others are bad samples when read
-        largest[0] = Math.max(largest[0], (long) width * height);
-      }
-      if (jpeg[0] < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
-        jpeg[0] = s;
-      }
-    });
-    long maxPixels = largest[0];
-    int firstJpeg = jpeg[0];
+    SampleFacts facts = field.fact(SampleFacts.class, SampleFacts::scan);
+    long maxPixels = facts.maxPixels();
+    int firstJpeg = facts.firstJpeg();
     if (field.samples().length == 0) {
       throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
     }
@@ -135,6 +124,29 @@ public abstract class CropRgbDecoder implements Decoder {
           memory.direct(outH * outW * 3, purpose + " resized box"));
     }
     return new CropStage(field, scratchBytes, outH, outW, perWorker);
+  }
+
+  /**
+   * What planning needs from the field's samples, found by one scan of their metadata and kept by the field
+   * source for later plans (every epoch): the most pixels of an image the loader accepts (others are bad samples
+   * when read), and the first sample stored as JPEG, or -1.
+   */
+  private record SampleFacts(long maxPixels, int firstJpeg) {
+    static SampleFacts scan(FieldSource field) {
+      long[] largest = {0};
+      int[] jpeg = {-1};
+      field.scan((s, rec, at) -> {
+        int width = SimpleRgbDecoder.width(rec, at);
+        int height = SimpleRgbDecoder.height(rec, at);
+        if (SimpleRgbDecoder.accepted(width, height, field)) {
+          largest[0] = Math.max(largest[0], (long) width * height);
+        }
+        if (jpeg[0] < 0 && rec.get(at + RgbImageField.MODE) == ImageMode.JPG.code()) {
+          jpeg[0] = s;
+        }
+      });
+      return new SampleFacts(largest[0], jpeg[0]);
+    }
   }
 
   /**

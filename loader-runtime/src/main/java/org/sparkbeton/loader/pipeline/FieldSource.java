@@ -1,6 +1,9 @@
 package org.sparkbeton.loader.pipeline;
 
 import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
@@ -25,6 +28,7 @@ public final class FieldSource {
   private final int field;
   private final int fieldOffset;
   private final int[] samples;
+  private final Map<Object, Object> facts = new ConcurrentHashMap<>();
 
   /** A field of one file. */
   public FieldSource(BetonReader reader, int field, int[] samples, PayloadStore payloads) {
@@ -80,6 +84,19 @@ public final class FieldSource {
   /** The samples the loader may read, in no particular order, possibly repeated. Do not modify. */
   public int[] samples() {
     return samples;
+  }
+
+  /**
+   * What {@code compute} finds over this field's samples (a {@link #scan} of their metadata), computed once per
+   * {@code key} and kept: a loader plans its pipelines again at every epoch (so that output sizes may change
+   * between epochs), and the samples and their metadata do not change, so neither does a scan's result. Over
+   * 1.28 million samples a scan takes tens of milliseconds warm and more in a fresh JVM, at every epoch's start.
+   * The key names what is computed (the computing class, for instance); the result must depend on this field
+   * source alone.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T fact(Object key, Function<FieldSource, T> compute) {
+    return (T) facts.computeIfAbsent(key, k -> compute.apply(this));
   }
 
   /** Receives one sample's metadata during {@link #scan}: its record chunk and the field's offset in it. */
