@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -68,6 +70,10 @@ public final class DatasetVerifier {
   /** {@link #shardFile(Path, String)} with the real path of {@code dir} resolved once for all its shards. */
   public static Path shardFile(Path dir, Path root, String path) throws IOException {
     Path file = dir.resolve(path).normalize();
+    if (path.indexOf('/') < 0 && file.startsWith(dir.normalize())
+        && !Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isSymbolicLink()) {
+      return file; // a name in the directory that is no link: inside it, with one lstat instead of a realpath
+    }
     Path real = file.toRealPath();
     if (!file.startsWith(dir.normalize()) || !real.startsWith(root)) {
       throw new IllegalArgumentException("shard " + path + " resolves to " + real + ", outside the dataset directory "
