@@ -26,12 +26,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.format.dataset.DatasetManifest;
-import org.sparkbeton.loader.Batch;
-import org.sparkbeton.loader.Loader;
-import org.sparkbeton.loader.decoders.IntDecoder;
-import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
-import org.sparkbeton.loader.order.OrderOption;
-import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
 
 /**
  * The scale of a job, not a test: an ImageNet-sized dataset (1,281,167 rows, a 32x24 JPEG each, label = row mod
@@ -42,7 +36,9 @@ import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
  * first histogram over a 1,000-row, 1-shard dataset, which is Spark's own share of it.
  *
  * <p>Arguments: {@code dir [rows] [partitions] [rounds]}; {@code dir} is deleted at the end (kept with
- * {@code -Dscale.keep=true}; {@code --child reader|reader-extensions|loader dataset} then opens it again). With
+ * {@code -Dscale.keep=true}; {@code --child reader|reader-extensions dataset}, or {@link LoaderOpenChild} with the
+ * dataset, then opens it again). The loader's child runs on {@code -Dscale.loaderClasspath}'s class path (a file
+ * holding one, the loader's own dependencies: a training process has no Spark) where given, else on this one. With
  * {@code -Dscale.reuse=true} a dataset kept there is opened without writing it again; {@code -Dscale.opens=reader,...}
  * picks the kinds of open (default: reader, reader-extensions, loader, reader-small; also reader-scan: the same
  * histogram computed by Spark over a scan of every shard, the driver's metadata answer turned off), and
@@ -186,8 +182,14 @@ public final class ScaleBenchmark {
     // the parent's JVM options (Spark's --add-opens among them), not its debugger or agent settings
     ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
         .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).forEach(cmd::add);
-    cmd.addAll(List.of("-cp", classPath, ScaleBenchmark.class.getName(), "--child", kind,
-        dataset.toString()));
+    if (kind.equals("loader")) {
+      // the loader as a training process runs it: its own class path where given (no Spark, no Hadoop), else this one
+      String loaderPath = System.getProperty("scale.loaderClasspath");
+      String own = loaderPath == null ? classPath : testClasses() + ":" + Files.readString(Path.of(loaderPath)).trim();
+      cmd.addAll(List.of("-cp", own, LoaderOpenChild.class.getName(), dataset.toString()));
+    } else {
+      cmd.addAll(List.of("-cp", classPath, ScaleBenchmark.class.getName(), "--child", kind, dataset.toString()));
+    }
     Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     List<String> out = new ArrayList<>();
     try (var r = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))) {
@@ -204,49 +206,21 @@ public final class ScaleBenchmark {
     return out;
   }
 
+  /** Where this class was loaded from: integration-tests' test classes, which hold the children's main classes. */
+  private static String testClasses() {
+    try {
+      return Path.of(ScaleBenchmark.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Runs in the child JVM: prints {@code RESULT name<TAB>ms} lines. */
   private static void child(String kind, Path dataset) throws Exception {
     long mainStart = System.nanoTime();
     long mainCpu = cpu();
     long jvmUpMs = ManagementFactory.getRuntimeMXBean().getUptime();
     result(kind + ": JVM start to main", jvmUpMs);
-    if (kind.equals("loader")) {
-      long t0 = System.nanoTime();
-      try (Loader loader = Loader.builder(dataset).batchSize(256).numThreads(2).seed(1).order(OrderOption.RANDOM)
-          .pipeline("image", new RandomResizedCropRgbDecoder(224, 224), new RandomHorizontalFlip(0.5))
-          .pipeline("label", new IntDecoder()).build()) {
-        long built = System.nanoTime();
-        var it = loader.iterator();
-        Batch b = it.next();
-        long first = System.nanoTime();
-        result("loader: process CPU from main to first batch (all threads)", ms(cpu() - mainCpu));
-        if (b.size() != 256) {
-          throw new IllegalStateException("unexpected batch of " + b.size());
-        }
-        result("loader: build()", ms(built - t0));
-        result("loader: first batch after build()", ms(first - built));
-        result("**loader: main to first batch (build() + first batch)**", ms(first - mainStart));
-      }
-      // the same again in this JVM: the work itself, without class loading and with warmer code
-      long w0 = System.nanoTime();
-      try (Loader loader = Loader.builder(dataset).batchSize(256).numThreads(2).seed(2).order(OrderOption.RANDOM)
-          .pipeline("image", new RandomResizedCropRgbDecoder(224, 224), new RandomHorizontalFlip(0.5))
-          .pipeline("label", new IntDecoder()).build()) {
-        long built = System.nanoTime();
-        loader.iterator().next();
-        result("loader, second in the JVM: build()", ms(built - w0));
-        result("loader, second in the JVM: build() + first batch", ms(System.nanoTime() - w0));
-      }
-      long m0 = System.nanoTime();
-      String text = Files.readString(dataset.resolve(DatasetManifest.FILE_NAME));
-      DatasetManifest manifest = DatasetManifest.parse(text);
-      long m1 = System.nanoTime();
-      manifest.toJson();
-      long m2 = System.nanoTime();
-      result("manifest: read + parse, after the loader's", ms(m1 - m0));
-      result("manifest: toJson (what the driver's commit writes)", ms(m2 - m1));
-      return;
-    }
     boolean extensions = kind.equals("reader-extensions");
     // reader-scan: Spark computes the histogram itself over a scan of every shard (the driver's metadata answer
     // turned off), as it does for a filtered histogram or a dataset over aggregatePushdownMaxSamples
