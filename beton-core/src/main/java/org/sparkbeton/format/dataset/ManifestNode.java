@@ -9,7 +9,7 @@ import java.util.Set;
 /**
  * A parsed JSON value of a manifest with its path, for typed access with precise error messages. The path
  * ({@code $.shards[12].checksum}) is built only when a message needs it: a 1,000-shard manifest has tens of
- * thousands of nodes, and building each one's path took much of a cold JVM's manifest parse.
+ * thousands of nodes, whose paths no reader of a good manifest ever sees.
  */
 final class ManifestNode {
   private final ManifestNode parent; // null for the root
