@@ -60,7 +60,7 @@ public final class DatasetManifest {
   /** The version written before page and content checksums; still read. */
   public static final int FORMAT_VERSION_UNCHECKED = 1;
   static final String CHECKSUM_KEY = "manifest_checksum";
-  /** How {@link #toJson()} writes the start of the checksum member after the content, and the end of the content alone. */
+  /** How {@link #toJson()} writes the start of the checksum member after the content, and the content's end. */
   private static final String WRITTEN_CHECKSUM_MEMBER = ",\n  \"" + CHECKSUM_KEY + "\": ";
   private static final String WRITTEN_CONTENT_END = "\n}\n";
 

@@ -92,8 +92,8 @@ final class ManifestParser {
         for (String name : st.keys()) {
           Integer type = types.get(name);
           if (type == null || (type != FieldTypes.INT && type != FieldTypes.FLOAT)) {
-            throw new ManifestFormatException(st.path() + "." + name, "statistics are only kept for Int and Float fields"
-                + " of the dataset, and '" + name + "' is " + (type == null ? "not a field" : FieldTypes.name(type)));
+            throw new ManifestFormatException(st.path() + "." + name, "statistics are only kept for Int and Float"
+                + " fields of the dataset, and '" + name + "' is " + (type == null ? "not a field" : FieldTypes.name(type)));
           }
           stats.put(name, columnStats(st.get(name), type == FieldTypes.FLOAT));
         }
@@ -137,8 +137,8 @@ final class ManifestParser {
       String stated = c.get("value").string().toLowerCase(java.util.Locale.ROOT);
       String expected = stated.equals(DatasetManifest.writtenContentSha256(json)) ? stated : manifest.contentSha256();
       if (!expected.equals(stated)) {
-        throw new ManifestFormatException(c.path(), "the manifest's content does not match its checksum (its SHA-256 is "
-            + expected + ", the manifest says " + stated + "): it was edited or damaged after it was written, so"
+        throw new ManifestFormatException(c.path(), "the manifest's content does not match its checksum (its SHA-256"
+            + " is " + expected + ", the manifest says " + stated + "): it was edited or damaged after it was written, so"
             + " neither its shards nor its counts and statistics can be trusted. Restore it from a copy, or"
             + " rewrite the dataset");
       }

@@ -71,6 +71,7 @@ public final class LoaderOpenChild {
   }
 
   private static long cpu() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    return os.getProcessCpuTime();
   }
 }

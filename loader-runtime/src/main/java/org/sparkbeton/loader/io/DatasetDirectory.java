@@ -19,8 +19,8 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * manifest does not list (orphans of failed or speculative attempts) are never opened. Each listed shard
  * must lie inside the directory (a symbolic link leading out of it is refused) and exist with the size the
  * manifest promises; the loader checks the sample count and the fields as it opens the shards
- * ({@link #requireSampleCounts}), and every page against the manifest's page checksums as it reads them. A manifest edited after it
- * was written is refused when parsed.
+ * ({@link #requireSampleCounts}), and every page against the manifest's page checksums as it reads them. A
+ * manifest edited after it was written is refused when parsed.
  */
 public final class DatasetDirectory {
   private static final System.Logger LOG = System.getLogger(DatasetDirectory.class.getName());
