@@ -1,5 +1,9 @@
 package org.sparkbeton.it.bench;
 
+import static org.sparkbeton.it.bench.ChildResults.cpu;
+import static org.sparkbeton.it.bench.ChildResults.ms;
+import static org.sparkbeton.it.bench.ChildResults.result;
+
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,18 +64,5 @@ public final class LoaderOpenChild {
     return Loader.builder(dataset).batchSize(256).numThreads(2).seed(seed).order(OrderOption.RANDOM)
         .pipeline("image", new RandomResizedCropRgbDecoder(224, 224), new RandomHorizontalFlip(0.5))
         .pipeline("label", new IntDecoder()).build();
-  }
-
-  private static void result(String name, double ms) {
-    System.out.println("RESULT " + name + "\t" + ms);
-  }
-
-  private static double ms(long nanos) {
-    return nanos / 1e6;
-  }
-
-  private static long cpu() {
-    var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-    return os.getProcessCpuTime();
   }
 }

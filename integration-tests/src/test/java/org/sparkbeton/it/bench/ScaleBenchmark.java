@@ -2,6 +2,9 @@ package org.sparkbeton.it.bench;
 
 import static org.apache.spark.sql.functions.col;
 import static org.apache.spark.sql.functions.lit;
+import static org.sparkbeton.it.bench.ChildResults.cpu;
+import static org.sparkbeton.it.bench.ChildResults.ms;
+import static org.sparkbeton.it.bench.ChildResults.result;
 
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
@@ -185,7 +188,8 @@ public final class ScaleBenchmark {
     if (kind.equals("loader")) {
       // the loader as a training process runs it: its own class path where given (no Spark, no Hadoop), else this one
       String loaderPath = System.getProperty("scale.loaderClasspath");
-      String own = loaderPath == null ? classPath : testClasses() + ":" + Files.readString(Path.of(loaderPath)).trim();
+      String own = loaderPath == null ? classPath
+          : testClasses() + ":" + Files.readString(Path.of(loaderPath)).trim();
       cmd.addAll(List.of("-cp", own, LoaderOpenChild.class.getName(), dataset.toString()));
     } else {
       cmd.addAll(List.of("-cp", classPath, ScaleBenchmark.class.getName(), "--child", kind, dataset.toString()));
@@ -287,10 +291,6 @@ public final class ScaleBenchmark {
     return h;
   }
 
-  private static void result(String name, double ms) {
-    System.out.println("RESULT " + name + "\t" + ms);
-  }
-
   /** Each name's values over the rounds: median and range, with the 1 s goal where it applies. */
   private static List<String> summarise(List<String> results) {
     Map<String, List<Double>> byName = byName(results);
@@ -359,9 +359,6 @@ public final class ScaleBenchmark {
   }
 
   /** CPU time of the whole process (every thread: Spark's, the JIT's, the GC's), ns. */
-  private static long cpu() {
-    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
-  }
 
   private static double loadAverage() {
     return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
@@ -369,10 +366,6 @@ public final class ScaleBenchmark {
 
   private static String row(String what, String value) {
     return "| " + what + " | " + value + " |";
-  }
-
-  private static double ms(long nanos) {
-    return nanos / 1e6;
   }
 
   private static String secs(long millis) {
