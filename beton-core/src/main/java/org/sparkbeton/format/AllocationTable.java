@@ -6,8 +6,8 @@ import org.sparkbeton.format.io.BetonSource;
 
 /**
  * The allocation table (docs/format.md#allocation-table), sorted by pointer so that a payload's size is found by binary
- * search on its exact pointer, as FFCV's memory managers do. Entries are kept in three parallel
- * primitive arrays: 1.28 million entries load in a few tens of milliseconds.
+ * search on its exact pointer, as FFCV's memory managers do. Entries are kept in one
+ * primitive array ({@link AllocationEntries}): 12 bytes an entry where the data region is under 4 GiB, else 24.
  *
  * <p>FFCV files may hold zero-length allocations that share a pointer with the next allocation
  * (docs/format.md#zero-length-values). Where pointers repeat, {@link #sizeAt} answers with the largest size, which
@@ -16,23 +16,22 @@ import org.sparkbeton.format.io.BetonSource;
 public final class AllocationTable {
   private static final int CHUNK_ENTRIES = 1 << 20;
 
-  private final long[] ptrs;
-  private final long[] sizes;
-  private final long[] samples;
+  private final AllocationEntries entries;
   private final boolean hasDuplicatePointers;
 
-  AllocationTable(long[] ptrs, long[] sizes, long[] samples) {
-    this.ptrs = ptrs;
-    this.sizes = sizes;
-    this.samples = samples;
-    if (!isSorted(ptrs)) {
-      ParallelSort.byFirst(ptrs, sizes, samples);
+  /** Entries read in pointer order ({@code sorted}; then {@code duplicates} says whether a pointer repeats), or not. */
+  private AllocationTable(AllocationEntries entries, boolean sorted, boolean duplicates) {
+    this.entries = entries;
+    if (sorted) {
+      this.hasDuplicatePointers = duplicates;
+    } else {
+      entries.sortByPointer();
+      boolean dup = false;
+      for (int i = 1; i < entries.size() && !dup; i++) {
+        dup = entries.ptr(i) == entries.ptr(i - 1);
+      }
+      this.hasDuplicatePointers = dup;
     }
-    boolean dup = false;
-    for (int i = 1; i < ptrs.length && !dup; i++) {
-      dup = ptrs[i] == ptrs[i - 1];
-    }
-    this.hasDuplicatePointers = dup;
   }
 
   /**
@@ -51,9 +50,11 @@ public final class AllocationTable {
       throw new BetonFormatException(file, "allocation table", start, count + " entries is more than a reader can hold");
     }
     int n = (int) count;
-    long[] ptrs = new long[n];
-    long[] sizes = new long[n];
-    long[] samples = new long[n];
+    // the checks below keep every entry inside these ranges
+    AllocationEntries entries = AllocationEntries.forRanges(n, dataStart, start, numSamples);
+    boolean sorted = true;
+    boolean duplicates = false;
+    long previous = Long.MIN_VALUE;
     for (int from = 0; from < n; from += CHUNK_ENTRIES) {
       int m = Math.min(CHUNK_ENTRIES, n - from);
       ByteBuffer b = source.read(start + (long) from * BetonFormat.ALLOCATION_ENTRY_SIZE, m * BetonFormat.ALLOCATION_ENTRY_SIZE);
@@ -72,38 +73,44 @@ public final class AllocationTable {
               "allocation [" + Long.toUnsignedString(ptr) + ", +" + Long.toUnsignedString(size)
                   + ") is outside the data region [" + dataStart + ", " + start + ")");
         }
-        samples[from + i] = sample;
-        ptrs[from + i] = ptr;
-        sizes[from + i] = size;
+        entries.set(from + i, sample, ptr, size);
+        sorted &= ptr >= previous;
+        duplicates |= ptr == previous;
+        previous = ptr;
       }
     }
-    return new AllocationTable(ptrs, sizes, samples);
+    return new AllocationTable(entries, sorted, duplicates);
   }
 
   public int size() {
-    return ptrs.length;
+    return entries.size();
   }
 
   /** Pointer of the i-th entry in pointer order. */
   public long ptr(int i) {
-    return ptrs[i];
+    return entries.ptr(i);
   }
 
   public long size(int i) {
-    return sizes[i];
+    return entries.size(i);
   }
 
   public long sample(int i) {
-    return samples[i];
+    return entries.sample(i);
+  }
+
+  /** Whether the entries are kept in 4-byte values (for tests). */
+  boolean isCompact() {
+    return entries.isNarrow();
   }
 
   /** Index (in pointer order) of an entry starting exactly at {@code ptr}, or -1. */
   public int indexOf(long ptr) {
     int lo = 0;
-    int hi = ptrs.length - 1;
+    int hi = entries.size() - 1;
     while (lo <= hi) {
       int mid = (lo + hi) >>> 1;
-      long p = ptrs[mid];
+      long p = entries.ptr(mid);
       if (p < ptr) {
         lo = mid + 1;
       } else if (p > ptr) {
@@ -111,11 +118,11 @@ public final class AllocationTable {
       } else {
         if (hasDuplicatePointers) {
           int best = mid;
-          for (int j = mid; j >= 0 && ptrs[j] == ptr; j--) {
-            best = sizes[j] > sizes[best] ? j : best;
+          for (int j = mid; j >= 0 && entries.ptr(j) == ptr; j--) {
+            best = entries.size(j) > entries.size(best) ? j : best;
           }
-          for (int j = mid; j < ptrs.length && ptrs[j] == ptr; j++) {
-            best = sizes[j] > sizes[best] ? j : best;
+          for (int j = mid; j < entries.size() && entries.ptr(j) == ptr; j++) {
+            best = entries.size(j) > entries.size(best) ? j : best;
           }
           return best;
         }
@@ -128,19 +135,10 @@ public final class AllocationTable {
   /** Size of the allocation starting exactly at {@code ptr}, or -1 when no entry starts there. */
   public long sizeAt(long ptr) {
     int i = indexOf(ptr);
-    return i < 0 ? -1 : sizes[i];
+    return i < 0 ? -1 : entries.size(i);
   }
 
   public boolean hasDuplicatePointers() {
     return hasDuplicatePointers;
-  }
-
-  private static boolean isSorted(long[] a) {
-    for (int i = 1; i < a.length; i++) {
-      if (a[i] < a[i - 1]) {
-        return false;
-      }
-    }
-    return true;
   }
 }
