@@ -69,17 +69,30 @@ public final class DatasetVerifier {
 
   /** {@link #shardFile(Path, String)} with the real path of {@code dir} resolved once for all its shards. */
   public static Path shardFile(Path dir, Path root, String path) throws IOException {
+    return shardFileAndAttributes(dir, root, path).file();
+  }
+
+  /** A shard's file and the attributes of the file it names (where a link leads, for a link). */
+  public record ShardFile(Path file, BasicFileAttributes attributes) {}
+
+  /**
+   * {@link #shardFile(Path, Path, String)} with the file's attributes: a name in the directory that is no link
+   * takes one {@code lstat}, which tells both that it lies inside the directory and its size and kind.
+   */
+  public static ShardFile shardFileAndAttributes(Path dir, Path root, String path) throws IOException {
     Path file = dir.resolve(path).normalize();
-    if (path.indexOf('/') < 0 && file.startsWith(dir.normalize())
-        && !Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS).isSymbolicLink()) {
-      return file; // a name in the directory that is no link: inside it, with one lstat instead of a realpath
+    if (path.indexOf('/') < 0 && file.startsWith(dir.normalize())) {
+      BasicFileAttributes own = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (!own.isSymbolicLink()) {
+        return new ShardFile(file, own); // inside the directory, with no realpath
+      }
     }
     Path real = file.toRealPath();
     if (!file.startsWith(dir.normalize()) || !real.startsWith(root)) {
       throw new IllegalArgumentException("shard " + path + " resolves to " + real + ", outside the dataset directory "
           + root + " (through a symbolic link); a dataset's shards must lie inside its directory");
     }
-    return file;
+    return new ShardFile(file, Files.readAttributes(file, BasicFileAttributes.class));
   }
 
   private static ShardResult verifyShard(Path dir, DatasetManifest manifest, ShardEntry shard) throws IOException {

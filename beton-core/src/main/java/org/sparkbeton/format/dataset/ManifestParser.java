@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.fields.NumpyDtype;
 
@@ -20,8 +21,14 @@ import static org.sparkbeton.format.dataset.DatasetManifest.FORMAT_VERSION_UNCHE
 final class ManifestParser {
   private ManifestParser() {}
 
-  /** See {@link DatasetManifest#parse}. */
+  /**
+   * See {@link DatasetManifest#parse}. The SHA-256 of the content as written is computed on another thread (the
+   * common pool) while this one parses: in a JVM that has just started it costs as much as the parse (~50 ms for
+   * a 1,000-shard manifest: the provider's first use and the digest before it is compiled).
+   */
   static DatasetManifest parse(String json) {
+    CompletableFuture<String> writtenSha256 = CompletableFuture.supplyAsync(
+        () -> DatasetManifest.writtenContentSha256(json));
     Object root = JsonText.parse(json);
     ManifestNode r = new ManifestNode(root);
     String format = r.get("format").string();
@@ -135,7 +142,7 @@ final class ManifestParser {
         throw new ManifestFormatException(c.get("algorithm").path(), "expected \"sha256\", got \"" + algorithm + "\"");
       }
       String stated = c.get("value").string().toLowerCase(java.util.Locale.ROOT);
-      String expected = stated.equals(DatasetManifest.writtenContentSha256(json)) ? stated : manifest.contentSha256();
+      String expected = stated.equals(writtenSha256.join()) ? stated : manifest.contentSha256();
       if (!expected.equals(stated)) {
         throw new ManifestFormatException(c.path(), "the manifest's content does not match its checksum (its SHA-256"
             + " is " + expected + ", the manifest says " + stated + "): it was edited or damaged after it was written, so"

@@ -21,8 +21,17 @@ public record ShardChecksum(String algorithm, String value) implements java.io.S
           + algorithm + "\"");
     };
     value = value.toLowerCase(Locale.ROOT);
-    if (value.length() != digits || !value.chars().allMatch(c -> Character.digit(c, 16) >= 0)) {
+    if (value.length() != digits || !isHex(value)) {
       throw new IllegalArgumentException(algorithm + " checksum must be " + digits + " hex digits, got \"" + value + "\"");
     }
+  }
+
+  private static boolean isHex(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      if (Character.digit(value.charAt(i), 16) < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 }

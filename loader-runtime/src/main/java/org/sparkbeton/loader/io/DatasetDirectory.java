@@ -2,7 +2,6 @@ package org.sparkbeton.loader.io;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -62,8 +61,9 @@ public final class DatasetDirectory {
       Path file;
       BasicFileAttributes attributes;
       try {
-        file = DatasetVerifier.shardFile(dir, realDir, shard.path());
-        attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        DatasetVerifier.ShardFile found = DatasetVerifier.shardFileAndAttributes(dir, realDir, shard.path());
+        file = found.file();
+        attributes = found.attributes();
         if (!attributes.isRegularFile()) {
           throw new NoSuchFileException(file.toString());
         }
