@@ -29,8 +29,9 @@ public final class BetonReader implements Closeable {
   private final long metadataStart;
   private final long metadataEnd;
   private final MetadataChunks metadata;
-  /** Null when opened {@link ReadOptions#withoutAllocationTable()}. */
-  private final AllocationTable allocations;
+  /** Null when opened {@link ReadOptions#withoutAllocationTable()}, or until first use when so opened. */
+  private volatile AllocationTable allocations;
+  private final boolean tableOnFirstUse;
 
   private BetonReader(BetonSource source, ReadOptions options) throws IOException {
     this.source = source;
@@ -67,8 +68,10 @@ public final class BetonReader implements Closeable {
           "allocation table pointer " + alloc + " is past the end of the file (" + length + " bytes)");
     }
     this.metadata = new MetadataChunks(source, metadataStart, layout.recordSize(), header.numSamples());
-    this.allocations = options.readsAllocationTable()
-        ? AllocationTable.read(source, alloc, metadataEnd, header.numSamples()) : null;
+    this.tableOnFirstUse = options.readsAllocationTableOnFirstUse();
+    if (options.readsAllocationTable() && !tableOnFirstUse) {
+      this.allocations = AllocationTable.read(source, alloc, metadataEnd, header.numSamples());
+    }
   }
 
   /** Opens a local file, memory-mapped. */
@@ -126,9 +129,31 @@ public final class BetonReader implements Closeable {
   public long pageSize() { return header.pageSize(); }
   /** The allocation table; throws for a reader opened {@link ReadOptions#withoutAllocationTable()}. */
   public AllocationTable allocations() {
-    if (allocations == null) {
+    AllocationTable table = allocations;
+    if (table != null) {
+      return table;
+    }
+    if (!tableOnFirstUse) {
       throw new IllegalStateException(file + " was opened without its allocation table"
           + " (ReadOptions.withoutAllocationTable()), for reading metadata records only");
+    }
+    return readAllocations();
+  }
+
+  /**
+   * The table of a reader opened {@link ReadOptions#allocationTableOnFirstUse()}: read and checked by the first
+   * caller, once; a damaged table fails every call.
+   *
+   * @throws BetonFormatException when the table is damaged
+   * @throws java.io.UncheckedIOException when it cannot be read
+   */
+  private synchronized AllocationTable readAllocations() {
+    if (allocations == null) {
+      try {
+        allocations = AllocationTable.read(source, header.allocTablePtr(), metadataEnd, header.numSamples());
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read the allocation table of " + file, e);
+      }
     }
     return allocations;
   }

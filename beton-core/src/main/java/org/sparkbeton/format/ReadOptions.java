@@ -12,6 +12,7 @@ import java.util.Map;
 public final class ReadOptions {
   private final Map<String, FieldCodecFactory> customFields = new HashMap<>();
   private boolean allocationTable = true;
+  private boolean allocationTableOnFirstUse;
 
   public static ReadOptions defaults() {
     return new ReadOptions();
@@ -30,11 +31,28 @@ public final class ReadOptions {
    */
   public ReadOptions withoutAllocationTable() {
     allocationTable = false;
+    allocationTableOnFirstUse = false;
+    return this;
+  }
+
+  /**
+   * Reads the allocation table when it is first needed ({@link BetonReader#allocations()}, a payload's size)
+   * instead of at open: opening many shards then reads only their headers and descriptors, and whoever needs a
+   * table (another thread that reads them ahead, the first payload read) reads and checks it once. A damaged table
+   * then fails that call, not the open.
+   */
+  public ReadOptions allocationTableOnFirstUse() {
+    allocationTable = true;
+    allocationTableOnFirstUse = true;
     return this;
   }
 
   boolean readsAllocationTable() {
     return allocationTable;
+  }
+
+  boolean readsAllocationTableOnFirstUse() {
+    return allocationTableOnFirstUse;
   }
 
   FieldCodecFactory customFactory(String name) {

@@ -4,8 +4,8 @@ package org.sparkbeton.loader;
  * What the loader does with a bad sample: one whose stored data its decoder cannot turn into the planned output
  * (an undecodable or truncated JPEG, a data page that fails its checksum, metadata claiming an absurd image size,
  * a JPEG whose frame disagrees with its metadata). Failures of operations after the decoder, and of the loader
- * itself (I/O errors, a damaged header, metadata or allocation table, which fail {@code build()}), are never
- * bad samples: they always fail the epoch. Either way {@link Loader#badSamples()} reports every bad sample.
+ * itself (I/O errors; a damaged header or metadata, which fail {@code build()}; a damaged allocation table, read
+ * before the first batch that needs its shard is decoded), are never bad samples: they always fail the epoch. Either way {@link Loader#badSamples()} reports every bad sample.
  */
 public enum BadSamplePolicy {
   /** The default: the epoch fails with the sample, its batch and the reason (as FFCV and DALI do). */

@@ -10,6 +10,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicReference;
+import org.sparkbeton.loader.decoders.CodecPreload;
 import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.PageCache;
@@ -65,6 +69,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final BadSamplePolicy badSamplePolicy;
   private final BadSamples badSamples = new BadSamples();
   private PageMap pageMap;
+  /** The first epoch's RANDOM order, shuffled on the common pool while {@code build()} plans; taken once. */
+  private final AtomicReference<EarlyOrder> earlyOrder = new AtomicReference<>();
   private int nextEpoch;
   private int resumeBatch;
   private Epoch current;
@@ -102,6 +108,13 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     this.order = options.order.create(
         new OrderContext(indices, options.seed, options.batchSize, this::pageMap, shards.starts()));
+    if (options.order == OrderOption.RANDOM) {
+      // a pure function of seed and epoch (TraversalOrder's contract): shuffling 1.28 million indices takes
+      // ~60 ms of a cold JVM, which the plan below leaves a core for
+      TraversalOrder o = order;
+      int epoch = nextEpoch;
+      earlyOrder.set(new EarlyOrder(epoch, CompletableFuture.supplyAsync(() -> o.globalOrder(epoch))));
+    }
     this.plan = new LoaderPlan(allocator, options.numThreads, options.batchesAhead + 2, options.batchSize);
     plan();
     for (Decoder d : decoders()) {
@@ -150,6 +163,11 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     return pageMap;
   }
 
+  /** The files this loader reads. */
+  Shards shards() {
+    return shards;
+  }
+
   /** What brings each batch's data in before it is decoded (PROCESS cache, remote shards), or null. */
   BatchStaging staging() {
     return staging;
@@ -192,6 +210,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * left by failed attempts, are never opened; see {@link DatasetDirectory}).
    */
   public static LoaderBuilder builder(Path fileOrDataset) {
+    CodecPreload.start();
     if (Files.isDirectory(fileOrDataset)) {
       return new LoaderBuilder(DatasetDirectory.open(fileOrDataset));
     }
@@ -212,6 +231,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     if (dataset.getScheme().equals("file")) {
       return builder(Path.of(dataset));
     }
+    CodecPreload.start();
     return new LoaderBuilder(dataset, null);
   }
 
@@ -222,6 +242,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * {@code build()} opens its own store, and the loader closes it.
    */
   public static LoaderBuilder builder(URI dataset, DatasetStoreProvider provider) {
+    CodecPreload.start();
     return new LoaderBuilder(java.util.Objects.requireNonNull(dataset, "dataset"),
         java.util.Objects.requireNonNull(provider, "provider"));
   }
@@ -234,6 +255,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     if (files.isEmpty()) {
       throw new IllegalArgumentException("A loader needs at least one .beton file");
     }
+    CodecPreload.start();
     return new LoaderBuilder(List.copyOf(files));
   }
 
@@ -268,12 +290,37 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** This rank's samples for {@code epoch}, in order, before truncation to whole batches. */
   public int[] epochOrder(int epoch) {
-    int[] global = order.globalOrder(epoch);
+    int[] global = earlyOrder(epoch);
+    if (global == null) {
+      global = order.globalOrder(epoch);
+    }
     if (global.length != numIndices) {
       throw new IllegalStateException("Order " + order.getClass().getSimpleName() + " returned " + global.length
           + " samples for epoch " + epoch + ", expected " + numIndices);
     }
     return RankShare.share(global, order.rankSplit(), options.rank, options.worldSize);
+  }
+
+  /** An epoch's order computed ahead, by another thread. */
+  private record EarlyOrder(int epoch, CompletableFuture<int[]> order) {}
+
+  /** The order computed ahead for {@code epoch} (then forgotten: each caller gets its own array), or null. */
+  private int[] earlyOrder(int epoch) {
+    EarlyOrder early = earlyOrder.get();
+    if (early == null || early.epoch() != epoch || !earlyOrder.compareAndSet(early, null)) {
+      return null;
+    }
+    try {
+      return early.order().join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      if (e.getCause() instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
   }
 
   /** Starts the next epoch; an epoch still running is stopped first. */

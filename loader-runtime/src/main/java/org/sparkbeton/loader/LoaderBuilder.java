@@ -298,9 +298,11 @@ public final class LoaderBuilder {
 
   /**
    * Whether the shards of a dataset directory are checked against the CRC32C of each page in its manifest, the
-   * first time the loader reads the page: header, descriptors, metadata and allocation table when the loader is
-   * built (a mismatch fails {@code build()}), each data page on the first payload read from it, in either cache
-   * mode (a mismatch is a bad sample, see {@link #onBadSample}). The error names the shard, the page and the
+   * first time the loader reads the page: header, descriptors and metadata when the loader is built (a mismatch
+   * fails {@code build()}), a shard's allocation table when the first batch holding one of its samples is
+   * prepared (a mismatch fails that epoch, never a bad sample; cache mode PROCESS reads every table at
+   * {@code build()}), each data page on the first payload read from it,
+   * in either cache mode (a mismatch is a bad sample, see {@link #onBadSample}). The error names the shard, the page and the
    * region. Default true; false reads unchecked, at the risk of damaged bytes coming back as good samples. Files
    * given without a manifest, and shards of manifests written before page checksums, are read unchecked.
    */

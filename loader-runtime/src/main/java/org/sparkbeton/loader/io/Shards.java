@@ -17,9 +17,10 @@ import org.sparkbeton.loader.order.PageMap;
  * indices; decoders reach the right file through {@link #shardOf(long)}.
  *
  * <p>Each file is mapped once ({@link MappedPayloadStore}); its reader reads the metadata from that mapping and,
- * in cache mode OS, decoders read the payloads from it. A file with page checksums (a shard of a dataset
- * directory) is checked as it is read: header, descriptors, allocation table and metadata by its reader
- * ({@link CheckedSource}) when it is opened and planned, data pages by a {@link PageVerifier} on first use.
+ * in cache mode OS, decoders read the payloads from it. A reader opened here reads its allocation table on first
+ * use ({@link #readTables}), not when it is opened. A file with page checksums (a shard of a dataset directory)
+ * is checked as it is read: header, descriptors and metadata by its reader ({@link CheckedSource}) when it is
+ * opened and planned, the allocation table when first used, data pages by a {@link PageVerifier} on first use.
  * {@link #close()} unmaps every file.
  */
 public final class Shards implements Closeable {
@@ -53,14 +54,16 @@ public final class Shards implements Closeable {
       throw new IllegalArgumentException("Expected one payload store per reader and at least one reader, got "
           + readers.length + " readers and " + stores.length + " stores");
     }
+    String fields = readers[0].fields().toString();
     for (BetonReader r : readers) {
-      checkSameFields(readers[0], r);
+      checkSameFields(readers[0], fields, r);
     }
     return new Shards(readers.clone(), stores.clone(), new PageVerifier[readers.length]);
   }
 
-  private static void checkSameFields(BetonReader first, BetonReader r) {
-    if (!r.fields().toString().equals(first.fields().toString())) {
+  /** Refuses {@code r} unless its fields print as {@code fields}, those of {@code first}. */
+  private static void checkSameFields(BetonReader first, String fields, BetonReader r) {
+    if (!r.fields().toString().equals(fields)) {
       throw new IllegalArgumentException("File " + r.file() + " has fields " + r.fields() + " but " + first.file()
           + " has " + first.fields() + "; all files of a loader must have the same fields");
     }
@@ -90,6 +93,7 @@ public final class Shards implements Closeable {
     List<BetonReader> readers = new ArrayList<>();
     List<PayloadStore> stores = new ArrayList<>();
     PageVerifier[] verifiers = new PageVerifier[files.size()];
+    String fields = null; // the first file's, which every other must have
     try {
       for (int i = 0; i < files.size(); i++) {
         Path f = files.get(i);
@@ -99,13 +103,17 @@ public final class Shards implements Closeable {
         stores.add(payloads ? mapped : null);
         BetonReader r;
         try {
-          r = BetonReader.open(sums == null ? mapped : new CheckedSource(mapped, sums), ReadOptions.defaults());
+          r = BetonReader.open(sums == null ? mapped : new CheckedSource(mapped, sums),
+              ReadOptions.defaults().allocationTableOnFirstUse());
         } catch (RuntimeException e) {
           mapped.close(); // a CheckedSource that refused the file's size does not own it
           throw e;
         }
         readers.add(r);
-        checkSameFields(readers.get(0), r);
+        if (fields == null) {
+          fields = r.fields().toString();
+        }
+        checkSameFields(readers.get(0), fields, r);
       }
     } catch (IOException | RuntimeException e) {
       for (BetonReader r : readers) {
@@ -211,6 +219,21 @@ public final class Shards implements Closeable {
       }
     }
     return lo;
+  }
+
+  /**
+   * Reads the allocation table of every file holding one of {@code samples[from, to)} that is not read yet (a
+   * file opened here reads its table on first use, so that opening a dataset of many shards reads their
+   * headers only). The loader's workers call this for a batch's samples before decoding them, so that a
+   * damaged table fails the epoch rather than counting as a bad sample. Once read, a table costs one field
+   * read per sample here.
+   *
+   * @throws org.sparkbeton.format.BetonFormatException when a table is damaged
+   */
+  public void readTables(int[] samples, int from, int to) {
+    for (int i = from; i < to; i++) {
+      readers[shardOf(samples[i])].allocations();
+    }
   }
 
   /** For messages: the file, or the first file and how many more. */

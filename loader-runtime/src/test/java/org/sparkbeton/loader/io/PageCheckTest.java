@@ -113,9 +113,28 @@ class PageCheckTest {
         .hasMessageContaining("the shard changed after it was written");
   }
 
+  /** Cache mode OS reads a table when the first batch needs its shard: the epoch fails, under every policy. */
   @Test
-  void aDamagedAllocationTableFailsTheBuild() throws Exception {
-    Path dir = dataset("table");
+  void aDamagedAllocationTableFailsTheEpochNeverASample() throws Exception {
+    Path dir = dataset("table-os");
+    PageChecksums sums = pages(dir);
+    flip(dir.resolve("part-00000.beton"), sums.allocationTableStart() + 8);
+    for (BadSamplePolicy policy : BadSamplePolicy.values()) {
+      try (Loader loader = builder(dir, false).onBadSample(policy).build()) {
+        assertThatThrownBy(() -> loader.iterator().next())
+            .hasMessageContaining("Loader failed in epoch 0, batch 0")
+            .hasMessageContaining("part-00000.beton: page " + sums.allocationTableStart() / sums.pageSize()
+                + " (allocation table region, bytes [" + sums.allocationTableStart())
+            .hasMessageContaining("the shard changed after it was written");
+        assertThat(loader.badSamples().events()).isEmpty();
+      }
+    }
+  }
+
+  /** The PROCESS cache maps every sample to its page when it is built, from the tables: the build fails. */
+  @Test
+  void aDamagedAllocationTableFailsTheBuildOfAProcessCache() throws Exception {
+    Path dir = dataset("table-process");
     PageChecksums sums = pages(dir);
     flip(dir.resolve("part-00000.beton"), sums.allocationTableStart() + 8);
     assertThatThrownBy(() -> builder(dir, true).build())
