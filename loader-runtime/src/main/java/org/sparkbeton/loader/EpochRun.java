@@ -158,8 +158,10 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         int to = (int) ((long) (t + 1) * size / numThreads);
         ByteBuffer out = ring.buffer(slot);
         int base = batch * batchSize;
-        // the whole batch's tables (a REPLACE substitute may come from another thread's rows), outside the
-        // bad-sample handling below: a damaged allocation table fails the epoch
+        // the tables of this thread's rows first (the threads read different shards' tables at once), then the
+        // whole batch's (a REPLACE substitute may come from another thread's rows); outside the bad-sample
+        // handling below: a damaged allocation table fails the epoch
+        loader.shards().readTables(order, base + from, base + to);
         loader.shards().readTables(order, base, base + size);
         for (row = from; row < to; row++) {
           int sample = order[base + row];

@@ -82,10 +82,11 @@ final class JsonText {
       expect(':');
       skipWhitespace();
       Object v = value();
-      if (out.containsKey(key)) {
+      int before = out.size();
+      out.put(key, v);
+      if (out.size() == before) { // one lookup: a key seen before does not grow the map
         throw new ManifestFormatException("duplicate key \"" + key + "\"", keyAt);
       }
-      out.put(key, v);
       skipWhitespace();
       char c = peek();
       if (c == ',') {
@@ -232,6 +233,13 @@ final class JsonText {
         throw error("expected a digit in the exponent");
       }
       digits();
+    }
+    if (integral && pos - start <= 18) { // at most 18 digits (or 17 and a sign): no overflow
+      long v = 0;
+      for (int i = chars[start] == '-' ? start + 1 : start; i < pos; i++) {
+        v = v * 10 + (chars[i] - '0');
+      }
+      return chars[start] == '-' ? -v : v;
     }
     String s = text.substring(start, pos);
     if (integral) {

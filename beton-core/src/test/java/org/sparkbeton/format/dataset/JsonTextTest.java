@@ -23,6 +23,21 @@ class JsonTextTest {
   }
 
   @Test
+  void integersOnBothSidesOfTheEighteenCharacterFastPath() {
+    assertThat(JsonText.parse("[0, -0, 7, -12, 123456789012345678, -12345678901234567, 1234567890123456789,"
+        + " -123456789012345678, 9223372036854775807, -9223372036854775808, 1e2]"))
+        .isEqualTo(List.of(0L, 0L, 7L, -12L, 123456789012345678L, -12345678901234567L, 1234567890123456789L,
+            -123456789012345678L, Long.MAX_VALUE, Long.MIN_VALUE, 100.0));
+    refused("9223372036854775808", "integer 9223372036854775808 does not fit a signed 64-bit value");
+  }
+
+  @Test
+  void duplicateKeyIsRefusedEvenWithANullValue() {
+    refused("{\"a\": null, \"a\": null}", "duplicate key \"a\"");
+    refused("{\"a\": 1, \"b\": 2, \"a\": 1}", "duplicate key \"a\"");
+  }
+
+  @Test
   void readsEscapesInsideAndAroundPlainRuns() {
     assertThat(JsonText.parse("\"a\\u0041\\/b\\\\\"")).isEqualTo("aA/b\\");
     assertThat(JsonText.parse("[\"\\\"\", \"x\\n\", \"\"]")).isEqualTo(List.of("\"", "x\n", ""));
