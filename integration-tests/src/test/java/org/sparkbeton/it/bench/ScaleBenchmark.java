@@ -48,7 +48,8 @@ import org.sparkbeton.format.dataset.DatasetManifest;
  * {@code -Dscale.again=n} how many more histograms each reader child runs after the first (default 3). With
  * {@code -Dscale.baseline=<class path>} every reader open also runs in a child JVM on that class path (a build of
  * another commit), before this build's in odd rounds and after it in even ones, and the table gains the ratio of the
- * two per round. The command and the
+ * two per round; {@code -Dscale.loaderBaseline=<file>} does the same for the loader's open, on the class path that
+ * file holds (another commit's loader-runtime and beton-core classes first). The command and the
  * figures are in BENCHMARKS.md.
  */
 public final class ScaleBenchmark {
@@ -69,6 +70,7 @@ public final class ScaleBenchmark {
     List<String> kinds = List.of(System.getProperty("scale.opens", "reader,reader-extensions,loader,reader-small")
         .split(","));
     String baseline = System.getProperty("scale.baseline");
+    String loaderBaseline = System.getProperty("scale.loaderBaseline");
     try {
       List<String> table = new ArrayList<>();
       if (Boolean.getBoolean("scale.reuse") && Files.exists(dataset.resolve(DatasetManifest.FILE_NAME))) {
@@ -83,20 +85,23 @@ public final class ScaleBenchmark {
         // reader-small is Spark's own cost of a first label histogram: the same query on 1,000 rows in 1 shard
         for (String kind : kinds) {
           Path target = kind.equals("reader-small") ? dir.resolve("small") : dataset;
-          boolean compare = baseline != null && kind.startsWith("reader");
+          boolean loader = kind.equals("loader");
+          boolean compare = loader ? loaderBaseline != null : baseline != null;
+          String own = System.getProperty("java.class.path");
+          String loaderOwn = System.getProperty("scale.loaderClasspath");
           // the baseline goes first in every other round, so neither build always opens after the other
           if (compare && round % 2 == 1) {
-            baselineOpens.addAll(runChild(kind, target, baseline));
+            baselineOpens.addAll(runChild(kind, target, baseline, loaderBaseline));
           }
-          opens.addAll(runChild(kind, target, System.getProperty("java.class.path")));
+          opens.addAll(runChild(kind, target, own, loaderOwn));
           if (compare && round % 2 == 0) {
-            baselineOpens.addAll(runChild(kind, target, baseline));
+            baselineOpens.addAll(runChild(kind, target, baseline, loaderBaseline));
           }
         }
       }
       table.addAll(summarise(opens));
-      if (baseline != null) {
-        table.add(row("*baseline build (scale.baseline), the same opens interleaved*", ""));
+      if (!baselineOpens.isEmpty()) {
+        table.add(row("*baseline build (scale.baseline, scale.loaderBaseline), the same opens interleaved*", ""));
         table.addAll(summarise(baselineOpens));
         table.addAll(ratios(opens, baselineOpens));
       }
@@ -178,7 +183,12 @@ public final class ScaleBenchmark {
 
   // ---------------------------------------------------------------- the opens, each in a fresh JVM
 
-  private static List<String> runChild(String kind, Path dataset, String classPath)
+  /**
+   * One open in a child JVM: a reader's on {@code classPath}, the loader's on the class path held by the file
+   * {@code loaderClassPathFile} (after this build's test classes, for {@link LoaderOpenChild}), or on
+   * {@code classPath} where that is null.
+   */
+  private static List<String> runChild(String kind, Path dataset, String classPath, String loaderClassPathFile)
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -187,9 +197,8 @@ public final class ScaleBenchmark {
         .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).forEach(cmd::add);
     if (kind.equals("loader")) {
       // the loader as a training process runs it: its own class path where given (no Spark, no Hadoop), else this one
-      String loaderPath = System.getProperty("scale.loaderClasspath");
-      String own = loaderPath == null ? classPath
-          : testClasses() + ":" + Files.readString(Path.of(loaderPath)).trim();
+      String own = loaderClassPathFile == null ? classPath
+          : testClasses() + ":" + Files.readString(Path.of(loaderClassPathFile)).trim();
       cmd.addAll(List.of("-cp", own, LoaderOpenChild.class.getName(), dataset.toString()));
     } else {
       cmd.addAll(List.of("-cp", classPath, ScaleBenchmark.class.getName(), "--child", kind, dataset.toString()));
