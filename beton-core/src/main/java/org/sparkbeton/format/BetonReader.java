@@ -197,6 +197,19 @@ public final class BetonReader implements Closeable {
     return metadata.offsetInChunk(sample);
   }
 
+  /**
+   * The samples whose records share {@code sample}'s {@link #recordChunk}: {@code [recordChunkStart(sample),
+   * recordChunkEnd(sample))}, at offsets {@code recordSize} apart from 0, so a scan fetches the chunk once.
+   */
+  public long recordChunkStart(long sample) {
+    return metadata.chunkStart(sample);
+  }
+
+  /** See {@link #recordChunkStart}. */
+  public long recordChunkEnd(long sample) {
+    return metadata.chunkEnd(sample);
+  }
+
   /** The raw metadata bytes of one sample (a copy). */
   public byte[] recordBytes(long sample) {
     ByteBuffer chunk = recordChunk(sample);

@@ -39,6 +39,16 @@ final class MetadataChunks {
     return chunk;
   }
 
+  /** The first sample of {@code sample}'s chunk. */
+  long chunkStart(long sample) {
+    return sample - sample % rowsPerChunk;
+  }
+
+  /** The first sample after {@code sample}'s chunk (or the sample count). */
+  long chunkEnd(long sample) {
+    return Math.min(numSamples, chunkStart(sample) + rowsPerChunk);
+  }
+
   int offsetInChunk(long sample) {
     return (int) (sample % rowsPerChunk) * recordSize;
   }

@@ -115,14 +115,27 @@ public final class FieldSource {
     int shard = 0;
     long lo = shards.start(0);
     long hi = shards.start(1);
+    BetonReader r = shards.reader(0);
+    int recordSize = r.layout().recordSize(); // the same in every file: they have the same fields
+    ByteBuffer chunk = null;
+    long chunkFirst = 0; // the chunk's records: samples [chunkFirst, chunkEnd) of the file
+    long chunkEnd = 0;
     for (int s : samples) {
       if (s < lo || s >= hi) {
         shard = shards.shardOf(s);
         lo = shards.start(shard);
         hi = shards.start(shard + 1);
+        r = shards.reader(shard);
+        chunk = null;
       }
-      BetonReader r = shards.reader(shard);
-      visitor.visit(s, r.recordChunk(s - lo), r.recordOffset(s - lo) + fieldOffset);
+      long local = s - lo;
+      if (chunk == null || local < chunkFirst || local >= chunkEnd) {
+        // a chunk is fetched once for its run of records, not once per sample (a cold JVM interprets that call)
+        chunk = r.recordChunk(local);
+        chunkFirst = r.recordChunkStart(local);
+        chunkEnd = r.recordChunkEnd(local);
+      }
+      visitor.visit(s, chunk, (int) (local - chunkFirst) * recordSize + fieldOffset);
     }
   }
 
