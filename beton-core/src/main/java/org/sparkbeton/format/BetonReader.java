@@ -15,7 +15,8 @@ import org.sparkbeton.format.io.MappedFileSource;
 /**
  * Reads any {@code .beton} file, ours or FFCV's, of any size. Opening reads the header, the
  * descriptors and the allocation table (sorted by pointer; left unread with
- * {@link ReadOptions#withoutAllocationTable()}); metadata records are fetched in chunks
+ * {@link ReadOptions#withoutAllocationTable()}, read by its first user with
+ * {@link ReadOptions#allocationTableOnFirstUse()}); metadata records are fetched in chunks
  * on first use, so a reader that touches a few samples reads a few chunks. Every offset and size
  * from the file is checked before use: a malformed file raises {@link BetonFormatException} naming
  * the file, region and offset. Safe for concurrent reads from many threads.

@@ -7,7 +7,7 @@ import java.util.Map;
  * How to open a file. {@link #customField} maps a field name to the codec factory that decodes it,
  * exactly like FFCV's {@code custom_fields}: required for fields of type 255, and it overrides the
  * built-in codec of any other field with that name. {@link #withoutAllocationTable} opens for reading
- * metadata records only.
+ * metadata records only; {@link #allocationTableOnFirstUse} reads the table when first needed instead of at open.
  */
 public final class ReadOptions {
   private final Map<String, FieldCodecFactory> customFields = new HashMap<>();
