@@ -15,24 +15,23 @@ final class ProbeThreads {
 
   /**
    * Runs {@code body} on {@code threads} daemon threads named {@code name + t} and waits for them all; returns an
-   * I/O error one of them ended with (an {@link UncheckedIOException}'s cause), {@code null} when none did.
+   * I/O error one of them ended with (an {@link UncheckedIOException}'s cause), {@code null} when none did. Any
+   * other failure of a thread is thrown here, on the caller's thread, once they have all ended: a probe that
+   * fails is reported as the doctor's error, never as a stack trace from a thread and a measurement of what the
+   * threads did before.
    */
   static IOException run(int threads, String name, Body body) throws InterruptedException {
-    IOException[] failure = new IOException[1];
+    Throwable[] failure = new Throwable[1];
     Thread[] workers = new Thread[threads];
     for (int t = 0; t < threads; t++) {
       int thread = t;
       workers[t] = new Thread(() -> {
         try {
           body.run(thread);
-        } catch (IOException e) {
-          synchronized (failure) {
-            failure[0] = e;
-          }
         } catch (UncheckedIOException e) {
-          synchronized (failure) {
-            failure[0] = e.getCause();
-          }
+          keepFirst(failure, e.getCause());
+        } catch (IOException | RuntimeException | Error e) {
+          keepFirst(failure, e);
         }
       }, name + t);
       workers[t].setDaemon(true);
@@ -41,8 +40,24 @@ final class ProbeThreads {
     for (Thread w : workers) {
       w.join();
     }
+    Throwable first;
     synchronized (failure) {
-      return failure[0];
+      first = failure[0];
+    }
+    if (first instanceof RuntimeException e) {
+      throw e;
+    }
+    if (first instanceof Error e) {
+      throw e;
+    }
+    return (IOException) first;
+  }
+
+  private static void keepFirst(Throwable[] failure, Throwable e) {
+    synchronized (failure) {
+      if (failure[0] == null) {
+        failure[0] = e;
+      }
     }
   }
 }

@@ -95,9 +95,14 @@ final class UncachedReads implements Closeable {
     return !method.startsWith("plain");
   }
 
-  /** A buffer for reads of up to {@code length} bytes (aligned for O_DIRECT). */
+  /**
+   * A buffer for reads of up to {@code length} bytes (aligned for O_DIRECT). A read widened to the alignment spans
+   * up to {@code length + 2 * align - 2} bytes rounded down to a whole block (a 1 KB image across a 4 KiB boundary:
+   * 8 KiB), and aligning the slice gives up to {@code align - 1} bytes of the allocation: three blocks more than
+   * {@code length} hold both.
+   */
   ByteBuffer buffer(int length) {
-    return ByteBuffer.allocateDirect(length + 2 * align).alignedSlice(align);
+    return ByteBuffer.allocateDirect(length + 3 * align).alignedSlice(align);
   }
 
   /**
