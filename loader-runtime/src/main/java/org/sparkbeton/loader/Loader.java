@@ -10,9 +10,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicReference;
 import org.sparkbeton.loader.decoders.CodecPreload;
 import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.io.DatasetDirectory;
@@ -69,8 +66,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final BadSamplePolicy badSamplePolicy;
   private final BadSamples badSamples = new BadSamples();
   private PageMap pageMap;
-  /** The first epoch's RANDOM order, shuffled on the common pool while {@code build()} plans; taken once. */
-  private final AtomicReference<EarlyOrder> earlyOrder = new AtomicReference<>();
+  /** The first epoch's RANDOM order, shuffled while {@code build()} plans; null for the other orders. */
+  private final EarlyOrder earlyOrder;
   private int nextEpoch;
   private int resumeBatch;
   private Epoch current;
@@ -108,13 +105,8 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     this.order = options.order.create(
         new OrderContext(indices, options.seed, options.batchSize, this::pageMap, shards.starts()));
-    if (options.order == OrderOption.RANDOM) {
-      // a pure function of seed and epoch (TraversalOrder's contract): shuffling 1.28 million indices takes
-      // ~60 ms of a cold JVM, which the plan below leaves a core for
-      TraversalOrder o = order;
-      int epoch = nextEpoch;
-      earlyOrder.set(new EarlyOrder(epoch, CompletableFuture.supplyAsync(() -> o.globalOrder(epoch))));
-    }
+    // only the built-in RANDOM: a user's order is never run on another thread than the caller's
+    this.earlyOrder = options.order == OrderOption.RANDOM ? EarlyOrder.start(order, nextEpoch) : null;
     this.plan = new LoaderPlan(allocator, options.numThreads, options.batchesAhead + 2, options.batchSize);
     plan();
     for (Decoder d : decoders()) {
@@ -290,7 +282,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** This rank's samples for {@code epoch}, in order, before truncation to whole batches. */
   public int[] epochOrder(int epoch) {
-    int[] global = earlyOrder(epoch);
+    int[] global = earlyOrder == null ? null : earlyOrder.take(epoch);
     if (global == null) {
       global = order.globalOrder(epoch);
     }
@@ -299,28 +291,6 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
           + " samples for epoch " + epoch + ", expected " + numIndices);
     }
     return RankShare.share(global, order.rankSplit(), options.rank, options.worldSize);
-  }
-
-  /** An epoch's order computed ahead, by another thread. */
-  private record EarlyOrder(int epoch, CompletableFuture<int[]> order) {}
-
-  /** The order computed ahead for {@code epoch} (then forgotten: each caller gets its own array), or null. */
-  private int[] earlyOrder(int epoch) {
-    EarlyOrder early = earlyOrder.get();
-    if (early == null || early.epoch() != epoch || !earlyOrder.compareAndSet(early, null)) {
-      return null;
-    }
-    try {
-      return early.order().join();
-    } catch (CompletionException e) {
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      if (e.getCause() instanceof Error err) {
-        throw err;
-      }
-      throw e;
-    }
   }
 
   /** Starts the next epoch; an epoch still running is stopped first. */
