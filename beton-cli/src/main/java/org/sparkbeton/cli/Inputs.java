@@ -3,7 +3,12 @@ package org.sparkbeton.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.DatasetVerifier;
 
 /** Opens files named on the command line, with a clear message for the usual mistakes. */
 final class Inputs {
@@ -19,10 +24,36 @@ final class Inputs {
       throw new CliException(path + ": no such file");
     }
     if (Files.isDirectory(path)) {
-      throw new CliException(path + ": is a directory, expected a .beton file");
+      throw new CliException(path + ": is a directory, expected a .beton file" + directoryHint(path));
     }
     if (!Files.isReadable(path)) {
       throw new CliException(path + ": permission denied");
+    }
+  }
+
+  /**
+   * What to name instead of a directory: for a dataset directory its first shard and {@code beton verify} of the
+   * whole; for a directory of .beton files one of them; else nothing.
+   */
+  private static String directoryHint(Path dir) {
+    if (Files.isRegularFile(dir.resolve(DatasetManifest.FILE_NAME))) {
+      try {
+        DatasetManifest manifest = DatasetVerifier.manifest(dir);
+        if (!manifest.shards().isEmpty()) {
+          return String.format(Locale.ROOT, "; it is a dataset directory of %,d shards and %,d samples: name one of"
+              + " its shards (the first is %s), or check them all with `beton verify %s`", manifest.shards().size(),
+              manifest.totalSamples(), dir.resolve(manifest.shards().get(0).path()), dir);
+        }
+      } catch (IOException | RuntimeException unreadable) {
+        return "; its manifest does not read (" + unreadable.getMessage() + "): `beton verify " + dir + "` says more";
+      }
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      List<Path> betons = files.filter(f -> f.getFileName().toString().endsWith(".beton")).sorted().toList();
+      return betons.isEmpty() ? "" : "; it holds " + betons.size() + " .beton file" + (betons.size() == 1 ? "" : "s")
+          + ", the first " + betons.get(0);
+    } catch (IOException | RuntimeException unlistable) {
+      return "";
     }
   }
 

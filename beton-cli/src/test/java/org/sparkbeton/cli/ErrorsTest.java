@@ -46,6 +46,17 @@ class ErrorsTest {
     assertThat(r.errLines()).containsExactly("beton: " + tmp + ": is a directory, expected a .beton file");
   }
 
+  @Test
+  void directoryOfBetonFilesNamesTheFirst() throws Exception {
+    Files.copy(GoldenFiles.path("jpg_labels"), tmp.resolve("b.beton"));
+    Files.copy(GoldenFiles.path("jpg_labels"), tmp.resolve("a.beton"));
+    Cli.Result r = Cli.run("dump", tmp);
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: " + tmp + ": is a directory, expected a .beton file; it holds 2"
+        + " .beton files, the first " + tmp.resolve("a.beton"));
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"inspect", "dump", "rewrite"})
   void truncatedFile(String command) throws Exception {

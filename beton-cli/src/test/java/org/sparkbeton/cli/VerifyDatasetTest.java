@@ -49,6 +49,16 @@ class VerifyDatasetTest {
   }
 
   @Test
+  void inspectingTheDirectoryNamesItsFirstShardAndVerify() throws Exception {
+    Path dir = dataset(3);
+    Cli.Result r = Cli.run("inspect", dir);
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: " + dir + ": is a directory, expected a .beton file; it is a"
+        + " dataset directory of 3 shards and 15 samples: name one of its shards (the first is "
+        + dir.resolve("part-00000.beton") + "), or check them all with `beton verify " + dir + "`");
+  }
+
+  @Test
   void aSoundDatasetIsOk() throws Exception {
     Path dir = dataset(3);
     Files.writeString(dir.resolve("part-00009-orphan.beton"), "not listed, not read");
