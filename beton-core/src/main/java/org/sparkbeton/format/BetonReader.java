@@ -69,8 +69,8 @@ public final class BetonReader implements Closeable {
           "allocation table pointer " + alloc + " is past the end of the file (" + length + " bytes)");
     }
     this.metadata = new MetadataChunks(source, metadataStart, layout.recordSize(), header.numSamples());
-    this.tableOnFirstUse = options.readsAllocationTableOnFirstUse();
-    if (options.readsAllocationTable() && !tableOnFirstUse) {
+    this.tableOnFirstUse = options.tableRead() == ReadOptions.TableRead.ON_FIRST_USE;
+    if (options.tableRead() == ReadOptions.TableRead.AT_OPEN) {
       this.allocations = AllocationTable.read(source, alloc, metadataEnd, header.numSamples());
     }
   }

@@ -11,8 +11,10 @@ import java.util.Map;
  */
 public final class ReadOptions {
   private final Map<String, FieldCodecFactory> customFields = new HashMap<>();
-  private boolean allocationTable = true;
-  private boolean allocationTableOnFirstUse;
+  private TableRead tableRead = TableRead.AT_OPEN;
+
+  /** When a reader reads its allocation table. */
+  enum TableRead { AT_OPEN, ON_FIRST_USE, NEVER }
 
   public static ReadOptions defaults() {
     return new ReadOptions();
@@ -30,8 +32,7 @@ public final class ReadOptions {
    * {@code allocationSize} then fail with a message saying why.
    */
   public ReadOptions withoutAllocationTable() {
-    allocationTable = false;
-    allocationTableOnFirstUse = false;
+    tableRead = TableRead.NEVER;
     return this;
   }
 
@@ -42,17 +43,12 @@ public final class ReadOptions {
    * then fails that call, not the open.
    */
   public ReadOptions allocationTableOnFirstUse() {
-    allocationTable = true;
-    allocationTableOnFirstUse = true;
+    tableRead = TableRead.ON_FIRST_USE;
     return this;
   }
 
-  boolean readsAllocationTable() {
-    return allocationTable;
-  }
-
-  boolean readsAllocationTableOnFirstUse() {
-    return allocationTableOnFirstUse;
+  TableRead tableRead() {
+    return tableRead;
   }
 
   FieldCodecFactory customFactory(String name) {
