@@ -71,6 +71,7 @@ public final class BetonCli implements Runnable {
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new BetonCli());
     cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.registerConverter(java.nio.file.Path.class, new LocalPathArgument());
     cli.setExecutionExceptionHandler(BetonCli::handleError);
     cli.setParameterExceptionHandler(BetonCli::handleUsageError);
     return cli;

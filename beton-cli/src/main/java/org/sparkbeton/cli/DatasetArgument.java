@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
@@ -23,8 +22,6 @@ import org.sparkbeton.loader.hadoop.HadoopDatasetStoreProvider;
  * directory ({@code hdfs://}, {@code s3a://}, any Hadoop FileSystem URI) read through loader-hadoop's store.
  */
 final class DatasetArgument {
-  private static final Pattern URI_SCHEME = Pattern.compile("^[a-zA-Z][a-zA-Z0-9+.-]*://.*");
-
   private DatasetArgument() {}
 
   /** A local path, or a remote dataset with its staging; closing deletes a temporary shard cache. */
@@ -83,19 +80,20 @@ final class DatasetArgument {
 
   /** The dataset {@code arg} names; remote flags on a local dataset, or a scheme nothing reads, are refused. */
   static Dataset open(String arg, RemoteFlags flags) {
-    if (URI_SCHEME.matcher(arg).matches()) {
-      URI uri;
-      try {
-        uri = new URI(arg);
-      } catch (java.net.URISyntaxException e) {
-        throw new CliException(arg + ": not a valid URI (" + e.getMessage() + ")");
-      }
-      if (!"file".equalsIgnoreCase(uri.getScheme())) {
-        return remote(arg, uri, flags);
-      }
-      return local(Path.of(uri), flags);
+    String scheme = LocalPathArgument.scheme(arg);
+    if (scheme == null) {
+      return local(Path.of(arg), flags);
     }
-    return local(Path.of(arg), flags);
+    if ("file".equalsIgnoreCase(scheme)) {
+      return local(LocalPathArgument.fileUri(arg), flags);
+    }
+    URI uri;
+    try {
+      uri = new URI(arg);
+    } catch (java.net.URISyntaxException e) {
+      throw new CliException(arg + ": not a valid URI (" + e.getMessage() + ")");
+    }
+    return remote(arg, uri, flags);
   }
 
   private static Dataset local(Path path, RemoteFlags flags) {

@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * A dataset directory on local disk read as a store: its shards are staged into the cache like remote
@@ -38,7 +39,7 @@ public final class LocalDirectoryStore implements DatasetStore {
         if (!supports(uri)) {
           throw new IllegalArgumentException("LocalDirectoryStore opens file: URIs, got " + uri);
         }
-        return new LocalDirectoryStore(Path.of(uri));
+        return new LocalDirectoryStore(LocalPaths.of(uri));
       }
     };
   }

@@ -165,6 +165,17 @@ class RemoteDatasetTest {
     return DatasetVerifier.manifest(store).shards().stream().mapToLong(ShardEntry::bytes).sum();
   }
 
+  /** A {@code file:} URI as Hadoop and {@code new URI(String)} spell it: non-ASCII characters as they are. */
+  @Test
+  void aStoreWhoseUriHoldsNonAsciiCharactersAsTheyAre() throws Exception {
+    Path store = ShardedDatasets.write(tmp.resolve("données é"), 2, PER_SHARD, BLOB);
+    URI raw = new URI("file://" + store.toString().replace(" ", "%20"));
+    assertThat(raw.getRawPath()).contains("données"); // not percent-escaped: Path.of(raw) throws "Bad escape"
+    try (Loader staged = remote(raw, LocalDirectoryStore.provider(), tmp.resolve("cache")).build()) {
+      assertThat(epoch(staged).stream().mapToInt(b -> b.length).sum()).isEqualTo(2 * PER_SHARD);
+    }
+  }
+
   @Test
   void aBudgetOfThreeShardsOverTwelveStaysWithinItAndSeesEverySampleOncePerEpoch() throws Exception {
     Path store = dataset();

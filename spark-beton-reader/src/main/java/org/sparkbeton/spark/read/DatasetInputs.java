@@ -32,6 +32,7 @@ import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.io.BetonSource;
+import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * What {@code load(path)} reads, resolved on the driver: a dataset directory (through its
@@ -195,7 +196,7 @@ public final class DatasetInputs {
     if (!"file".equals(fs.getUri().getScheme())) {
       return;
     }
-    java.nio.file.Path local = java.nio.file.Paths.get(fs.makeQualified(dir).toUri());
+    java.nio.file.Path local = LocalPaths.of(fs.makeQualified(dir).toUri());
     for (ShardEntry s : manifest.shards()) {
       try {
         DatasetVerifier.shardFile(local, s.path());

@@ -128,7 +128,7 @@ public final class ImageFolderListing {
     } else {
       walk(fs, dir, 0, out);
     }
-    out.sort(null);
+    out.sort(CodePointOrder.INSTANCE);
     return out;
   }
 

@@ -144,7 +144,7 @@ public final class ImageFolderPrepare {
     if (classes.isEmpty()) {
       throw new IllegalArgumentException("Input " + input + " has no class folders; expected <input>/<class>/<image>");
     }
-    classes.sort(null);
+    classes.sort(CodePointOrder.INSTANCE);
     return classes;
   }
 

@@ -100,6 +100,31 @@ class ImageFolderPrepareTest {
     assertThat(count.getLong(0)).isEqualTo(8);
   }
 
+  /**
+   * Names in any script, in the input and the output: class folders numbered in code-point order as Python's
+   * {@code sorted()} numbers them for torchvision ("Ｚ" U+FF3A before "😀" U+1F600, which UTF-16 order reverses), and
+   * a dataset directory named in non-ASCII characters read back.
+   */
+  @Test
+  void nonAsciiNamesGetTorchvisionsLabelsAndReadBack() throws Exception {
+    Path input = tmp.resolve("photos (ç)");
+    List<String> pythonOrder = List.of("Zebra", "café", "ñandú", "Ｚ", "😀");
+    for (int c = 0; c < pythonOrder.size(); c++) {
+      Path folder = Files.createDirectories(input.resolve(pythonOrder.get(c)));
+      for (int i = 0; i <= c; i++) { // class c holds c + 1 photos: the count says which label it got
+        Files.write(folder.resolve("фото_" + i + ".jpg"), TestPhotos.photo(31, c * 10 + i));
+      }
+    }
+    Path out = tmp.resolve("données é");
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), out.toString(), SMALL, 0, false);
+
+    assertThat(r.classes()).containsExactlyElementsOf(pythonOrder);
+    List<Row> perLabel = spark.read().format("beton").load(out.toString()).groupBy("label").count().orderBy("label")
+        .collectAsList();
+    assertThat(perLabel).extracting(row -> row.getLong(0) + ":" + row.getLong(1))
+        .containsExactly("0:1", "1:2", "2:3", "3:4", "4:5");
+  }
+
   /** The summary counts every listed image, from the tasks' metrics, and agrees with the manifest. */
   @Test
   void theSummaryCountsEverything() throws Exception {

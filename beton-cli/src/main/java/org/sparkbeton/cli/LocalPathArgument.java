@@ -1,0 +1,77 @@
+package org.sparkbeton.cli;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.sparkbeton.format.io.LocalPaths;
+import picocli.CommandLine;
+
+/**
+ * A local path on the command line, given as a path or as a {@code file:} URI in any of the forms Hadoop and Spark
+ * print ({@code file:/data/x}, {@code file:///data/x}, percent-escaped or not). The converter of every {@link Path}
+ * argument and option: a URI of another scheme is refused with a line naming the commands that read remote datasets,
+ * instead of being taken as a relative path that does not exist.
+ */
+final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
+  /** A scheme followed by a slash: {@code file:/x}, {@code hdfs://nn/x}; not a relative name holding a colon. */
+  private static final Pattern SCHEME = Pattern.compile("^([a-zA-Z][a-zA-Z0-9+.-]*):/.*", Pattern.DOTALL);
+
+  @Override
+  public Path convert(String arg) {
+    String scheme = scheme(arg);
+    if (scheme == null) {
+      return Path.of(arg);
+    }
+    if (!"file".equalsIgnoreCase(scheme)) {
+      throw new CommandLine.TypeConversionException(arg + " is not a local path: this command reads and writes"
+          + " local files (`beton bench` and `beton doctor` read datasets on hdfs://, s3a:// and other Hadoop file"
+          + " systems; copy one here first for the others, e.g. `hadoop fs -get " + arg + "`)");
+    }
+    try {
+      return fileUri(arg);
+    } catch (CliException e) {
+      throw new CommandLine.TypeConversionException(e.getMessage());
+    }
+  }
+
+  /** The scheme of {@code arg} when it is a URI ({@code scheme:/...}), else null. */
+  static String scheme(String arg) {
+    Matcher m = SCHEME.matcher(arg);
+    return m.matches() ? m.group(1) : null;
+  }
+
+  /**
+   * The local path of a {@code file:} URI. A URI that does not parse as one (it holds a space or a {@code %} that
+   * escapes nothing, as a path typed by hand does) names the path after {@code file:} as written.
+   */
+  static Path fileUri(String arg) {
+    URI uri;
+    try {
+      uri = new URI(arg);
+    } catch (URISyntaxException notEscaped) {
+      return Path.of(unescapedPath(arg));
+    }
+    String host = uri.getAuthority();
+    if (host != null && !host.isEmpty() && !"localhost".equalsIgnoreCase(host)) {
+      throw new CliException(arg + ": a file: URI with a host (" + host + "); name a file of this machine,"
+          + " e.g. file:///data/x");
+    }
+    return LocalPaths.of(uri.getAuthority() == null ? uri : URI.create("file:" + uri.getRawPath()));
+  }
+
+  private static String unescapedPath(String arg) {
+    String rest = arg.substring("file:".length());
+    if (rest.startsWith("//")) {
+      int slash = rest.indexOf('/', 2);
+      String host = slash < 0 ? rest.substring(2) : rest.substring(2, slash);
+      if (!host.isEmpty() && !"localhost".equalsIgnoreCase(host)) {
+        throw new CliException(arg + ": a file: URI with a host (" + host + "); name a file of this machine,"
+            + " e.g. file:///data/x");
+      }
+      rest = slash < 0 ? "/" : rest.substring(slash);
+    }
+    return rest;
+  }
+}
