@@ -101,6 +101,24 @@ class BetonOptionsTest {
     assertThat(tasksStarted()).isZero();
   }
 
+  /** partitionBy is Spark's, not a misspelled option: the message says so, in every SaveMode, before any task. */
+  @Test
+  void partitionByFailsBeforeAnyTaskSayingWhatToDoInstead() throws Exception {
+    Path fresh = tmp.resolve("partitioned");
+    for (SaveMode mode : SaveMode.values()) {
+      assertThatThrownBy(() -> photos(2).write().format("beton").mode(mode).partitionBy("label", "path")
+          .option("imageColumns", "content").save(fresh.toString()))
+          .as("%s", mode)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("format(\"beton\") writes take no partitionBy(label, path): a dataset is one directory of"
+              + " shards under one manifest, opened as one by FFCV and the loader. Keep the column as a field (where()"
+              + " and groupBy() on it are answered from the manifest and the metadata), or write a dataset per value,"
+              + " e.g. df.where(\"label = 0\").write().format(\"beton\").save(path + \"/label=0\")");
+      assertThat(fresh).as("%s", mode).doesNotExist();
+    }
+    assertThat(tasksStarted()).isZero();
+  }
+
   @Test
   void aMisspelledReadOptionFailsBeforeAnyTask() throws Exception {
     assertThatThrownBy(() -> spark.read().format("beton").option("imageMod", "raw").load(dataset.toString()))

@@ -25,6 +25,8 @@ public final class BetonWriteConf implements Serializable {
   private static final long serialVersionUID = 1L;
 
   /** Spark's own key: {@code save(path)} puts the path in the options. */
+  /** Spark's key for {@code partitionBy(...)}'s columns in a V1 write's options. */
+  private static final String PARTITION_COLUMNS = "__partition_columns";
   private static final OptionNames NAMES = OptionNames.of("format(\"beton\") writes", BetonWriteOptions.ALL,
       Set.of("path"), true);
 
@@ -144,10 +146,29 @@ public final class BetonWriteConf implements Serializable {
    * for an unknown option name or a bad value.
    */
   public static BetonWriteConf parse(Map<String, String> options) {
+    refusePartitionBy(options);
     NAMES.check(options.keySet());
     Map<String, String> lower = new HashMap<>();
     options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
     return new BetonWriteConf(lower);
+  }
+
+  /**
+   * Refuses {@code partitionBy(...)}, which Spark hands a V1 write as the option {@code __partition_columns} (a JSON
+   * list of names): a .beton dataset is one directory of shards under one manifest, which FFCV and the loader open
+   * as one, not a folder per value.
+   */
+  private static void refusePartitionBy(Map<String, String> options) {
+    for (Map.Entry<String, String> e : options.entrySet()) {
+      if (e.getKey().equalsIgnoreCase(PARTITION_COLUMNS)) {
+        String columns = e.getValue().replaceAll("[\\[\\]\"]", "").replace(",", ", ");
+        throw new IllegalArgumentException("format(\"beton\") writes take no partitionBy(" + columns + "): a dataset"
+            + " is one directory of shards under one manifest, opened as one by FFCV and the loader. Keep the"
+            + " column as a field (where() and groupBy() on it are answered from the manifest and the metadata), or"
+            + " write a dataset per value, e.g. df.where(\"" + columns.split(", ")[0] + " = 0\").write()"
+            + ".format(\"beton\").save(path + \"/" + columns.split(", ")[0] + "=0\")");
+      }
+    }
   }
 
   /** The settings recorded in the manifest's recipe. */
