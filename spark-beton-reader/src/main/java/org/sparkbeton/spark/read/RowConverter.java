@@ -12,6 +12,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.JsonStrings;
 import org.sparkbeton.format.fields.PixelDecoder;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.NdArray;
@@ -99,7 +100,7 @@ final class RowConverter {
       case FieldTypes.BYTES:
         return (chunk, rec, s) -> decode(chunk, rec, s, field);
       case FieldTypes.JSON:
-        return (chunk, rec, s) -> UTF8String.fromString((String) decode(chunk, rec, s, field));
+        return (chunk, rec, s) -> UTF8String.fromString(jsonValue((String) decode(chunk, rec, s, field)));
       case FieldTypes.NDARRAY:
       case FieldTypes.TORCH_TENSOR:
         return (chunk, rec, s) -> arrayValue((NdArray) decode(chunk, rec, s, field), type);
@@ -108,6 +109,16 @@ final class RowConverter {
       default:
         throw new IllegalArgumentException("Column '" + name + "': unsupported type id " + c.field().typeId());
     }
+  }
+
+  /**
+   * A JSON field's value as a Spark string, as Spark's {@code get_json_object} gives one: a JSON string (what the
+   * writer stores a string column as, what FFCV's {@code unpack} returns as a {@code str}) as the string it holds,
+   * any other value (an object, a list, a number) as its JSON text.
+   */
+  static String jsonValue(String text) {
+    String string = JsonStrings.unquote(text);
+    return string != null ? string : text;
   }
 
   private ColumnReader imageReader(BetonSchema.Column c, int field, int at, String name, PixelDecoder jpeg) {
