@@ -17,6 +17,8 @@ import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.sources.RelationProvider;
+import org.apache.spark.sql.sources.SchemaRelationProvider;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.slf4j.Logger;
@@ -33,7 +35,8 @@ import scala.collection.JavaConverters;
  * once, in this module, under the short name {@code beton}; the writer (issue 4) joins through the same
  * {@link BetonTable}.
  */
-public final class BetonDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider {
+public final class BetonDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider,
+    RelationProvider, SchemaRelationProvider {
   public static final String SHORT_NAME = "beton";
   private static final Logger LOG = LoggerFactory.getLogger(BetonDataSource.class);
   /** Internal option: marks the V2 write that {@link #createRelation} runs once the SaveMode is settled. */
@@ -174,6 +177,29 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
       }
     }
     return relation;
+  }
+
+  /**
+   * A table of the session catalog stored as a beton dataset ({@code CREATE TABLE ... USING beton LOCATION ...},
+   * {@code saveAsTable}): Spark 3.5 resolves catalog tables of a data source through this V1 interface only.
+   */
+  @Override
+  public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters) {
+    return BetonCatalogRelation.open(sqlContext, asGiven(parameters), null);
+  }
+
+  /** {@link #createRelation(SQLContext, scala.collection.immutable.Map)} of a table whose schema the catalog holds. */
+  @Override
+  public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters,
+      StructType schema) {
+    return BetonCatalogRelation.open(sqlContext, asGiven(parameters), schema);
+  }
+
+  /** Spark's options with their keys as the user wrote them (a CaseInsensitiveMap iterates lower-cased keys). */
+  private static Map<String, String> asGiven(scala.collection.immutable.Map<String, String> parameters) {
+    scala.collection.immutable.Map<String, String> given = parameters instanceof CaseInsensitiveMap<String> m
+        ? m.originalMap() : parameters;
+    return JavaConverters.mapAsJavaMapConverter(given).asJava();
   }
 
   /** Why the default SaveMode (ErrorIfExists) refuses {@code path}, and what to do. */

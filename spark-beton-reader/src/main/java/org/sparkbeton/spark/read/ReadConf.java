@@ -64,6 +64,11 @@ public final class ReadConf implements Serializable {
    *     sources do ({@link SplitPlanner})
    * @throws IllegalArgumentException for an unknown option name or a bad value
    */
+  /** Whether {@code name} is a read option (any case), Spark's {@code path} or a file system setting. */
+  public static boolean accepts(String name) {
+    return NAMES.accepts(name.toLowerCase(java.util.Locale.ROOT));
+  }
+
   public static ReadConf parse(Map<String, String> options, Map<String, String> sessionDefaults) {
     NAMES.check(options.keySet());
     Map<String, String> o = new LinkedHashMap<>();

@@ -145,6 +145,11 @@ public final class BetonWriteConf implements Serializable {
    * Parses options given with any case (Spark passes a case-insensitive map); throws IllegalArgumentException
    * for an unknown option name or a bad value.
    */
+  /** Whether {@code name} is a write option (any case), Spark's {@code path} or a file system setting. */
+  public static boolean accepts(String name) {
+    return NAMES.accepts(name.toLowerCase(Locale.ROOT));
+  }
+
   public static BetonWriteConf parse(Map<String, String> options) {
     refusePartitionBy(options);
     NAMES.check(options.keySet());

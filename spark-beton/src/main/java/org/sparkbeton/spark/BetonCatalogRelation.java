@@ -1,0 +1,171 @@
+package org.sparkbeton.spark;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.rdd.RDD;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SQLContext;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.functions;
+import org.apache.spark.sql.sources.BaseRelation;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.sources.InsertableRelation;
+import org.apache.spark.sql.sources.PrunedFilteredScan;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.options.OptionNames;
+import org.sparkbeton.spark.read.BetonReadOptions;
+import org.sparkbeton.spark.read.ReadConf;
+import org.sparkbeton.spark.write.BetonWriteConf;
+import org.sparkbeton.spark.write.BetonWriteOptions;
+import org.sparkbeton.spark.write.DatasetDirectory;
+
+/**
+ * A beton dataset registered as a table of Spark's session catalog ({@code CREATE TABLE t USING beton LOCATION
+ * '...'}, {@code saveAsTable}): Spark 3.5 resolves such tables through its V1 interfaces only, so this relation
+ * hands each scan to {@code spark.read.format("beton")} over the table's location (the same reader, checks and
+ * pruning) and each {@code INSERT} to {@code df.write.format("beton")} (the same commit protocol).
+ */
+final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredScan, InsertableRelation {
+  private final SQLContext sqlContext;
+  private final String path;
+  private final Map<String, String> readOptions;
+  private final Map<String, String> writeOptions;
+  private final StructType schema;
+
+  private BetonCatalogRelation(SQLContext sqlContext, String path, Map<String, String> readOptions,
+      Map<String, String> writeOptions, StructType declared) {
+    this.sqlContext = sqlContext;
+    this.path = path;
+    this.readOptions = readOptions;
+    this.writeOptions = writeOptions;
+    this.schema = declared != null ? declared : read().schema();
+    if (declared != null && holdsData()) {
+      requireColumns(read().schema());
+    }
+  }
+
+  /**
+   * The relation over the table's {@code path} (its location) and its options, split into read and write ones;
+   * {@code declared} is the catalog's schema (null: the dataset's own, read now).
+   */
+  static BetonCatalogRelation open(SQLContext sqlContext, Map<String, String> tableOptions, StructType declared) {
+    String path = null;
+    Map<String, String> read = new HashMap<>();
+    Map<String, String> write = new HashMap<>();
+    for (Map.Entry<String, String> e : tableOptions.entrySet()) {
+      String key = e.getKey();
+      if (key.equalsIgnoreCase("path")) {
+        path = e.getValue();
+        continue;
+      }
+      boolean forReads = ReadConf.accepts(key);
+      boolean forWrites = BetonWriteConf.accepts(key);
+      if (!forReads && !forWrites) {
+        throw new IllegalArgumentException(unknownOption(key));
+      }
+      if (forReads) {
+        read.put(key, e.getValue());
+      }
+      if (forWrites) {
+        write.put(key, e.getValue());
+      }
+    }
+    if (path == null || path.isEmpty()) {
+      throw new IllegalArgumentException("A beton table needs a location: CREATE TABLE t USING beton LOCATION"
+          + " '/data/my-dataset'");
+    }
+    return new BetonCatalogRelation(sqlContext, path, read, write, declared);
+  }
+
+  /** An option of a beton table that neither reads nor writes take, with the nearest of both. */
+  static String unknownOption(String key) {
+    List<String> all = new ArrayList<>(BetonReadOptions.ALL);
+    all.addAll(BetonWriteOptions.ALL);
+    return "Unknown option '" + key + "' for a beton table" + OptionNames.nearest(key, all)
+        .map(n -> "; did you mean '" + n + "'?").orElse("") + " Read options (any case): "
+        + String.join(", ", BetonReadOptions.ALL) + "; write options: " + String.join(", ", BetonWriteOptions.ALL)
+        + "; names with a dot pass as file system settings (e.g. fs.s3a.endpoint)";
+  }
+
+  private Dataset<Row> read() {
+    return sqlContext.sparkSession().read().format(BetonDataSource.SHORT_NAME).options(readOptions).load(path);
+  }
+
+  /**
+   * Whether the location holds data: not when nothing is there or only an empty directory (a managed table's,
+   * created before its first write) or the files of a write that never published. Such a table reads as empty.
+   */
+  private boolean holdsData() {
+    try {
+      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
+      DatasetDirectory.State state = DatasetDirectory.inspect(dir.getFileSystem(BetonDataSource.hadoopConf(readOptions)),
+          dir).state();
+      return state != DatasetDirectory.State.MISSING && state != DatasetDirectory.State.LEFTOVERS;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot check " + path, e);
+    }
+  }
+
+  /** Every column the catalog declares must be one of the dataset's (any case). */
+  private void requireColumns(StructType stored) {
+    for (StructField f : schema.fields()) {
+      if (java.util.Arrays.stream(stored.fieldNames()).noneMatch(f.name()::equalsIgnoreCase)) {
+        throw new IllegalArgumentException("Table column '" + f.name() + "' is not a field of the beton dataset at "
+            + path + " (its fields: " + String.join(", ", stored.fieldNames()) + ")");
+      }
+    }
+  }
+
+  @Override
+  public SQLContext sqlContext() {
+    return sqlContext;
+  }
+
+  @Override
+  public StructType schema() {
+    return schema;
+  }
+
+  /** The rows come as Spark's internal rows, straight from the reader's plan. */
+  @Override
+  public boolean needConversion() {
+    return false;
+  }
+
+  /**
+   * The columns asked for, from a fresh read of the location (rows appended since the table was resolved included),
+   * each cast to the type the catalog holds for it: a table created from a DataFrame keeps that DataFrame's types
+   * (int, float), which the dataset stores widened (Int fields read as long, Float as double). The filters are left
+   * to Spark, which applies all of them above this scan.
+   */
+  @Override
+  @SuppressWarnings("unchecked")
+  public RDD<Row> buildScan(String[] requiredColumns, Filter[] filters) {
+    Column[] columns = new Column[requiredColumns.length];
+    for (int i = 0; i < columns.length; i++) {
+      String name = requiredColumns[i];
+      columns[i] = functions.col("`" + name.replace("`", "``") + "`").cast(schema.apply(name).dataType()).as(name);
+    }
+    if (!holdsData()) {
+      return sqlContext.sparkContext().emptyRDD(scala.reflect.ClassTag$.MODULE$.apply(Row.class));
+    }
+    RDD<?> rows = read().select(columns).queryExecution().toRdd();
+    return (RDD<Row>) rows;
+  }
+
+  @Override
+  public void insert(Dataset<Row> data, boolean overwrite) {
+    data.write().format(BetonDataSource.SHORT_NAME).options(writeOptions)
+        .mode(overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
+  }
+
+  @Override
+  public String toString() {
+    return "BetonCatalogRelation(" + path + ")";
+  }
+}

@@ -1,0 +1,126 @@
+package org.sparkbeton.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.dataset.DatasetManifest;
+
+/**
+ * Beton datasets as tables of Spark's session catalog: {@code saveAsTable} (external and managed), {@code CREATE
+ * TABLE ... USING beton [LOCATION]}, CTAS, {@code INSERT INTO} and {@code INSERT OVERWRITE}, read back with the
+ * types the catalog holds.
+ */
+class BetonCatalogTableTest {
+  @TempDir static Path tmp;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkSession.builder().master("local[2]").appName("BetonCatalogTableTest")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.warehouse.dir", tmp.resolve("warehouse").toUri().toString()).getOrCreate();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
+
+  @AfterEach
+  void dropTables() {
+    for (Row t : spark.sql("show tables").collectAsList()) {
+      spark.sql("drop table if exists " + t.getString(1));
+    }
+  }
+
+  private static List<String> rows(String sql) {
+    return spark.sql(sql).collectAsList().stream().map(Row::toString).toList();
+  }
+
+  @Test
+  void saveAsTableWritesADatasetThatReadsBackWithTheDataFramesTypes() throws Exception {
+    Path location = tmp.resolve("photos-table");
+    spark.range(4).selectExpr("cast(id as int) as label", "cast(id / 2 as float) as weight").write().format("beton")
+        .option("path", location.toString()).saveAsTable("photos");
+
+    assertThat(Files.exists(location.resolve(DatasetManifest.FILE_NAME))).isTrue();
+    assertThat(spark.table("photos").schema().simpleString()).isEqualTo("struct<label:int,weight:float>");
+    assertThat(rows("select * from photos order by label")).containsExactly("[0,0.0]", "[1,0.5]", "[2,1.0]", "[3,1.5]");
+    assertThat(spark.read().format("beton").load(location.toString()).count()).isEqualTo(4);
+
+    spark.range(4, 6).selectExpr("cast(id as int) as label", "cast(id / 2 as float) as weight").write()
+        .format("beton").mode(SaveMode.Append).saveAsTable("photos");
+    spark.sql("insert into photos values (6, 3.0), (7, 3.5)");
+    assertThat(rows("select count(*), sum(label), max(weight) from photos")).containsExactly("[8,28,3.5]");
+    assertThat(rows("select label from photos where weight > 2.9 order by label")).containsExactly("[6]", "[7]");
+
+    spark.sql("insert overwrite table photos select label + 100, weight from photos where label < 2");
+    assertThat(rows("select * from photos order by label")).containsExactly("[100,0.0]", "[101,0.5]");
+    DatasetManifest manifest = DatasetManifest.parse(Files.readString(location.resolve(DatasetManifest.FILE_NAME)));
+    assertThat(manifest.totalSamples()).isEqualTo(2);
+  }
+
+  @Test
+  void aTableOverAnExistingDatasetTakesItsFieldsAndAnswersQueries() {
+    Path location = tmp.resolve("existing");
+    spark.range(10).selectExpr("cast(id % 3 as int) as label", "concat('s', id) as name").write().format("beton")
+        .save(location.toString());
+    spark.sql("create table existing using beton location '" + location.toUri() + "'");
+
+    assertThat(spark.table("existing").schema().simpleString()).isEqualTo("struct<label:bigint,name:string>");
+    assertThat(rows("select label, count(*) from existing where name != 's0' group by label order by label"))
+        .containsExactly("[0,3]", "[1,3]", "[2,3]");
+    assertThat(rows("select count(*) from existing")).containsExactly("[10]");
+
+    spark.sql("create temporary view existing_view using beton options (path '" + location.toUri() + "')");
+    assertThat(rows("select min(name), max(name) from existing_view where label = 1")).containsExactly("[s1,s7]");
+    spark.sql("drop view existing_view");
+  }
+
+  @Test
+  void ctasAndManagedTablesLiveInTheWarehouseAndDropWithTheirTable() {
+    spark.sql("create table squares using beton as select cast(id as int) as n, cast(id * id as int) as sq"
+        + " from range(5)");
+    Path managed = tmp.resolve("warehouse").resolve("squares");
+    assertThat(Files.exists(managed.resolve(DatasetManifest.FILE_NAME))).isTrue();
+    assertThat(rows("select sum(sq) from squares")).containsExactly("[30]");
+
+    spark.sql("create table empty_one (label int, score double) using beton");
+    assertThat(rows("select * from empty_one")).isEmpty(); // no dataset yet: an empty table
+    spark.sql("insert into empty_one values (1, 0.25), (2, 0.5)");
+    assertThat(rows("select * from empty_one order by label")).containsExactly("[1,0.25]", "[2,0.5]");
+
+    spark.sql("drop table squares");
+    assertThat(Files.exists(managed)).isFalse();
+  }
+
+  @Test
+  void aDeclaredColumnTheDatasetLacksAndAMisspelledOptionAreNamed() {
+    Path location = tmp.resolve("labels-only");
+    spark.range(3).selectExpr("cast(id as int) as label").write().format("beton").save(location.toString());
+
+    spark.sql("create table declared (label int, caption string) using beton location '" + location.toUri() + "'");
+    assertThatThrownBy(() -> spark.table("declared").collect())
+        .rootCause().hasMessage("Table column 'caption' is not a field of the beton dataset at file:" + location
+            + " (its fields: label)");
+
+    assertThatThrownBy(() -> {
+      spark.sql("create table misspelled using beton options (pageSise '4M') location '" + location.toUri() + "'");
+      spark.table("misspelled").collect();
+    })
+        .rootCause().hasMessageStartingWith("Unknown option 'pageSise' for a beton table; did you mean 'pageSize'?"
+            + " Read options (any case): imageMode,");
+  }
+}
