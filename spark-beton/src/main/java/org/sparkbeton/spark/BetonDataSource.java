@@ -25,7 +25,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.spark.read.ReadConf;
 import org.sparkbeton.spark.write.BetonWriteBuilder;
-import org.sparkbeton.spark.write.BadImageException;
 import org.sparkbeton.spark.write.DatasetDirectory;
 import scala.collection.JavaConverters;
 
@@ -108,7 +107,7 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
    * write (commit coordinator, attempt-unique shards, manifest published last by the driver) in
    * Append or Overwrite. A directory holding only the files of a write that never published (it failed or
    * was killed) is no dataset: ErrorIfExists and Ignore write there, deleting those files first
-   * ({@link DatasetDirectory}). A bad image stops the job at once ({@link BadImageFailFast}) and is what the
+   * ({@link DatasetDirectory}). A bad image or value stops the job at once ({@link BadRowFailFast}) and is what the
    * save throws.
    */
   @Override
@@ -164,12 +163,12 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
         // MISSING or LEFTOVERS: no dataset there, every mode writes
       }
     }
-    try (BadImageFailFast guard = BadImageFailFast.watch(sqlContext.sparkContext())) {
+    try (BadRowFailFast guard = BadRowFailFast.watch(sqlContext.sparkContext())) {
       try {
         data.write().format(BetonDataSource.class.getName()).options(options).option(V2_WRITE, "true")
             .mode(mode == SaveMode.Overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
       } catch (Exception e) { // SparkException (checked, undeclared) included
-        BadImageException bad = guard.failure(e);
+        IllegalArgumentException bad = guard.failure(e);
         if (bad != null) {
           throw bad;
         }

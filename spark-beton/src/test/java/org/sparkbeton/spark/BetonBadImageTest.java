@@ -24,9 +24,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.spark.write.BadImageException;
+import org.sparkbeton.spark.write.BadValueException;
 
 /**
- * A bad image under the default policy: the save throws a {@link BadImageException} naming the column, row, source
+ * A bad image (or a bad value: the last test) under the default policy: the save throws a {@link BadImageException} naming the column, row, source
  * and reason at the top of its failure, and the job stops at its first failed attempt although Spark would retry
  * the task (here {@code local[2,4]}: 4 attempts).
  */
@@ -101,5 +102,47 @@ class BetonBadImageTest {
     assertThat(badImageFailures.get()).isEqualTo(1);
     assertThat(attempts.get()).isBetween(1, 2);
     assertThat(out.resolve("_manifest.json")).doesNotExist();
+  }
+
+  /**
+   * A value that cannot be stored fails every attempt alike too: a null under nullPolicy=fail, an array not of its
+   * shape or holding a null, a sample of no image larger than a page. Each stops the job at its first failure with
+   * a {@link BadValueException} on top naming the column, the row and the reason.
+   */
+  @Test
+  void aBadValueFailsOnceNamingItsColumnAndRow() throws Exception {
+    String[][] cases = {
+        {"if(id = 3, null, id) as n", "column 'n', row 3 of partition 0: null; .beton has no nulls (filter them, or set"
+            + " nullPolicy=skip)"},
+        {"if(id = 3, array(1.0f, 2.0f), array(1.0f, 2.0f, 3.0f)) as emb", "column 'emb', row 3 of partition 0: 2"
+            + " elements, but its shape (option arrayShapes) is 3, 3 elements"},
+        {"if(id = 3, array(1.0f, null, 2.0f), array(1.0f, 2.0f, 3.0f)) as emb", "column 'emb', row 3 of partition 0:"
+            + " null element at index 1; .beton arrays have no nulls"},
+        {"if(id = 3, unhex(repeat('00', 3000000)), unhex('00')) as blob", "row 3 of partition 0: Sample needs 3000000"
+            + " bytes of payload (label=0, blob=3000000) but a page holds 2097152; all of a sample's payloads must share"
+            + " one page: use a larger page size (option pageSize)"}};
+    for (String[] c : cases) {
+      AtomicInteger attempts = new AtomicInteger();
+      SparkListener counter = new SparkListener() {
+        @Override
+        public void onTaskStart(SparkListenerTaskStart start) {
+          attempts.incrementAndGet();
+        }
+      };
+      spark.sparkContext().addSparkListener(counter);
+      Path out = tmp.resolve("values-" + Math.abs(c[0].hashCode()));
+      Throwable thrown;
+      try {
+        thrown = catchThrowable(() -> spark.range(6).selectExpr("cast(id as int) as label", c[0]).coalesce(1).write()
+            .format("beton").option("arrayShapes", "emb:3").option("pageSize", "2M").save(out.toString()));
+      } finally {
+        spark.sparkContext().listenerBus().waitUntilEmpty();
+        spark.sparkContext().removeSparkListener(counter);
+      }
+
+      assertThat(thrown).as(c[0]).isInstanceOf(BadValueException.class).hasMessage("Bad value in " + c[1]);
+      assertThat(attempts.get()).as(c[0]).isBetween(1, 2);
+      assertThat(out.resolve("_manifest.json")).doesNotExist();
+    }
   }
 }

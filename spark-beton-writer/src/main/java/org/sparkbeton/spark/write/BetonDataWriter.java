@@ -51,10 +51,8 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     try {
       shards.write(values);
     } catch (SampleTooLargeException e) {
-      // nothing of the sample was written: its image is bad input under the policy (or, with no image, this fails)
-      if (!rows.refuseTooLarge(row, index, e)) {
-        throw e;
-      }
+      // nothing of the sample was written: its image is bad input under the policy (with no image, a bad value)
+      rows.refuseTooLarge(row, index, e);
       return;
     }
     samples++;

@@ -72,8 +72,8 @@ final class RowEncoder implements AutoCloseable {
           counters.countSkippedNull();
           return null;
         }
-        throw new IllegalArgumentException("Column '" + p.column() + "' is null in " + where(row, rowIndex)
-            + "; .beton has no nulls (filter them, or set nullPolicy=skip)");
+        throw new BadValueException(p.column(), rowIndex, partition, source(row),
+            "null; .beton has no nulls (filter them, or set nullPolicy=skip)", null);
       }
       try {
         values[k] = value(p, row, rowIndex);
@@ -81,6 +81,10 @@ final class RowEncoder implements AutoCloseable {
         refuse(p.column(), row, rowIndex, e.getMessage(), e);
         return null;
       } catch (RuntimeException e) {
+        if (!isImage(p) && e instanceof IllegalArgumentException && !(e instanceof BadValueException)) {
+          // an array not of its shape or holding a null: this row's data, the same on every attempt
+          throw new BadValueException(p.column(), rowIndex, partition, source(row), e.getMessage(), e);
+        }
         if (!isImage(p) || e instanceof IllegalStateException || e instanceof java.io.UncheckedIOException) {
           throw e;
         }
@@ -95,11 +99,10 @@ final class RowEncoder implements AutoCloseable {
 
   /**
    * Applies the bad-image policy to a sample that no page can hold ({@code tooLarge}, thrown by the shard writer for
-   * the values {@link #encode} last returned), naming its largest image column; false when the row has no image
-   * column, for the caller to rethrow (a sample of other values too large for its pages is not bad input: its
-   * pageSize is too small).
+   * the values {@link #encode} last returned), naming its largest image column. A row with no image column fails
+   * with a {@link BadValueException}: its values, the same on every attempt, need a larger {@code pageSize}.
    */
-  boolean refuseTooLarge(InternalRow row, long rowIndex, SampleTooLargeException tooLarge) {
+  void refuseTooLarge(InternalRow row, long rowIndex, SampleTooLargeException tooLarge) {
     String column = null;
     long largest = -1;
     for (int k = 0; k < plans.size(); k++) {
@@ -109,10 +112,10 @@ final class RowEncoder implements AutoCloseable {
       }
     }
     if (column == null) {
-      return false;
+      throw new BadValueException(null, rowIndex, partition, source(row), tooLarge.getMessage() + " (option pageSize)",
+          tooLarge);
     }
     refuse(column, row, rowIndex, tooLarge.getMessage() + " (option pageSize)", tooLarge);
-    return true;
   }
 
   /** The bad-image policy for {@code column} of {@code row}: counted and skipped, quarantined, or a failure. */
@@ -144,11 +147,6 @@ final class RowEncoder implements AutoCloseable {
       return null;
     }
     return String.valueOf(row.get(sourceOrdinal, sourceType));
-  }
-
-  private String where(InternalRow row, long rowIndex) {
-    String source = source(row);
-    return "row " + rowIndex + " of partition " + partition + (source == null ? "" : " (source " + source + ")");
   }
 
   private Object value(ColumnPlan p, InternalRow row, long rowIndex) throws java.io.IOException {
@@ -222,9 +220,21 @@ final class RowEncoder implements AutoCloseable {
   }
 
   private Object array(ColumnPlan p, ArrayData a) {
+    if (p.field().codec() instanceof org.sparkbeton.format.fields.NdArrayField shaped) {
+      long[] shape = shaped.shape();
+      long elements = 1;
+      for (long d : shape) {
+        elements *= d;
+      }
+      if (a.numElements() != elements) {
+        throw new IllegalArgumentException(a.numElements() + " elements, but its shape (option arrayShapes) is "
+            + java.util.Arrays.stream(shape).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining("x"))
+            + ", " + elements + " elements");
+      }
+    }
     for (int k = 0; k < a.numElements(); k++) {
       if (a.isNullAt(k)) {
-        throw new IllegalArgumentException("Column '" + p.column() + "' has a null element at index " + k);
+        throw new IllegalArgumentException("null element at index " + k + "; .beton arrays have no nulls");
       }
     }
     String np = BetonSchemaMapping.numpyType(((ArrayType) p.type()).elementType());

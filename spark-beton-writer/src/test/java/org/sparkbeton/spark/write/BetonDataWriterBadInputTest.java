@@ -89,14 +89,18 @@ class BetonDataWriterBadInputTest {
     }
   }
 
-  /** Without an image column, a sample too large for a page is the write's mistake (its pageSize): it fails. */
+  /**
+   * Without an image column, a sample too large for a page is the write's mistake (its pageSize): it fails, naming
+   * the row, on every attempt alike.
+   */
   @Test
   void aTooLargeSampleWithoutImagesFails() throws Exception {
     StructType schema = new StructType().add("blob", DataTypes.BinaryType);
     BetonDataWriter w = writer(schema, "pageSize", "2M");
     assertThatThrownBy(() -> w.write(new GenericInternalRow(new Object[] {new byte[3 << 20]})))
-        .isInstanceOf(org.sparkbeton.format.write.SampleTooLargeException.class)
-        .hasMessageStartingWith("Sample needs 3145728 bytes of payload (blob=3145728)");
+        .isInstanceOf(BadValueException.class)
+        .hasCauseInstanceOf(org.sparkbeton.format.write.SampleTooLargeException.class)
+        .hasMessageStartingWith("Bad value in row 0 of partition 0: Sample needs 3145728 bytes of payload (blob=3145728)");
     w.abort();
     w.close();
   }
