@@ -128,6 +128,24 @@ public final class ImageFolderPrepare {
     }
   }
 
+  /**
+   * Refuses an output inside the input (or the input itself): the dataset directory would be a class folder of the
+   * ImageFolder, a class of its own (with no images) and a shift of the labels after it for the next run or any
+   * other reader of the tree.
+   */
+  static void refuseOutputInInput(SparkSession spark, String input, String output) throws IOException {
+    org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
+    Path in = new Path(input);
+    Path out = new Path(output);
+    String inside = in.getFileSystem(conf).makeQualified(in).toString();
+    String target = out.getFileSystem(conf).makeQualified(out).toString();
+    if (target.equals(inside) || target.startsWith(inside.endsWith("/") ? inside : inside + "/")) {
+      throw new IllegalArgumentException("Output " + output + " is inside the input " + input + ": it would be a class"
+          + " folder of the ImageFolder (a class of its own, shifting the labels of the classes after it); write the"
+          + " dataset outside " + input);
+    }
+  }
+
   /** The class folders of an ImageFolder root, sorted: a sample's label is its folder's index here. */
   public static List<String> classes(SparkSession spark, String input) throws IOException {
     Path root = new Path(input);
@@ -161,6 +179,7 @@ public final class ImageFolderPrepare {
   public static Result run(SparkSession spark, String input, String output, Map<String, String> options, int shards,
       SaveMode mode, Progress progress) throws IOException {
     long t0 = System.nanoTime();
+    refuseOutputInInput(spark, input, output);
     List<String> classes = classes(spark, input);
     ListedImages images = list(spark, input, classes, shards, ImageFolderListing.DRIVER_LISTING_MAX_IMAGES);
     Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), col("label"));

@@ -241,6 +241,26 @@ class ImageFolderPrepareTest {
   }
 
   @Test
+  void anOutputInsideTheInputIsRefusedBeforeAnythingIsWritten() throws Exception {
+    Path input = tmp.resolve("photos-with-output-inside");
+    TestPhotos.writeImageFolder(input, 4, 2, 3);
+    for (String output : new String[] {input.resolve("dataset").toString(), input.toString(), input.toUri().toString()
+        + "zz/dataset"}) {
+      assertThatThrownBy(() -> ImageFolderPrepare.run(spark, input.toString(), output, SMALL, 0, false))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Output " + output + " is inside the input " + input + ": it would be a class folder of the"
+              + " ImageFolder (a class of its own, shifting the labels of the classes after it); write the dataset"
+              + " outside " + input);
+    }
+    try (var names = Files.list(input)) {
+      assertThat(names.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("class_00", "class_01");
+    }
+    // a sibling whose name starts with the input's is outside it
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), input + "-dataset", SMALL, 0, false);
+    assertThat(r.samples()).isEqualTo(4);
+  }
+
+  @Test
   void inputProblemsAreClear() throws Exception {
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, tmp.resolve("missing").toString(), tmp.resolve("o").toString(),
         Map.of(), 0, false)).hasMessageEndingWith("missing does not exist");
