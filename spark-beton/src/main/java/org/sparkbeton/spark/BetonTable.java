@@ -1,6 +1,7 @@
 package org.sparkbeton.spark;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -16,6 +17,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.JsonStrings;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.spark.read.BetonReadOptions;
 import org.sparkbeton.spark.read.BetonScanBuilder;
@@ -97,16 +99,53 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     return new BetonTable(null, null, hadoopConf, null, failure, null);
   }
 
-  static BetonTable load(CaseInsensitiveStringMap options, Configuration hadoopConf, ReadConf conf) {
+  /**
+   * The paths of a read: {@code load(path)} puts one in option {@code path}, {@code load(a, b, ...)} a JSON list in
+   * {@code paths}.
+   */
+  static List<String> paths(CaseInsensitiveStringMap options) {
     String path = options.get("path");
-    if (path == null || path.isEmpty()) {
-      if (options.containsKey("paths")) {
-        throw new IllegalArgumentException("format(\"beton\") reads one path (a dataset directory, a file or a glob),"
-            + " got several; use a glob such as /data/*.beton");
+    if (path != null && !path.isEmpty()) {
+      return List.of(path);
+    }
+    String list = options.get("paths");
+    if (list == null || list.isEmpty()) {
+      return List.of();
+    }
+    // Spark writes the list with Jackson: ["a","b"], each a JSON string literal
+    List<String> paths = new java.util.ArrayList<>();
+    String body = list.trim();
+    int i = 1;
+    while (body.startsWith("[") && i < body.length() - 1) {
+      char c = body.charAt(i);
+      if (c == ',' || Character.isWhitespace(c)) {
+        i++;
+        continue;
       }
+      int end = i + 1;
+      while (end < body.length() && body.charAt(end) != '"') {
+        end += body.charAt(end) == '\\' ? 2 : 1;
+      }
+      String one = c == '"' && end < body.length() ? JsonStrings.unquote(body.substring(i, end + 1)) : null;
+      if (one == null) {
+        break;
+      }
+      paths.add(one);
+      i = end + 1;
+    }
+    if (paths.isEmpty() || !body.endsWith("]")) {
+      throw new IllegalArgumentException("Option paths must be a JSON list of paths, got " + list);
+    }
+    return paths;
+  }
+
+  static BetonTable load(CaseInsensitiveStringMap options, Configuration hadoopConf, ReadConf conf) {
+    List<String> paths = paths(options);
+    if (paths.isEmpty()) {
       throw new IllegalArgumentException("format(\"beton\") needs a path: spark.read.format(\"beton\").load(path)");
     }
-    DatasetInputs inputs = DatasetInputs.resolve(path, hadoopConf);
+    String path = String.join(", ", paths);
+    DatasetInputs inputs = DatasetInputs.resolve(paths, hadoopConf);
     for (ManifestField f : inputs.fields()) {
       if (f.typeId() == FieldTypes.CUSTOM) {
         if (!conf.customFields().containsKey(f.name())) {

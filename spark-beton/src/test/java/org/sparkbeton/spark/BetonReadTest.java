@@ -220,6 +220,28 @@ class BetonReadTest {
     assertThat(df.groupBy("label").count().collectAsList()).isEmpty();
   }
 
+  /** load(a, b) and a glob of dataset directories: each read through its manifest, as one table. */
+  @Test
+  void severalDatasetsReadAsOne() throws Exception {
+    Path parts = Files.createDirectories(tmp.resolve("parts"));
+    TestDatasets.writeDataset(parts.resolve("train-0"), TestDatasets.EVERY_FIELD,
+        List.of(TestDatasets.everyFieldSamples(100, 104)));
+    TestDatasets.writeDataset(parts.resolve("train-1"), TestDatasets.EVERY_FIELD,
+        List.of(TestDatasets.everyFieldSamples(104, 106), TestDatasets.everyFieldSamples(106, 107)));
+    Files.copy(dataset.resolve("part-00000.beton"), parts.resolve("train-1").resolve("orphan.beton")); // not listed
+
+    Dataset<Row> both = spark.read().format("beton").load(parts.resolve("train-0").toString(),
+        parts.resolve("train-1").toString());
+    // sample i has weight i / 4 and label i % 10
+    assertThat(both.selectExpr("min(weight) * 4", "max(weight) * 4", "count(*)").first().toString())
+        .isEqualTo("[100.0,106.0,7]");
+    assertThat(both.where("weight >= 26").count()).isEqualTo(3);
+    Dataset<Row> globbed = spark.read().format("beton").load(parts + "/train-*");
+    assertThat(globbed.groupBy().sum("label").first().getLong(0)).isEqualTo(0 + 1 + 2 + 3 + 4 + 5 + 6);
+    Dataset<Row> withEvery = spark.read().format("beton").load(parts.resolve("train-0").toString(), dataset.toString());
+    assertThat(withEvery.count()).isEqualTo(4 + 25);
+  }
+
   @Test
   void badPathsAndOptionsAreExplained() throws Exception {
     assertThatThrownBy(() -> spark.read().format("beton").load(tmp.resolve("nope").toString()))
@@ -229,8 +251,12 @@ class BetonReadTest {
     assertThatThrownBy(() -> spark.read().format("beton").load(empty.toString()))
         .hasMessageContaining("has no _manifest.json");
     assertThat(spark.read().format("beton").load(empty + "/*.beton").count()).isEqualTo(9);
-    assertThatThrownBy(() -> spark.read().format("beton").load(tmp + "/*"))
-        .hasMessageContaining("which is not a file");
+    // a glob's directories are datasets: one without a manifest is named
+    assertThatThrownBy(() -> spark.read().format("beton").load(tmp + "/no-*"))
+        .hasMessageContaining(empty + " has no _manifest.json");
+    assertThatThrownBy(() -> spark.read().format("beton").load(dataset.resolve("_manifest.json").toString()))
+        .hasMessage("file:" + dataset.resolve("_manifest.json") + " is the manifest of a dataset: load its directory,"
+            + " file:" + dataset);
     assertThatThrownBy(() -> spark.read().format("beton").option("imageMode", "png").load(dataset.toString()))
         .hasMessageContaining("imageMode must be binary, image or raw");
   }

@@ -68,7 +68,7 @@ public final class BetonScanBuilder
   @Override
   public Filter[] pushFilters(Filter[] filters) {
     Set<String> statsColumns = new HashSet<>();
-    if (inputs.manifest() != null) {
+    if (inputs.everyShardListed()) {
       for (ManifestField f : inputs.fields()) {
         if (f.typeId() == FieldTypes.INT || f.typeId() == FieldTypes.FLOAT) {
           statsColumns.add(f.name());

@@ -84,8 +84,36 @@ public final class DatasetInputs {
     return total;
   }
 
-  /** The manifest of a dataset directory, or null for files and globs. */
+  /** The manifest of a dataset directory, or null for files, globs and several paths. */
   public DatasetManifest manifest() { return manifest; }
+
+  /**
+   * Whether every shard comes from a manifest, so that its sample count and min/max statistics are checked facts:
+   * one dataset directory, or several (named, or matched by a glob).
+   */
+  public boolean everyShardListed() {
+    for (Shard s : shards) {
+      if (!s.listedInManifest()) {
+        return false;
+      }
+    }
+    return !shards.isEmpty() || manifest != null;
+  }
+
+  /**
+   * Several paths read as one table, in the order given: each a dataset directory, a file or a glob, all with the same
+   * fields; a shard named twice (the same dataset given twice) is refused rather than read twice.
+   */
+  public static DatasetInputs resolve(List<String> pathTexts, Configuration conf) {
+    if (pathTexts.size() == 1) {
+      return resolve(pathTexts.get(0), conf);
+    }
+    List<DatasetInputs> parts = new ArrayList<>();
+    for (String p : pathTexts) {
+      parts.add(resolve(p, conf));
+    }
+    return union(String.join(", ", pathTexts), parts);
+  }
 
   public static DatasetInputs resolve(String pathText, Configuration conf) {
     try {
@@ -97,25 +125,12 @@ public final class DatasetInputs {
           throw new IllegalArgumentException("Path " + pathText + " matches no files");
         }
         Arrays.sort(matches, Comparator.comparing(s -> s.getPath().toString()));
-        List<Shard> shards = new ArrayList<>();
-        List<ManifestField> fields = null;
-        String first = null;
+        List<DatasetInputs> parts = new ArrayList<>();
         for (FileStatus st : matches) {
-          if (!st.isFile()) {
-            throw new IllegalArgumentException("Glob " + pathText + " matches " + st.getPath()
-                + ", which is not a file; a glob must match .beton files (load a dataset directory by its path)");
-          }
-          FileInfo info = FileInfo.read(st.getPath(), conf);
-          if (fields == null) {
-            fields = info.fields();
-            first = st.getPath().toString();
-          } else if (!fields.equals(info.fields())) {
-            throw new IllegalArgumentException("Files matched by " + pathText + " have different fields: " + first
-                + " has " + fields + " but " + st.getPath() + " has " + info.fields());
-          }
-          shards.add(new Shard(st.getPath().toString(), info.numSamples(), info.length(), Map.of(), false));
+          // a directory is a dataset, read through its manifest; a file is a .beton file
+          parts.add(st.isDirectory() ? fromManifest(fs, st.getPath(), conf) : fromFile(st.getPath(), conf));
         }
-        return new DatasetInputs(pathText, fields, shards, null);
+        return parts.size() == 1 ? parts.get(0) : union(pathText, parts);
       }
       if (!fs.exists(path)) {
         throw new IllegalArgumentException("Path does not exist: " + pathText);
@@ -124,12 +139,43 @@ public final class DatasetInputs {
       if (status.isDirectory()) {
         return fromManifest(fs, status.getPath(), conf);
       }
-      FileInfo info = FileInfo.read(status.getPath(), conf);
-      return new DatasetInputs(pathText, info.fields(),
-          List.of(new Shard(status.getPath().toString(), info.numSamples(), info.length(), Map.of(), false)), null);
+      return fromFile(status.getPath(), conf);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + pathText + ": " + e.getMessage(), e);
     }
+  }
+
+  /** One .beton file; a dataset's manifest given instead names its directory. */
+  private static DatasetInputs fromFile(Path file, Configuration conf) throws IOException {
+    if (file.getName().equals(DatasetManifest.FILE_NAME)) {
+      throw new IllegalArgumentException(file + " is the manifest of a dataset: load its directory, "
+          + file.getParent());
+    }
+    FileInfo info = FileInfo.read(file, conf);
+    return new DatasetInputs(file.toString(), info.fields(),
+        List.of(new Shard(file.toString(), info.numSamples(), info.length(), Map.of(), false)), null);
+  }
+
+  /** {@code parts} as one table: the same fields in each, no shard twice. */
+  private static DatasetInputs union(String root, List<DatasetInputs> parts) {
+    List<Shard> shards = new ArrayList<>();
+    Map<String, String> owner = new java.util.HashMap<>();
+    DatasetInputs first = parts.get(0);
+    for (DatasetInputs part : parts) {
+      if (!part.fields().equals(first.fields())) {
+        throw new IllegalArgumentException("The datasets and files of " + root + " have different fields: "
+            + first.root() + " has " + first.fields() + " but " + part.root() + " has " + part.fields());
+      }
+      for (Shard s : part.shards()) {
+        String before = owner.putIfAbsent(s.path(), part.root());
+        if (before != null) {
+          throw new IllegalArgumentException("Shard " + s.path() + " is named twice in " + root + " (by " + before
+              + " and " + part.root() + "): it would be read twice");
+        }
+        shards.add(s);
+      }
+    }
+    return new DatasetInputs(root, first.fields(), shards, null);
   }
 
   private static DatasetInputs fromManifest(FileSystem fs, Path dir, Configuration conf) throws IOException {

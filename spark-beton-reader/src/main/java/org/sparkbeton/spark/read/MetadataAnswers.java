@@ -28,12 +28,12 @@ final class MetadataAnswers {
 
   /**
    * The memo key of the aggregation {@code description} ({@link MetadataAggregation#describe()}) over
-   * {@code inputs}, or null when the inputs have no manifest or the memo is off
+   * {@code inputs}, or null when a shard comes from no manifest or the memo is off
    * ({@link BetonReadOptions#MEMOIZE_AGGREGATES}). It names every shard (path, bytes, samples) and the read
    * options that change an answer (corrupt shards left out).
    */
   static String key(DatasetInputs inputs, String description, ReadConf conf) {
-    if (inputs.manifest() == null || !conf.memoizeAggregates()) {
+    if (!inputs.everyShardListed() || !conf.memoizeAggregates()) {
       return null;
     }
     StringBuilder b = new StringBuilder(description).append("|ignoreCorruptFiles=").append(conf.ignoreCorruptFiles());
