@@ -107,7 +107,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
           dir).state();
       return state != DatasetDirectory.State.MISSING && state != DatasetDirectory.State.LEFTOVERS;
     } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot check " + path, e);
+      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
     }
   }
 

@@ -142,7 +142,7 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
         }
       }
     } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot check " + path, e);
+      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
     }
     BaseRelation relation = new BaseRelation() {
       @Override public SQLContext sqlContext() { return sqlContext; }

@@ -238,4 +238,19 @@ class BetonWriteTest {
         .hasStackTraceContaining("Option writeMode must be raw, jpg, smart or proportion, got 'gif'");
     assertThat(tmp.resolve("bad-options").resolve(DatasetManifest.FILE_NAME)).doesNotExist();
   }
+
+  /** A target no file system reads, and an empty image path: one line each, saying what is wrong. */
+  @Test
+  void anUnknownSchemeAndAnEmptyImagePathAreNamed() {
+    assertThatThrownBy(() -> labels(0, 3, 1).write().format("beton").save("s3://bucket/datasets/x"))
+        .hasMessage("Cannot check s3://bucket/datasets/x: No FileSystem for scheme \"s3\" (Hadoop reads Amazon S3 as"
+            + " s3a://bucket/path, with org.apache.hadoop:hadoop-aws on the classpath)");
+    Dataset<Row> blank = spark.createDataFrame(List.of(RowFactory.create(" ", 1)),
+        new StructType().add("image", DataTypes.StringType).add("label", DataTypes.IntegerType)).coalesce(1);
+    assertThatThrownBy(() -> blank.write().format("beton").option("imageColumns", "image")
+        .save(tmp.resolve("blank-path").toString()))
+        .isInstanceOf(org.sparkbeton.spark.write.BadImageException.class)
+        .hasMessage("Bad image in column 'image', row 0 of partition 0: the path of the image file is empty"
+            + " (set badImagePolicy=skip or quarantine to leave such rows out)");
+  }
 }

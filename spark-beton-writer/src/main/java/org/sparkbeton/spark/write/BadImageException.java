@@ -19,7 +19,7 @@ public final class BadImageException extends IllegalArgumentException {
    */
   BadImageException(String column, long row, int partition, String source, String reason, Throwable cause) {
     this("column '" + column + "', row " + row + " of partition " + partition
-        + (source == null ? "" : " (source " + source + ")") + ": " + reason, cause);
+        + (source == null || source.isBlank() ? "" : " (source " + source + ")") + ": " + reason, cause);
   }
 
   private BadImageException(String detail, Throwable cause) {

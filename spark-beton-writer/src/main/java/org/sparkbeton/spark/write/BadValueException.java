@@ -18,7 +18,7 @@ public final class BadValueException extends IllegalArgumentException {
    */
   BadValueException(String column, long row, int partition, String source, String reason, Throwable cause) {
     this(PREFIX + (column == null ? "" : "column '" + column + "', ") + "row " + row + " of partition " + partition
-        + (source == null ? "" : " (source " + source + ")") + ": " + reason, cause);
+        + (source == null || source.isBlank() ? "" : " (source " + source + ")") + ": " + reason, cause);
   }
 
   private BadValueException(String message, Throwable cause) {

@@ -1,7 +1,10 @@
 package org.sparkbeton.spark.write;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
@@ -74,7 +77,36 @@ public final class BetonSchemaMapping {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("Cannot write these columns as .beton fields: " + e.getMessage(), e);
     }
+    refuseNamesReadsConfuse(plans);
     return plans;
+  }
+
+  /**
+   * Refuses field names that a {@code format("beton")} read could not tell apart, as Spark resolves names without
+   * case by default: two differing only in case, or a name equal to an extra column that reads give an image field
+   * ({@code <image>_width}, {@code _height}, {@code _mode}).
+   */
+  private static void refuseNamesReadsConfuse(List<ColumnPlan> plans) {
+    Map<String, String> taken = new HashMap<>();
+    for (ColumnPlan p : plans) {
+      String before = taken.putIfAbsent(p.column().toLowerCase(Locale.ROOT), p.column());
+      if (before != null) {
+        throw new IllegalArgumentException("Columns '" + before + "' and '" + p.column() + "' differ only in case;"
+            + " Spark reads could not tell them apart (spark.sql.caseSensitive is false by default): rename one");
+      }
+    }
+    for (ColumnPlan p : plans) {
+      if (p.field().codec() instanceof RgbImageField) {
+        for (String suffix : new String[] {"_width", "_height", "_mode"}) {
+          String clash = taken.get((p.column() + suffix).toLowerCase(Locale.ROOT));
+          if (clash != null) {
+            throw new IllegalArgumentException("Column '" + clash + "' has the name of the column that reads of image"
+                + " column '" + p.column() + "' add for its " + suffix.substring(1) + " (" + p.column() + "_width, _height"
+                + " and _mode): rename it");
+          }
+        }
+      }
+    }
   }
 
   /**

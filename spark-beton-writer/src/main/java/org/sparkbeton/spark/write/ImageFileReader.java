@@ -42,11 +42,14 @@ final class ImageFileReader {
 
   /**
    * The bytes of the file at {@code location}, as a view of this reader's direct buffer valid until the next call.
-   * A file that does not exist (or is a directory) is bad input, as a corrupt image: an {@link ImageDecodeException}
-   * naming it; other I/O errors (the file system failing) propagate, so that the
+   * A file that does not exist (or is a directory), or an empty path, is bad input, as a corrupt image: an
+   * {@link ImageDecodeException} naming it; other I/O errors (the file system failing) propagate, so that the
    * task fails and Spark retries it.
    */
   ByteBuffer read(String location) throws IOException {
+    if (location.isBlank()) {
+      throw new ImageDecodeException("the path of the image file is empty");
+    }
     Path path = new Path(location);
     FileSystem fs = fileSystem(path);
     ByteBuffer bytes = fs instanceof RawLocalFileSystem local ? readLocal(local.pathToFile(path), location)

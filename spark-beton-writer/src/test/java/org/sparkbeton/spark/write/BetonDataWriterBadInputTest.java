@@ -106,21 +106,25 @@ class BetonDataWriterBadInputTest {
   }
 
   /**
-   * Any other exception while one image is handled is that image's problem: an empty path (a blank cell of a CSV
-   * list) makes Hadoop's Path throw an IllegalArgumentException, which is a bad image under every policy.
+   * Any other exception while one image is handled is that image's problem: a path with a colon in its first part
+   * (a cell of a CSV list) makes Hadoop's Path throw an IllegalArgumentException, which is a bad image under every
+   * policy. An empty path is one too, said plainly.
    */
   @Test
   void anyFailureOfOneImageIsABadImage() throws Exception {
     StructType schema = new StructType().add("image", DataTypes.StringType).add("label", DataTypes.IntegerType);
     Path photo = Files.write(tmp.resolve("p.jpg"), TestPhotos.photo(43, 3));
     List<Object[]> rows = List.of(new Object[] {UTF8String.fromString(photo.toString()), 1},
-        new Object[] {UTF8String.fromString(""), 2});
+        new Object[] {UTF8String.fromString("photo:1.jpg"), 2}, new Object[] {UTF8String.fromString(""), 3});
     BetonDataWriter failing = writer(schema, "imageColumns", "image");
     failing.write(new GenericInternalRow(rows.get(0)));
     assertThatThrownBy(() -> failing.write(new GenericInternalRow(rows.get(1)))).isInstanceOf(BadImageException.class)
-        .hasMessage("Bad image in column 'image', row 1 of partition 0 (source ): cannot store the image:"
-            + " java.lang.IllegalArgumentException: Can not create a Path from an empty string (set badImagePolicy=skip"
-            + " or quarantine to leave such rows out)");
+        .hasMessage("Bad image in column 'image', row 1 of partition 0 (source photo:1.jpg): cannot store the image:"
+            + " java.lang.IllegalArgumentException: java.net.URISyntaxException: Relative path in absolute URI:"
+            + " photo:1.jpg (set badImagePolicy=skip or quarantine to leave such rows out)");
+    assertThatThrownBy(() -> failing.write(new GenericInternalRow(rows.get(2)))).isInstanceOf(BadImageException.class)
+        .hasMessage("Bad image in column 'image', row 2 of partition 0: the path of the image file is empty"
+            + " (set badImagePolicy=skip or quarantine to leave such rows out)");
     failing.abort();
     failing.close();
     BetonDataWriter skipping = writer(schema, "imageColumns", "image", "badImagePolicy", "skip");
@@ -130,6 +134,6 @@ class BetonDataWriterBadInputTest {
     BetonCommitMessage m = (BetonCommitMessage) skipping.commit();
     skipping.close();
     assertThat(m.samples()).isEqualTo(1);
-    assertThat(m.skippedBadImages()).isEqualTo(1);
+    assertThat(m.skippedBadImages()).isEqualTo(2);
   }
 }

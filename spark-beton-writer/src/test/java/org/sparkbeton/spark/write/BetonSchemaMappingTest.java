@@ -50,6 +50,23 @@ class BetonSchemaMappingTest {
     assertThat(plans.get(1).kind()).as("other strings stay strings").isEqualTo(ColumnKind.STRING_JSON);
   }
 
+  /** Names a Spark read could not tell apart are refused before any task: case only, or an image's extra column. */
+  @Test
+  void namesReadsWouldConfuseAreRefused() {
+    BetonWriteConf images = BetonWriteConf.parse(Map.of("imageColumns", "photo"));
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("photo", DataTypes.BinaryType)
+        .add("Photo_Height", DataTypes.IntegerType), images))
+        .hasMessage("Column 'Photo_Height' has the name of the column that reads of image column 'photo' add for its"
+            + " height (photo_width, _height and _mode): rename it");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType)
+        .add("LABEL", DataTypes.IntegerType), BetonWriteConf.parse(Map.of())))
+        .hasMessage("Columns 'label' and 'LABEL' differ only in case; Spark reads could not tell them apart"
+            + " (spark.sql.caseSensitive is false by default): rename one");
+    // the same names beside a column that is not an image are fine
+    assertThat(BetonSchemaMapping.fields(new StructType().add("photo", DataTypes.BinaryType)
+        .add("photo_height", DataTypes.IntegerType), BetonWriteConf.parse(Map.of()))).hasSize(2);
+  }
+
   @Test
   void problemsNameTheColumn() {
     BetonWriteConf none = BetonWriteConf.parse(Map.of());
