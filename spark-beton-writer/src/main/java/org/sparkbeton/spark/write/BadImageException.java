@@ -43,12 +43,7 @@ public final class BadImageException extends IllegalArgumentException {
 
   /** The bad image in {@code failure} or its causes (where Spark puts a failed task's exception), or null. */
   public static BadImageException in(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof BadImageException b) {
-        return b;
-      }
-    }
-    return null;
+    return Causes.first(failure, BadImageException.class);
   }
 
   /**

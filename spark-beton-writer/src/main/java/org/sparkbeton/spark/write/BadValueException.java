@@ -32,12 +32,7 @@ public final class BadValueException extends IllegalArgumentException {
 
   /** The bad value in {@code failure} or its causes (where Spark puts a failed task's exception), or null. */
   public static BadValueException in(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof BadValueException b) {
-        return b;
-      }
-    }
-    return null;
+    return Causes.first(failure, BadValueException.class);
   }
 
   /**
