@@ -220,6 +220,16 @@ class BetonReadTest {
     assertThat(df.groupBy("label").count().collectAsList()).isEmpty();
   }
 
+  /** Spark's input_file_name() names the shard each row came from. */
+  @Test
+  void inputFileNameIsTheRowsShard() {
+    List<String> perShard = spark.read().format("beton").load(dataset.toString())
+        .groupBy(org.apache.spark.sql.functions.input_file_name().as("f")).count().orderBy("f").collectAsList()
+        .stream().map(r -> r.getString(0).replace("file://", "file:").replace("file:" + dataset + "/", "") + "="
+            + r.getLong(1)).toList();
+    assertThat(perShard).containsExactly("part-00000.beton=9", "part-00001.beton=1", "part-00003.beton=15");
+  }
+
   /** load(a, b) and a glob of dataset directories: each read through its manifest, as one table. */
   @Test
   void severalDatasetsReadAsOne() throws Exception {

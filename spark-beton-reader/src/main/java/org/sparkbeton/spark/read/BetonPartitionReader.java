@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.rdd.InputFileBlockHolder;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -108,6 +109,8 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
           "shard holds " + reader.numSamples() + " samples, fewer than the " + range.toSample() + " planned");
     }
     converter = new RowConverter(reader, schema, required, conf.imageMode(), jpeg, range.toSample());
+    // what Spark's input_file_name() and input_file_block_start/length() give for the rows of this shard
+    InputFileBlockHolder.set(range.path(), 0, range.expectedBytes());
   }
 
   /**
@@ -163,5 +166,6 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
   public void close() throws IOException {
     closeShard();
     rangeIndex = ranges.size();
+    InputFileBlockHolder.unset();
   }
 }
