@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.rdd.RDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
@@ -140,8 +141,9 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   /**
    * The columns asked for, from a fresh read of the location (rows appended since the table was resolved included),
    * each cast to the type the catalog holds for it: a table created from a DataFrame keeps that DataFrame's types
-   * (int, float), which the dataset stores widened (Int fields read as long, Float as double). The filters are left
-   * to Spark, which applies all of them above this scan.
+   * (int, float), which the dataset stores widened (Int fields read as long, Float as double). The filters Spark
+   * passes go to the read too (it skips shards by min/max as a direct read does); Spark applies all of them again
+   * above this scan.
    */
   @Override
   @SuppressWarnings("unchecked")
@@ -154,7 +156,15 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
     if (!holdsData()) {
       return sqlContext.sparkContext().emptyRDD(scala.reflect.ClassTag$.MODULE$.apply(Row.class));
     }
-    RDD<?> rows = read().select(columns).queryExecution().toRdd();
+    Dataset<Row> data = read();
+    for (Filter f : filters) {
+      // each the read can use (to skip shards by min/max) is given to it; Spark applies them all again above
+      Optional<Column> condition = FilterColumns.of(f);
+      if (condition.isPresent()) {
+        data = data.where(condition.get());
+      }
+    }
+    RDD<?> rows = data.select(columns).queryExecution().toRdd();
     return (RDD<Row>) rows;
   }
 

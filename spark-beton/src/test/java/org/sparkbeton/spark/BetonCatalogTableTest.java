@@ -123,4 +123,29 @@ class BetonCatalogTableTest {
         .rootCause().hasMessageStartingWith("Unknown option 'pageSise' for a beton table; did you mean 'pageSize'?"
             + " Read options (any case): imageMode,");
   }
+
+  /** The filters Spark hands the table's scan, as conditions of the read beneath it: the rows each selects. */
+  @Test
+  void filtersReachTheReadAsTheSameConditions() {
+    Path location = tmp.resolve("filtered");
+    spark.range(30).selectExpr("cast(id as int) as label", "cast(id / 4 as float) as weight").repartition(3)
+        .write().format("beton").save(location.toString());
+    spark.sql("create table filtered using beton location '" + location.toUri() + "'");
+    org.apache.spark.sql.Dataset<Row> direct = spark.read().format("beton").load(location.toString());
+    org.apache.spark.sql.sources.Filter[] filters = {
+        new org.apache.spark.sql.sources.GreaterThanOrEqual("label", 20),
+        new org.apache.spark.sql.sources.And(new org.apache.spark.sql.sources.LessThan("label", 5),
+            new org.apache.spark.sql.sources.Not(new org.apache.spark.sql.sources.EqualTo("label", 2))),
+        new org.apache.spark.sql.sources.Or(new org.apache.spark.sql.sources.In("label", new Object[] {1, 7}),
+            new org.apache.spark.sql.sources.LessThanOrEqual("weight", 0.25)),
+        new org.apache.spark.sql.sources.IsNotNull("label")};
+    long[] expected = {10, 4, 3, 30};
+    for (int i = 0; i < filters.length; i++) {
+      assertThat(direct.where(FilterColumns.of(filters[i]).orElseThrow()).count()).as("%s", filters[i])
+          .isEqualTo(expected[i]);
+    }
+    assertThat(FilterColumns.of(new org.apache.spark.sql.sources.StringStartsWith("label", "1"))).isEmpty();
+    assertThat(rows("select count(*), min(label) from filtered where label >= 20 and weight < 6"))
+        .containsExactly("[4,20]");
+  }
 }
