@@ -112,6 +112,9 @@ final class BetonBatchWrite implements BatchWrite {
       LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),
           published.shards().size(), quarantined > 0 ? "; " + quarantined + " rows quarantined under "
               + dir + "/" + QuarantineLog.DIR : "");
+      List<org.sparkbeton.format.dataset.ShardEntry> written = new ArrayList<>();
+      ours.forEach(m -> written.addAll(m.shards()));
+      ShardSizeAdvice.of(written).ifPresent(advice -> LOG.warn("beton write {}: {}", jobId, advice));
       try {
         publisher.deleteOrphans(jobId);
       } catch (IOException | RuntimeException e) {
