@@ -91,13 +91,35 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     // yet) only to learn it takes the V1 route
     return BetonTable.opening(() -> {
       try {
-        return BetonTable.load(options, hadoopConf(options), readConf(options));
+        BetonTable table = BetonTable.load(options, hadoopConf(options), readConf(options));
+        requireSameSchema(schema, table.schema(), options.get("path"));
+        return table;
       } catch (RuntimeException e) {
         // A plain read never gets here for a missing dataset or an unknown option: inferSchema fails first with
         // this message. A read given a schema skips inferSchema: its scan fails with the message.
         return BetonTable.unreadable(hadoopConf(options), e);
       }
     });
+  }
+
+  /**
+   * Refuses a read given a schema ({@code spark.read().schema(...)}) other than the dataset's: Spark would show the
+   * dataset's columns whatever was given, so a schema that differs would be silently ignored.
+   */
+  static void requireSameSchema(StructType given, StructType stored, String path) {
+    if (given.isEmpty()) {
+      return; // no column given: nothing to ignore
+    }
+    boolean same = given.fields().length == stored.fields().length;
+    for (int i = 0; same && i < given.fields().length; i++) {
+      same = given.fields()[i].name().equalsIgnoreCase(stored.fields()[i].name())
+          && given.fields()[i].dataType().equals(stored.fields()[i].dataType());
+    }
+    if (!same) {
+      throw new IllegalArgumentException("The schema given to spark.read().schema(...) is not the one of " + path
+          + ": " + given.simpleString() + " against " + stored.simpleString() + ". format(\"beton\") reads the"
+          + " schema the dataset records: leave out .schema(...) and select() the columns you want");
+    }
   }
 
   /**

@@ -220,6 +220,19 @@ class BetonReadTest {
     assertThat(df.groupBy("label").count().collectAsList()).isEmpty();
   }
 
+  /** A schema given to the read must be the dataset's: a different one would be silently ignored. */
+  @Test
+  void aGivenSchemaOtherThanTheDatasetsIsRefused() {
+    Dataset<Row> df = spark.read().format("beton").load(dataset.toString());
+    assertThat(spark.read().format("beton").schema(df.schema()).load(dataset.toString()).count()).isEqualTo(25);
+    assertThatThrownBy(() -> spark.read().format("beton").schema("label bigint, caption string")
+        .load(dataset.toString()).count())
+        .hasMessageContaining("The schema given to spark.read().schema(...) is not the one of " + dataset
+            + ": struct<label:bigint,caption:string> against struct<image:binary,")
+        .hasMessageEndingWith("format(\"beton\") reads the schema the dataset records: leave out .schema(...) and"
+            + " select() the columns you want");
+  }
+
   /** Spark's input_file_name() names the shard each row came from. */
   @Test
   void inputFileNameIsTheRowsShard() {
