@@ -43,6 +43,7 @@ final class SparkDistribution {
     StringBuilder conf = new StringBuilder();
     defaults.forEach((k, v) -> conf.append(k).append(' ').append(v).append('\n'));
     Files.writeString(Files.createDirectories(home.resolve("conf")).resolve("spark-defaults.conf"), conf);
+    Files.createDirectories(home.resolve("user-home"));
     return new SparkDistribution(home);
   }
 
@@ -59,6 +60,9 @@ final class SparkDistribution {
         cmd.add(opt);
       }
     }
+    // a home of its own: spark-submit's Ivy reads ~/.m2/repository first (its local-m2-cache), which would serve the
+    // runtime jar a developer's `mvn install` left there instead of the one under test
+    cmd.add("-Duser.home=" + home.resolve("user-home"));
     cmd.addAll(options);
     cmd.add("-cp");
     cmd.add(home.resolve("conf") + ":" + home.resolve("jars") + "/*");

@@ -182,6 +182,19 @@ class BetonWriteTest {
     }
     List<Row> back = spark.read().format("beton").load(dir.toString()).select("image_width", "label").collectAsList();
     assertThat(back).hasSize(12).allSatisfy(r -> assertThat(r.getInt(0)).isEqualTo(128));
+
+    // a copy: the columns a read adds are refused beside the image column, and once dropped the JPEGs pass through
+    Dataset<Row> read = spark.read().format("beton").load(dir.toString());
+    Path copy = tmp.resolve("images-copy");
+    assertThatThrownBy(() -> read.write().format("beton").option("imageColumns", "image")
+        .option("writeMode", "jpg").save(copy.toString()))
+        .hasMessageStartingWith("Column 'image_width' has the name of the column that reads of image column 'image'");
+    read.drop("image_width", "image_height", "image_mode").write().format("beton")
+        .option("imageColumns", "image").option("writeMode", "jpg").save(copy.toString());
+    List<Row> copied = spark.read().format("beton").load(copy.toString()).selectExpr("label", "sha2(image, 256)")
+        .collectAsList();
+    assertThat(copied).hasSize(12)
+        .containsExactlyInAnyOrderElementsOf(read.selectExpr("label", "sha2(image, 256)").collectAsList());
   }
 
   /** Rows shaped like Spark's {@code image} source (spark-mllib ImageSchema): BGR bytes, OpenCV mode 16. */

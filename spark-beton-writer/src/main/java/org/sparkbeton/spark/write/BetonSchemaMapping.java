@@ -100,9 +100,11 @@ public final class BetonSchemaMapping {
         for (String suffix : new String[] {"_width", "_height", "_mode"}) {
           String clash = taken.get((p.column() + suffix).toLowerCase(Locale.ROOT));
           if (clash != null) {
+            String c = p.column();
             throw new IllegalArgumentException("Column '" + clash + "' has the name of the column that reads of image"
-                + " column '" + p.column() + "' add for its " + suffix.substring(1) + " (" + p.column() + "_width, _height"
-                + " and _mode): rename it");
+                + " column '" + c + "' add for its " + suffix.substring(1) + " (" + c + "_width, _height and _mode):"
+                + " drop or rename it (a beton read adds these columns: to copy a dataset, drop them and keep"
+                + " imageColumns, and stored JPEGs pass through unchanged; raw images need a read with imageMode=image)");
           }
         }
       }
