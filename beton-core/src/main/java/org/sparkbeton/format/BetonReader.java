@@ -176,7 +176,9 @@ public final class BetonReader implements Closeable {
       }
     }
     if (found < 0) {
-      throw new IllegalArgumentException("No field '" + name + "' in " + file + "; fields are " + fields);
+      String nearest = org.sparkbeton.format.options.OptionNames.nearest(name,
+          fields.stream().map(BetonField::name).toList()).map(n -> "; did you mean '" + n + "'?").orElse("");
+      throw new IllegalArgumentException("No field '" + name + "' in " + file + nearest + "; fields are " + fields);
     }
     return found;
   }

@@ -152,5 +152,9 @@ class GoldenLoadTest {
     assertThatThrownBy(() -> Loader.builder(GoldenFiles.path("every_field")).batchSize(4)
         .pipeline("nope", new IntDecoder()).build())
         .hasMessageStartingWith("Cannot build a pipeline: No field 'nope' in ");
+    assertThatThrownBy(() -> Loader.builder(GoldenFiles.path("every_field")).batchSize(4)
+        .pipeline("imag", new IntDecoder()).build())
+        .hasMessageStartingWith("Cannot build a pipeline: No field 'imag' in ")
+        .hasMessageContaining("every_field.beton; did you mean 'image'?; fields are [image: RGBImage");
   }
 }
