@@ -18,8 +18,10 @@ import org.apache.spark.sql.sources.InsertableRelation;
 import org.apache.spark.sql.sources.PrunedFilteredScan;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.options.OptionNames;
 import org.sparkbeton.spark.read.BetonReadOptions;
+import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
 import org.sparkbeton.spark.write.BetonWriteConf;
 import org.sparkbeton.spark.write.BetonWriteOptions;
@@ -168,10 +170,14 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
     return (RDD<Row>) rows;
   }
 
+  /** The rows written as the dataset holds them ({@link CatalogInsert}), appended or replacing it. */
   @Override
   public void insert(Dataset<Row> data, boolean overwrite) {
-    data.write().format(BetonDataSource.SHORT_NAME).options(writeOptions)
-        .mode(overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
+    DatasetManifest stored = holdsData() ? DatasetInputs.resolve(path, BetonDataSource.hadoopConf(readOptions))
+        .manifest() : null;
+    CatalogInsert insert = CatalogInsert.of(stored, List.of(data.columns()), writeOptions);
+    data.drop(insert.dropColumns().toArray(new String[0])).write().format(BetonDataSource.SHORT_NAME)
+        .options(insert.options()).mode(overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
   }
 
   @Override

@@ -148,4 +148,36 @@ class BetonCatalogTableTest {
     assertThat(rows("select count(*), min(label) from filtered where label >= 20 and weight < 6"))
         .containsExactly("[4,20]");
   }
+
+  /**
+   * An INSERT into a table of images writes them as the dataset holds them: the columns reads add are left out, the
+   * image column stays one, and the manifest's recipe (jpg at 64 px here) applies, so stored JPEGs read back from the
+   * table pass through byte for byte and new photos are resized as the first ones were.
+   */
+  @Test
+  void anInsertIntoATableOfImagesKeepsItsRecipe() {
+    List<Row> photos = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      photos.add(org.apache.spark.sql.RowFactory.create(org.sparkbeton.codec.testing.TestPhotos.photo(5, i), i % 2));
+    }
+    org.apache.spark.sql.types.StructType schema = new org.apache.spark.sql.types.StructType()
+        .add("image", org.apache.spark.sql.types.DataTypes.BinaryType)
+        .add("label", org.apache.spark.sql.types.DataTypes.IntegerType);
+    spark.createDataFrame(photos, schema).createOrReplaceTempView("new_photos");
+    Path location = tmp.resolve("images");
+    spark.table("new_photos").where("label = 0").write().format("beton").option("imageColumns", "image")
+        .option("writeMode", "jpg").option("maxResolution", "64").save(location.toString());
+    spark.sql("create table images using beton location '" + location.toUri() + "'");
+    List<String> before = rows("select sha2(image, 256) from images");
+
+    spark.sql("insert into images select * from images"); // every image again, as stored
+    // new photos: the values given for the columns reads add are not stored (the image's own size and mode are)
+    spark.sql("insert into images select image, 0, 0, '', label from new_photos where label = 1");
+
+    assertThat(rows("select label, count(*), max(greatest(image_width, image_height)) from images group by label"
+        + " order by label")).containsExactly("[0,6,64]", "[1,3,64]");
+    assertThat(rows("select sha2(image, 256) from images where label = 0")).hasSize(6)
+        .containsAll(before);
+    assertThat(rows("select distinct image_mode from images")).containsExactly("[jpg]");
+  }
 }
