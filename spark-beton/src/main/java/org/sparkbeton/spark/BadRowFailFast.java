@@ -8,6 +8,7 @@ import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.sparkbeton.spark.write.BadImageException;
+import org.sparkbeton.spark.write.BadRow;
 import org.sparkbeton.spark.write.BadValueException;
 import scala.collection.JavaConverters;
 
@@ -29,7 +30,7 @@ final class BadRowFailFast extends SparkListener implements AutoCloseable {
   private final String previous;
   /** stage id to job id, for the jobs of this save */
   private final Map<Integer, Integer> stages = new ConcurrentHashMap<>();
-  private volatile IllegalArgumentException firstBadRow;
+  private volatile BadRow firstBadRow;
 
   private BadRowFailFast(SparkContext sc, String token) {
     this.sc = sc;
@@ -60,10 +61,7 @@ final class BadRowFailFast extends SparkListener implements AutoCloseable {
     if (job == null || firstBadRow != null || !(task.reason() instanceof ExceptionFailure f)) {
       return;
     }
-    IllegalArgumentException bad = BadImageException.fromTaskFailure(f.className(), f.description(), null);
-    if (bad == null) {
-      bad = BadValueException.fromTaskFailure(f.className(), f.description(), null);
-    }
+    BadRow bad = BadRow.fromTaskFailure(f.className(), f.description());
     if (bad != null) {
       firstBadRow = bad;
       sc.cancelJob(job, "because a task met a bad row, which fails every attempt the same way: " + bad.getMessage());
@@ -76,19 +74,11 @@ final class BadRowFailFast extends SparkListener implements AutoCloseable {
    * the save failed on something else.
    */
   IllegalArgumentException failure(Throwable saveFailure) {
-    BadImageException image = BadImageException.in(saveFailure);
-    if (image != null) {
-      return image.rethrownWith(saveFailure);
+    BadRow bad = BadRow.in(saveFailure);
+    if (bad == null) {
+      bad = firstBadRow;
     }
-    BadValueException value = BadValueException.in(saveFailure);
-    if (value != null) {
-      return value.rethrownWith(saveFailure);
-    }
-    IllegalArgumentException cancelledFor = firstBadRow;
-    if (cancelledFor instanceof BadImageException b) {
-      return b.rethrownWith(saveFailure);
-    }
-    return cancelledFor instanceof BadValueException v ? v.rethrownWith(saveFailure) : null;
+    return bad == null ? null : bad.rethrownWith(saveFailure);
   }
 
   @Override

@@ -6,7 +6,7 @@ package org.sparkbeton.spark.write;
  * the first line a DataFrame user reads names the column, the row, its source and the reason, and the option that
  * leaves such rows out. Bad input fails the same way on every attempt: the write does not retry it.
  */
-public final class BadImageException extends IllegalArgumentException {
+public final class BadImageException extends IllegalArgumentException implements BadRow {
   private static final long serialVersionUID = 1L;
   private static final String PREFIX = "Bad image in ";
   private static final String HINT = " (set badImagePolicy=skip or quarantine to leave such rows out)";
@@ -37,14 +37,11 @@ public final class BadImageException extends IllegalArgumentException {
   }
 
   /** The same bad image, thrown again with {@code cause} (the job's failure as Spark reports it) as its cause. */
+  @Override
   public BadImageException rethrownWith(Throwable cause) {
     return new BadImageException(detail, cause);
   }
 
-  /** The bad image in {@code failure} or its causes (where Spark puts a failed task's exception), or null. */
-  public static BadImageException in(Throwable failure) {
-    return Causes.first(failure, BadImageException.class);
-  }
 
   /**
    * The bad image a failed task reported, from the class name and message Spark's listener events carry for it

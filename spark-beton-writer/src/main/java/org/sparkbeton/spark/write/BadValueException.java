@@ -6,7 +6,7 @@ package org.sparkbeton.spark.write;
  * fails every attempt the same way: the write does not retry it, and {@code format("beton")}'s save throws it again
  * on the driver, at the top of the failure's chain, naming the column, the row, its source and the reason.
  */
-public final class BadValueException extends IllegalArgumentException {
+public final class BadValueException extends IllegalArgumentException implements BadRow {
   private static final long serialVersionUID = 1L;
   private static final String PREFIX = "Bad value in ";
 
@@ -26,14 +26,11 @@ public final class BadValueException extends IllegalArgumentException {
   }
 
   /** The same failure, thrown again with {@code cause} (the job's failure as Spark reports it) as its cause. */
+  @Override
   public BadValueException rethrownWith(Throwable cause) {
     return new BadValueException(getMessage(), cause);
   }
 
-  /** The bad value in {@code failure} or its causes (where Spark puts a failed task's exception), or null. */
-  public static BadValueException in(Throwable failure) {
-    return Causes.first(failure, BadValueException.class);
-  }
 
   /**
    * The bad value a failed task reported, from the class name and message Spark's listener events carry for it;

@@ -5,7 +5,7 @@ final class Causes {
   private Causes() {}
 
   /** {@code failure} or the first of its causes (where Spark puts a failed task's exception) of {@code type}, or null. */
-  static <T extends Throwable> T first(Throwable failure, Class<T> type) {
+  static <T> T first(Throwable failure, Class<T> type) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
       if (type.isInstance(t)) {
         return type.cast(t);
