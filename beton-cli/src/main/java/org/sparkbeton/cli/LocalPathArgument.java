@@ -53,23 +53,26 @@ final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
     } catch (URISyntaxException notEscaped) {
       return Path.of(unescapedPath(arg));
     }
-    String host = uri.getAuthority();
-    if (host != null && !host.isEmpty() && !"localhost".equalsIgnoreCase(host)) {
+    if (uri.getAuthority() == null) {
+      return LocalPaths.of(uri);
+    }
+    requireThisMachine(arg, uri.getAuthority());
+    return LocalPaths.of(URI.create("file:" + uri.getRawPath()));
+  }
+
+  /** Refuses a {@code file:} URI naming another host than this machine (none, or {@code localhost}). */
+  private static void requireThisMachine(String arg, String host) {
+    if (!host.isEmpty() && !"localhost".equalsIgnoreCase(host)) {
       throw new CliException(arg + ": a file: URI with a host (" + host + "); name a file of this machine,"
           + " e.g. file:///data/x");
     }
-    return LocalPaths.of(uri.getAuthority() == null ? uri : URI.create("file:" + uri.getRawPath()));
   }
 
   private static String unescapedPath(String arg) {
     String rest = arg.substring("file:".length());
     if (rest.startsWith("//")) {
       int slash = rest.indexOf('/', 2);
-      String host = slash < 0 ? rest.substring(2) : rest.substring(2, slash);
-      if (!host.isEmpty() && !"localhost".equalsIgnoreCase(host)) {
-        throw new CliException(arg + ": a file: URI with a host (" + host + "); name a file of this machine,"
-            + " e.g. file:///data/x");
-      }
+      requireThisMachine(arg, slash < 0 ? rest.substring(2) : rest.substring(2, slash));
       rest = slash < 0 ? "/" : rest.substring(slash);
     }
     return rest;

@@ -17,7 +17,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.FieldTypes;
-import org.sparkbeton.format.JsonStrings;
+import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.spark.read.BetonReadOptions;
 import org.sparkbeton.spark.read.BetonScanBuilder;
@@ -112,31 +112,11 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     if (list == null || list.isEmpty()) {
       return List.of();
     }
-    // Spark writes the list with Jackson: ["a","b"], each a JSON string literal
-    List<String> paths = new java.util.ArrayList<>();
-    String body = list.trim();
-    int i = 1;
-    while (body.startsWith("[") && i < body.length() - 1) {
-      char c = body.charAt(i);
-      if (c == ',' || Character.isWhitespace(c)) {
-        i++;
-        continue;
-      }
-      int end = i + 1;
-      while (end < body.length() && body.charAt(end) != '"') {
-        end += body.charAt(end) == '\\' ? 2 : 1;
-      }
-      String one = c == '"' && end < body.length() ? JsonStrings.unquote(body.substring(i, end + 1)) : null;
-      if (one == null) {
-        break;
-      }
-      paths.add(one);
-      i = end + 1;
+    try {
+      return JsonText.stringList(list); // as Spark writes it: ["a","b"]
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Option paths must be a JSON list of paths, got " + list, e);
     }
-    if (paths.isEmpty() || !body.endsWith("]")) {
-      throw new IllegalArgumentException("Option paths must be a JSON list of paths, got " + list);
-    }
-    return paths;
   }
 
   static BetonTable load(CaseInsensitiveStringMap options, Configuration hadoopConf, ReadConf conf) {

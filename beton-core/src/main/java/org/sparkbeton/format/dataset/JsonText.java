@@ -7,13 +7,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A small, strict JSON (RFC 8259) reader and writer for the dataset manifest: beton-core depends on
- * the JDK only. Objects become insertion-ordered {@link Map}s, arrays {@link List}s, integers that
+ * A small, strict JSON (RFC 8259) reader and writer: the dataset manifest's, and the one reader of every other JSON
+ * text the project takes (JSON fields read back as strings, Spark's lists of paths and columns), as beton-core
+ * depends on the JDK only. Objects become insertion-ordered {@link Map}s, arrays {@link List}s, integers that
  * fit {@code long} become {@link Long}, other numbers {@link Double}, plus {@link String},
  * {@link Boolean} and {@code null}. Strict: no comments, no trailing commas, no NaN, no duplicate
  * keys, no leading zeros, nothing after the value; every error names the character offset.
  */
-final class JsonText {
+public final class JsonText {
   private static final int MAX_DEPTH = 64;
 
   private final String text;
@@ -24,6 +25,39 @@ final class JsonText {
   private JsonText(String text) {
     this.text = text;
     this.chars = text.toCharArray();
+  }
+
+  /**
+   * The string a JSON text holds when the text is one string literal (whitespace around it allowed), else null:
+   * {@code "caf\u00e9"} gives {@code café}; an object, a list, a number, two literals or a malformed one give null.
+   */
+  public static String string(String text) {
+    int first = 0;
+    while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
+      first++;
+    }
+    if (first == text.length() || text.charAt(first) != '"') {
+      return null; // not a string: no parse
+    }
+    try {
+      return parse(text) instanceof String s ? s : null;
+    } catch (ManifestFormatException malformed) {
+      return null;
+    }
+  }
+
+  /** The strings of a JSON list of strings ({@code ["a","b"]}); anything else is an IllegalArgumentException. */
+  public static List<String> stringList(String text) {
+    Object value;
+    try {
+      value = parse(text);
+    } catch (ManifestFormatException malformed) {
+      throw new IllegalArgumentException("Not a JSON list of strings: " + text, malformed);
+    }
+    if (!(value instanceof List<?> items) || !items.stream().allMatch(String.class::isInstance)) {
+      throw new IllegalArgumentException("Not a JSON list of strings: " + text);
+    }
+    return items.stream().map(String.class::cast).toList();
   }
 
   /** Parses one JSON value that spans the whole text. */

@@ -65,4 +65,29 @@ class JsonTextTest {
     assertThatThrownBy(() -> JsonText.parse(text)).isInstanceOf(ManifestFormatException.class)
         .hasMessageContaining(problem);
   }
+
+  @Test
+  void stringGivesBackWhatJsonStringsQuoteStored() {
+    for (String s : new String[] {"", "s0", "a\"b\\c", "t\ta\nb\u0001\b\f\r", "é 照片 😀", "{\"a\": 1}", " "}) {
+      assertThat(JsonText.string(org.sparkbeton.format.JsonStrings.quote(s))).as(s).isEqualTo(s);
+    }
+    assertThat(JsonText.string(" \"x\"\n")).isEqualTo("x");
+    assertThat(JsonText.string("\"a\\/b\\u00E9\"")).isEqualTo("a/bé");
+  }
+
+  @Test
+  void stringIsNullForAnyOtherJsonText() {
+    for (String text : new String[] {"{\"a\": \"b\"}", "[\"a\"]", "3", "null", "true", "\"a\" \"b\"", "\"a\"b\"",
+        "\"", "\"abc", "\"a\\\"", "\"\\x\"", "\"\\u12\"", "\"\\u12g4\"", "\"tab\tinside\"", ""}) {
+      assertThat(JsonText.string(text)).as(text).isNull();
+    }
+  }
+  @Test
+  void stringListReadsSparksListsAndRefusesAnythingElse() {
+    assertThat(JsonText.stringList("[\"/data/a\",\"/data/b, \\\"c\\\"\"]")).containsExactly("/data/a", "/data/b, \"c\"");
+    for (String text : new String[] {"[1]", "{\"a\": \"b\"}", "\"a\"", "[\"a\"", ""}) {
+      assertThatThrownBy(() -> JsonText.stringList(text)).as(text)
+          .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Not a JSON list of strings: ");
+    }
+  }
 }

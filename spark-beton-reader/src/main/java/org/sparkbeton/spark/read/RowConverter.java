@@ -12,7 +12,7 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.FieldTypes;
-import org.sparkbeton.format.JsonStrings;
+import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.format.fields.PixelDecoder;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.NdArray;
@@ -117,7 +117,7 @@ final class RowConverter {
    * any other value (an object, a list, a number) as its JSON text.
    */
   static String jsonValue(String text) {
-    String string = JsonStrings.unquote(text);
+    String string = JsonText.string(text);
     return string != null ? string : text;
   }
 

@@ -14,6 +14,7 @@ import org.sparkbeton.codec.jpeg.ChromaSubsampling;
 import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.codec.jpeg.Strictness;
 import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.format.options.OptionNames;
 
 /**
@@ -166,12 +167,13 @@ public final class BetonWriteConf implements Serializable {
   private static void refusePartitionBy(Map<String, String> options) {
     for (Map.Entry<String, String> e : options.entrySet()) {
       if (e.getKey().equalsIgnoreCase(PARTITION_COLUMNS)) {
-        String columns = e.getValue().replaceAll("[\\[\\]\"]", "").replace(",", ", ");
-        throw new IllegalArgumentException("format(\"beton\") writes take no partitionBy(" + columns + "): a dataset"
-            + " is one directory of shards under one manifest, opened as one by FFCV and the loader. Keep the"
-            + " column as a field (where() and groupBy() on it are answered from the manifest and the metadata), or"
-            + " write a dataset per value, e.g. df.where(\"" + columns.split(", ")[0] + " = 0\").write()"
-            + ".format(\"beton\").save(path + \"/" + columns.split(", ")[0] + "=0\")");
+        List<String> columns = JsonText.stringList(e.getValue());
+        String first = columns.isEmpty() ? "column" : columns.get(0);
+        throw new IllegalArgumentException("format(\"beton\") writes take no partitionBy(" + String.join(", ", columns)
+            + "): a dataset is one directory of shards under one manifest, opened as one by FFCV and the loader."
+            + " Keep the column as a field (where() and groupBy() on it are answered from the manifest and the"
+            + " metadata), or write a dataset per value, e.g. df.where(\"" + first + " = 0\").write()"
+            + ".format(\"beton\").save(path + \"/" + first + "=0\")");
       }
     }
   }
