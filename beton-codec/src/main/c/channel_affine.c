@@ -85,7 +85,6 @@ __attribute__((target("avx2,fma,f16c"))) static void affine_planes(const unsigne
     memcpy(p2 + i, table + 512 + s[2], 2);
   }
 }
-#endif
 
 /* exact value of float16 bits (finite or not) */
 static double half_value(uint16_t h) {
@@ -155,6 +154,7 @@ static float ulps_away(float x, int k) {
   }
   return x;
 }
+#endif /* AFFINE_X86: the fit below runs only where the kernel can */
 
 JNIEXPORT jint JNICALL Java_org_sparkbeton_codec_pixels_ChannelLookup_fitHalfAffine0(
     JNIEnv *env, jclass cls, jshortArray tableArray, jfloatArray abArray) {

@@ -40,8 +40,8 @@ import org.w3c.dom.Node;
  */
 class RuntimeJarIT {
   private static final String SHADED = "org/sparkbeton/shaded/";
-  /** A versioned library name ({@code libbetoncodec-<version>.so}) and the plain one both match. */
-  private static final Pattern NATIVE_LIBRARY = Pattern.compile("native/linux-x86_64/libbetoncodec[^/]*\\.so");
+  /** A library of some platform, versioned ({@code libbetoncodec-<version>.so}) or plain; group 1 is the platform. */
+  private static final Pattern NATIVE_LIBRARY = Pattern.compile("native/([^/]+)/libbetoncodec[^/]*\\.so");
 
   private static JarFile jar;
   private static Map<String, JarEntry> entries;
@@ -104,9 +104,22 @@ class RuntimeJarIT {
       assertThat(libraries).as("a -Pno-native build").isEmpty();
       return;
     }
-    assertThat(libraries).as("the JNI library (build with -Pno-native to go without)").hasSize(1);
-    try (InputStream in = jar.getInputStream(entries.get(libraries.get(0)))) {
-      assertThat(in.readNBytes(4)).as("ELF magic").containsExactly(0x7f, 'E', 'L', 'F');
+    // one library per platform the codec's properties list (where NativeLibrary looks), and no other
+    java.util.Properties bundled = new java.util.Properties();
+    try (InputStream in = jar.getInputStream(entries.get("native/betoncodec.properties"))) {
+      bundled.load(in);
+    }
+    List<String> platforms = List.of(bundled.getProperty("platforms").split(","));
+    assertThat(platforms).as("platforms of the JNI library (build with -Pno-native to go without)")
+        .contains("linux-x86_64");
+    assertThat(libraries.stream().map(n -> {
+      java.util.regex.Matcher m = NATIVE_LIBRARY.matcher(n);
+      return m.matches() ? m.group(1) : n;
+    })).as("a library per listed platform").containsExactlyInAnyOrderElementsOf(platforms);
+    for (String library : libraries) {
+      try (InputStream in = jar.getInputStream(entries.get(library))) {
+        assertThat(in.readNBytes(4)).as(library + " ELF magic").containsExactly(0x7f, 'E', 'L', 'F');
+      }
     }
   }
 

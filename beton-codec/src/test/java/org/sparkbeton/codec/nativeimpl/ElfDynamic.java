@@ -7,10 +7,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a 64-bit little-endian ELF shared library needs and exports, read from its section headers, as
- * {@code readelf -d} (NEEDED) and {@code nm -D --defined-only} (exported symbols) show it.
+ * What a 64-bit little-endian ELF shared library is built for, needs and exports, read from its headers, as
+ * {@code readelf -h} (Machine), {@code readelf -d} (NEEDED) and {@code nm -D --defined-only} (exported symbols)
+ * show it. {@code machine} is the header's e_machine: {@link #X86_64} or {@link #AARCH64} here.
  */
-record ElfDynamic(List<String> needed, List<String> exported, boolean textRelocations) {
+record ElfDynamic(int machine, List<String> needed, List<String> exported, boolean textRelocations) {
+  static final int X86_64 = 62;
+  static final int AARCH64 = 183;
+
   private static final int SHT_DYNAMIC = 6;
   private static final int SHT_DYNSYM = 11;
   private static final long DT_NEEDED = 1;
@@ -25,6 +29,7 @@ record ElfDynamic(List<String> needed, List<String> exported, boolean textReloca
     if (file.length < 64 || b.getInt(0) != 0x464c457f || file[4] != 2 || file[5] != 1) {
       throw new IllegalArgumentException("not a 64-bit little-endian ELF file");
     }
+    int machine = Short.toUnsignedInt(b.getShort(0x12));
     long shoff = b.getLong(0x28);
     int shentsize = Short.toUnsignedInt(b.getShort(0x3a));
     int shnum = Short.toUnsignedInt(b.getShort(0x3c));
@@ -56,7 +61,7 @@ record ElfDynamic(List<String> needed, List<String> exported, boolean textReloca
         }
       }
     }
-    return new ElfDynamic(List.copyOf(needed), List.copyOf(exported), textrel);
+    return new ElfDynamic(machine, List.copyOf(needed), List.copyOf(exported), textrel);
   }
 
   private static String string(byte[] file, int at) {

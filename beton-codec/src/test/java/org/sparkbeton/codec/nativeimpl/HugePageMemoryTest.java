@@ -86,6 +86,8 @@ class HugePageMemoryTest {
     Path setting = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
     assumeTrue(Files.isReadable(setting) && !Files.readString(setting).contains("[never]"),
         "transparent huge pages are off here");
+    assumeTrue(System.getProperty("beton.test.emulator") == null,
+        "under an emulator: qemu-user takes madvise(MADV_HUGEPAGE) as a hint it may ignore, and does");
     long before = anonHugeKb();
     int bytes = 16 << 20;
     ByteBuffer b = HugePageMemory.allocate(bytes);

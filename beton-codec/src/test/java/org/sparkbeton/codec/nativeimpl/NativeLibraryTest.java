@@ -39,7 +39,7 @@ class NativeLibraryTest {
   /** Runs {@link #main} in a new JVM with {@code props}; {@code firstOnClassPath} (or null) goes before the test's. */
   static String runChild(Path firstOnClassPath, String... props) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add(childJava());
     cmd.addAll(List.of(props));
     cmd.add("-cp");
     String cp = System.getProperty("java.class.path");
@@ -49,6 +49,15 @@ class NativeLibraryTest {
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as(out).isZero();
     return out;
+  }
+
+  /**
+   * The java command of a child JVM: this JVM's, or {@code beton.test.java} where this JVM runs under an
+   * emulator (the linux-aarch64 tests run under qemu-user, which cannot start an aarch64 program by itself).
+   */
+  static String childJava() {
+    String java = System.getProperty("beton.test.java", "");
+    return java.isEmpty() ? Path.of(System.getProperty("java.home"), "bin", "java").toString() : java;
   }
 
   /** The child fell back to Java for {@code reason}: one WARNING in its log, and the text users are shown. */
@@ -62,7 +71,7 @@ class NativeLibraryTest {
 
   private static byte[] bundledLibrary() throws IOException {
     BundledLibrary b = BundledLibrary.read();
-    try (InputStream in = NativeLibrary.class.getResourceAsStream(b.resource("linux-x86_64"))) {
+    try (InputStream in = NativeLibrary.class.getResourceAsStream(b.resource(BundledLibrary.currentPlatform()))) {
       if (Boolean.getBoolean("beton.native.required")) {
         assertThat(in).as("the bundled library").isNotNull();
       }
@@ -99,7 +108,7 @@ class NativeLibraryTest {
   @Test
   void bundledLibraryIsExtractedToAUniqueFileLoadedAndDeleted() throws Exception {
     bundledLibrary();
-    String resource = BundledLibrary.read().resource("linux-x86_64");
+    String resource = BundledLibrary.read().resource(BundledLibrary.currentPlatform());
     String out = runChild(null, "-Djava.io.tmpdir=" + tmp);
     assertThat(out).contains("codec=NativeJpegCodec reason=null", "warning=none", "once=none");
     assertThat(out).contains("from=" + resource + "\n").doesNotContain("native codec loaded"); // success is quiet
@@ -117,7 +126,7 @@ class NativeLibraryTest {
     assertThat(out).contains("from=-Dbeton.native.lib=" + copy + "\n");
     // the same file on java.library.path is not searched: the bundled copy loads
     out = runChild(null, "-Djava.library.path=" + tmp);
-    assertThat(out).contains("from=/native/linux-x86_64/");
+    assertThat(out).contains("from=/native/" + BundledLibrary.currentPlatform() + "/");
   }
 
   @Test
@@ -133,13 +142,14 @@ class NativeLibraryTest {
     // a jar whose library this machine cannot load (here: not an ELF file at all; elsewhere: too old a glibc)
     BundledLibrary b = BundledLibrary.read();
     Path jar = tmp.resolve("classes");
-    Path fake = jar.resolve(b.resource("linux-x86_64").substring(1));
+    Path fake = jar.resolve(b.resource(BundledLibrary.currentPlatform()).substring(1));
     Files.createDirectories(fake.getParent());
     Files.writeString(fake, "not a shared library\n".repeat(200));
-    Files.writeString(jar.resolve("native/betoncodec.properties"), "library=" + b.library() + "\nplatforms=linux-x86_64\n");
+    Files.writeString(jar.resolve("native/betoncodec.properties"),
+        "library=" + b.library() + "\nplatforms=" + BundledLibrary.currentPlatform() + "\n");
     String out = runChild(jar);
     String reason = out.replaceAll("(?s).*codec=JavaJpegCodec reason=([^\\n]*)\\n.*", "$1");
-    assertThat(reason).startsWith(b.resource("linux-x86_64") + " does not load (").contains("invalid ELF header");
+    assertThat(reason).startsWith(b.resource(BundledLibrary.currentPlatform()) + " does not load (").contains("invalid ELF header");
     assertJavaFallback(out, reason);
   }
 
@@ -155,9 +165,9 @@ class NativeLibraryTest {
   @Test
   void jarWithoutTheLibraryForThisPlatformSaysWhich() throws Exception {
     Path jar = Files.createDirectories(tmp.resolve("classes/native"));
-    Files.writeString(jar.resolve("betoncodec.properties"), "library=libbetoncodec-9.9.so\nplatforms=linux-aarch64\n");
+    Files.writeString(jar.resolve("betoncodec.properties"), "library=libbetoncodec-9.9.so\nplatforms=linux-riscv64\n");
     assertJavaFallback(runChild(tmp.resolve("classes")),
-        "this jar has none for " + BundledLibrary.currentPlatform() + ", only for linux-aarch64");
+        "this jar has none for " + BundledLibrary.currentPlatform() + ", only for linux-riscv64");
     Files.writeString(jar.resolve("betoncodec.properties"), "library=libbetoncodec-9.9.so\nplatforms=\n");
     assertJavaFallback(runChild(tmp.resolve("classes")), "this beton-codec was built without it (-Pno-native)");
   }

@@ -128,7 +128,17 @@ class ChannelLookupTest {
             java.util.Arrays.toString(n[1]), pixels).isEqualTo(looked);
       }
     }
-    assertThat(fits).as("normalizations with an exact float fit").isGreaterThanOrEqualTo(3);
+    if (affineKernel()) {
+      assertThat(fits).as("normalizations with an exact float fit").isGreaterThanOrEqualTo(3);
+    } else {
+      assertThat(fits).as("fits where the computed kernel does not exist (the lookup stays)").isZero();
+    }
+  }
+
+  /** The computed float16 kernel is x86-64 code (AVX2, FMA, F16C; every CPU of this project's machines has them). */
+  private static boolean affineKernel() {
+    String arch = System.getProperty("os.arch");
+    return arch.equals("amd64") || arch.equals("x86_64");
   }
 
   /** Every byte value of every channel, through the computed path: the whole table, not a sample of it. */
