@@ -82,6 +82,24 @@ class RuntimeJarIT {
         .containsExactly("org.sparkbeton.spark.BetonDataSource");
   }
 
+  /**
+   * Every class a JVM may load from a service file without asking for it (Spark instantiates every registered data
+   * source on any lookup by name; ImageIO every plugin) is a Java 8 class file, so the jar on a Spark that runs on
+   * Java 8 or 11 breaks nothing but format("beton"), which says it needs Java 17.
+   */
+  @Test
+  void classesServiceFilesNameLoadOnJava8() throws IOException {
+    for (String file : List.of("org.apache.spark.sql.sources.DataSourceRegister", "javax.imageio.spi.ImageReaderSpi",
+        "javax.imageio.spi.ImageWriterSpi", "javax.imageio.spi.ImageInputStreamSpi")) {
+      for (String provider : providers(file)) {
+        try (InputStream in = jar.getInputStream(entries.get(provider.replace('.', '/') + ".class"))) {
+          byte[] head = in.readNBytes(8);
+          assertThat(((head[6] & 0xff) << 8) | (head[7] & 0xff)).as(provider + " class file version").isLessThanOrEqualTo(52);
+        }
+      }
+    }
+  }
+
   @Test
   void everyServiceFileNamesClassesInTheJar() throws IOException {
     List<String> files = entries.keySet().stream()

@@ -106,7 +106,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   private boolean holdsData() {
     try {
       org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
-      DatasetDirectory.State state = DatasetDirectory.inspect(dir.getFileSystem(BetonDataSource.hadoopConf(readOptions)),
+      DatasetDirectory.State state = DatasetDirectory.inspect(dir.getFileSystem(BetonProvider.hadoopConf(readOptions)),
           dir).state();
       return state != DatasetDirectory.State.MISSING && state != DatasetDirectory.State.LEFTOVERS;
     } catch (java.io.IOException e) {
@@ -173,7 +173,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   /** The rows written as the dataset holds them ({@link CatalogInsert}), appended or replacing it. */
   @Override
   public void insert(Dataset<Row> data, boolean overwrite) {
-    DatasetManifest stored = holdsData() ? DatasetInputs.resolve(path, BetonDataSource.hadoopConf(readOptions))
+    DatasetManifest stored = holdsData() ? DatasetInputs.resolve(path, BetonProvider.hadoopConf(readOptions))
         .manifest() : null;
     CatalogInsert insert = CatalogInsert.of(stored, List.of(data.columns()), writeOptions);
     data.drop(insert.dropColumns().toArray(new String[0])).write().format(BetonDataSource.SHORT_NAME)

@@ -36,7 +36,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private final DatasetInputs inputs;
   private final BetonSchema schema;
   private final Configuration hadoopConf;
-  /** Set for the write that {@link BetonDataSource#createRelation} runs; null for reads. */
+  /** Set for the write that {@link BetonProvider#createRelation} runs; null for reads. */
   private final WriteTarget write;
   /** Why no dataset could be opened, for a table {@link #unreadable} stands in for; null otherwise. */
   private final RuntimeException failure;
@@ -157,7 +157,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   }
 
   /**
-   * Reads always; batch writes only for the write {@link BetonDataSource#createRelation} runs, so that
+   * Reads always; batch writes only for the write {@link BetonProvider#createRelation} runs, so that
    * {@code DataFrameWriter.save()} takes the V1 route for every SaveMode (Spark 3.5 refuses
    * ErrorIfExists and Ignore for a V2 table) and the mode is applied before the V2 write starts. A table not yet
    * {@link #opening opened} reads too, whether its dataset opens or not ({@link #unreadable}).
@@ -186,7 +186,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     if (failure != null) {
       throw failure;
     }
-    ReadConf conf = BetonDataSource.readConf(options);
+    ReadConf conf = BetonProvider.readConf(options);
     BetonSchema readSchema = BetonSchema.of(inputs.fields(), conf.imageMode());
     return new BetonScanBuilder(inputs, readSchema, conf, hadoopConf);
   }
