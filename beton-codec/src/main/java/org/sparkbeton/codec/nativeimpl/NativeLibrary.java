@@ -6,6 +6,8 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,7 +17,9 @@ import java.util.Optional;
  *   <li>{@code -Dbeton.native.lib=/path/libbetoncodec.so} loads that file instead of the bundled copy (a
  *       system copy is used only when this property names it);
  *   <li>otherwise the copy bundled in the jar for this platform ({@link BundledLibrary}) is extracted to a
- *       uniquely named temp file, loaded and deleted again (the mapping outlives the file on Linux).
+ *       uniquely named file, loaded and deleted again (the mapping outlives the file on Linux): in
+ *       {@code -Dbeton.native.tmpdir} if set, else {@code java.io.tmpdir}, else, where that cannot hold code
+ *       (missing, read-only, mounted {@code noexec}), the working directory ({@link ExtractionDirectory}).
  * </ol>
  * Whatever goes wrong, the codec falls back to Java and one WARNING ({@link #fallbackWarning()}) is logged
  * through {@link System.Logger}, which Spark routes to its driver and executor logs. {@link #isAvailable()}
@@ -96,30 +100,46 @@ public final class NativeLibrary {
           : "this jar has none for " + platform + ", only for " + String.join(", ", bundled.platforms());
     }
     String resource = bundled.resource(platform);
-    try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
-      if (in == null) {
-        return resource + " is missing from the jar";
+    String stem = bundled.library().substring(0, bundled.library().length() - ".so".length());
+    List<String> refused = new ArrayList<>();
+    for (ExtractionDirectory where : ExtractionDirectory.candidates()) {
+      try (InputStream in = NativeLibrary.class.getResourceAsStream(resource)) {
+        if (in == null) {
+          return resource + " is missing from the jar";
+        }
+        Path file;
+        try {
+          file = Files.createTempFile(where.dir(), stem + "-", ".so");
+        } catch (IOException e) {
+          refused.add(where + " (" + e + ")");
+          continue;
+        }
+        try {
+          Files.copy(in, file, StandardCopyOption.REPLACE_EXISTING);
+          System.load(file.toString());
+        } catch (IOException e) {
+          refused.add(where + " (" + e + ")");
+          continue;
+        } catch (UnsatisfiedLinkError e) {
+          if (!ExtractionDirectory.refusedHere(e)) {
+            return resource + " does not load (" + e.getMessage() + ")"; // the file itself: the same anywhere
+          }
+          refused.add(where + " (" + e.getMessage() + ")");
+          continue;
+        } finally {
+          Files.deleteIfExists(file);
+        }
       }
-      String stem = bundled.library().substring(0, bundled.library().length() - ".so".length());
-      Path tmp;
-      try {
-        tmp = Files.createTempFile(stem + "-", ".so");
-      } catch (IOException e) {
-        return "cannot extract it to java.io.tmpdir (" + e + ")";
+      if (!refused.isEmpty()) {
+        LOG.log(Level.INFO, "beton-codec: native codec extracted to " + where + "; not to " + String.join(", ", refused));
       }
-      try {
-        Files.copy(in, tmp, StandardCopyOption.REPLACE_EXISTING);
-        System.load(tmp.toString());
-      } catch (UnsatisfiedLinkError e) {
-        return resource + " does not load (" + e.getMessage() + ")";
-      } finally {
-        Files.deleteIfExists(tmp);
-      }
+      // success is the normal case and stays quiet (a command-line tool would print it before its own output);
+      // the manifest of every write records the codec each executor used
+      loadedFrom = resource;
+      LOG.log(Level.DEBUG, "beton-codec: native codec loaded (" + resource + ")");
+      return null;
     }
-    // success is the normal case and stays quiet (a command-line tool would print it before its own output);
-    // the manifest of every write records the codec each executor used
-    loadedFrom = resource;
-    LOG.log(Level.DEBUG, "beton-codec: native codec loaded (" + resource + ")");
-    return null;
+    return "no directory could hold it: " + String.join("; ", refused) + ". Name one that is writable and not"
+        + " mounted noexec with -D" + ExtractionDirectory.PROPERTY + "=DIR";
   }
 }

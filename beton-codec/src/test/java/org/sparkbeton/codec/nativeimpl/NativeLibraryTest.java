@@ -38,6 +38,12 @@ class NativeLibraryTest {
 
   /** Runs {@link #main} in a new JVM with {@code props}; {@code firstOnClassPath} (or null) goes before the test's. */
   static String runChild(Path firstOnClassPath, String... props) throws IOException, InterruptedException {
+    return runChildIn(null, firstOnClassPath, props);
+  }
+
+  /** {@link #runChild} with {@code workDir} (or null: this JVM's) as the child's working directory. */
+  static String runChildIn(Path workDir, Path firstOnClassPath, String... props)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(childJava());
     cmd.addAll(List.of(props));
@@ -45,7 +51,8 @@ class NativeLibraryTest {
     String cp = System.getProperty("java.class.path");
     cmd.add(firstOnClassPath == null ? cp : firstOnClassPath + java.io.File.pathSeparator + cp);
     cmd.add(NativeLibraryTest.class.getName());
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    Process p = new ProcessBuilder(cmd).directory(workDir == null ? null : workDir.toFile()).redirectErrorStream(true)
+        .start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as(out).isZero();
     return out;
@@ -154,11 +161,36 @@ class NativeLibraryTest {
   }
 
   @Test
-  void unwritableTempDirectoryFallsBackToJava() throws Exception {
+  void aTempDirectoryThatCannotHoldItFallsBackToTheWorkingDirectory() throws Exception {
     bundledLibrary();
-    String out = runChild(null, "-Djava.io.tmpdir=" + tmp.resolve("missing"));
+    Path work = Files.createDirectories(tmp.resolve("work"));
+    String out = runChildIn(work, null, "-Djava.io.tmpdir=" + tmp.resolve("missing"));
+    assertThat(out).contains("codec=NativeJpegCodec reason=null", "warning=none")
+        .contains("native codec extracted to the working directory " + work + "; not to java.io.tmpdir "
+            + tmp.resolve("missing") + " (java.nio.file.NoSuchFileException: ");
+    try (Stream<Path> left = Files.list(work)) {
+      assertThat(left).as("extracted copies left behind").isEmpty();
+    }
+  }
+
+  @Test
+  void theNamedDirectoryIsTriedFirst() throws Exception {
+    bundledLibrary();
+    Path named = Files.createDirectories(tmp.resolve("named"));
+    String out = runChild(null, "-Dbeton.native.tmpdir=" + named, "-Djava.io.tmpdir=" + tmp.resolve("missing"));
+    assertThat(out).contains("codec=NativeJpegCodec reason=null").doesNotContain("extracted to");
+  }
+
+  @Test
+  void noDirectoryThatCanHoldItFallsBackToJava() throws Exception {
+    bundledLibrary();
+    String out = runChild(null, "-Dbeton.native.tmpdir=" + tmp.resolve("a"), "-Djava.io.tmpdir=" + tmp.resolve("b"),
+        "-Duser.dir=" + tmp.resolve("c"));
     String reason = out.replaceAll("(?s).*codec=JavaJpegCodec reason=([^\\n]*)\\n.*", "$1");
-    assertThat(reason).startsWith("cannot extract it to java.io.tmpdir (java.nio.file.NoSuchFileException: " + tmp);
+    assertThat(reason).startsWith("no directory could hold it: -Dbeton.native.tmpdir " + tmp.resolve("a")
+        + " (java.nio.file.NoSuchFileException: ")
+        .contains("; java.io.tmpdir " + tmp.resolve("b") + " (", "; the working directory " + tmp.resolve("c") + " (")
+        .endsWith("Name one that is writable and not mounted noexec with -Dbeton.native.tmpdir=DIR");
     assertJavaFallback(out, reason);
   }
 
