@@ -77,6 +77,20 @@ class BundledLibraryTest {
     });
   }
 
+  /**
+   * Every glibc symbol version a library needs is 2.17 or older, so it loads on every Linux a Spark 3.5 cluster
+   * runs: CentOS 7 and Amazon Linux 2 (glibc 2.17 and 2.26) included. 2.17 is also aarch64's first glibc.
+   */
+  @Test
+  void needsNoGlibcNewerThan217() {
+    assumeTrue(!libraries.isEmpty(), "built with -Pno-native");
+    libraries.forEach((platform, file) -> {
+      List<String> glibc = ElfDynamic.parse(file).versionsNeeded().stream().filter(v -> v.startsWith("GLIBC_2.")).toList();
+      assertThat(glibc).as(platform + " glibc versions needed").isNotEmpty()
+          .allMatch(v -> Integer.parseInt(v.substring("GLIBC_2.".length()).split("\\.")[0]) <= 17, "GLIBC_2.17 or older");
+    });
+  }
+
   @Test
   void exportsOnlyTheJniEntryPoints() {
     assumeTrue(!libraries.isEmpty(), "built with -Pno-native");

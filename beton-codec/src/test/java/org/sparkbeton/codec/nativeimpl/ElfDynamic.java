@@ -8,15 +8,18 @@ import java.util.List;
 
 /**
  * What a 64-bit little-endian ELF shared library is built for, needs and exports, read from its headers, as
- * {@code readelf -h} (Machine), {@code readelf -d} (NEEDED) and {@code nm -D --defined-only} (exported symbols)
- * show it. {@code machine} is the header's e_machine: {@link #X86_64} or {@link #AARCH64} here.
+ * {@code readelf -h} (Machine), {@code readelf -d} (NEEDED), {@code readelf -V} (the symbol versions it needs, such
+ * as {@code GLIBC_2.14}) and {@code nm -D --defined-only} (exported symbols) show it. {@code machine} is the
+ * header's e_machine: {@link #X86_64} or {@link #AARCH64} here.
  */
-record ElfDynamic(int machine, List<String> needed, List<String> exported, boolean textRelocations) {
+record ElfDynamic(int machine, List<String> needed, List<String> versionsNeeded, List<String> exported,
+    boolean textRelocations) {
   static final int X86_64 = 62;
   static final int AARCH64 = 183;
 
   private static final int SHT_DYNAMIC = 6;
   private static final int SHT_DYNSYM = 11;
+  private static final int SHT_GNU_VERNEED = 0x6ffffffe;
   private static final long DT_NEEDED = 1;
   private static final long DT_TEXTREL = 22;
   private static final long DT_FLAGS = 30;
@@ -34,6 +37,7 @@ record ElfDynamic(int machine, List<String> needed, List<String> exported, boole
     int shentsize = Short.toUnsignedInt(b.getShort(0x3a));
     int shnum = Short.toUnsignedInt(b.getShort(0x3c));
     List<String> needed = new ArrayList<>();
+    List<String> versions = new ArrayList<>();
     List<String> exported = new ArrayList<>();
     boolean textrel = false;
     for (int i = 0; i < shnum; i++) {
@@ -51,6 +55,18 @@ record ElfDynamic(int machine, List<String> needed, List<String> exported, boole
           }
           textrel |= tag == DT_TEXTREL || (tag == DT_FLAGS && (value & DF_TEXTREL) != 0);
         }
+      } else if (type == SHT_GNU_VERNEED) {
+        // Elf64_Verneed (vn_cnt at 2, vn_aux at 8, vn_next at 12), each with vn_cnt Elf64_Vernaux (vna_name at 8,
+        // vna_next at 12); sh_info entries
+        int entries = b.getInt(sh + 0x2c);
+        for (int n = 0, vn = offset; n < entries; n++) {
+          int count = Short.toUnsignedInt(b.getShort(vn + 2));
+          for (int a = 0, aux = vn + b.getInt(vn + 8); a < count; a++) {
+            versions.add(string(file, strtab + b.getInt(aux + 8)));
+            aux += b.getInt(aux + 12);
+          }
+          vn += b.getInt(vn + 12);
+        }
       } else if (type == SHT_DYNSYM) {
         for (int s = offset + 24; s + 24 <= offset + size; s += 24) { // entry 0 is the null symbol
           int bind = (file[s + 4] & 0xff) >>> 4;
@@ -61,7 +77,7 @@ record ElfDynamic(int machine, List<String> needed, List<String> exported, boole
         }
       }
     }
-    return new ElfDynamic(machine, List.copyOf(needed), List.copyOf(exported), textrel);
+    return new ElfDynamic(machine, List.copyOf(needed), List.copyOf(versions), List.copyOf(exported), textrel);
   }
 
   private static String string(byte[] file, int at) {
