@@ -11,6 +11,7 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.SparkBetonVersion;
+import org.sparkbeton.format.io.LocalPaths;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -115,7 +116,7 @@ public final class BetonCli implements Runnable {
       e = u.getCause();
     }
     if (e instanceof NoSuchFileException n) {
-      return n.getFile() + ": no such file";
+      return n.getFile() + ": no such file" + LocalPaths.nameCharsetHint();
     }
     if (e instanceof AccessDeniedException a) {
       return a.getFile() + ": permission denied";

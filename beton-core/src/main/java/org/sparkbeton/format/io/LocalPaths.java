@@ -16,4 +16,18 @@ public final class LocalPaths {
   public static Path of(URI fileUri) {
     return Path.of(URI.create(fileUri.toASCIIString()));
   }
+
+  /**
+   * What to add to a message about a local file that was not found, where this JVM reads file names in a charset
+   * other than UTF-8: under the POSIX locale (containers, cron, {@code env -i}) it is ASCII, a name holding any
+   * other character reads as '?' and no file of that name exists. Empty under a UTF-8 locale.
+   */
+  public static String nameCharsetHint() {
+    String charset = System.getProperty("sun.jnu.encoding", "UTF-8");
+    if (charset.equalsIgnoreCase("UTF-8") || charset.equalsIgnoreCase("UTF8")) {
+      return "";
+    }
+    return " (this JVM reads file names as " + charset + ", its locale's charset: a name holding other characters"
+        + " cannot be read; run it under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)";
+  }
 }

@@ -27,6 +27,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
+import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * The images of an ImageFolder tree as torchvision's {@code ImageFolder} finds them: every file with an image
@@ -180,13 +181,11 @@ public final class ImageFolderListing {
    */
   private static void walkLocal(Path dir, java.nio.file.Path local, int depth, List<String> out) throws IOException {
     checkDepth(dir, depth);
-    List<String> names = new ArrayList<>();
+    List<java.nio.file.Path> listed = new ArrayList<>();
     try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(local)) {
-      for (java.nio.file.Path e : entries) {
-        names.add(e.getFileName().toString());
-      }
+      entries.forEach(listed::add);
     } catch (NoSuchFileException e) {
-      throw new FileNotFoundException("File " + dir + " does not exist");
+      throw new FileNotFoundException("File " + dir + " does not exist" + LocalPaths.nameCharsetHint());
     } catch (NotDirectoryException e) {
       // Hadoop lists a file as itself
       if (isImage(dir.getName())) {
@@ -195,6 +194,17 @@ public final class ImageFolderListing {
       return;
     } catch (IOException e) {
       throw new IOException("Cannot list folder " + dir + ": " + e, e);
+    }
+    List<String> names = new ArrayList<>(listed.size());
+    for (java.nio.file.Path e : listed) {
+      String name = e.getFileName().toString();
+      if (!namesItAgain(local, name, e)) {
+        // the name's bytes are not in this JVM's file-name charset: the string cannot name the file again, and the
+        // entry would be dropped as vanished
+        throw new IOException("Cannot read the name of an entry of folder " + dir + " (it reads as '" + name + "')"
+            + LocalPaths.nameCharsetHint());
+      }
+      names.add(name);
     }
     names.removeIf(name -> name.startsWith(".") || name.startsWith("_"));
     byte[] kinds = kinds(local, names);
@@ -207,6 +217,15 @@ public final class ImageFolderListing {
         // the string Hadoop's Path would build, without its two URI parses per file where the name needs no escaping
         out.add(plainName(name) ? prefix + name : new Path(dir, new Path(null, null, name)).toString());
       }
+    }
+  }
+
+  /** Whether {@code name}, the string a listing gave for {@code entry} of {@code folder}, names it again. */
+  private static boolean namesItAgain(java.nio.file.Path folder, String name, java.nio.file.Path entry) {
+    try {
+      return entry.equals(folder.resolve(name));
+    } catch (java.nio.file.InvalidPathException e) { // a replacement character the charset cannot encode
+      return false;
     }
   }
 

@@ -22,6 +22,7 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.io.LocalPaths;
 import org.sparkbeton.spark.write.DatasetPublisher;
 
 /**
@@ -151,7 +152,8 @@ public final class ImageFolderPrepare {
     Path root = new Path(input);
     FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
     if (!fs.exists(root)) {
-      throw new IllegalArgumentException("Input " + input + " does not exist");
+      throw new IllegalArgumentException("Input " + input + " does not exist"
+          + (input.startsWith("/") || input.startsWith("file:") ? LocalPaths.nameCharsetHint() : ""));
     }
     List<String> classes = new ArrayList<>();
     for (FileStatus s : fs.listStatus(root)) {

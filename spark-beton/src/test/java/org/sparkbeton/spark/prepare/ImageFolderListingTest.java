@@ -128,4 +128,43 @@ class ImageFolderListingTest {
       Files.setPosixFilePermissions(inner, PosixFilePermissions.fromString("rwx------"));
     }
   }
+
+  /** Child JVM entry: lists the class folder {@code args[0]} as beton prepare does, prints the images or the error. */
+  public static void main(String[] args) throws IOException {
+    try {
+      System.out.println("images=" + ImageFolderListing.images(FileSystem.getLocal(new Configuration()),
+          new org.apache.hadoop.fs.Path(args[0])).size());
+    } catch (IOException e) {
+      System.out.println("error=" + e.getMessage());
+    }
+  }
+
+  /**
+   * Under the POSIX locale (containers, cron) a JVM reads file names as ASCII: a name holding any other character
+   * reads as '?', names no file, and was dropped from the listing as vanished. It fails the listing now, saying why.
+   */
+  @Test
+  void aNameThisJvmCannotReadFailsTheListingInsteadOfVanishing() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.format.io.LocalPaths.nameCharsetHint().isEmpty(),
+        "this JVM does not read file names as UTF-8 (a UTF-8 locale makes the folder)");
+    Path folder = Files.createDirectories(tmp.resolve("locale").resolve("class_00"));
+    Files.write(folder.resolve("plain.jpg"), new byte[] {1});
+    Files.write(folder.resolve("gâteau.jpg"), new byte[] {1});
+    assertThat(ImageFolderListing.images(fs, hadoop(folder))).hasSize(2);
+    assertThat(listInAChild(folder, "C.UTF-8")).isEqualTo("images=2");
+    assertThat(listInAChild(folder, "C")).startsWith("error=Cannot read the name of an entry of folder " + folder
+        + " (it reads as 'g").endsWith("(this JVM reads file names as ANSI_X3.4-1968, its locale's charset: a name"
+        + " holding other characters cannot be read; run it under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)");
+  }
+
+  private static String listInAChild(Path folder, String locale) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), ImageFolderListingTest.class.getName(), folder.toString());
+    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+    pb.environment().put("LC_ALL", locale);
+    Process p = pb.redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    return out.lines().filter(l -> l.startsWith("images=") || l.startsWith("error=")).findFirst().orElse(out);
+  }
 }
