@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.sparkbeton.codec.ImageDecodeException;
+import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * Reads whole image files named by an image column of strings (paths or URIs, on any Hadoop file system) into
@@ -69,10 +70,17 @@ final class ImageFileReader {
    * (10 us of the image step's ~540 us per photo on the benchmark's photos, BENCHMARKS.md).
    */
   private ByteBuffer readLocal(File file, String location) throws IOException {
-    try (FileChannel in = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {
+    java.nio.file.Path local;
+    try {
+      local = file.toPath();
+    } catch (java.nio.file.InvalidPathException e) {
+      // not the image's fault but this executor's locale, and every such path fails alike: the task fails, saying so
+      throw new IOException("Cannot open the local file " + location + LocalPaths.nameCharsetHint(), e);
+    }
+    try (FileChannel in = FileChannel.open(local, StandardOpenOption.READ)) {
       return readAll(in, location);
     } catch (NoSuchFileException e) {
-      throw new ImageDecodeException("image file " + location + " does not exist", e);
+      throw new ImageDecodeException("image file " + location + " does not exist" + LocalPaths.nameCharsetHint(), e);
     } catch (IOException e) {
       if (file.isDirectory()) {
         throw new ImageDecodeException("image file " + location + " is a directory", e);

@@ -178,4 +178,46 @@ class ImageFileReaderTest {
       return local.getFileStatus(new org.apache.hadoop.fs.Path(f.toUri().getPath()));
     }
   }
+
+  /**
+   * Child JVM entry: reads the file {@code args[0]} names (URL-encoded: the child's locale must not spell the
+   * argument, which a task gets from a row as a Java string) as a write task does, prints its size or the failure.
+   */
+  public static void main(String[] args) {
+    try {
+      String location = java.net.URLDecoder.decode(args[0], java.nio.charset.StandardCharsets.UTF_8);
+      System.out.println("bytes=" + new ImageFileReader(new Configuration()).read(location).remaining());
+    } catch (Exception e) {
+      System.out.println("failed=" + e.getClass().getSimpleName() + ": " + e.getMessage());
+    }
+  }
+
+  /**
+   * A task whose JVM reads file names as ASCII (an executor under the POSIX locale) cannot open a local path
+   * holding any other character: the task fails saying so, as any I/O failure (not a bad image to skip or
+   * quarantine, since every such path fails alike).
+   */
+  @Test
+  void aPathTheExecutorsLocaleCannotNameFailsTheTaskSayingWhy() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(org.sparkbeton.format.io.LocalPaths.nameCharsetHint().isEmpty(),
+        "this JVM does not read file names as UTF-8 (a UTF-8 locale makes the file)");
+    Path file = Files.write(Files.createDirectories(tmp.resolve("données")).resolve("chat.jpg"), bytes(500, 3));
+    assertThat(readInAChild(file, "C.UTF-8")).isEqualTo("bytes=500");
+    // (the child prints 'é' as its ASCII output can)
+    assertThat(readInAChild(file, "C")).startsWith("failed=IOException: Cannot open the local file " + tmp + "/donn")
+        .endsWith("es/chat.jpg (this JVM reads file names as ANSI_X3.4-1968, its locale's charset: a name holding"
+            + " other characters cannot be read; run it under a UTF-8 locale, e.g. LC_ALL=C.UTF-8)");
+  }
+
+  private static String readInAChild(Path file, String locale) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+        System.getProperty("java.class.path"), ImageFileReaderTest.class.getName(),
+        java.net.URLEncoder.encode(file.toString(), java.nio.charset.StandardCharsets.UTF_8));
+    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+    pb.environment().put("LC_ALL", locale);
+    Process p = pb.redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    return out.lines().filter(l -> l.startsWith("bytes=") || l.startsWith("failed=")).findFirst().orElse(out);
+  }
 }
