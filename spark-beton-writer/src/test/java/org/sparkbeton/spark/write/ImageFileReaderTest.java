@@ -6,11 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.codec.ImageDecodeException;
+import org.sparkbeton.testsupport.ChildJvm;
 
 /** Image files read by path for image columns of strings: whole, by any spelling of the path, missing ones as bad input. */
 class ImageFileReaderTest {
@@ -210,14 +212,8 @@ class ImageFileReaderTest {
   }
 
   private static String readInAChild(Path file, String locale) throws Exception {
-    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), ImageFileReaderTest.class.getName(),
+    return ChildJvm.lineUnderLocale(locale, List.of("bytes=", "failed="), ImageFileReaderTest.class,
         java.net.URLEncoder.encode(file.toString(), java.nio.charset.StandardCharsets.UTF_8));
-    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
-    pb.environment().put("LC_ALL", locale);
-    Process p = pb.redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as(out).isZero();
-    return out.lines().filter(l -> l.startsWith("bytes=") || l.startsWith("failed=")).findFirst().orElse(out);
   }
+
 }

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.sparkbeton.testsupport.ChildJvm;
 
 /**
  * A class folder's images, walked both ways on a local folder (java.nio, the default for local file systems, and
@@ -158,13 +159,8 @@ class ImageFolderListingTest {
   }
 
   private static String listInAChild(Path folder, String locale) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-        System.getProperty("java.class.path"), ImageFolderListingTest.class.getName(), folder.toString());
-    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
-    pb.environment().put("LC_ALL", locale);
-    Process p = pb.redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-    assertThat(p.waitFor()).as(out).isZero();
-    return out.lines().filter(l -> l.startsWith("images=") || l.startsWith("error=")).findFirst().orElse(out);
+    return ChildJvm.lineUnderLocale(locale, List.of("images=", "error="), ImageFolderListingTest.class,
+        folder.toString());
   }
+
 }

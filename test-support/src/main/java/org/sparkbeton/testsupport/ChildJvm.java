@@ -1,0 +1,37 @@
+package org.sparkbeton.testsupport;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A main class of the test class path run in a new JVM: for what a JVM settles once, at its start, such as the
+ * charset it reads file names in, which comes from its locale.
+ */
+public final class ChildJvm {
+  private ChildJvm() {
+  }
+
+  /**
+   * Runs {@code main} with {@code args} in a JVM whose locale is {@code locale} ({@code LC_ALL}; {@code LANG} and
+   * the other {@code LC_} variables removed) and returns the first line of its output (standard output and error)
+   * that starts with one of {@code prefixes}, or all of it where none does. Fails unless the JVM exits with 0.
+   */
+  public static String lineUnderLocale(String locale, List<String> prefixes, Class<?> main, String... args)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), main.getName()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+    pb.environment().put("LC_ALL", locale);
+    Process p = pb.start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (p.waitFor() != 0) {
+      throw new AssertionError(main.getName() + " exited with " + p.exitValue() + ":\n" + out);
+    }
+    return out.lines().filter(l -> prefixes.stream().anyMatch(l::startsWith)).findFirst().orElse(out);
+  }
+}
