@@ -155,7 +155,12 @@ public final class BetonCli implements Runnable {
   static final class Version implements CommandLine.IVersionProvider {
     @Override
     public String[] getVersion() {
-      return new String[] {"beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)"};
+      // the codec this machine gets: the native library for its platform, or why not
+      String codec = org.sparkbeton.codec.jpeg.JpegCodecs.description()
+          + org.sparkbeton.codec.nativeimpl.NativeLibrary.loadedFrom().map(from -> " (" + from + ")")
+              .orElseGet(() -> " (" + org.sparkbeton.codec.nativeimpl.NativeLibrary.unavailableReason() + ")");
+      return new String[] {"beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)",
+          "JPEG codec: " + codec};
     }
   }
 }

@@ -191,6 +191,11 @@ class ErrorsTest {
     Cli.Result version = Cli.run("--version");
     assertThat(version.exitCode()).isZero();
     assertThat(version.out()).startsWith("beton ")
-        .contains("beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)");
+        .contains("beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)")
+        .contains("JPEG codec: " + org.sparkbeton.codec.jpeg.JpegCodecs.description() + " (");
+    if (org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable()) {
+      assertThat(version.out()).containsPattern("JPEG codec: libjpeg-turbo [0-9.]+ \\(libjpeg API 62\\) through JNI"
+          + " \\(/native/linux-(x86_64|aarch64)/libbetoncodec-[^/]+\\.so\\)");
+    }
   }
 }

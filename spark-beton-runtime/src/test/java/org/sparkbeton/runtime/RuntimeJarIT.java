@@ -76,6 +76,28 @@ class RuntimeJarIT {
         "org/sparkbeton/spark/prepare/PrepareJob.class");
   }
 
+  /**
+   * The Java path's description (a dataset's recorded {@code jpeg_codec}) names the TwelveMonkeys version the jar
+   * carries, not the jar's own version, which the relocated package's manifest attributes give.
+   */
+  @Test
+  void theJavaPathNamesTheTwelveMonkeysVersionTheJarCarries() throws Exception {
+    java.util.Properties pom = new java.util.Properties();
+    try (InputStream in = jar.getInputStream(
+        entries.get("META-INF/maven/com.twelvemonkeys.imageio/imageio-jpeg/pom.properties"))) {
+      pom.load(in);
+    }
+    String version = pom.getProperty("version");
+    assertThat(version).matches("\\d+\\.\\d+\\.\\d+");
+    Process p = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Dbeton.native=false", "-cp", System.getProperty("runtime.jar") + java.io.File.pathSeparator
+            + java.nio.file.Path.of(CodecDescription.class.getProtectionDomain().getCodeSource().getLocation().toURI()),
+        CodecDescription.class.getName()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor()).as(out).isZero();
+    assertThat(out).contains("codec=javax.imageio with TwelveMonkeys " + version + ", pure Java\n");
+  }
+
   @Test
   void dataSourceRegisterNamesOurSource() throws IOException {
     assertThat(providers("org.apache.spark.sql.sources.DataSourceRegister"))

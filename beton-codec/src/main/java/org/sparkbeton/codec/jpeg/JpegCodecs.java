@@ -41,9 +41,29 @@ public final class JpegCodecs {
     if (NativeLibrary.isAvailable()) {
       return NativeJpegCodec.libraryVersion() + " through JNI";
     }
-    Package twelveMonkeys = com.twelvemonkeys.imageio.plugins.jpeg.JPEGImageReader.class.getPackage();
-    String version = twelveMonkeys == null ? null : twelveMonkeys.getImplementationVersion();
+    String version = twelveMonkeysVersion();
     return "javax.imageio with TwelveMonkeys " + (version == null ? "(version unknown)" : version) + ", pure Java";
+  }
+
+  /**
+   * TwelveMonkeys' version from the Maven properties its jar carries, which a shaded jar (the Spark runtime jar, the
+   * CLI) keeps too; the package's Implementation-Version there is the shaded jar's own version.
+   */
+  private static String twelveMonkeysVersion() {
+    try (java.io.InputStream in = JpegCodecs.class.getResourceAsStream(
+        "/META-INF/maven/com.twelvemonkeys.imageio/imageio-jpeg/pom.properties")) {
+      if (in != null) {
+        java.util.Properties p = new java.util.Properties();
+        p.load(in);
+        if (p.getProperty("version") != null) {
+          return p.getProperty("version");
+        }
+      }
+    } catch (java.io.IOException e) {
+      // fall back to the package's version
+    }
+    Package twelveMonkeys = com.twelvemonkeys.imageio.plugins.jpeg.JPEGImageReader.class.getPackage();
+    return twelveMonkeys == null ? null : twelveMonkeys.getImplementationVersion();
   }
 
   /** True when {@link #fastest()} returns the native codec. */
