@@ -3,7 +3,7 @@
 # its java command (a wrapper that starts Debian's arm64 OpenJDK under qemu-user):
 #
 #   export BETON_AARCH64_JAVA=$(beton-codec/src/test/aarch64/jvm.sh)
-#   ./mvnw verify      # beton-codec's tests then also run in that JVM (profile linux-aarch64-tests)
+#   ./mvnw verify      # beton-codec's and loader-runtime's tests then also run in that JVM (profile linux-aarch64-tests)
 #
 # Needs qemu-user (Debian: qemu-user or qemu-user-static) and the arm64 package lists, which root adds once:
 #   dpkg --add-architecture arm64 && apt-get update
