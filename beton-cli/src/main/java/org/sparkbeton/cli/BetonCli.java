@@ -9,6 +9,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;
+import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.io.LocalPaths;
@@ -156,9 +158,8 @@ public final class BetonCli implements Runnable {
     @Override
     public String[] getVersion() {
       // the codec this machine gets: the native library for its platform, or why not
-      String codec = org.sparkbeton.codec.jpeg.JpegCodecs.description()
-          + org.sparkbeton.codec.nativeimpl.NativeLibrary.loadedFrom().map(from -> " (" + from + ")")
-              .orElseGet(() -> " (" + org.sparkbeton.codec.nativeimpl.NativeLibrary.unavailableReason() + ")");
+      String codec = JpegCodecs.description() + " ("
+          + NativeLibrary.loadedFrom().orElseGet(NativeLibrary::unavailableReason) + ")";
       return new String[] {"beton " + SparkBetonVersion.version() + " (spark-beton; .beton format version 2)",
           "JPEG codec: " + codec};
     }
