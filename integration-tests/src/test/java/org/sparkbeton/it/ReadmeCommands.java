@@ -21,6 +21,10 @@ final class ReadmeCommands {
   /** A Spark shell with the runtime jar added. */
   static final String SHELL = "spark-shell --master $MASTER --jars $JAR";
 
+  /** A Spark shell with the runtime jar, where the cluster's Kryo requires registration. */
+  static final String SHELL_KRYO = "spark-shell --master $MASTER --jars $JAR "
+      + "--conf spark.kryo.registrator=org.sparkbeton.spark.BetonKryoRegistrator";
+
   /** What the README types into that shell, after {@code val dataset = "..."}. */
   static final List<String> SHELL_READ_BACK = List.of(
       "val df = spark.read.format(\"beton\").load(dataset)",

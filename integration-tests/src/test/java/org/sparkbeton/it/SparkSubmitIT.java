@@ -87,6 +87,35 @@ class SparkSubmitIT {
     assertPrepared(prepare, dataset);
   }
 
+  /**
+   * A cluster whose spark-defaults.conf sets Kryo and requires registration: the prepare job as the README runs
+   * it, then the README's Kryo shell reads the dataset and writes a copy of it (a write's task results travel in
+   * Kryo).
+   */
+  @Test
+  void preparesAndWritesWhereKryoRequiresRegistration() throws Exception {
+    SparkDistribution kryo = SparkDistribution.create(tmp.resolve("spark-home-kryo"), Map.of(
+        "spark.jars.ivy", tmp.resolve("ivy").toString(), "spark.ui.enabled", "false", "spark.executor.memory", "512m",
+        "spark.serializer", "org.apache.spark.serializer.KryoSerializer", "spark.kryo.registrationRequired", "true"));
+    Path dataset = tmp.resolve("dataset-kryo");
+    assertPrepared(UserCommand.run(ReadmeCommands.PREPARE, variables(dataset), kryo, tmp, "prepare-kryo", null,
+        TIMEOUT_MINUTES), dataset);
+
+    String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n"
+        + "df.write.format(\"beton\").save(dataset + \"-copy\")\n"
+        + "spark.read.format(\"beton\").load(dataset + \"-copy\").count()\n";
+    Finished shell = UserCommand.run(ReadmeCommands.SHELL_KRYO, variables(dataset), kryo, tmp, "shell-kryo", session,
+        TIMEOUT_MINUTES);
+    assertThat(shell.exitCode()).as(shell.describe()).isZero();
+    assertThat(counts(SHOW_ROW, shell.stdout())).as(shell.describe()).isEqualTo(expectedLabels());
+    assertThat(shell.stdout()).as(shell.describe()).doesNotContain("error:", "Exception");
+    assertThat(Pattern.compile("(?m)^res\\d+: Long = " + PHOTOS + "$").matcher(shell.stdout()).results().count())
+        .as("counts of the dataset and its copy; %s", shell.describe()).isEqualTo(2);
+    DatasetManifest copy = DatasetManifest.parse(Files.readString(
+        Path.of(dataset + "-copy").resolve(DatasetManifest.FILE_NAME)));
+    assertThat(copy.totalSamples()).isEqualTo(PHOTOS);
+  }
+
   private static Map<String, String> variables(Path dataset) {
     return Map.of("MASTER", cluster.masterUrl(), "JAR", runtimeJar().toString(),
         "VERSION", System.getProperty("spark.it.runtimeVersion"),

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.SparkContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
@@ -58,6 +59,8 @@ final class BetonBatchWrite implements BatchWrite {
 
   @Override
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
+    SparkContext sc = SparkSession.active().sparkContext();
+    TaskResultSerialization.check(sc.env().serializer(), sc.conf()); // before a task runs, or files exist
     // before any task writes a file: another job's cleanup (or beton gc) leaves the files of a marked job alone
     try {
       Path path = new Path(dir);
@@ -67,8 +70,8 @@ final class BetonBatchWrite implements BatchWrite {
     }
     // broadcast: each executor deserialises the Hadoop configuration (hundreds of entries) once, not every task (it
     // was 1.1% of the task threads' time in the writer's benchmark, 8 tasks on 2 cores), as Spark's own file scans do
-    Broadcast<SerializableConfiguration> broadcastConf = JavaSparkContext.fromSparkContext(
-        SparkSession.active().sparkContext()).broadcast(new SerializableConfiguration(hadoopConf));
+    Broadcast<SerializableConfiguration> broadcastConf = JavaSparkContext.fromSparkContext(sc)
+        .broadcast(new SerializableConfiguration(hadoopConf));
     return new BetonDataWriterFactory(dir, jobId, schema, conf, broadcastConf);
   }
 

@@ -14,16 +14,19 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.SparkContext;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.DataFrameWriter;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.io.LocalPaths;
 import org.sparkbeton.spark.write.DatasetPublisher;
+import scala.Tuple2;
 
 /**
  * The dataset preparation job: an ImageFolder tree listed as torchvision's {@code ImageFolder} lists it (nested
@@ -108,9 +111,13 @@ public final class ImageFolderPrepare {
     if (here != null) {
       checkNotEmpty(here.size(), input);
       int tasks = shards > 0 ? shards : writeTasks(here.size(), cores);
-      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-      return new ListedImages(spark.createDataFrame(jsc.parallelize(here, tasks), ImageFolderListing.SCHEMA),
-          here.size(), null);
+      // the slices travel in Spark's serializer: as (path, label) pairs, which Kryo knows even where it requires
+      // registration (it does not know Row's class); tasks make the rows
+      List<Tuple2<String, Integer>> pairs = new ArrayList<>(here.size());
+      here.forEach(r -> pairs.add(new Tuple2<>(r.getString(0), r.getInt(1))));
+      JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(pairs, tasks)
+          .map(ImageFolderPrepare::row);
+      return new ListedImages(spark.createDataFrame(rows, ImageFolderListing.SCHEMA), here.size(), null);
     }
     Dataset<Row> listing = ImageFolderListing.list(spark, input, classes).persist(StorageLevel.MEMORY_AND_DISK());
     long listed = listing.count();
@@ -120,6 +127,10 @@ public final class ImageFolderPrepare {
     checkNotEmpty(listed, input);
     Dataset<Row> rows = shards > 0 ? listing.repartition(shards) : listing.coalesce(writeTasks(listed, cores));
     return new ListedImages(rows, listed, listing);
+  }
+
+  private static Row row(Tuple2<String, Integer> pathAndLabel) {
+    return RowFactory.create(pathAndLabel._1(), pathAndLabel._2());
   }
 
   private static void checkNotEmpty(long images, String input) {

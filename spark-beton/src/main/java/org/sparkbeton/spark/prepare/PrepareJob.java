@@ -3,9 +3,11 @@ package org.sparkbeton.spark.prepare;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.sparkbeton.spark.BetonKryoRegistrator;
 import org.sparkbeton.spark.write.BadImageException;
 import org.sparkbeton.spark.write.DatasetDirectory;
 
@@ -45,7 +47,8 @@ public final class PrepareJob {
   static int run(PrepareArgs a, PrintStream out, PrintStream err) {
     org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarning()
         .ifPresent(w -> err.println("beton-prepare: " + w)); // the Java codec: why, and what it costs
-    SparkSession.Builder builder = SparkSession.builder().appName("beton-prepare");
+    SparkSession.Builder builder = SparkSession.builder().appName("beton-prepare")
+        .config(KRYO_REGISTRATOR, withOurRegistrator(System.getProperty(KRYO_REGISTRATOR)));
     if (System.getProperty("spark.master") == null) {
       // heartbeats carry the running tasks' counts to the progress line: every second rather than every 10
       builder.master(a.master()).config("spark.ui.showConsoleProgress", "false")
@@ -89,6 +92,22 @@ public final class PrepareJob {
   }
 
   /** An existing output refused in flag terms, before Spark's write would refuse it in DataFrame terms. */
+  static final String KRYO_REGISTRATOR = "spark.kryo.registrator";
+
+  /**
+   * {@code spark.kryo.registrator} with ours added to the registrators the cluster names (spark-submit hands its
+   * configuration to the driver as system properties): where Kryo requires registration the job's task results
+   * need it, and where Kryo is not the serializer the setting is unused.
+   */
+  static String withOurRegistrator(String registrators) {
+    String ours = BetonKryoRegistrator.class.getName();
+    if (registrators == null || registrators.isBlank()) {
+      return ours;
+    }
+    return Arrays.stream(registrators.split(",")).map(String::trim).anyMatch(ours::equals) ? registrators
+        : registrators + "," + ours;
+  }
+
   private static void checkOutput(SparkSession spark, PrepareArgs a) throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(a.output());
     FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());

@@ -33,6 +33,11 @@ class PrepareCliTest {
 
   /** PrepareJob in a new JVM, in {@code tmp}: this JVM's class path and Spark's --add-opens, at most 1 GiB of heap. */
   Run prepare(String... args) throws Exception {
+    return prepare(List.of(), args);
+  }
+
+  /** {@link #prepare(String...)} with more JVM options, such as the {@code -Dspark.*} settings spark-submit passes. */
+  Run prepare(List<String> jvmOptions, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
@@ -41,7 +46,9 @@ class PrepareCliTest {
     }
     // no Spark UI: on a machine running other Spark jobs its port may be taken, which Spark reports with a warning
     cmd.addAll(List.of("-Xmx1g", "-Dlog4j2.configurationFile=" + ROOT.resolve("bin/log4j2-quiet.properties"),
-        "-Dspark.ui.enabled=false", "-Djava.io.tmpdir=" + tmp, "-cp",
+        "-Dspark.ui.enabled=false", "-Djava.io.tmpdir=" + tmp));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp",
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
         PrepareJob.class.getName()));
     cmd.addAll(Arrays.asList(args));
@@ -92,5 +99,34 @@ class PrepareCliTest {
     assertThat(retried.out().get(0)).isEqualTo("dataset           " + tmp.resolve("dataset").toUri().toString()
         .replace("file:///", "file:/").replaceFirst("/$", ""));
     assertThat(tmp.resolve("dataset").resolve("_manifest.json")).exists();
+  }
+
+  /**
+   * A cluster whose spark-defaults.conf sets Kryo and requires registration: the job registers what it sends (its
+   * listing's slices, its write tasks' results) with both ways of listing, by the driver and by tasks.
+   */
+  @Test
+  void preparesWhereKryoRequiresRegistration() throws Exception {
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 12, 3, 37);
+    List<String> kryo = List.of("-Dspark.serializer=org.apache.spark.serializer.KryoSerializer",
+        "-Dspark.kryo.registrationRequired=true");
+    List<String> listedByTasks = new ArrayList<>(kryo);
+    listedByTasks.add("-D" + ImageFolderListing.PARALLEL_LISTING_THRESHOLD + "=1");
+    for (List<String> options : List.of(kryo, listedByTasks)) {
+      Run run = prepare(options, "--input", "photos", "--output", "dataset", "--overwrite", "--master",
+          "local[2]", "--page-size", "2M", "--max-resolution", "64", "--progress-interval", "0");
+      assertThat(run.exitCode()).as("exit code with %s; stderr: %s", options, run.err()).isZero();
+      assertThat(run.out()).as("with %s", options).contains("images listed     12", "samples written   12");
+    }
+  }
+
+  @Test
+  void addsOurKryoRegistratorToTheClustersOwn() {
+    String ours = "org.sparkbeton.spark.BetonKryoRegistrator";
+    assertThat(PrepareJob.withOurRegistrator(null)).isEqualTo(ours);
+    assertThat(PrepareJob.withOurRegistrator(" ")).isEqualTo(ours);
+    assertThat(PrepareJob.withOurRegistrator("com.example.Reg")).isEqualTo("com.example.Reg," + ours);
+    assertThat(PrepareJob.withOurRegistrator("com.example.Reg, " + ours)).isEqualTo("com.example.Reg, " + ours);
   }
 }
