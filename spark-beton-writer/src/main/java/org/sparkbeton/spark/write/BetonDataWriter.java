@@ -2,6 +2,7 @@ package org.sparkbeton.spark.write;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
@@ -36,9 +37,12 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     this.shards = new ShardWriter(fs, dir, prefix, fields, conf);
   }
 
-  /** Attempt-unique: two attempts of one partition never share a file name. */
+  /**
+   * Attempt-unique: two attempts of one partition never share a file name. ASCII digits whatever the JVM's locale
+   * (under fa or ar, {@code %d} writes Persian or Arabic-Indic ones), as the names are read back by pattern.
+   */
   static String shardPrefix(String jobId, int partition, long taskAttempt) {
-    return String.format("part-%05d-%s-a%d", partition, jobId, taskAttempt);
+    return String.format(Locale.ROOT, "part-%05d-%s-a%d", partition, jobId, taskAttempt);
   }
 
   @Override

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.sparkbeton.format.BetonField;
@@ -72,7 +73,7 @@ final class ShardWriter implements AutoCloseable {
   }
 
   private void open() throws IOException {
-    currentName = String.format("%s-%03d.beton", prefix, finished.size());
+    currentName = String.format(Locale.ROOT, "%s-%03d.beton", prefix, finished.size()); // ASCII digits, as prefix's
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, currentName);
     created.add(path);
     currentOut = new HashingOutputStream(RawFileSystems.create(fs, path, false), recordSize);

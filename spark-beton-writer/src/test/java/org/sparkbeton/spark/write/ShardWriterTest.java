@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -17,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.BytesField;
@@ -123,5 +125,32 @@ class ShardWriterTest {
     try (var files = Files.list(out)) {
       assertThat(files.filter(p -> !p.getFileName().toString().startsWith(".")).toList()).isEmpty();
     }
+  }
+
+  /**
+   * Under a locale whose digits are not ASCII (Persian here; Arabic, Marathi, Bengali alike) the shard names still
+   * carry ASCII digits, so the driver's cleanup and {@code beton gc} read them as this attempt's files.
+   */
+  @Test
+  void shardNamesHaveAsciiDigitsUnderAnyLocale() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    Path out = Files.createDirectory(tmp.resolve("out"));
+    Locale before = Locale.getDefault();
+    List<ShardEntry> shards;
+    try {
+      Locale.setDefault(Locale.forLanguageTag("fa-IR"));
+      assertThat(String.format("%d", 7)).as("this JVM formats Persian digits under fa-IR").isEqualTo("\u06f7");
+      String prefix = BetonDataWriter.shardPrefix("0badc0de", 7, 2);
+      try (ShardWriter w = new ShardWriter(fs, new org.apache.hadoop.fs.Path(out.toUri()), prefix, FIELDS,
+          BetonWriteConf.parse(Map.of("pageSize", "2M", "spoolDir", tmp.toString())))) {
+        w.write(new Object[] {new byte[10], 1L, 0.5});
+        shards = w.finish();
+      }
+    } finally {
+      Locale.setDefault(before);
+    }
+    assertThat(shards).extracting(ShardEntry::path).containsExactly("part-00007-0badc0de-a2-000.beton");
+    DatasetFiles.Name name = DatasetFiles.classify(shards.get(0).path(), false);
+    assertThat(name).isEqualTo(new DatasetFiles.Name(DatasetFiles.Kind.SHARD, 7, "0badc0de", 2, false));
   }
 }

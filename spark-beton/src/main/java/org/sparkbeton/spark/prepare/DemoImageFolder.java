@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -44,7 +45,7 @@ public final class DemoImageFolder {
         futures.add(pool.submit(() -> {
           for (int i = first; i < count; i += threads) {
             String cls = ShapesGenerator.CLASSES.get(gen.label(i));
-            writeJpeg(gen.image(i), dir.resolve(cls).resolve(String.format("%06d.jpg", i)));
+            writeJpeg(gen.image(i), dir.resolve(cls).resolve(String.format(Locale.ROOT, "%06d.jpg", i)));
           }
           return null;
         }));
