@@ -119,7 +119,9 @@ public final class DatasetInputs {
     try {
       Path path = new Path(pathText);
       FileSystem fs = path.getFileSystem(conf);
-      if (isGlob(pathText)) {
+      // a path that exists as written is read as written, glob characters and all: save("ds[1]") then load("ds[1]")
+      // reads what the write made, not ds1
+      if (isGlob(pathText) && !fs.exists(path)) {
         FileStatus[] matches = fs.globStatus(path);
         if (matches == null || matches.length == 0) {
           throw new IllegalArgumentException("Path " + pathText + " matches no files");

@@ -63,6 +63,23 @@ class DatasetInputsTest {
     assertThat(in.fields().get(6).shape()).containsExactly(4);
   }
 
+  /** What a write named with glob characters ({@code save("imagenet[256]")}) reads back by that name. */
+  @Test
+  void aPathThatExistsAsWrittenIsNotAGlob() throws Exception {
+    // each name beside what it matches as a glob, a dataset of other samples
+    for (List<String> pair : List.of(List.of("ds[1]", "ds1"), List.of("ds{a,b}", "dsa"), List.of("ds?", "dsx"))) {
+      Path dir = tmp.resolve(pair.get(0));
+      TestDatasets.writeDataset(dir, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 3)));
+      TestDatasets.writeDataset(tmp.resolve(pair.get(1)), TestDatasets.EVERY_FIELD,
+          List.of(TestDatasets.everyFieldSamples(0, 7)));
+      DatasetInputs in = DatasetInputs.resolve(dir.toString(), conf);
+      assertThat(in.manifest()).as(pair.get(0)).isNotNull();
+      assertThat(in.totalSamples()).as(pair.get(0)).isEqualTo(3);
+    }
+    // a name that does not exist as written is a glob, as before: ds1 and dsx
+    assertThat(DatasetInputs.resolve(tmp + "/ds[1x]", conf).totalSamples()).isEqualTo(7 + 7);
+  }
+
   @Test
   void aGlobNeedsIdenticalFields() {
     List<BetonField> a = List.of(new BetonField("label", IntField.INSTANCE));
