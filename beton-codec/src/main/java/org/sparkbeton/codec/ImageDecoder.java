@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReader;
 import javax.imageio.stream.ImageInputStream;
@@ -14,6 +15,7 @@ import org.sparkbeton.codec.image.Orientation;
 import org.sparkbeton.codec.image.Rasters;
 import org.sparkbeton.codec.image.RgbPixels;
 import org.sparkbeton.codec.jpeg.JpegMarkers;
+import org.sparkbeton.codec.jpeg.JpegReaderWarnings;
 import org.sparkbeton.codec.jpeg.Strictness;
 
 /**
@@ -22,9 +24,10 @@ import org.sparkbeton.codec.jpeg.Strictness;
  * alpha dropped, palette expanded, 16-bit reduced to the high byte. JPEG EXIF orientation is applied.
  *
  * <p>The image's size is read from its header first, and an image over the caller's {@link PixelLimit} is refused
- * before any pixel is decoded. A JPEG decoded {@link Strictness#STRICT strictly} fails on any warning the reader
- * reports: the JDK's libjpeg reports its corrupt-data warnings through ImageIO's warning listener, as
- * {@code JavaJpegCodec} does.
+ * before any pixel is decoded. A JPEG decoded {@link Strictness#STRICT strictly} fails on any warning of damaged data
+ * the reader reports ({@link JpegReaderWarnings}: the JDK's libjpeg reports its corrupt-data warnings through
+ * ImageIO's warning listener), as {@code JavaJpegCodec} does; notices about metadata (a CMYK image without an ICC
+ * profile) are not damage.
  */
 public final class ImageDecoder {
   /** The most pixels whose packed RGB fits a Java array. */
@@ -69,9 +72,12 @@ public final class ImageDecoder {
               + PixelLimit.pixels((long) width * height) + ", whose RGB does not fit a Java array");
         }
         img = reader.read(0);
-        if (jpegStrictness == Strictness.STRICT && isJpeg(bytes) && !warnings.isEmpty()) {
-          throw new ImageDecodeException("Cannot decode " + format + " image of " + bytes.length + " bytes: "
-              + warnings.get(0));
+        if (jpegStrictness == Strictness.STRICT && isJpeg(bytes)) {
+          Optional<String> damage = JpegReaderWarnings.firstDamage(warnings);
+          if (damage.isPresent()) {
+            throw new ImageDecodeException("Cannot decode " + format + " image of " + bytes.length + " bytes: "
+                + damage.get());
+          }
         }
       } finally {
         reader.dispose();

@@ -35,6 +35,21 @@ class ImageDecoderTest {
     }
   }
 
+  /**
+   * What the writer accepts (STRICT): every format decodes as leniently. The CMYK and YCCK JPEGs carry no ICC
+   * profile, which TwelveMonkeys reports as a warning about colours, not as damage.
+   */
+  @ParameterizedTest
+  @CsvSource({"quad.png", "quad-palette.png", "quad-rgba.png", "quad-16bit.png", "quad.tif", "quad.bmp", "quad.gif",
+      "quad.webp", "quad-420.jpg", "quad-progressive.jpg", "quad-exif6.jpg", "quad-cmyk-adobe.jpg",
+      "quad-ycck-adobe.jpg"})
+  void decodesEveryValidInputStrictlyAsLeniently(String name) {
+    RgbPixels lenient = ImageDecoder.decode(TestImages.image(name));
+    RgbPixels strict = ImageDecoder.decode(TestImages.image(name), new PixelLimit(64 * 48, "test"), Strictness.STRICT);
+    assertThat(strict.width()).as(name).isEqualTo(lenient.width());
+    assertThat(strict.pixels()).as(name).isEqualTo(lenient.pixels());
+  }
+
   @Test
   void grayPngIsReplicatedWithoutGammaChange() {
     RgbPixels img = ImageDecoder.decode(TestImages.image("quad-gray.png"));

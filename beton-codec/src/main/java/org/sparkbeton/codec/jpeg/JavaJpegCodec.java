@@ -9,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import javax.imageio.IIOImage;
 import javax.imageio.ImageIO;
 import javax.imageio.ImageReadParam;
@@ -182,8 +183,11 @@ public final class JavaJpegCodec implements JpegCodec {
         if (w.startsWith("Truncated File") || w.contains("Premature end of JPEG file")) {
           throw new JpegException("Java JPEG decode failed: Premature end of JPEG file (" + w + ")");
         }
-        if (strictness == Strictness.STRICT) {
-          throw new JpegException("Java JPEG decode failed: " + w);
+      }
+      if (strictness == Strictness.STRICT) {
+        Optional<String> damage = JpegReaderWarnings.firstDamage(warnings);
+        if (damage.isPresent()) {
+          throw new JpegException("Java JPEG decode failed: " + damage.get());
         }
       }
       return img;

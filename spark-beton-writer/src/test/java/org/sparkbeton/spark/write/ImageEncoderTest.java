@@ -94,6 +94,27 @@ class ImageEncoderTest {
     }
   }
 
+  /**
+   * CMYK and YCCK JPEGs (Adobe's, no ICC profile: ImageNet has such files) go through the general decoder, whose
+   * reader warns that it converts without a profile; the writer takes them and stores YCbCr JPEGs.
+   */
+  @Test
+  void cmykAndYcckJpegsWithoutAProfileAreReencoded() {
+    try (ImageEncoder enc = encoder(Map.of("writeMode", "jpg"))) {
+      for (String name : new String[] {"quad-cmyk-adobe.jpg", "quad-ycck-adobe.jpg"}) {
+        RgbImage img = enc.fromEncoded(org.sparkbeton.codec.TestImages.image(name), 0);
+        assertThat(img.mode()).as(name).isEqualTo(ImageMode.JPG);
+        assertThat(new int[] {img.width(), img.height()}).as(name).containsExactly(64, 48);
+        org.sparkbeton.codec.jpeg.JpegHeader h = new org.sparkbeton.codec.jpeg.JpegHeader();
+        try (JpegCodec codec = JpegCodecs.fastest()) {
+          codec.probe(ByteBuffer.wrap(img.payloadBytes()), h);
+        }
+        assertThat(h.colorSpace()).as(name).isEqualTo(org.sparkbeton.codec.jpeg.JpegColorSpace.YCBCR);
+      }
+      assertThat(enc.counters().passedThrough()).isZero();
+    }
+  }
+
   @Test
   void aJpegCutShortIsNeverPassedThrough() {
     byte[] input = jpeg(120, 90);
