@@ -24,4 +24,17 @@ class JpegReaderWarningsTest {
     assertThat(JpegReaderWarnings.firstDamage(List.of("Corrupt JPEG data: 12 extraneous bytes before marker 0xd9")))
         .contains("Corrupt JPEG data: 12 extraneous bytes before marker 0xd9");
   }
+
+  @Test
+  void libjpegsWarningsAreRefusedOnlyWhenStrictButTheEndOfFileAlways() {
+    assertThat(JpegReaderWarnings.refusedOnlyWhenStrict(
+        "Native JPEG plane decode failed: Corrupt JPEG data: 236 extraneous bytes before marker 0xd9")).isTrue();
+    assertThat(JpegReaderWarnings.refusedOnlyWhenStrict("Java JPEG decode failed: Corrupt JPEG data: bad Huffman code"))
+        .isTrue();
+    assertThat(JpegReaderWarnings.refusedOnlyWhenStrict("Invalid SOS parameters for sequential JPEG")).isTrue();
+    assertThat(JpegReaderWarnings.refusedOnlyWhenStrict("Native JPEG probe failed: Premature end of JPEG file"))
+        .isFalse();
+    assertThat(JpegReaderWarnings.refusedOnlyWhenStrict("Unrecognised image format (first bytes 68656C6C)")).isFalse();
+    assertThat(JpegReaderWarnings.refusedOnlyWhenStrict(null)).isFalse();
+  }
 }

@@ -1,5 +1,7 @@
 package org.sparkbeton.spark.write;
 
+import org.sparkbeton.codec.jpeg.JpegReaderWarnings;
+
 /**
  * A row's image cannot be stored and option {@code badImagePolicy} is {@code fail} (the default). The write task
  * throws it; {@code format("beton")}'s save throws it again on the driver, at the top of the failure's chain, so
@@ -10,6 +12,9 @@ public final class BadImageException extends IllegalArgumentException implements
   private static final long serialVersionUID = 1L;
   private static final String PREFIX = "Bad image in ";
   private static final String HINT = " (set badImagePolicy=skip or quarantine to leave such rows out)";
+  /** The hint for a JPEG only a strict decode refuses: storing what libjpeg decodes keeps the row. */
+  private static final String STRICT_HINT = " (set jpegStrict=false to store what libjpeg decodes around the damage,"
+      + " as FFCV does, or badImagePolicy=skip or quarantine to leave such rows out)";
 
   private final String detail;
 
@@ -23,8 +28,17 @@ public final class BadImageException extends IllegalArgumentException implements
   }
 
   private BadImageException(String detail, Throwable cause) {
-    super(PREFIX + detail + HINT, cause);
+    super(PREFIX + detail + (refusedOnlyWhenStrict(detail) ? STRICT_HINT : HINT), cause);
     this.detail = detail;
+  }
+
+  /** Whether the image is a JPEG that only a strict decode refuses ({@code jpegStrict=false} would store it). */
+  public boolean refusedOnlyWhenStrict() {
+    return refusedOnlyWhenStrict(detail);
+  }
+
+  private static boolean refusedOnlyWhenStrict(String detail) {
+    return JpegReaderWarnings.refusedOnlyWhenStrict(detail);
   }
 
   /**
@@ -50,9 +64,15 @@ public final class BadImageException extends IllegalArgumentException implements
    */
   public static BadImageException fromTaskFailure(String className, String description, Throwable cause) {
     if (!BadImageException.class.getName().equals(className) || description == null
-        || !description.startsWith(PREFIX) || !description.endsWith(HINT)) {
+        || !description.startsWith(PREFIX)) {
       return null;
     }
-    return new BadImageException(description.substring(PREFIX.length(), description.length() - HINT.length()), cause);
+    for (String hint : new String[] {HINT, STRICT_HINT}) {
+      if (description.endsWith(hint)) {
+        return new BadImageException(description.substring(PREFIX.length(), description.length() - hint.length()),
+            cause);
+      }
+    }
+    return null;
   }
 }

@@ -2,6 +2,7 @@ package org.sparkbeton.spark.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -135,5 +136,37 @@ class BetonDataWriterBadInputTest {
     skipping.close();
     assertThat(m.samples()).isEqualTo(1);
     assertThat(m.skippedBadImages()).isEqualTo(2);
+  }
+
+  /**
+   * A JPEG whose data runs on past its last scan (240 extraneous bytes before the end-of-image marker, as in some
+   * ImageNet files) is whole to a lenient decode: the failure says jpegStrict=false stores it, and
+   * jpegStrict=false does. The message comes back from a task failure's description unchanged.
+   */
+  @Test
+  void aJpegOnlyAStrictDecodeRefusesNamesJpegStrict() throws Exception {
+    StructType schema = new StructType().add("image", DataTypes.BinaryType);
+    byte[] photo = TestPhotos.photo(47, 5);
+    byte[] padded = java.util.Arrays.copyOf(photo, photo.length + 240);
+    System.arraycopy(photo, photo.length - 2, padded, padded.length - 2, 2); // FF D9 after 240 zero bytes
+    java.util.Arrays.fill(padded, photo.length - 2, padded.length - 2, (byte) 0);
+    BetonDataWriter strict = writer(schema, "imageColumns", "image", "maxResolution", "64");
+    Throwable thrown = catchThrowable(() -> strict.write(new GenericInternalRow(new Object[] {padded})));
+    assertThat(thrown).isInstanceOf(BadImageException.class)
+        .hasMessageContaining(": Corrupt JPEG data: ").hasMessageContaining(" extraneous bytes before marker 0xd9")
+        .hasMessageEndingWith(" (set jpegStrict=false to store what libjpeg decodes around the damage, as FFCV does,"
+            + " or badImagePolicy=skip or quarantine to leave such rows out)");
+    BadImageException bad = (BadImageException) thrown;
+    assertThat(bad.refusedOnlyWhenStrict()).isTrue();
+    assertThat(BadImageException.fromTaskFailure(BadImageException.class.getName(), bad.getMessage(), null))
+        .hasMessage(bad.getMessage());
+    strict.abort();
+    strict.close();
+
+    BetonDataWriter lenient = writer(schema, "imageColumns", "image", "maxResolution", "64", "jpegStrict", "false");
+    lenient.write(new GenericInternalRow(new Object[] {padded}));
+    BetonCommitMessage m = (BetonCommitMessage) lenient.commit();
+    lenient.close();
+    assertThat(m.samples()).isEqualTo(1);
   }
 }

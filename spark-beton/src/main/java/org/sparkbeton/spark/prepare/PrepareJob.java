@@ -70,8 +70,11 @@ public final class PrepareJob {
       out.print(PrepareSummary.format(r));
       return 0;
     } catch (BadImageException e) {
-      err.println("beton-prepare: bad image in " + e.detail() + "; pass --bad-images skip to leave such images out,"
-          + " or --bad-images quarantine to list them in " + a.output() + "/_quarantine/");
+      err.println("beton-prepare: bad image in " + e.detail() + "; pass "
+          + (e.refusedOnlyWhenStrict() ? "--lenient-jpeg to store what libjpeg decodes around the damage (as FFCV"
+              + " does), " : "")
+          + "--bad-images skip to leave such images out, or --bad-images quarantine to list them in " + a.output()
+          + "/_quarantine/");
       return fail(e, a, err, 2);
     } catch (IllegalArgumentException e) {
       err.println("beton-prepare: " + e.getMessage());

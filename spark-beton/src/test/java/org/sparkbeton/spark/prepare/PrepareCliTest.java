@@ -101,6 +101,31 @@ class PrepareCliTest {
     assertThat(tmp.resolve("dataset").resolve("_manifest.json")).exists();
   }
 
+  /** A JPEG only a strict decode refuses: the one line names --lenient-jpeg first, and that flag stores it. */
+  @Test
+  void aJpegOnlyAStrictDecodeRefusesNamesLenientJpeg() throws Exception {
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 6, 2, 41);
+    byte[] photo = TestPhotos.photo(41, 60);
+    byte[] padded = Arrays.copyOf(photo, photo.length + 240); // 240 zero bytes before the end-of-image marker
+    System.arraycopy(photo, photo.length - 2, padded, padded.length - 2, 2);
+    Arrays.fill(padded, photo.length - 2, padded.length - 2, (byte) 0);
+    Files.write(photos.resolve("class_00").resolve("padded.jpg"), padded);
+    List<String> command = new ArrayList<>(List.of("--input", "photos", "--output", "dataset", "--master", "local[2]",
+        "--page-size", "2M", "--max-resolution", "64", "--progress-interval", "0"));
+
+    Run refused = prepare(command.toArray(String[]::new));
+    assertThat(refused.exitCode()).as("exit code; stderr: %s", refused.err()).isEqualTo(2);
+    assertThat(refused.err()).singleElement().asString().contains("Corrupt JPEG data: ")
+        .contains("; pass --lenient-jpeg to store what libjpeg decodes around the damage (as FFCV does), --bad-images"
+            + " skip to leave such images out, or --bad-images quarantine to list them in dataset/_quarantine/");
+
+    command.add("--lenient-jpeg");
+    Run stored = prepare(command.toArray(String[]::new));
+    assertThat(stored.exitCode()).as("exit code; stderr: %s", stored.err()).isZero();
+    assertThat(stored.out()).contains("images listed     7", "samples written   7");
+  }
+
   /**
    * A cluster whose spark-defaults.conf sets Kryo and requires registration: the job registers what it sends (its
    * listing's slices, its write tasks' results) with both ways of listing, by the driver and by tasks.
