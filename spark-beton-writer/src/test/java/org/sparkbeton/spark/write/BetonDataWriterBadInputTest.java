@@ -139,8 +139,8 @@ class BetonDataWriterBadInputTest {
   }
 
   /**
-   * A JPEG whose data runs on past its last scan (240 extraneous bytes before the end-of-image marker, as in some
-   * ImageNet files) is whole to a lenient decode: the failure says jpegStrict=false stores it, and
+   * A JPEG whose data runs on past its last scan (240 extraneous bytes before the end-of-image marker) is
+   * whole to a lenient decode: the failure says jpegStrict=false stores it, and
    * jpegStrict=false does. The message comes back from a task failure's description unchanged.
    */
   @Test

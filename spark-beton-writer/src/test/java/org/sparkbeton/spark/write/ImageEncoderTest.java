@@ -95,7 +95,7 @@ class ImageEncoderTest {
   }
 
   /**
-   * CMYK and YCCK JPEGs (Adobe's, no ICC profile: ImageNet has such files) go through the general decoder, whose
+   * CMYK and YCCK JPEGs (Adobe's, without an ICC profile) go through the general decoder, whose
    * reader warns that it converts without a profile; the writer takes them and stores YCbCr JPEGs.
    */
   @Test
