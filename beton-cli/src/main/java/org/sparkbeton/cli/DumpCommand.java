@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.sparkbeton.codec.format.FfcvPixels;
+import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dump.SampleJson;
@@ -54,6 +56,10 @@ final class DumpCommand implements Callable<Integer> {
         throw new CliException("--from " + from + " is past the last sample: " + file + " has " + n + " samples");
       }
       long end = count == null || count >= n - from ? n : from + count;
+      if (rgb == RgbMode.AUTO && !JpegCodecs.nativeAvailable()) {
+        spec.commandLine().getErr().println("beton dump: JPEG rows carry no rgb_sha256: the native codec is not"
+            + " loaded (" + NativeLibrary.unavailableReason() + "); --rgb java hashes the pure-Java decoder's pixels");
+      }
       try (FfcvPixels pixels = rgb.open()) {
         SampleJson json = new SampleJson(reader, pixels);
         PrintWriter out = spec.commandLine().getOut();

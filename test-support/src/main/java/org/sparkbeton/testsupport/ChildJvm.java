@@ -34,4 +34,20 @@ public final class ChildJvm {
     }
     return out.lines().filter(l -> prefixes.stream().anyMatch(l::startsWith)).findFirst().orElse(out);
   }
+
+  /** What a child JVM printed (standard output and error, interleaved) and its exit code. */
+  public record Finished(int exitCode, String output) {
+  }
+
+  /** Runs {@code main} with {@code args} in a new JVM of this one's class path, with {@code jvmOptions} first. */
+  public static Finished run(List<String> jvmOptions, Class<?> main, String... args)
+      throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    cmd.addAll(jvmOptions);
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return new Finished(p.waitFor(), out);
+  }
 }

@@ -74,7 +74,8 @@ public final class JpegCodecs {
   /**
    * When {@link #fastest()} is the Java codec, the warning to show the user: why the native codec did not
    * load and what that costs (about 3x slower). Empty when it loaded. The library logs the same text once
-   * per JVM as a WARNING; {@code beton prepare}, {@code beton verify --decode} and the loader also print it.
+   * per JVM as a WARNING; the loader also prints it, and {@code beton prepare} and {@code beton verify --decode}
+   * print it instead (they turn the log record off: {@code NativeLibrary.LOG_FALLBACK_PROPERTY}).
    */
   public static Optional<String> javaFallbackWarning() {
     return NativeLibrary.fallbackWarning();

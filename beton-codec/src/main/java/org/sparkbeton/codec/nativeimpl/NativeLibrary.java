@@ -30,6 +30,11 @@ public final class NativeLibrary {
   public static final String ENABLED_PROPERTY = "beton.native";
   /** System property: absolute path of a libbetoncodec .so to load instead of the bundled one. */
   public static final String PATH_PROPERTY = "beton.native.lib";
+  /**
+   * System property: {@code false} leaves the fallback's WARNING out of the log. The command lines set it, as they
+   * print {@link #fallbackWarning()} on the console themselves, where the log record would say it a second time.
+   */
+  public static final String LOG_FALLBACK_PROPERTY = "beton.native.logFallback";
 
   private static final System.Logger LOG = System.getLogger(NativeLibrary.class.getName());
   /** Where the library was loaded from (set by {@link #tryLoad} during class initialisation), or null. */
@@ -70,7 +75,7 @@ public final class NativeLibrary {
     } catch (Throwable t) { // SecurityException, a broken jar, anything: all mean "use Java"
       reason = "loading it failed: " + t;
     }
-    if (reason != null) {
+    if (reason != null && !"false".equalsIgnoreCase(System.getProperty(LOG_FALLBACK_PROPERTY, "true"))) {
       LOG.log(Level.WARNING, fallbackWarning(reason));
     }
     return reason;

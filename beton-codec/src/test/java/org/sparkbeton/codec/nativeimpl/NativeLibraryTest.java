@@ -112,6 +112,14 @@ class NativeLibraryTest {
     assertJavaFallback(runChild(null, "-Dbeton.native=false"), "disabled by -Dbeton.native=false");
   }
 
+  /** A command line prints the warning itself: the property it sets leaves the log record out, not the warning. */
+  @Test
+  void aCommandLineCanLeaveTheLogRecordOut() throws Exception {
+    String out = runChild(null, "-Dbeton.native=false", "-D" + NativeLibrary.LOG_FALLBACK_PROPERTY + "=false");
+    String warning = NativeLibrary.fallbackWarning("disabled by -Dbeton.native=false");
+    assertThat(out).contains("codec=JavaJpegCodec", "warning=" + warning).doesNotContain("WARNING: ");
+  }
+
   @Test
   void bundledLibraryIsExtractedToAUniqueFileLoadedAndDeleted() throws Exception {
     bundledLibrary();

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 import org.sparkbeton.spark.BetonKryoRegistrator;
 import org.sparkbeton.spark.write.BadImageException;
 import org.sparkbeton.spark.write.DatasetDirectory;
@@ -29,6 +30,8 @@ public final class PrepareJob {
   private PrepareJob() {}
 
   public static void main(String[] args) {
+    // run() prints the codec's fallback warning itself (on this JVM only: executors still log it)
+    System.setProperty(NativeLibrary.LOG_FALLBACK_PROPERTY, "false");
     PrepareArgs a;
     try {
       a = PrepareArgs.parse(args);
