@@ -92,8 +92,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
 
   /**
    * A table whose dataset could not be opened with these options (none yet at a path being written, a bad
-   * option): it claims no batch write, so a save takes the V1 route, and a read's scan fails with
-   * {@code failure}, the reason.
+   * option): it claims no batch write, so a save takes the V1 route, and a read fails with {@code failure}, the
+   * reason, when it asks for the schema or a scan.
    */
   static BetonTable unreadable(Configuration hadoopConf, RuntimeException failure) {
     return new BetonTable(null, null, hadoopConf, null, failure, null);
@@ -152,6 +152,11 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   public StructType schema() {
     if (opening != null) {
       return opening.get().schema();
+    }
+    if (failure != null) {
+      // a read given a schema (spark.read().schema(...)) asks for this at load(), where a plain read's inferSchema
+      // fails: the reason then, not an empty schema now and the reason at the first query
+      throw failure;
     }
     return write != null ? write.schema() : schema != null ? schema.sparkSchema() : new StructType();
   }
