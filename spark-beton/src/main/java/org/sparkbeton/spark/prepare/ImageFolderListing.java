@@ -27,6 +27,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.io.LocalPaths;
 
 /**
@@ -39,6 +41,7 @@ import org.sparkbeton.format.io.LocalPaths;
  * Hadoop's statuses); rows are {@code (path, label)}, the path qualified ({@code file:/...}, {@code hdfs://...}).
  */
 public final class ImageFolderListing {
+  private static final Logger LOG = LoggerFactory.getLogger(ImageFolderListing.class);
   /** The extensions read, as a glob (for messages). */
   static final String IMAGE_GLOB = "*.{jpg,jpeg,png,bmp,gif,tif,tiff,webp} (any case)";
   private static final List<String> EXTENSIONS = List.of(".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff",
@@ -177,7 +180,8 @@ public final class ImageFolderListing {
   /**
    * The local walk: one {@code stat} per entry that is not skipped by its name, the paths built as Hadoop's local
    * {@code listStatus} builds them ({@code new Path(dir, new Path(null, null, name))}, so the same strings), symbolic
-   * links followed, entries that vanish while listed (or dangling links) left out, as Hadoop leaves them out.
+   * links followed, entries that vanish while listed (or dangling links) left out, as Hadoop leaves them out; image
+   * names that are dangling links are logged as a WARN.
    */
   private static void walkLocal(Path dir, java.nio.file.Path local, int depth, List<String> out) throws IOException {
     checkDepth(dir, depth);
@@ -209,14 +213,23 @@ public final class ImageFolderListing {
     names.removeIf(name -> name.startsWith(".") || name.startsWith("_"));
     byte[] kinds = kinds(local, names);
     String prefix = dir.toString().endsWith("/") ? dir.toString() : dir + "/";
+    List<String> dangling = new ArrayList<>();
     for (int i = 0; i < kinds.length; i++) {
       String name = names.get(i);
-      if (kinds[i] == DIRECTORY) {
+      if (kinds[i] == GONE && isImage(name) && Files.isSymbolicLink(local.resolve(name))) {
+        dangling.add(name);
+      } else if (kinds[i] == DIRECTORY) {
         walkLocal(new Path(dir, new Path(null, null, name)), local.resolve(name), depth + 1, out);
       } else if (kinds[i] == FILE && isImage(name)) {
         // the string Hadoop's Path would build, without its two URI parses per file where the name needs no escaping
         out.add(plainName(name) ? prefix + name : new Path(dir, new Path(null, null, name)).toString());
       }
+    }
+    if (!dangling.isEmpty()) {
+      // no image to read, as Hadoop's listing leaves them out too; but said, since a tree of links whose targets
+      // are not mounted here would otherwise shrink without a word
+      LOG.warn("Left out {} image name(s) in {} that are symbolic links to nothing: {}", dangling.size(), dir,
+          String.join(", ", dangling.subList(0, Math.min(5, dangling.size()))) + (dangling.size() > 5 ? ", ..." : ""));
     }
   }
 

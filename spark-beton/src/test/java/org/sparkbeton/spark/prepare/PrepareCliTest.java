@@ -101,6 +101,21 @@ class PrepareCliTest {
     assertThat(tmp.resolve("dataset").resolve("_manifest.json")).exists();
   }
 
+  /** Image names that are links to nothing are left out, as Hadoop's listing leaves them out, with one warning. */
+  @Test
+  void danglingLinksAreLeftOutWithAWarning() throws Exception {
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 4, 2, 43);
+    Files.createSymbolicLink(photos.resolve("class_01").resolve("moved.jpg"), tmp.resolve("elsewhere").resolve("x.jpg"));
+    Run run = prepare("--input", "photos", "--output", "dataset", "--master", "local[2]", "--page-size", "2M",
+        "--max-resolution", "64", "--progress-interval", "0");
+    assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
+    assertThat(run.out()).contains("images listed     4", "samples written   4");
+    assertThat(run.err()).singleElement().asString().endsWith(" WARN ImageFolderListing: Left out 1 image name(s) in "
+        + photos.resolve("class_01").toUri().toString().replace("file:///", "file:/").replaceFirst("/$", "")
+        + " that are symbolic links to nothing: moved.jpg");
+  }
+
   /** A JPEG only a strict decode refuses: the one line names --lenient-jpeg first, and that flag stores it. */
   @Test
   void aJpegOnlyAStrictDecodeRefusesNamesLenientJpeg() throws Exception {
