@@ -48,27 +48,26 @@ class BetonKryoTest {
     return sum;
   }
 
-  @Test
-  void writesAndReadsUnderKryo() throws Exception {
-    SparkSession spark = session(Map.of());
+  /** In a session of its own with {@code conf}: writes, reads back and checks the dataset. */
+  private void writesAndReadsBackWith(Map<String, String> conf, String name) throws Exception {
+    SparkSession spark = session(conf);
     try {
-      writeAndReadBack(spark, tmp.resolve("kryo"));
-      BetonWriteTest.assertConsistent(tmp.resolve("kryo"), 1000);
+      writeAndReadBack(spark, tmp.resolve(name));
+      BetonWriteTest.assertConsistent(tmp.resolve(name), 1000);
     } finally {
       spark.stop();
     }
   }
 
   @Test
+  void writesAndReadsUnderKryo() throws Exception {
+    writesAndReadsBackWith(Map.of(), "kryo");
+  }
+
+  @Test
   void registrationRequiredWithOurRegistrator() throws Exception {
-    SparkSession spark = session(Map.of("spark.kryo.registrationRequired", "true",
-        "spark.kryo.registrator", BetonKryoRegistrator.class.getName()));
-    try {
-      writeAndReadBack(spark, tmp.resolve("registered"));
-      BetonWriteTest.assertConsistent(tmp.resolve("registered"), 1000);
-    } finally {
-      spark.stop();
-    }
+    writesAndReadsBackWith(Map.of("spark.kryo.registrationRequired", "true",
+        "spark.kryo.registrator", BetonKryoRegistrator.class.getName()), "registered");
   }
 
   @Test
