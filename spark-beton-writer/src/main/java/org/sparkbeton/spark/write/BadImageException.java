@@ -28,16 +28,12 @@ public final class BadImageException extends IllegalArgumentException implements
   }
 
   private BadImageException(String detail, Throwable cause) {
-    super(PREFIX + detail + (refusedOnlyWhenStrict(detail) ? STRICT_HINT : HINT), cause);
+    super(PREFIX + detail + (JpegReaderWarnings.refusedOnlyWhenStrict(detail) ? STRICT_HINT : HINT), cause);
     this.detail = detail;
   }
 
   /** Whether the image is a JPEG that only a strict decode refuses ({@code jpegStrict=false} would store it). */
   public boolean refusedOnlyWhenStrict() {
-    return refusedOnlyWhenStrict(detail);
-  }
-
-  private static boolean refusedOnlyWhenStrict(String detail) {
     return JpegReaderWarnings.refusedOnlyWhenStrict(detail);
   }
 
