@@ -40,6 +40,18 @@ class TaskResultSerializationTest {
     assertThatCode(() -> TaskResultSerialization.check(new JavaSerializer(java), java)).doesNotThrowAnyException();
   }
 
+  /** The Kryo settings clusters tune: unsafe streams, no reference tracking, a small starting buffer. */
+  @Test
+  void kryoWithTunedSettingsCarriesItToo() {
+    SparkConf tuned = conf(Map.of("spark.kryo.unsafe", "true", "spark.kryo.referenceTracking", "false",
+        "spark.kryoserializer.buffer", "1k"));
+    ShardEntry shard = new ShardEntry("part-00000-a1b2c3d4-a0-000.beton", 1, 4096,
+        new ShardChecksum(ShardChecksum.SHA256, "cd".repeat(32)), Map.of());
+    BetonCommitMessage m = new BetonCommitMessage(0, 0, List.of(shard, shard), 2, 0, 0, null, 0, "x".repeat(3000));
+    assertThat(roundTrip(new KryoSerializer(tuned).newInstance(), m)).isEqualTo(m);
+    assertThatCode(() -> TaskResultSerialization.check(new KryoSerializer(tuned), tuned)).doesNotThrowAnyException();
+  }
+
   @Test
   void registrationRequiredNeedsTheClassesRegistered() {
     SparkConf required = conf(Map.of("spark.kryo.registrationRequired", "true"));
