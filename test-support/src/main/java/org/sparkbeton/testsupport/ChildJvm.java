@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * A main class of the test class path run in a new JVM: for what a JVM settles once, at its start, such as the
@@ -21,18 +23,14 @@ public final class ChildJvm {
    */
   public static String lineUnderLocale(String locale, List<String> prefixes, Class<?> main, String... args)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), main.getName()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-    pb.environment().keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
-    pb.environment().put("LC_ALL", locale);
-    Process p = pb.start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (p.waitFor() != 0) {
-      throw new AssertionError(main.getName() + " exited with " + p.exitValue() + ":\n" + out);
+    Finished f = run(List.of(), env -> {
+      env.keySet().removeIf(k -> k.equals("LANG") || k.startsWith("LC_"));
+      env.put("LC_ALL", locale);
+    }, main, args);
+    if (f.exitCode() != 0) {
+      throw new AssertionError(main.getName() + " exited with " + f.exitCode() + ":\n" + f.output());
     }
-    return out.lines().filter(l -> prefixes.stream().anyMatch(l::startsWith)).findFirst().orElse(out);
+    return f.output().lines().filter(l -> prefixes.stream().anyMatch(l::startsWith)).findFirst().orElse(f.output());
   }
 
   /** What a child JVM printed (standard output and error, interleaved) and its exit code. */
@@ -42,11 +40,18 @@ public final class ChildJvm {
   /** Runs {@code main} with {@code args} in a new JVM of this one's class path, with {@code jvmOptions} first. */
   public static Finished run(List<String> jvmOptions, Class<?> main, String... args)
       throws IOException, InterruptedException {
+    return run(jvmOptions, env -> { }, main, args);
+  }
+
+  private static Finished run(List<String> jvmOptions, Consumer<Map<String, String>> environment, Class<?> main,
+      String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
     cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    environment.accept(pb.environment());
+    Process p = pb.start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     return new Finished(p.waitFor(), out);
   }
