@@ -237,6 +237,17 @@ public final class CorruptionCorpus {
     return b;
   }
 
+  /**
+   * {@code jpeg} with {@code n} zero bytes before its end-of-image marker: every pixel decodes, and libjpeg warns
+   * {@code Corrupt JPEG data: ... extraneous bytes before marker 0xd9}, which only a strict decode refuses.
+   */
+  public static byte[] withPaddingBeforeEoi(byte[] jpeg, int n) {
+    byte[] b = Arrays.copyOf(jpeg, jpeg.length + n); // the zeros where the marker was, the marker after them
+    System.arraycopy(jpeg, jpeg.length - 2, b, b.length - 2, 2);
+    Arrays.fill(b, jpeg.length - 2, b.length - 2, (byte) 0);
+    return b;
+  }
+
   /** {@code jpeg} with an APP1 EXIF segment holding only the orientation tag, right after its SOI. */
   public static byte[] withExifOrientation(byte[] jpeg, int orientation) {
     byte[] tiff = {'M', 'M', 0, 42, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1, 0, (byte) orientation, 0, 0, 0, 0,

@@ -146,10 +146,7 @@ class BetonDataWriterBadInputTest {
   @Test
   void aJpegOnlyAStrictDecodeRefusesNamesJpegStrict() throws Exception {
     StructType schema = new StructType().add("image", DataTypes.BinaryType);
-    byte[] photo = TestPhotos.photo(47, 5);
-    byte[] padded = java.util.Arrays.copyOf(photo, photo.length + 240);
-    System.arraycopy(photo, photo.length - 2, padded, padded.length - 2, 2); // FF D9 after 240 zero bytes
-    java.util.Arrays.fill(padded, photo.length - 2, padded.length - 2, (byte) 0);
+    byte[] padded = org.sparkbeton.codec.testing.CorruptionCorpus.withPaddingBeforeEoi(TestPhotos.photo(47, 5), 240);
     BetonDataWriter strict = writer(schema, "imageColumns", "image", "maxResolution", "64");
     Throwable thrown = catchThrowable(() -> strict.write(new GenericInternalRow(new Object[] {padded})));
     assertThat(thrown).isInstanceOf(BadImageException.class)

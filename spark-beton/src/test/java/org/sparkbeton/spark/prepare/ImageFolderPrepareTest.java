@@ -23,6 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.testing.CorruptionCorpus;
 import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -54,22 +55,8 @@ class ImageFolderPrepareTest {
     TestPhotos.writeImageFolder(input, 20, 4, 23);
     byte[] photo = TestPhotos.photo(23, 77);
     Files.write(input.resolve("class_01").resolve("cut.jpg"), Arrays.copyOf(photo, photo.length / 2));
-    Files.write(input.resolve("class_01").resolve("huge.jpg"), claiming(photo, 65500, 65500));
+    Files.write(input.resolve("class_01").resolve("huge.jpg"), CorruptionCorpus.withSofSize(photo, 65500, 65500));
     return input;
-  }
-
-  /** {@code jpeg} with its SOF0 saying {@code w x h}. */
-  static byte[] claiming(byte[] jpeg, int w, int h) {
-    byte[] b = jpeg.clone();
-    int p = 2;
-    while ((b[p + 1] & 0xFF) != 0xC0) {
-      p += 2 + (((b[p + 2] & 0xFF) << 8) | (b[p + 3] & 0xFF));
-    }
-    b[p + 5] = (byte) (h >> 8);
-    b[p + 6] = (byte) h;
-    b[p + 7] = (byte) (w >> 8);
-    b[p + 8] = (byte) w;
-    return b;
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.testing.CorruptionCorpus;
 import org.sparkbeton.codec.testing.TestPhotos;
 
 /**
@@ -121,11 +122,8 @@ class PrepareCliTest {
   void aJpegOnlyAStrictDecodeRefusesNamesLenientJpeg() throws Exception {
     Path photos = tmp.resolve("photos");
     TestPhotos.writeImageFolder(photos, 6, 2, 41);
-    byte[] photo = TestPhotos.photo(41, 60);
-    byte[] padded = Arrays.copyOf(photo, photo.length + 240); // 240 zero bytes before the end-of-image marker
-    System.arraycopy(photo, photo.length - 2, padded, padded.length - 2, 2);
-    Arrays.fill(padded, photo.length - 2, padded.length - 2, (byte) 0);
-    Files.write(photos.resolve("class_00").resolve("padded.jpg"), padded);
+    Files.write(photos.resolve("class_00").resolve("padded.jpg"),
+        CorruptionCorpus.withPaddingBeforeEoi(TestPhotos.photo(41, 60), 240));
     List<String> command = new ArrayList<>(List.of("--input", "photos", "--output", "dataset", "--master", "local[2]",
         "--page-size", "2M", "--max-resolution", "64", "--progress-interval", "0"));
 
