@@ -251,6 +251,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
         Integer.toString(spark.sparkContext().defaultParallelism()));
     return ReadConf.parse(originalCase(options), Map.of(
         "spark.sql.files.ignoreCorruptFiles", Boolean.toString(sql.ignoreCorruptFiles()),
+        "spark.sql.files.ignoreMissingFiles", Boolean.toString(sql.ignoreMissingFiles()),
         "spark.sql.files.maxPartitionBytes", Long.toString(sql.filesMaxPartitionBytes()),
         "spark.sql.files.openCostInBytes", Long.toString(sql.filesOpenCostInBytes()),
         "spark.sql.files.minPartitionNum", sql.getConfString("spark.sql.files.minPartitionNum", parallelism)));

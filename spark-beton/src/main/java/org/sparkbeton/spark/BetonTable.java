@@ -42,6 +42,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private final RuntimeException failure;
   /** For a table {@link #opening} returned: opens the dataset when a read first needs it; null otherwise. */
   private final Opening opening;
+  /** The dataset as the last scan found it: {@link #inputs} until the dataset changes ({@link #currentInputs}). */
+  private volatile DatasetInputs current;
 
   /** Where a write goes: the dataset directory, its DataFrame schema and the options. */
   record WriteTarget(String path, StructType schema, java.util.Map<String, String> options) {
@@ -55,6 +57,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     this.write = write;
     this.failure = failure;
     this.opening = opening;
+    this.current = inputs;
   }
 
   /** The dataset {@link #opening} opens, once, on first use. */
@@ -192,8 +195,33 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
       throw failure;
     }
     ReadConf conf = BetonProvider.readConf(options);
-    BetonSchema readSchema = BetonSchema.of(inputs.fields(), conf.imageMode());
-    return new BetonScanBuilder(inputs, readSchema, conf, hadoopConf);
+    DatasetInputs now = currentInputs();
+    BetonSchema readSchema = BetonSchema.of(now.fields(), conf.imageMode());
+    return new BetonScanBuilder(now, readSchema, conf, hadoopConf);
+  }
+
+  /**
+   * The dataset as it is now, for a scan: a DataFrame keeps this table from its {@code load()} and plans a scan per
+   * query, and an overwrite or append in between replaces the manifest (an overwrite also deletes the shards it
+   * listed). Each scan reads the manifest again when it changed, so an old DataFrame counts and reads the
+   * dataset of today, as a new one would; when the fields changed too, the columns Spark resolved at {@code load()}
+   * no longer exist as they were, and the query fails saying so.
+   */
+  private DatasetInputs currentInputs() {
+    DatasetInputs last = current;
+    DatasetInputs now = last.current(hadoopConf);
+    if (now == last) {
+      return now;
+    }
+    if (!now.fields().equals(inputs.fields())) {
+      throw new IllegalStateException("The dataset " + inputs.root() + " changed after this DataFrame was loaded:"
+          + " its fields are now " + now.fields() + ", they were " + inputs.fields() + " at load(). Load it again,"
+          + " spark.read.format(\"beton\").load(...), to read it as it is now");
+    }
+    LOG.info("beton: {} changed after it was loaded; reading it as it is now ({} samples in {} shards, {} before)",
+        inputs.root(), now.totalSamples(), now.shards().size(), last.totalSamples());
+    current = now;
+    return now;
   }
 
   DatasetInputs inputs() {

@@ -166,17 +166,53 @@ class BetonReadTest {
   }
 
   @Test
-  void aMissingShardFailsNamingItOrIsSkipped() throws Exception {
+  void aMissingShardFailsNamingItOrIsSkippedAsMissing() throws Exception {
     Path gone = tmp.resolve("missing-shard");
     TestDatasets.writeDataset(gone, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 4),
         TestDatasets.everyFieldSamples(4, 10)));
     Files.delete(gone.resolve("part-00000.beton"));
     assertThatThrownBy(() -> spark.read().format("beton").load(gone.toString()).select("label").collectAsList())
-        .hasStackTraceContaining("part-00000.beton");
-    Dataset<Row> lenient = spark.read().format("beton").option("ignoreCorruptFiles", "true").load(gone.toString())
+        .hasStackTraceContaining("part-00000.beton does not exist");
+    // not damage: ignoreCorruptFiles does not hide it (as in Spark's file sources)
+    assertThatThrownBy(() -> spark.read().format("beton").option("ignoreCorruptFiles", "true").load(gone.toString())
+        .select("label").collectAsList()).hasStackTraceContaining("part-00000.beton does not exist");
+    Dataset<Row> lenient = spark.read().format("beton").option("ignoreMissingFiles", "true").load(gone.toString())
         .select("label");
     assertThat(lenient.collectAsList()).extracting(r -> r.getLong(0)).containsExactly(4L, 5L, 6L, 7L, 8L, 9L);
-    assertThat(SparkTests.metric(lenient, BetonMetrics.CORRUPT_SHARDS_SKIPPED)).isEqualTo(1);
+    assertThat(SparkTests.metric(lenient, BetonMetrics.MISSING_SHARDS_SKIPPED)).isEqualTo(1);
+    assertThat(SparkTests.metric(lenient, BetonMetrics.CORRUPT_SHARDS_SKIPPED)).isZero();
+  }
+
+  /**
+   * A DataFrame keeps the table of its load(), and a notebook re-runs the cell that writes the dataset: its next
+   * query reads the dataset as it is then (an overwrite deleted the shards the old manifest listed).
+   */
+  @Test
+  void anOldDataFrameReadsTheDatasetAsItIsNow() {
+    String path = tmp.resolve("rewritten").toString();
+    spark.range(0, 1000, 1, 4).selectExpr("id", "cast(id % 7 as int) as label").write().format("beton").save(path);
+    Dataset<Row> df = spark.read().format("beton").load(path);
+    assertThat(df.count()).isEqualTo(1000);
+    assertThat(df.selectExpr("sum(id)").first().getLong(0)).isEqualTo(499_500L);
+
+    spark.range(0, 500, 1, 3).selectExpr("id", "cast(id % 7 as int) as label").write().format("beton")
+        .mode("overwrite").save(path);
+    assertThat(df.count()).isEqualTo(500);                      // from the manifest, on the driver
+    assertThat(df.selectExpr("sum(id)").first().getLong(0)).isEqualTo(124_750L);   // a scan of the shards
+    assertThat(df.groupBy("label").count().where("label = 0").first().getLong(1)).isEqualTo(72);
+
+    spark.range(500, 600, 1, 1).selectExpr("id", "cast(id % 7 as int) as label").write().format("beton")
+        .mode("append").save(path);
+    assertThat(df.count()).isEqualTo(600);
+    assertThat(df.selectExpr("max(id)").first().getLong(0)).isEqualTo(599);
+
+    // other fields: the columns resolved at load() are gone, and the query says so
+    spark.range(0, 10, 1, 1).selectExpr("id", "cast(id as double) as weight").write().format("beton")
+        .mode("overwrite").save(path);
+    assertThatThrownBy(() -> df.selectExpr("sum(id)").first())
+        .hasMessageStartingWith("The dataset file:" + path + " changed after this DataFrame was loaded: its fields"
+            + " are now [id: Int, weight: Float], they were [id: Int, label: Int] at load(). Load it again");
+    assertThat(spark.read().format("beton").load(path).selectExpr("sum(weight)").first().getDouble(0)).isEqualTo(45.0);
   }
 
   @Test

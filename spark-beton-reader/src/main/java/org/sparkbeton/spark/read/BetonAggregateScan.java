@@ -79,14 +79,16 @@ final class BetonAggregateScan implements LocalScan {
     } catch (IOException e) {
       throw new UncheckedIOException("beton: reading the metadata of " + inputs.root() + " for " + description, e);
     }
-    if (key != null && aggregation.corruptShardsSkipped() == 0) {
+    if (key != null && aggregation.corruptShardsSkipped() == 0 && aggregation.missingShardsSkipped() == 0) {
       MetadataAnswers.put(key, values);
     }
     InternalRow[] out = rowsOf(values);
-    LOG.info("beton: {} over {} answered from metadata on the driver: {} samples, {} bytes read, {} rows, {} ms{}",
+    LOG.info("beton: {} over {} answered from metadata on the driver: {} samples, {} bytes read, {} rows, {} ms{}{}",
         description, inputs.root(), aggregation.samplesRead(), aggregation.bytesRead(), out.length,
         (System.nanoTime() - t0) / 1_000_000, aggregation.corruptShardsSkipped() > 0
-            ? ", " + aggregation.corruptShardsSkipped() + " corrupt shard(s) left out (ignoreCorruptFiles)" : "");
+            ? ", " + aggregation.corruptShardsSkipped() + " corrupt shard(s) left out (ignoreCorruptFiles)" : "",
+        aggregation.missingShardsSkipped() > 0
+            ? ", " + aggregation.missingShardsSkipped() + " missing shard(s) left out (ignoreMissingFiles)" : "");
     return out;
   }
 

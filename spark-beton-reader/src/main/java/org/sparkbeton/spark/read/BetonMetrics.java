@@ -9,6 +9,7 @@ public final class BetonMetrics {
   public static final String BYTES_READ = "bytesRead";
   public static final String SHARDS_SKIPPED = "shardsSkipped";
   public static final String CORRUPT_SHARDS_SKIPPED = "corruptShardsSkipped";
+  public static final String MISSING_SHARDS_SKIPPED = "missingShardsSkipped";
 
   private BetonMetrics() {}
 
@@ -38,6 +39,12 @@ public final class BetonMetrics {
   public static final class CorruptShardsSkipped extends CustomSumMetric {
     @Override public String name() { return CORRUPT_SHARDS_SKIPPED; }
     @Override public String description() { return "beton corrupt shard ranges skipped"; }
+  }
+
+  /** Shards skipped because they did not exist when opened, under {@code ignoreMissingFiles}. */
+  public static final class MissingShardsSkipped extends CustomSumMetric {
+    @Override public String name() { return MISSING_SHARDS_SKIPPED; }
+    @Override public String description() { return "beton missing shards skipped"; }
   }
 
   static CustomTaskMetric value(String name, long value) {

@@ -1,5 +1,6 @@
 package org.sparkbeton.spark.read;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -53,6 +54,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
   private long samplesRead;
   private long bytesReadClosed;
   private long corruptSkipped;
+  private long missingSkipped;
 
   BetonPartitionReader(BetonInputPartition partition, Configuration hadoopConf, ReadConf conf, BetonSchema schema,
       StructType required, PixelDecoder jpeg) {
@@ -84,6 +86,14 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
           samplesRead++;
           return true;
         }
+      } catch (FileNotFoundException e) {
+        // never skipped as corrupt: a shard that went away is no damage to tolerate (Spark's file sources alike)
+        if (!conf.ignoreMissingFiles()) {
+          throw e;
+        }
+        LOG.warn("Skipping missing shard {} (samples {} to {}) because {} is set: {}", range.path(), next,
+            range.toSample(), BetonReadOptions.IGNORE_MISSING_FILES, e.getMessage());
+        missingSkipped++;
       } catch (BetonFormatException | IOException | UncheckedIOException e) {
         if (!conf.ignoreCorruptFiles()) {
           throw namingTheShard(e, range);
@@ -142,7 +152,8 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
     return new CustomTaskMetric[] {
         BetonMetrics.value(BetonMetrics.SAMPLES_READ, samplesRead),
         BetonMetrics.value(BetonMetrics.BYTES_READ, bytesRead()),
-        BetonMetrics.value(BetonMetrics.CORRUPT_SHARDS_SKIPPED, corruptSkipped)};
+        BetonMetrics.value(BetonMetrics.CORRUPT_SHARDS_SKIPPED, corruptSkipped),
+        BetonMetrics.value(BetonMetrics.MISSING_SHARDS_SKIPPED, missingSkipped)};
   }
 
   /** Closes the open shard, if any, keeping its byte count. */

@@ -29,6 +29,14 @@ public final class BetonReadOptions {
   public static final String IGNORE_CORRUPT_FILES = "ignoreCorruptFiles";
 
   /**
+   * {@code true} to skip shards that do not exist when a task opens them (deleted after the query was planned:
+   * the dataset overwritten while the query ran, or files removed by hand) instead of failing the task; they are
+   * counted in the {@code missingShardsSkipped} metric. A missing shard is never skipped as corrupt, as in Spark's
+   * file sources. Default: the session's {@code spark.sql.files.ignoreMissingFiles} (false unless set).
+   */
+  public static final String IGNORE_MISSING_FILES = "ignoreMissingFiles";
+
+  /**
    * Most bytes per input partition: a larger shard is split into sample ranges of about this many bytes
    * (metadata records have a fixed width, so a range starts anywhere for free), and small shards are packed
    * together up to it, each charged the session's {@code spark.sql.files.openCostInBytes}; a small scan gets a
@@ -87,7 +95,8 @@ public final class BetonReadOptions {
    * task runs, with the nearest of these; Spark's own {@code path} and {@code paths} and names containing a dot
    * (Hadoop settings such as {@code fs.s3a.endpoint}, copied into the read's Hadoop configuration) pass.
    */
-  public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, MAX_PARTITION_BYTES,
+  public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, IGNORE_MISSING_FILES,
+      MAX_PARTITION_BYTES,
       MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES, MEMOIZE_AGGREGATES,
       VERIFY_CHECKSUMS);
 

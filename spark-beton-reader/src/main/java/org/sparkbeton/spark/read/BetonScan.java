@@ -82,7 +82,8 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
   @Override
   public CustomMetric[] supportedCustomMetrics() {
     return new CustomMetric[] {new BetonMetrics.SamplesRead(), new BetonMetrics.BytesRead(),
-        new BetonMetrics.ShardsSkipped(), new BetonMetrics.CorruptShardsSkipped()};
+        new BetonMetrics.ShardsSkipped(), new BetonMetrics.CorruptShardsSkipped(),
+        new BetonMetrics.MissingShardsSkipped()};
   }
 
   @Override

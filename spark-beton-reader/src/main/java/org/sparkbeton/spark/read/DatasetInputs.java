@@ -60,16 +60,41 @@ public final class DatasetInputs {
   /** Manifests already warned about in this JVM: a warning per query would drown the log. */
   private static final Set<String> WARNED = ConcurrentHashMap.newKeySet();
 
+  /**
+   * A file whose content these inputs were resolved from (a dataset's manifest, a {@code .beton} file read by its
+   * header), as it was then: a change of either number means the file was replaced.
+   */
+  record FileVersion(String path, long length, long modificationTime) {
+    static FileVersion of(FileStatus status) {
+      return new FileVersion(status.getPath().toString(), status.getLen(), status.getModificationTime());
+    }
+  }
+
   private final String root;
   private final List<ManifestField> fields;
   private final List<Shard> shards;
   private final DatasetManifest manifest;
+  /** The paths given to {@link #resolve(List, Configuration)}, resolved again by {@link #current}. */
+  private final List<String> pathTexts;
+  private final List<FileVersion> versions;
 
-  DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest) {
+  DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest,
+      List<FileVersion> versions) {
+    this(root, fields, shards, manifest, versions, List.of(root));
+  }
+
+  private DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest,
+      List<FileVersion> versions, List<String> pathTexts) {
     this.root = root;
     this.fields = List.copyOf(fields);
     this.shards = List.copyOf(shards);
     this.manifest = manifest;
+    this.versions = List.copyOf(versions);
+    this.pathTexts = List.copyOf(pathTexts);
+  }
+
+  private DatasetInputs resolvedFrom(List<String> texts) {
+    return new DatasetInputs(root, fields, shards, manifest, versions, texts);
   }
 
   public String root() { return root; }
@@ -112,10 +137,41 @@ public final class DatasetInputs {
     for (String p : pathTexts) {
       parts.add(resolve(p, conf));
     }
-    return union(String.join(", ", pathTexts), parts);
+    return union(String.join(", ", pathTexts), parts).resolvedFrom(pathTexts);
   }
 
   public static DatasetInputs resolve(String pathText, Configuration conf) {
+    return resolveOne(pathText, conf).resolvedFrom(List.of(pathText));
+  }
+
+  /**
+   * These inputs if every manifest and file they were resolved from is unchanged (same length, same modification
+   * time: one status call each), else the paths resolved again as they are now. A DataFrame keeps the table of its
+   * {@code load()}; through this each query reads the dataset as it is when the query is planned, not the shards
+   * of a manifest that an overwrite has since replaced. A glob's matches are those of the first resolve; a new
+   * match needs a new {@code load()}.
+   */
+  public DatasetInputs current(Configuration conf) {
+    try {
+      for (FileVersion v : versions) {
+        Path path = new Path(v.path());
+        FileStatus now;
+        try {
+          now = path.getFileSystem(conf).getFileStatus(path);
+        } catch (java.io.FileNotFoundException gone) {
+          return resolve(pathTexts, conf);
+        }
+        if (now.getLen() != v.length() || now.getModificationTime() != v.modificationTime()) {
+          return resolve(pathTexts, conf);
+        }
+      }
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check " + root + " for changes: " + e.getMessage(), e);
+    }
+  }
+
+  private static DatasetInputs resolveOne(String pathText, Configuration conf) {
     try {
       Path path = new Path(pathText);
       FileSystem fs = path.getFileSystem(conf);
@@ -130,7 +186,7 @@ public final class DatasetInputs {
         List<DatasetInputs> parts = new ArrayList<>();
         for (FileStatus st : matches) {
           // a directory is a dataset, read through its manifest; a file is a .beton file
-          parts.add(st.isDirectory() ? fromManifest(fs, st.getPath(), conf) : fromFile(st.getPath(), conf));
+          parts.add(st.isDirectory() ? fromManifest(fs, st.getPath(), conf) : fromFile(st, conf));
         }
         return parts.size() == 1 ? parts.get(0) : union(pathText, parts);
       }
@@ -141,29 +197,33 @@ public final class DatasetInputs {
       if (status.isDirectory()) {
         return fromManifest(fs, status.getPath(), conf);
       }
-      return fromFile(status.getPath(), conf);
+      return fromFile(status, conf);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot list " + pathText + ": " + e.getMessage(), e);
     }
   }
 
   /** One .beton file; a dataset's manifest given instead names its directory. */
-  private static DatasetInputs fromFile(Path file, Configuration conf) throws IOException {
+  private static DatasetInputs fromFile(FileStatus status, Configuration conf) throws IOException {
+    Path file = status.getPath();
     if (file.getName().equals(DatasetManifest.FILE_NAME)) {
       throw new IllegalArgumentException(file + " is the manifest of a dataset: load its directory, "
           + file.getParent());
     }
     FileInfo info = FileInfo.read(file, conf);
     return new DatasetInputs(file.toString(), info.fields(),
-        List.of(new Shard(file.toString(), info.numSamples(), info.length(), Map.of(), false)), null);
+        List.of(new Shard(file.toString(), info.numSamples(), info.length(), Map.of(), false)), null,
+        List.of(FileVersion.of(status)));
   }
 
   /** {@code parts} as one table: the same fields in each, no shard twice. */
   private static DatasetInputs union(String root, List<DatasetInputs> parts) {
     List<Shard> shards = new ArrayList<>();
+    List<FileVersion> versions = new ArrayList<>();
     Map<String, String> owner = new java.util.HashMap<>();
     DatasetInputs first = parts.get(0);
     for (DatasetInputs part : parts) {
+      versions.addAll(part.versions);
       if (!part.fields().equals(first.fields())) {
         throw new IllegalArgumentException("The datasets and files of " + root + " have different fields: "
             + first.root() + " has " + first.fields() + " but " + part.root() + " has " + part.fields());
@@ -177,15 +237,19 @@ public final class DatasetInputs {
         shards.add(s);
       }
     }
-    return new DatasetInputs(root, first.fields(), shards, null);
+    return new DatasetInputs(root, first.fields(), shards, null, versions);
   }
 
   private static DatasetInputs fromManifest(FileSystem fs, Path dir, Configuration conf) throws IOException {
     Path manifestPath = new Path(dir, DatasetManifest.FILE_NAME);
-    if (!fs.exists(manifestPath)) {
+    FileStatus manifestStatus;
+    try {
+      manifestStatus = fs.getFileStatus(manifestPath);
+    } catch (java.io.FileNotFoundException none) {
       throw new IllegalArgumentException("Directory " + dir + " has no " + DatasetManifest.FILE_NAME
           + ": a beton dataset directory is defined by its manifest, written last when a write commits, so this"
-          + " directory holds no committed dataset. Load a .beton file or a glob such as " + dir + "/*.beton instead");
+          + " directory holds no committed dataset. Load a .beton file or a glob such as " + dir + "/*.beton instead",
+          none);
     }
     String text;
     try (FSDataInputStream in = fs.open(manifestPath)) {
@@ -205,7 +269,8 @@ public final class DatasetInputs {
       shards.add(new Shard(childPath(dir, dirText, s.path()), s.samples(), s.bytes(), s.stats(), true,
           s.pageChecksums()));
     }
-    return new DatasetInputs(dir.toString(), manifest.fields(), shards, manifest);
+    return new DatasetInputs(dir.toString(), manifest.fields(), shards, manifest,
+        List.of(FileVersion.of(manifestStatus)));
   }
 
   /**

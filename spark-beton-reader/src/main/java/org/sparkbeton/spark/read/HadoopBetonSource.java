@@ -45,18 +45,28 @@ public final class HadoopBetonSource implements BetonSource {
    */
   static BetonSource open(Path path, Configuration conf, boolean pagesChecked) throws IOException {
     FileSystem fs = path.getFileSystem(conf);
-    if (pagesChecked && fs instanceof LocalFileSystem local) {
-      java.nio.file.Path file = local.pathToFile(path).toPath();
-      try {
-        return new ChannelSource(file, path.toString());
-      } catch (NoSuchFileException e) {
-        // as Hadoop's local file system says it
-        FileNotFoundException missing = new FileNotFoundException("File " + path + " does not exist");
-        missing.initCause(e);
-        throw missing;
+    try {
+      if (pagesChecked && fs instanceof LocalFileSystem local) {
+        return new ChannelSource(local.pathToFile(path).toPath(), path.toString());
       }
+      return new HadoopBetonSource(path, conf);
+    } catch (FileNotFoundException | NoSuchFileException e) {
+      throw missingShard(path, e);
     }
-    return new HadoopBetonSource(path, conf);
+  }
+
+  /**
+   * A shard the driver planned from a manifest or a header that is not there when it is opened. Each query plans
+   * from the dataset as it is then ({@link DatasetInputs#current}), so the shard went away after that: the dataset
+   * was overwritten (which deletes the shards its old manifest listed) while the query ran, or the file was deleted.
+   */
+  static FileNotFoundException missingShard(Path path, IOException cause) {
+    FileNotFoundException missing = new FileNotFoundException("Shard " + path + " does not exist: the dataset was"
+        + " overwritten while this query ran (run the query again), or the file was deleted (beton verify lists the"
+        + " shards a dataset's manifest names that are missing). Option " + BetonReadOptions.IGNORE_MISSING_FILES
+        + "=true skips missing shards");
+    missing.initCause(cause);
+    return missing;
   }
 
   @Override public String name() { return name; }

@@ -48,6 +48,7 @@ final class MetadataAggregation {
   private long bytesRead;
   private long samplesRead;
   private long corruptShardsSkipped;
+  private long missingShardsSkipped;
 
   MetadataAggregation(BetonSchema schema, List<BetonSchema.Column> groupBy, List<Aggregate> aggregates) {
     for (BetonSchema.Column c : groupBy) {
@@ -131,6 +132,13 @@ final class MetadataAggregation {
         if (shardGroups != groups) {
           merge(shardGroups, groups);
         }
+      } catch (java.io.FileNotFoundException e) {
+        if (!conf.ignoreMissingFiles()) {
+          throw e;
+        }
+        LOG.warn("Skipping missing shard {} in an aggregate because {} is set: {}", shard.path(),
+            BetonReadOptions.IGNORE_MISSING_FILES, e.getMessage());
+        missingShardsSkipped++;
       } catch (BetonFormatException | IOException | java.io.UncheckedIOException e) {
         if (!conf.ignoreCorruptFiles()) {
           throw e;
@@ -172,6 +180,11 @@ final class MetadataAggregation {
   /** Shards left out as corrupt (only with {@code ignoreCorruptFiles}). */
   long corruptShardsSkipped() {
     return corruptShardsSkipped;
+  }
+
+  /** Shards left out as missing (only with {@code ignoreMissingFiles}). */
+  long missingShardsSkipped() {
+    return missingShardsSkipped;
   }
 
   /** Adds one shard's groups into the total: counts add up, MIN/MAX keep the better. */

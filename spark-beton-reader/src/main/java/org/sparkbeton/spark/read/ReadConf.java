@@ -27,6 +27,7 @@ public final class ReadConf implements Serializable {
 
   private final String imageMode;
   private final boolean ignoreCorruptFiles;
+  private final boolean ignoreMissingFiles;
   private final long maxPartitionBytes;
   private final long maxSamplesPerPartition;
   private final long openCostInBytes;
@@ -36,7 +37,8 @@ public final class ReadConf implements Serializable {
   private final boolean memoizeAggregates;
   private final boolean verifyChecksums;
 
-  private ReadConf(String imageMode, boolean ignoreCorruptFiles, long maxPartitionBytes, long maxSamplesPerPartition,
+  private ReadConf(String imageMode, boolean ignoreCorruptFiles, boolean ignoreMissingFiles, long maxPartitionBytes,
+      long maxSamplesPerPartition,
       long openCostInBytes, int minPartitionNum, Map<String, CustomLayout> customFields,
       long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums) {
     this.openCostInBytes = openCostInBytes;
@@ -46,6 +48,7 @@ public final class ReadConf implements Serializable {
     this.memoizeAggregates = memoizeAggregates;
     this.imageMode = imageMode;
     this.ignoreCorruptFiles = ignoreCorruptFiles;
+    this.ignoreMissingFiles = ignoreMissingFiles;
     this.maxPartitionBytes = maxPartitionBytes;
     this.maxSamplesPerPartition = maxSamplesPerPartition;
     this.customFields = Collections.unmodifiableMap(new LinkedHashMap<>(customFields));
@@ -57,7 +60,8 @@ public final class ReadConf implements Serializable {
 
   /**
    * @param options the data source options (keys compared case-insensitively)
-   * @param sessionDefaults session-level settings, when set: {@code spark.sql.files.ignoreCorruptFiles},
+   * @param sessionDefaults session-level settings, when set: {@code spark.sql.files.ignoreCorruptFiles} and
+   *     {@code spark.sql.files.ignoreMissingFiles},
    *     {@code spark.sql.files.maxPartitionBytes} (defaults of the options), {@code spark.sql.files.openCostInBytes}
    *     (4 MiB when absent) and {@code spark.sql.files.minPartitionNum} (1 when absent; the data source passes
    *     Spark's default parallelism when the session does not set it), which size input partitions as Spark's file
@@ -80,12 +84,10 @@ public final class ReadConf implements Serializable {
       throw new IllegalArgumentException("Option " + BetonReadOptions.IMAGE_MODE + " must be binary, image or raw, got '"
           + mode + "'");
     }
-    String ignore = o.getOrDefault(BetonReadOptions.IGNORE_CORRUPT_FILES.toLowerCase(Locale.ROOT),
-        sessionDefaults.getOrDefault("spark.sql.files.ignoreCorruptFiles", "false"));
-    if (!ignore.equalsIgnoreCase("true") && !ignore.equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException("Option " + BetonReadOptions.IGNORE_CORRUPT_FILES
-          + " must be true or false, got '" + ignore + "'");
-    }
+    boolean ignoreCorrupt = bool(o, BetonReadOptions.IGNORE_CORRUPT_FILES,
+        Boolean.parseBoolean(sessionDefaults.getOrDefault("spark.sql.files.ignoreCorruptFiles", "false")));
+    boolean ignoreMissing = bool(o, BetonReadOptions.IGNORE_MISSING_FILES,
+        Boolean.parseBoolean(sessionDefaults.getOrDefault("spark.sql.files.ignoreMissingFiles", "false")));
     long maxBytes = positive(BetonReadOptions.MAX_PARTITION_BYTES, o.getOrDefault(
         BetonReadOptions.MAX_PARTITION_BYTES.toLowerCase(Locale.ROOT),
         sessionDefaults.getOrDefault("spark.sql.files.maxPartitionBytes", Long.toString(DEFAULT_MAX_PARTITION_BYTES))));
@@ -101,8 +103,8 @@ public final class ReadConf implements Serializable {
         : nonNegative(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES, aggText);
     boolean memo = bool(o, BetonReadOptions.MEMOIZE_AGGREGATES, true);
     boolean verify = bool(o, BetonReadOptions.VERIFY_CHECKSUMS, true);
-    return new ReadConf(mode, Boolean.parseBoolean(ignore), maxBytes, maxSamples, openCost, (int) minPartitions, custom,
-        aggMax, memo, verify);
+    return new ReadConf(mode, ignoreCorrupt, ignoreMissing, maxBytes, maxSamples, openCost, (int) minPartitions,
+        custom, aggMax, memo, verify);
   }
 
   private static boolean bool(Map<String, String> options, String option, boolean defaultValue) {
@@ -195,6 +197,7 @@ public final class ReadConf implements Serializable {
 
   public String imageMode() { return imageMode; }
   public boolean ignoreCorruptFiles() { return ignoreCorruptFiles; }
+  public boolean ignoreMissingFiles() { return ignoreMissingFiles; }
   public long maxPartitionBytes() { return maxPartitionBytes; }
   public long maxSamplesPerPartition() { return maxSamplesPerPartition; }
   /** What opening one more shard costs, in bytes, when packing shards into input partitions. */

@@ -90,7 +90,8 @@ class BetonPartitionReaderTest {
     }
   }
 
-  private record Read(List<Double> weights, long samplesRead, long bytesRead, long corruptSkipped) {}
+  private record Read(List<Double> weights, long samplesRead, long bytesRead, long corruptSkipped,
+      long missingSkipped) {}
 
   /** Reads the partitions in turn; weight = sample / 4.0 identifies each row. */
   private static Read read(List<BetonInputPartition> parts, ReadConf conf, CountingOpener opener) throws IOException {
@@ -102,6 +103,7 @@ class BetonPartitionReaderTest {
     long samples = 0;
     long bytes = 0;
     long corrupt = 0;
+    long missing = 0;
     for (BetonInputPartition p : parts) {
       try (BetonPartitionReader reader = new BetonPartitionReader(p, HADOOP, conf, schema, required, null, opener)) {
         while (reader.next()) {
@@ -113,12 +115,13 @@ class BetonPartitionReaderTest {
             case BetonMetrics.SAMPLES_READ -> samples += m.value();
             case BetonMetrics.BYTES_READ -> bytes += m.value();
             case BetonMetrics.CORRUPT_SHARDS_SKIPPED -> corrupt += m.value();
+            case BetonMetrics.MISSING_SHARDS_SKIPPED -> missing += m.value();
             default -> throw new AssertionError(m.name());
           }
         }
       }
     }
-    return new Read(weights, samples, bytes, corrupt);
+    return new Read(weights, samples, bytes, corrupt, missing);
   }
 
   private List<BetonInputPartition> plan(ReadConf conf) {
@@ -188,16 +191,28 @@ class BetonPartitionReaderTest {
   }
 
   @Test
-  void aMissingShardIsNamedOrSkipped() throws IOException {
+  void aMissingShardIsNamedOrSkippedOnlyAsMissing() throws IOException {
     List<BetonInputPartition> packed = plan(ReadConf.defaults());
     Files.delete(dir.resolve("part-00005.beton"));
     assertThatThrownBy(() -> read(packed, ReadConf.defaults(), new CountingOpener()))
-        .hasMessageContaining("part-00005.beton does not exist");
-    Read got = read(packed, ReadConf.parse(Map.of("ignoreCorruptFiles", "true"), Map.of()), new CountingOpener());
+        .isInstanceOf(java.io.FileNotFoundException.class)
+        .hasMessageContaining("part-00005.beton does not exist: the dataset was overwritten while this query ran")
+        .hasMessageContaining("ignoreMissingFiles=true");
+    // a shard that went away is not damage: ignoreCorruptFiles (the option or the session's) does not skip it
+    for (ReadConf corruptOnly : List.of(ReadConf.parse(Map.of("ignoreCorruptFiles", "true"), Map.of()),
+        ReadConf.parse(Map.of(), Map.of("spark.sql.files.ignoreCorruptFiles", "true")))) {
+      assertThatThrownBy(() -> read(packed, corruptOnly, new CountingOpener()))
+          .hasMessageContaining("part-00005.beton does not exist");
+    }
     List<Double> expected = new ArrayList<>(weights(0, 3 + 5 + 4 + 6 + 1));
     expected.addAll(weights(3 + 5 + 4 + 6 + 1 + 5, TOTAL));
-    assertThat(got.weights()).containsExactlyElementsOf(expected);
-    assertThat(got.corruptSkipped()).isEqualTo(1);
+    for (ReadConf missingOk : List.of(ReadConf.parse(Map.of("IgnoreMissingFiles", "true"), Map.of()),
+        ReadConf.parse(Map.of(), Map.of("spark.sql.files.ignoreMissingFiles", "true")))) {
+      Read got = read(packed, missingOk, new CountingOpener());
+      assertThat(got.weights()).containsExactlyElementsOf(expected);
+      assertThat(got.missingSkipped()).isEqualTo(1);
+      assertThat(got.corruptSkipped()).isZero();
+    }
   }
 
   @Test

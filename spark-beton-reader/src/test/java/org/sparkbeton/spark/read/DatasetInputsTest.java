@@ -63,6 +63,53 @@ class DatasetInputsTest {
     assertThat(in.fields().get(6).shape()).containsExactly(4);
   }
 
+  /** What each query of an old DataFrame reads: the dataset as it is now, re-read only when it changed. */
+  @Test
+  void currentReadsADatasetAgainOnlyOnceItChanged() throws Exception {
+    Path dir = tmp.resolve("ds");
+    Path other = tmp.resolve("other");
+    TestDatasets.writeDataset(dir, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 5)));
+    TestDatasets.writeDataset(other, TestDatasets.EVERY_FIELD, List.of(TestDatasets.everyFieldSamples(0, 2)));
+    DatasetInputs one = DatasetInputs.resolve(dir.toString(), conf);
+    DatasetInputs both = DatasetInputs.resolve(List.of(dir.toString(), other.toString()), conf);
+    assertThat(one.current(conf)).isSameAs(one);
+    assertThat(both.current(conf)).isSameAs(both);
+
+    // rewritten as an overwrite would: another manifest, other shards
+    TestDatasets.writeDataset(dir, TestDatasets.EVERY_FIELD,
+        List.of(TestDatasets.everyFieldSamples(0, 3), TestDatasets.everyFieldSamples(3, 11)));
+    DatasetInputs now = one.current(conf);
+    assertThat(now).isNotSameAs(one);
+    assertThat(now.totalSamples()).isEqualTo(11);
+    assertThat(now.shards()).hasSize(2);
+    assertThat(now.current(conf)).isSameAs(now);
+    DatasetInputs bothNow = both.current(conf);
+    assertThat(bothNow.totalSamples()).isEqualTo(11 + 2);
+    assertThat(bothNow.root()).isEqualTo(both.root());
+
+    // the same bytes with a new modification time count as a change too (a manifest rewritten to the same length)
+    Path manifest = dir.resolve(DatasetManifest.FILE_NAME);
+    Files.setLastModifiedTime(manifest, java.nio.file.attribute.FileTime.fromMillis(
+        Files.getLastModifiedTime(manifest).toMillis() - 5_000));
+    assertThat(now.current(conf)).isNotSameAs(now).satisfies(again -> assertThat(again.totalSamples()).isEqualTo(11));
+
+    // a .beton file replaced by another
+    Path file = TestDatasets.writeFile(tmp.resolve("one.beton"), TestDatasets.EVERY_FIELD,
+        TestDatasets.everyFieldSamples(0, 4));
+    DatasetInputs single = DatasetInputs.resolve(file.toString(), conf);
+    assertThat(single.current(conf)).isSameAs(single);
+    TestDatasets.writeFile(file, TestDatasets.EVERY_FIELD, TestDatasets.everyFieldSamples(0, 9));
+    assertThat(single.current(conf).totalSamples()).isEqualTo(9);
+
+    // gone: the same message as a load() of a path that does not exist
+    for (String name : List.of("ds", "other")) {
+      try (var files = Files.walk(tmp.resolve(name))) {
+        files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+      }
+    }
+    assertThatThrownBy(() -> one.current(conf)).hasMessageContaining("Path does not exist");
+  }
+
   /** What a write named with glob characters ({@code save("imagenet[256]")}) reads back by that name. */
   @Test
   void aPathThatExistsAsWrittenIsNotAGlob() throws Exception {

@@ -144,6 +144,27 @@ class MetadataAggregationTest {
     assertThat(agg.samplesRead()).isEqualTo(30);
   }
 
+  @Test
+  void aMissingShardFailsUnlessIgnoreMissingFilesLeavesItOut() throws Exception {
+    Path dir = tmp.resolve("one-gone");
+    TestDatasets.writeDataset(dir, FIELDS, shards());
+    DatasetInputs inputs = DatasetInputs.resolve(dir.toString(), conf);
+    Files.delete(dir.resolve("part-00000.beton"));
+    BetonSchema schema = BetonSchema.of(inputs.fields(), BetonReadOptions.IMAGE_MODE_BINARY);
+    MetadataAggregation corruptOnly = new MetadataAggregation(schema, List.of(),
+        List.of(new Aggregate(Function.COUNT, null)));
+    assertThatThrownBy(() -> corruptOnly.run(inputs.shards(),
+        ReadConf.parse(Map.of("ignoreCorruptFiles", "true"), Map.of()), conf))
+        .isInstanceOf(java.io.FileNotFoundException.class).hasMessageContaining("part-00000.beton does not exist");
+    MetadataAggregation agg = new MetadataAggregation(schema, List.of(),
+        List.of(new Aggregate(Function.COUNT, null), new Aggregate(Function.MAX, schema.column("score"))));
+    List<Object[]> rows = agg.run(inputs.shards(), ReadConf.parse(Map.of("ignoreMissingFiles", "true"), Map.of()),
+        conf);
+    assertThat(rows).singleElement().satisfies(r -> assertThat(r).containsExactly(30L, 10.0 + 29 * 0.25));
+    assertThat(agg.missingShardsSkipped()).isEqualTo(1);
+    assertThat(agg.corruptShardsSkipped()).isZero();
+  }
+
   /** The driver's memo keys on describe(): equal exactly for aggregations that compute the same rows. */
   @Test
   void describesWhatItComputesInItsOwnTerms() {

@@ -55,6 +55,8 @@ class ReadConfTest {
         .hasMessageContaining("imageMode must be binary, image or raw, got 'png'");
     assertThatThrownBy(() -> ReadConf.parse(Map.of("ignoreCorruptFiles", "yes"), Map.of()))
         .hasMessageContaining("ignoreCorruptFiles must be true or false");
+    assertThatThrownBy(() -> ReadConf.parse(Map.of("ignoreMissingFiles", "1"), Map.of()))
+        .hasMessage("Option ignoreMissingFiles must be true or false, got '1'");
     assertThatThrownBy(() -> ReadConf.parse(Map.of("maxPartitionBytes", "0"), Map.of()))
         .hasMessageContaining("maxPartitionBytes must be positive");
     assertThatThrownBy(() -> ReadConf.parse(Map.of("maxSamplesPerPartition", "lots"), Map.of()))
@@ -95,7 +97,7 @@ class ReadConfTest {
     assertThatThrownBy(() -> ReadConf.parse(Map.of("imageMod", "raw", "path", "/data/x"), Map.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Unknown option 'imageMod' for format(\"beton\") reads; did you mean 'imageMode'? Valid options"
-            + " (any case): imageMode, ignoreCorruptFiles, maxPartitionBytes, maxSamplesPerPartition,"
+            + " (any case): imageMode, ignoreCorruptFiles, ignoreMissingFiles, maxPartitionBytes, maxSamplesPerPartition,"
             + " customFieldLayout, aggregatePushdownMaxSamples, memoizeAggregates, verifyChecksums; names with a dot"
             + " pass as file system settings (e.g. fs.s3a.endpoint)");
     // a write option on a read is refused too: it would do nothing
@@ -114,7 +116,7 @@ class ReadConfTest {
         constants.add((String) f.get(null));
       }
     }
-    assertThat(constants).hasSize(8);
+    assertThat(constants).hasSize(9);
     assertThat(BetonReadOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
   }
 }
