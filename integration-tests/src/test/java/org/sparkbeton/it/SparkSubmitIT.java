@@ -67,13 +67,20 @@ class SparkSubmitIT {
         TIMEOUT_MINUTES);
     assertPrepared(prepare, dataset);
 
-    String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n";
+    // then a copy saved by a relative path: the driver's directory, not the executors' work directories
+    String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n"
+        + "df.write.format(\"beton\").save(\"relative-copy\")\n"
+        + "spark.read.format(\"beton\").load(\"relative-copy\").count()\n";
     Finished shell = UserCommand.run(ReadmeCommands.SHELL, variables(dataset), spark, tmp, "shell-jars", session,
         TIMEOUT_MINUTES);
     assertThat(shell.exitCode()).as(shell.describe()).isZero();
     assertThat(counts(SHOW_ROW, shell.stdout())).as(shell.describe()).isEqualTo(expectedLabels());
-    assertThat(shell.stdout()).as(shell.describe()).containsPattern("res\\d+: Long = " + PHOTOS)
-        .doesNotContain("error:", "Exception");
+    assertThat(shell.stdout()).as(shell.describe()).doesNotContain("error:", "Exception");
+    assertThat(Pattern.compile("(?m)^res\\d+: Long = " + PHOTOS + "$").matcher(shell.stdout()).results().count())
+        .as("counts of the dataset and its relative copy; %s", shell.describe()).isEqualTo(2);
+    DatasetManifest copy = DatasetManifest.parse(Files.readString(
+        tmp.resolve("relative-copy").resolve(DatasetManifest.FILE_NAME)));
+    assertThat(copy.totalSamples()).isEqualTo(PHOTOS);
   }
 
   @Test

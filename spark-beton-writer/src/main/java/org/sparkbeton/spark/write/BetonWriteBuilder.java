@@ -1,7 +1,10 @@
 package org.sparkbeton.spark.write;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.SupportsTruncate;
@@ -26,7 +29,7 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
    *     {@code path}, Hadoop settings); the caller leaves out keys of its own
    */
   public BetonWriteBuilder(String dir, StructType schema, Map<String, String> options, Configuration hadoopConf) {
-    this.dir = dir;
+    this.dir = qualified(dir, hadoopConf);
     this.schema = schema;
     this.conf = plan(schema, options);
     this.hadoopConf = hadoopConf;
@@ -42,6 +45,22 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
     BetonSchemaMapping.fields(schema, conf);
     org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable(); // loads the codec: a Java fallback logs its WARN on the driver
     return conf;
+  }
+
+  /**
+   * {@code dir} made absolute on the driver, against its file system and working directory, as Spark's file sources
+   * qualify their paths: the tasks resolve it in executors, whose working directories differ (a standalone
+   * executor's is its work directory, HDFS's is {@code /user/<the executor's user>}), so a relative
+   * {@code save("out")} on a cluster would put the shards in each executor's directory and look for them beside the
+   * driver.
+   */
+  static String qualified(String dir, Configuration hadoopConf) {
+    Path path = new Path(dir);
+    try {
+      return path.getFileSystem(hadoopConf).makeQualified(path).toString();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot resolve " + dir + ": " + e.getMessage(), e);
+    }
   }
 
   @Override
