@@ -53,8 +53,18 @@ final class ImageFileReader {
     }
     Path path = new Path(location);
     FileSystem fs = fileSystem(path);
-    ByteBuffer bytes = fs instanceof RawLocalFileSystem local ? readLocal(local.pathToFile(path), location)
-        : readStream(fs, path, location);
+    ByteBuffer bytes;
+    try {
+      bytes = fs instanceof RawLocalFileSystem local ? readLocal(local.pathToFile(path), location)
+          : readStream(fs, path, location);
+    } catch (ImageDecodeException e) {
+      if (path.isAbsolute() || !e.getMessage().contains(" does not exist")) {
+        throw e;
+      }
+      // the driver cannot qualify paths that are data: a relative one is resolved here, where the user did not look
+      throw new ImageDecodeException(e.getMessage() + " (a relative path is resolved in the executor's working"
+          + " directory, " + fs.getWorkingDirectory() + "; store absolute paths or URIs)", e.getCause());
+    }
     if (!bytes.hasRemaining()) {
       throw new ImageDecodeException("image file " + location + " is an empty file (0 bytes)");
     }

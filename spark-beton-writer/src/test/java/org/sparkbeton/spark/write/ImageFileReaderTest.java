@@ -87,7 +87,12 @@ class ImageFileReaderTest {
   void missingEmptyAndDirectoryPathsAreBadInputNamingThePath() throws Exception {
     Path missing = tmp.resolve("missing.jpg");
     assertThatThrownBy(() -> reader.read(missing.toString())).isInstanceOf(ImageDecodeException.class)
-        .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist");
+        .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist")
+        .hasMessageNotContaining("relative");
+    // a relative path is resolved where the task runs: on a cluster, an executor's work directory
+    assertThatThrownBy(() -> reader.read("photos/missing.jpg")).isInstanceOf(ImageDecodeException.class)
+        .hasMessage("image file photos/missing.jpg does not exist (a relative path is resolved in the executor's"
+            + " working directory, file:" + System.getProperty("user.dir") + "; store absolute paths or URIs)");
     Path empty = Files.createFile(tmp.resolve("empty.jpg"));
     assertThatThrownBy(() -> reader.read(empty.toString())).isInstanceOf(ImageDecodeException.class)
         .hasMessageContaining("empty.jpg is an empty file (0 bytes)");
