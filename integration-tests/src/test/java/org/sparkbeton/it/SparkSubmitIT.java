@@ -70,7 +70,12 @@ class SparkSubmitIT {
     // then a copy saved by a relative path: the driver's directory, not the executors' work directories
     String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n"
         + "df.write.format(\"beton\").save(\"relative-copy\")\n"
-        + "spark.read.format(\"beton\").load(\"relative-copy\").count()\n";
+        + "spark.read.format(\"beton\").load(\"relative-copy\").count()\n"
+        // the jar's session extension, loaded by the shell's session: a replace that would drop the table is refused
+        + "spark.sql(\"create table kept using beton as select 1L as id\")\n"
+        + "try { spark.sql(\"create or replace table kept using beton as select 2L as id\") } catch {"
+        + " case e: Throwable => println(\"REFUSED \" + e.getMessage.take(80)) }\n"
+        + "spark.table(\"kept\").first().getLong(0) * 1000\n";
     Finished shell = UserCommand.run(ReadmeCommands.SHELL, variables(dataset), spark, tmp, "shell-jars", session,
         TIMEOUT_MINUTES);
     assertThat(shell.exitCode()).as(shell.describe()).isZero();
@@ -81,6 +86,9 @@ class SparkSubmitIT {
     DatasetManifest copy = DatasetManifest.parse(Files.readString(
         tmp.resolve("relative-copy").resolve(DatasetManifest.FILE_NAME)));
     assertThat(copy.totalSamples()).isEqualTo(PHOTOS);
+    assertThat(shell.stdout()).as(shell.describe())
+        .contains("REFUSED Table default.kept cannot be replaced by a query (CREATE")
+        .containsPattern("(?m)^res\\d+: Long = 1000$");
   }
 
   @Test

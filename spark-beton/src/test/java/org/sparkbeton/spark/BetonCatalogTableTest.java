@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
@@ -179,5 +180,39 @@ class BetonCatalogTableTest {
     assertThat(rows("select sha2(image, 256) from images where label = 0")).hasSize(6)
         .containsAll(before);
     assertThat(rows("select distinct image_mode from images")).containsExactly("[jpg]");
+  }
+
+  /**
+   * A replace-as-select of a beton table is refused before it runs: Spark 3.5 would drop the table (a managed table's
+   * data too), then fail to write the new one (BetonSessionExtensions). The table and its rows stay.
+   */
+  @Test
+  void aReplaceAsSelectIsRefusedBeforeItDropsTheTable() {
+    spark.sql("create table managed using beton as select id, id * id as sq from range(10)");
+    Path location = tmp.resolve("replaced-external");
+    spark.range(0, 5).selectExpr("id", "id * 2 as sq").write().format("beton").option("path", location.toString())
+        .saveAsTable("external");
+    for (String table : List.of("managed", "external")) {
+      String message = "Table default." + table + " cannot be replaced by a query";
+      assertThatThrownBy(() -> spark.sql("create or replace table " + table + " using beton as select 1L as id, 1L as sq"))
+          .isInstanceOf(AnalysisException.class).hasMessageStartingWith(message)
+          .hasMessageContaining("INSERT OVERWRITE TABLE default." + table + " SELECT ...");
+      assertThatThrownBy(() -> spark.sql("replace table " + table + " using beton as select 1L as id, 1L as sq"))
+          .isInstanceOf(AnalysisException.class).hasMessageStartingWith(message);
+      assertThatThrownBy(() -> spark.range(3).selectExpr("id", "id as sq").writeTo(table).using("beton")
+          .createOrReplace()).isInstanceOf(AnalysisException.class).hasMessageStartingWith(message);
+      assertThatThrownBy(() -> spark.range(3).selectExpr("id", "id as sq").writeTo(table)
+          .using("org.sparkbeton.spark.BetonDataSource").replace())
+          .isInstanceOf(AnalysisException.class).hasMessageStartingWith(message);
+    }
+    assertThat(rows("select count(*), sum(sq) from managed")).containsExactly("[10,285]");
+    assertThat(rows("select count(*), sum(sq) from external")).containsExactly("[5,20]");
+    // what the message offers instead replaces the rows
+    spark.sql("insert overwrite table managed select 1L, 1L");
+    assertThat(rows("select count(*), sum(sq) from managed")).containsExactly("[1,1]");
+    // other formats are Spark's to judge: a Parquet table is refused by Spark itself, with its own message
+    spark.sql("create table other using parquet as select 1 as id");
+    assertThatThrownBy(() -> spark.sql("create or replace table other using parquet as select 2 as id"))
+        .isInstanceOf(AnalysisException.class).hasMessageNotContaining("cannot be replaced by a query");
   }
 }

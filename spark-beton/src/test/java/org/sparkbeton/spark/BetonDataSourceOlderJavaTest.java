@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.function.Supplier;
+import org.apache.spark.sql.SparkSessionExtensions;
+import org.apache.spark.sql.SparkSessionExtensionsProvider;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.execution.datasources.DataSource;
 import org.apache.spark.sql.execution.datasources.v2.parquet.ParquetDataSourceV2;
@@ -32,9 +34,27 @@ class BetonDataSourceOlderJavaTest {
   private static final int JAVA_17 = 61;
 
   @Test
-  void onlyTheRegisteredClassIsForJava8() {
+  void onlyTheRegisteredClassesAreForJava8() {
     assertThat(majorVersion(BetonDataSource.class.getName())).isEqualTo(JAVA_8);
+    assertThat(majorVersion(BetonSessionExtensions.class.getName())).isEqualTo(JAVA_8);
+    assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$1")).isEqualTo(JAVA_8);
+    assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$2")).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonProvider.class.getName())).isEqualTo(JAVA_17);
+  }
+
+  /** Spark runs every registered session extension at each session's start, on Java 11 as on 17. */
+  @Test
+  void onJava11TheSessionExtensionLoadsAndInjectsItsCheck() {
+    OlderJava java11 = new OlderJava(JAVA_11);
+    List<String> loaded = new ArrayList<>();
+    for (SparkSessionExtensionsProvider p : ServiceLoader.load(SparkSessionExtensionsProvider.class, java11)) {
+      loaded.add(p.getClass().getName());
+      assertThat(p.getClass().getClassLoader()).isSameAs(java11);
+      SparkSessionExtensions extensions = new SparkSessionExtensions();
+      p.apply(extensions);
+      assertThat(extensions.buildCheckRules(null).size()).isEqualTo(1);
+    }
+    assertThat(loaded).containsExactly(BetonSessionExtensions.class.getName());
   }
 
   @Test
