@@ -21,6 +21,11 @@ public record Header(int version, int numFields, long pageSize, long numSamples,
       throw new BetonFormatException(file, "header", 0, packed);
     }
     int version = Short.toUnsignedInt(b.getShort(base));
+    if (version > MAX_PLAUSIBLE_VERSION) {
+      throw new BetonFormatException(file, "header", 0, "not a .beton file: its first two bytes, a .beton's format"
+          + " version, read " + version + " where a .beton has " + BetonFormat.VERSION + "; it starts with "
+          + start(b, base));
+    }
     if (version != BetonFormat.VERSION) {
       throw new BetonFormatException(file, "header", 0,
           "version " + version + " is not supported, expected " + BetonFormat.VERSION);
@@ -41,6 +46,26 @@ public record Header(int version, int numFields, long pageSize, long numSamples,
           "allocation table pointer " + Long.toUnsignedString(allocTablePtr) + " is absurd");
     }
     return new Header(version, numFields, pageSize, numSamples, allocTablePtr);
+  }
+
+  /**
+   * Above this a version number is no .beton's at all (FFCV has had 1 and 2), so the file is something else: a text,
+   * an image, a Parquet file given by mistake.
+   */
+  private static final int MAX_PLAUSIBLE_VERSION = 255;
+
+  /** The file's first 8 bytes: as text in quotes when they are printable ASCII, else in hex. */
+  private static String start(ByteBuffer b, int base) {
+    StringBuilder text = new StringBuilder("\"");
+    StringBuilder hex = new StringBuilder();
+    boolean printable = true;
+    for (int i = 0; i < 8; i++) {
+      int c = b.get(base + i) & 0xff;
+      printable &= c >= 0x20 && c < 0x7f;
+      text.append((char) c);
+      hex.append(i == 0 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%02x", c));
+    }
+    return printable ? text.append('"').toString() : hex.toString();
   }
 
   /**

@@ -54,6 +54,18 @@ class BadFileTest {
         .hasMessage("bad.beton: header at offset 0: version 3 is not supported, expected 2");
   }
 
+  /** A file that is no .beton at all (a README, a Parquet file) is called that, not an unsupported version. */
+  @Test
+  void aFileOfAnotherKindIsNotABeton() {
+    byte[] text = Arrays.copyOf("# spark-beton\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 4096);
+    assertThatThrownBy(() -> open(text)).isInstanceOf(BetonFormatException.class)
+        .hasMessage("bad.beton: header at offset 0: not a .beton file: its first two bytes, a .beton's format version,"
+            + " read 8227 where a .beton has 2; it starts with \"# spark-\"");
+    byte[] parquet = Arrays.copyOf(new byte[] {'P', 'A', 'R', '1', 0x15, 0x00, 0x15, (byte) 0x9c}, 4096);
+    assertThatThrownBy(() -> open(parquet)).isInstanceOf(BetonFormatException.class)
+        .hasMessageEndingWith("read 16720 where a .beton has 2; it starts with 50 41 52 31 15 00 15 9c");
+  }
+
   @Test
   void gzippedFileIsNamedAsSuch() throws Exception {
     byte[] gz;
