@@ -1,5 +1,7 @@
 package org.sparkbeton.spark;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
@@ -7,11 +9,17 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.SparkSessionExtensionsProvider;
 import org.apache.spark.sql.catalyst.analysis.ResolvedIdentifier;
+import org.apache.spark.sql.catalyst.plans.logical.CreateTable;
+import org.apache.spark.sql.catalyst.plans.logical.CreateTableAsSelect;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.ReplaceTableAsSelect;
+import org.apache.spark.sql.catalyst.plans.logical.TableSpecBase;
 import org.apache.spark.sql.connector.catalog.CatalogV2Util;
+import org.apache.spark.sql.connector.expressions.Transform;
 import scala.Function1;
 import scala.Option;
+import scala.collection.JavaConverters;
+import scala.collection.Seq;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
@@ -25,7 +33,8 @@ import scala.runtime.BoxedUnit;
  * managed table's data with it), creates it again, then fails to write into it, as Spark resolves a session-catalog
  * table of a data source through V1 interfaces that take no overwrite of this kind: the table and its data were
  * gone. Spark refuses the same statement for Parquet tables at analysis; this refuses it for beton tables the same
- * way, naming what does replace a table's rows.
+ * way, naming what does replace a table's rows. A beton table created {@code PARTITIONED BY} is refused too, as
+ * {@code df.write().partitionBy(...)} is.
  *
  * <p>Compiled for Java 8 like {@link BetonDataSource}: Spark runs every registered extension on Java 8 and 11 too,
  * and this one refers to nothing of ours that needs Java 17.
@@ -59,8 +68,18 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     return BoxedUnit.UNIT;
   }
 
-  /** Throws an {@link AnalysisException} for a replace-as-select of a beton table in the session catalog. */
+  /**
+   * Throws an {@link AnalysisException} for a replace-as-select of a beton table in the session catalog, and for a
+   * beton table created partitioned.
+   */
   static void check(LogicalPlan plan) throws AnalysisException {
+    if (plan instanceof CreateTable) {
+      CreateTable create = (CreateTable) plan;
+      refusePartitioning(create.tableSpec(), create.partitioning(), create.name());
+    } else if (plan instanceof CreateTableAsSelect) {
+      CreateTableAsSelect create = (CreateTableAsSelect) plan;
+      refusePartitioning(create.tableSpec(), create.partitioning(), create.name());
+    }
     if (!(plan instanceof ReplaceTableAsSelect)) {
       return;
     }
@@ -73,13 +92,37 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
       return;
     }
     String name = table.identifier().toString();
-    throw new AnalysisException("Table " + name + " cannot be replaced by a query (CREATE OR REPLACE TABLE ... USING"
+    throw analysisException("Table " + name + " cannot be replaced by a query (CREATE OR REPLACE TABLE ... USING"
         + " beton AS SELECT, REPLACE TABLE ... AS SELECT, writeTo(...).createOrReplace() or replace()): Spark 3.5's"
         + " session catalog would drop the table, and a managed table's data, then fail to write the new one. To"
         + " replace its rows: INSERT OVERWRITE TABLE " + name + " SELECT ..., or"
         + " df.write().format(\"beton\").mode(\"overwrite\").saveAsTable(\"" + name + "\"); to change its columns,"
-        + " DROP TABLE it first, then CREATE TABLE ... USING beton AS SELECT",
-        Option.empty(), Option.empty(), Option.empty(), Option.empty(),
+        + " DROP TABLE it first, then CREATE TABLE ... USING beton AS SELECT");
+  }
+
+  /**
+   * A partitioned beton table: the catalog would record partition columns that the dataset, one directory of shards
+   * under one manifest, does not have (a partitioned CTAS then failed saying the column "is not a valid partition
+   * column", and so did each INSERT ... PARTITION). Refused as {@code df.write().partitionBy(...)} is.
+   */
+  private static void refusePartitioning(TableSpecBase spec, Seq<Transform> partitioning, LogicalPlan name)
+      throws AnalysisException {
+    if (partitioning.isEmpty() || !isBeton(spec.provider())) {
+      return;
+    }
+    List<String> columns = new ArrayList<>();
+    for (Transform t : JavaConverters.seqAsJavaList(partitioning)) {
+      columns.add(t.describe());
+    }
+    String table = name instanceof ResolvedIdentifier ? ((ResolvedIdentifier) name).identifier().toString() : "";
+    throw analysisException("Table " + table + " cannot be partitioned by " + String.join(", ", columns)
+        + " (PARTITIONED BY, partitionBy): a beton dataset is one directory of shards under one manifest, opened as one by FFCV and the loader."
+        + " Keep the columns as fields (filters and groupBy on them are answered from the manifest and the"
+        + " metadata), or make a table per value");
+  }
+
+  private static AnalysisException analysisException(String message) {
+    return new AnalysisException(message, Option.empty(), Option.empty(), Option.empty(), Option.empty(),
         scala.collection.immutable.Map$.MODULE$.<String, String>empty(), new QueryContext[0]);
   }
 

@@ -215,4 +215,25 @@ class BetonCatalogTableTest {
     assertThatThrownBy(() -> spark.sql("create or replace table other using parquet as select 2 as id"))
         .isInstanceOf(AnalysisException.class).hasMessageNotContaining("cannot be replaced by a query");
   }
+
+  /** The catalog would hold partition columns the dataset does not have; refused as partitionBy(...) is. */
+  @Test
+  void aPartitionedTableIsRefusedBeforeItIsCreated() {
+    String reason = "a beton dataset is one directory of shards under one manifest";
+    assertThatThrownBy(() -> spark.sql("create table parts (id bigint, label int) using beton partitioned by (label)"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Table default.parts cannot be partitioned by label (PARTITIONED BY, partitionBy): "
+            + reason);
+    assertThatThrownBy(() -> spark.sql("create table parts using beton partitioned by (label, id) as select id,"
+        + " 1 as label from range(3)")).isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Table default.parts cannot be partitioned by label, id (PARTITIONED BY, partitionBy): "
+            + reason);
+    assertThatThrownBy(() -> spark.range(3).selectExpr("id", "1 as label").write().format("beton")
+        .partitionBy("label").saveAsTable("parts")).isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Table default.parts cannot be partitioned by label");
+    assertThat(spark.catalog().tableExists("parts")).isFalse();
+    // unpartitioned, the same statement creates the table
+    spark.sql("create table parts (id bigint, label int) using beton");
+    assertThat(spark.catalog().tableExists("parts")).isTrue();
+  }
 }
