@@ -22,6 +22,25 @@ public final class LocalPaths {
    * other than UTF-8: under the POSIX locale (containers, cron, {@code env -i}) it is ASCII, a name holding any
    * other character reads as '?' and no file of that name exists. Empty under a UTF-8 locale.
    */
+  /**
+   * Whether {@code path} starts with {@code ~} as a shell's home directory does: Hadoop's paths (and Spark's) take
+   * it as a file name, so {@code save("~/data")} would make a directory named {@code ~} in the working directory.
+   */
+  public static boolean startsWithTilde(String path) {
+    return path.equals("~") || path.startsWith("~/");
+  }
+
+  /** {@code path} with a leading {@code ~} written as this JVM's home directory, for a message that suggests it. */
+  public static String homeInsteadOfTilde(String path) {
+    return System.getProperty("user.home") + path.substring(1);
+  }
+
+  /** For a message about a path not found: what a leading {@code ~} means to Hadoop, or "" when there is none. */
+  public static String tildeHint(String path) {
+    return startsWithTilde(path) ? " (~ is a file name to Hadoop, not the home directory: write "
+        + homeInsteadOfTilde(path) + ")" : "";
+  }
+
   public static String nameCharsetHint() {
     String charset = System.getProperty("sun.jnu.encoding", "UTF-8");
     if (charset.equalsIgnoreCase("UTF-8") || charset.equalsIgnoreCase("UTF8")) {

@@ -191,7 +191,7 @@ public final class DatasetInputs {
         return parts.size() == 1 ? parts.get(0) : union(pathText, parts);
       }
       if (!fs.exists(path)) {
-        throw new IllegalArgumentException("Path does not exist: " + pathText);
+        throw new IllegalArgumentException("Path does not exist: " + pathText + LocalPaths.tildeHint(pathText));
       }
       FileStatus status = fs.getFileStatus(path);
       if (status.isDirectory()) {

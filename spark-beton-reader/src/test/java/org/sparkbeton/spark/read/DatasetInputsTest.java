@@ -110,6 +110,13 @@ class DatasetInputsTest {
     assertThatThrownBy(() -> one.current(conf)).hasMessageContaining("Path does not exist");
   }
 
+  @Test
+  void aMissingPathStartingWithTildeSaysHadoopDoesNotExpandIt() {
+    assertThatThrownBy(() -> DatasetInputs.resolve("~/no-such-dataset-here", conf))
+        .hasMessage("Path does not exist: ~/no-such-dataset-here (~ is a file name to Hadoop, not the home directory:"
+            + " write " + System.getProperty("user.home") + "/no-such-dataset-here)");
+  }
+
   /** What a write named with glob characters ({@code save("imagenet[256]")}) reads back by that name. */
   @Test
   void aPathThatExistsAsWrittenIsNotAGlob() throws Exception {

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.sparkbeton.format.io.LocalPaths;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.SupportsTruncate;
@@ -55,6 +56,12 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
    * driver.
    */
   static String qualified(String dir, Configuration hadoopConf) {
+    if (LocalPaths.startsWithTilde(dir)) {
+      // the shell's ~ is a file name to Hadoop: the write would make a directory named ~ where the driver runs
+      throw new IllegalArgumentException("Cannot write a beton dataset to " + dir + ": ~ is a file name to Hadoop,"
+          + " not the home directory, so this would create a directory named ~; write "
+          + LocalPaths.homeInsteadOfTilde(dir));
+    }
     Path path = new Path(dir);
     try {
       return path.getFileSystem(hadoopConf).makeQualified(path).toString();

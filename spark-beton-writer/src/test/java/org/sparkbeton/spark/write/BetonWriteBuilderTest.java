@@ -1,8 +1,10 @@
 package org.sparkbeton.spark.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.types.DataTypes;
@@ -20,6 +22,18 @@ class BetonWriteBuilderTest {
     assertThat(description("out/ds", conf)).isEqualTo("beton dataset file:" + cwd.resolve("out/ds"));
     assertThat(description("/data/ds", conf)).isEqualTo("beton dataset file:/data/ds");
     assertThat(description("file:///data/ds", conf)).isEqualTo("beton dataset file:/data/ds");
+  }
+
+  /** A shell's ~ is a file name to Hadoop: the write would make a directory named ~. */
+  @Test
+  void aPathStartingWithTildeIsRefusedNamingTheHomeDirectory() {
+    for (String dir : List.of("~/datasets/photos", "~")) {
+      assertThatThrownBy(() -> description(dir, new Configuration())).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Cannot write a beton dataset to " + dir + ": ~ is a file name to Hadoop, not the home directory,"
+              + " so this would create a directory named ~; write " + System.getProperty("user.home")
+              + dir.substring(1));
+    }
+    assertThat(description("data/~x", new Configuration())).endsWith("/data/~x");
   }
 
   private static String description(String dir, Configuration conf) {

@@ -163,7 +163,7 @@ public final class ImageFolderPrepare {
     Path root = new Path(input);
     FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
     if (!fs.exists(root)) {
-      throw new IllegalArgumentException("Input " + input + " does not exist"
+      throw new IllegalArgumentException("Input " + input + " does not exist" + LocalPaths.tildeHint(input)
           + (input.startsWith("/") || input.startsWith("file:") ? LocalPaths.nameCharsetHint() : ""));
     }
     List<String> classes = new ArrayList<>();

@@ -251,6 +251,10 @@ class ImageFolderPrepareTest {
   void inputProblemsAreClear() throws Exception {
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, tmp.resolve("missing").toString(), tmp.resolve("o").toString(),
         Map.of(), 0, false)).hasMessageEndingWith("missing does not exist");
+    // quoted, a shell leaves ~ to Hadoop, which takes it as a name
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, "~/no-such-photos", tmp.resolve("o").toString(),
+        Map.of(), 0, false)).hasMessage("Input ~/no-such-photos does not exist (~ is a file name to Hadoop, not the"
+            + " home directory: write " + System.getProperty("user.home") + "/no-such-photos)");
     Path empty = Files.createDirectories(tmp.resolve("no-images").resolve("cats"));
     Files.writeString(empty.resolve("readme.txt"), "no images here");
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, empty.getParent().toString(), tmp.resolve("o").toString(),
