@@ -78,7 +78,8 @@ public final class DatasetInputs {
   private final List<String> pathTexts;
   private final List<FileVersion> versions;
 
-  DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest,
+  /** Inputs resolved from one path or a glob's match; {@link #resolvedFrom} names what a user gave. */
+  private DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest,
       List<FileVersion> versions) {
     this(root, fields, shards, manifest, versions, List.of(root));
   }
