@@ -1,8 +1,10 @@
 package org.sparkbeton.spark;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
@@ -13,9 +15,11 @@ import org.apache.spark.sql.catalyst.plans.logical.CreateTable;
 import org.apache.spark.sql.catalyst.plans.logical.CreateTableAsSelect;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.ReplaceTableAsSelect;
+import org.apache.spark.sql.catalyst.plans.logical.TableSpec;
 import org.apache.spark.sql.catalyst.plans.logical.TableSpecBase;
 import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import scala.Function1;
 import scala.Option;
 import scala.collection.JavaConverters;
@@ -34,7 +38,8 @@ import scala.runtime.BoxedUnit;
  * table of a data source through V1 interfaces that take no overwrite of this kind: the table and its data were
  * gone. Spark refuses the same statement for Parquet tables at analysis; this refuses it for beton tables the same
  * way, naming what does replace a table's rows. A beton table created {@code PARTITIONED BY} is refused too, as
- * {@code df.write().partitionBy(...)} is.
+ * {@code df.write().partitionBy(...)} is, and one created without columns where its location holds no dataset to
+ * take them from.
  *
  * <p>Compiled for Java 8 like {@link BetonDataSource}: Spark runs every registered extension on Java 8 and 11 too,
  * and this one refers to nothing of ours that needs Java 17.
@@ -44,6 +49,9 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
   /** The names a statement may give the provider: the short name and the classes behind it. */
   private static final String[] PROVIDER_NAMES = {BetonDataSource.SHORT_NAME,
       "org.sparkbeton.spark.BetonDataSource", "org.sparkbeton.spark.BetonProvider"};
+
+  /** The read option a table's columns depend on (BetonReadOptions.CUSTOM_FIELD_LAYOUT, a Java 17 class). */
+  private static final String CUSTOM_FIELD_LAYOUT = "customFieldLayout";
 
   private static final Function1<LogicalPlan, BoxedUnit> CHECK = new AbstractFunction1<LogicalPlan, BoxedUnit>() {
     @Override
@@ -76,6 +84,7 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     if (plan instanceof CreateTable) {
       CreateTable create = (CreateTable) plan;
       refusePartitioning(create.tableSpec(), create.partitioning(), create.name());
+      refuseWithoutColumns(create);
     } else if (plan instanceof CreateTableAsSelect) {
       CreateTableAsSelect create = (CreateTableAsSelect) plan;
       refusePartitioning(create.tableSpec(), create.partitioning(), create.name());
@@ -114,11 +123,51 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     for (Transform t : JavaConverters.seqAsJavaList(partitioning)) {
       columns.add(t.describe());
     }
-    String table = name instanceof ResolvedIdentifier ? ((ResolvedIdentifier) name).identifier().toString() : "";
+    String table = tableName(name);
     throw analysisException("Table " + table + " cannot be partitioned by " + String.join(", ", columns)
         + " (PARTITIONED BY, partitionBy): a beton dataset is one directory of shards under one manifest, opened as one by FFCV and the loader."
         + " Keep the columns as fields (filters and groupBy on them are answered from the manifest and the"
         + " metadata), or make a table per value");
+  }
+
+  /**
+   * A beton table created without columns takes them from the dataset at its location, which must then be there:
+   * refused now with the read's reason (no location, no dataset there), as Spark refuses a Parquet table whose schema
+   * it cannot infer, instead of a table that fails every query.
+   */
+  private static void refuseWithoutColumns(CreateTable create) throws AnalysisException {
+    TableSpecBase spec = create.tableSpec();
+    if (!create.tableSchema().isEmpty() || !isBeton(spec.provider())) {
+      return;
+    }
+    String table = tableName(create.name());
+    if (spec.location().isEmpty()) {
+      throw analysisException("Table " + table + " USING beton has no columns and no LOCATION: give its columns"
+          + " (CREATE TABLE " + table + " (id BIGINT, ...) USING beton), the LOCATION of a beton dataset to take them"
+          + " from, or a query (AS SELECT ...)");
+    }
+    // the table's OPTIONS mix read and write options, which the first query checks; only a custom field's layout
+    // matters to the columns
+    Map<String, String> options = new HashMap<>();
+    if (spec instanceof TableSpec) {
+      for (Map.Entry<String, String> o : JavaConverters.mapAsJavaMap(((TableSpec) spec).options()).entrySet()) {
+        if (o.getKey().equalsIgnoreCase(CUSTOM_FIELD_LAYOUT)) {
+          options.put(o.getKey(), o.getValue());
+        }
+      }
+    }
+    options.put("path", spec.location().get());
+    try {
+      new BetonDataSource().inferSchema(new CaseInsensitiveStringMap(options));
+    } catch (RuntimeException e) {
+      throw analysisException("Table " + table + " USING beton has no columns, and they cannot be read from its"
+          + " LOCATION '" + spec.location().get() + "': " + e.getMessage() + ". Give its columns to create it before"
+          + " a write fills the location");
+    }
+  }
+
+  private static String tableName(LogicalPlan name) {
+    return name instanceof ResolvedIdentifier ? ((ResolvedIdentifier) name).identifier().toString() : "";
   }
 
   private static AnalysisException analysisException(String message) {

@@ -236,4 +236,26 @@ class BetonCatalogTableTest {
     spark.sql("create table parts (id bigint, label int) using beton");
     assertThat(spark.catalog().tableExists("parts")).isTrue();
   }
+
+  /** Columns come from the location's dataset; where there is none the create fails with the read's reason. */
+  @Test
+  void aTableWithoutColumnsNeedsADatasetAtItsLocation() {
+    assertThatThrownBy(() -> spark.sql("create table nocols using beton")).isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Table default.nocols USING beton has no columns and no LOCATION");
+    Path empty = tmp.resolve("no-dataset-yet");
+    assertThatThrownBy(() -> spark.sql("create table nocols using beton location '" + empty.toUri() + "'"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Table default.nocols USING beton has no columns, and they cannot be read from its"
+            + " LOCATION '" + empty.toUri())
+        .hasMessageContaining("Path does not exist");
+    Path dataset = tmp.resolve("cols-from-here");
+    spark.range(0, 4).selectExpr("id").write().format("beton").save(dataset.toString());
+    assertThat(spark.catalog().tableExists("nocols")).isFalse();
+    // OPTIONS (path ...) is a LOCATION; a write option among them is the table's
+    spark.sql("create table nocols using beton options (path '" + dataset.toUri() + "', jpegQuality '80')");
+    assertThat(rows("select sum(id) from nocols")).containsExactly("[6]");
+    // with its columns given, a table may wait for its dataset
+    spark.sql("create table later (id bigint) using beton location '" + empty.toUri() + "'");
+    assertThat(rows("select count(*) from later")).containsExactly("[0]");
+  }
 }
