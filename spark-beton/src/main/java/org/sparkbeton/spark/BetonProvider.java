@@ -150,7 +150,19 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     try {
       org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(hadoopConf(options));
       found = DatasetDirectory.inspect(fs, dir);
-      if (found.state() == DatasetDirectory.State.LEFTOVERS && mode != SaveMode.Append) {
+      if (found.state() == DatasetDirectory.State.UNLISTED_SHARDS && mode != SaveMode.Overwrite) {
+        if (mode == SaveMode.Ignore) {
+          return new BaseRelation() {
+            @Override public SQLContext sqlContext() { return sqlContext; }
+            @Override public StructType schema() { return data.schema(); }
+          };
+        }
+        // ErrorIfExists, and Append: there is no dataset to add to, and publishing one would make these orphans
+        throw new IllegalArgumentException(DatasetDirectory.unlistedShardsMessage(path, found.example(),
+            "mode(\"overwrite\")"));
+      }
+      if ((found.state() == DatasetDirectory.State.LEFTOVERS && mode != SaveMode.Append)
+          || found.state() == DatasetDirectory.State.UNLISTED_SHARDS) {
         // a first write that failed or was killed: its files are not a dataset, and this write replaces them
         int deleted = DatasetDirectory.deleteLeftovers(fs, dir);
         if (deleted > 0) {

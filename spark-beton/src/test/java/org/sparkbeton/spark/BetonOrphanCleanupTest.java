@@ -1,6 +1,7 @@
 package org.sparkbeton.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -141,5 +142,37 @@ class BetonOrphanCleanupTest {
     assertThat(second.totalSamples()).isEqualTo(1);
     assertThat(second.recipe()).containsEntry(DatasetFiles.QUARANTINE_JOBS, job);
     assertThat(names(dir)).anyMatch(n -> n.startsWith("_quarantine/") && n.contains(job));
+  }
+
+  /**
+   * Shards with no manifest and no marker of the job that wrote them (a dataset copied without its manifest) are not
+   * a killed write's leftovers: a write there is refused and deletes nothing, except one asked to overwrite.
+   */
+  @Test
+  void shardsWithoutTheirManifestAreNotDeletedByAWrite() throws Exception {
+    Path source = tmp.resolve("whole");
+    spark.range(0, 30, 1, 3).selectExpr("id").write().format("beton").save(source.toString());
+    Path copied = Files.createDirectories(tmp.resolve("copied"));
+    for (String n : names(source)) {
+      if (n.endsWith(".beton")) {
+        Files.copy(source.resolve(n), copied.resolve(n));
+      }
+    }
+    List<String> shards = names(copied);
+    assertThat(shards).hasSize(3);
+    for (SaveMode mode : List.of(SaveMode.ErrorIfExists, SaveMode.Append)) {
+      assertThatThrownBy(() -> spark.range(5).selectExpr("id").write().format("beton").mode(mode)
+          .save(copied.toString())).as(mode.toString()).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith(copied + " holds shards but no _manifest.json (" + shards.get(0) + ")")
+          .hasMessageContaining("Nothing was written or deleted");
+    }
+    spark.range(5).selectExpr("id").write().format("beton").mode(SaveMode.Ignore).save(copied.toString());
+    assertThat(names(copied)).isEqualTo(shards);
+    assertThat(spark.read().format("beton").load(copied + "/*.beton").selectExpr("sum(id)").first().getLong(0))
+        .isEqualTo(435);
+    spark.range(5).selectExpr("id").write().format("beton").mode(SaveMode.Overwrite).save(copied.toString());
+    assertThat(spark.read().format("beton").load(copied.toString()).selectExpr("sum(id)").first().getLong(0))
+        .isEqualTo(10);
+    assertThat(names(copied)).doesNotContainAnyElementsOf(shards);
   }
 }

@@ -73,6 +73,13 @@ class BetonWriteAfterFailureTest {
     BetonWriteTest.assertConsistent(dir, 200);
   }
 
+  /** The marker a killed job leaves, last rewritten an hour ago. */
+  private static void deadJobsMarker(Path dir, String job) throws java.io.IOException {
+    Path marker = Files.writeString(dir.resolve(org.sparkbeton.format.dataset.DatasetFiles.jobMarker(job)), "{}");
+    Files.setLastModifiedTime(marker, java.nio.file.attribute.FileTime.fromMillis(
+        System.currentTimeMillis() - 3_600_000));
+  }
+
   @Test
   void aKilledFirstWritesFilesAreReplaced() throws Exception {
     Path dir = Files.createDirectories(tmp.resolve("killed-first").resolve("_quarantine"));
@@ -84,6 +91,7 @@ class BetonWriteAfterFailureTest {
     Files.write(dir.resolve(".part-00001-0badc0de-a4-000.beton.crc"), new byte[12]);
     Files.writeString(dir.resolve("_quarantine").resolve("part-00001-0badc0de-a4.jsonl"), "{\"source\":null}\n");
     Files.writeString(dir.resolve("._manifest-5b0c8d8e-4a55-4b8e-9a1e-2f6c1b0f7a11.tmp"), "{");
+    deadJobsMarker(dir, "0badc0de");
 
     rows().write().format("beton").option("pageSize", "2M").save(dir.toString());
 
@@ -106,6 +114,7 @@ class BetonWriteAfterFailureTest {
     Path dir = Files.createDirectories(tmp.resolve("users"));
     Path notes = Files.writeString(dir.resolve("notes.txt"), "my notes");
     Path leftover = Files.write(dir.resolve("part-00000-0badc0de-a3-000.beton"), new byte[] {2, 0, 1});
+    deadJobsMarker(dir, "0badc0de");
 
     assertThatThrownBy(() -> rows().write().format("beton").save(dir.toString()))
         .isInstanceOf(IllegalArgumentException.class)
@@ -114,7 +123,7 @@ class BetonWriteAfterFailureTest {
             + " them (they are never deleted).");
     rows().write().format("beton").mode(SaveMode.Ignore).save(dir.toString());
 
-    assertThat(names(dir)).containsExactly("notes.txt", "part-00000-0badc0de-a3-000.beton");
+    assertThat(names(dir)).containsExactly("_job-0badc0de.live", "notes.txt", "part-00000-0badc0de-a3-000.beton");
     assertThat(notes).hasContent("my notes");
     assertThat(leftover).exists();
   }

@@ -4,6 +4,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -30,6 +31,12 @@ public final class DatasetDirectory {
     FILE,
     /** A directory holding nothing, or only files of writes that never published a manifest. */
     LEFTOVERS,
+    /**
+     * No manifest, but shards of a job that left no marker: a killed write always leaves its marker, so these may be
+     * a dataset whose manifest was lost or not copied with it (or a straggling task of an aborted write). Not a
+     * write's to delete unasked.
+     */
+    UNLISTED_SHARDS,
     /** A published dataset ({@code _manifest.json}). */
     DATASET,
     /** A directory with no manifest, holding files this project did not write. */
@@ -54,19 +61,43 @@ public final class DatasetDirectory {
     if (fs.exists(new Path(dir, DatasetManifest.FILE_NAME))) {
       return new Inspection(State.DATASET, null);
     }
+    String foreign = null;
+    java.util.Set<String> markedJobs = new java.util.HashSet<>();
+    java.util.Map<String, String> shardOfJob = new java.util.TreeMap<>();
     for (FileStatus f : fs.listStatus(dir)) {
       String name = f.getPath().getName();
+      DatasetFiles.Name n = f.isFile() ? DatasetFiles.classify(name, false) : null;
       if (f.isDirectory() && name.equals(DatasetFiles.QUARANTINE_DIR)) {
         for (FileStatus q : fs.listStatus(f.getPath())) {
-          if (!q.isFile() || DatasetFiles.classify(q.getPath().getName(), true) == null) {
-            return new Inspection(State.OCCUPIED, DatasetFiles.QUARANTINE_DIR + "/" + q.getPath().getName());
+          if (foreign == null && (!q.isFile() || DatasetFiles.classify(q.getPath().getName(), true) == null)) {
+            foreign = DatasetFiles.QUARANTINE_DIR + "/" + q.getPath().getName();
           }
         }
-      } else if (!f.isFile() || DatasetFiles.classify(name, false) == null) {
-        return new Inspection(State.OCCUPIED, name);
+      } else if (n == null) {
+        foreign = foreign == null ? name : foreign;
+      } else if (!n.checksum() && n.kind() == DatasetFiles.Kind.JOB_MARKER) {
+        markedJobs.add(n.job());
+      } else if (!n.checksum() && n.kind() == DatasetFiles.Kind.SHARD) {
+        shardOfJob.merge(n.job(), name, (a, b) -> a.compareTo(b) <= 0 ? a : b); // the first by name, as an example
       }
     }
-    return new Inspection(State.LEFTOVERS, null);
+    for (Map.Entry<String, String> s : shardOfJob.entrySet()) {
+      if (!markedJobs.contains(s.getKey())) {
+        return new Inspection(State.UNLISTED_SHARDS, s.getValue());
+      }
+    }
+    return foreign != null ? new Inspection(State.OCCUPIED, foreign) : new Inspection(State.LEFTOVERS, null);
+  }
+
+  /**
+   * Why a write does not go to a directory in state {@link State#UNLISTED_SHARDS}; {@code overwrite} names the way
+   * that replaces them ({@code mode("overwrite")}, {@code --overwrite}).
+   */
+  public static String unlistedShardsMessage(String where, String example, String overwrite) {
+    return where + " holds shards but no " + DatasetManifest.FILE_NAME + " (" + example + "), and no job marker of"
+        + " the write that made them: a dataset whose manifest was lost or not copied with it, or what a failed write"
+        + " left. Nothing was written or deleted. Read them with spark.read.format(\"beton\").load(\"" + where
+        + "/*.beton\"); " + overwrite + " replaces them, and beton gc " + where + " --delete deletes them";
   }
 
   /**

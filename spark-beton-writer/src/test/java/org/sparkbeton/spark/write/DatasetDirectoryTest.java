@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -14,6 +15,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.IntField;
@@ -47,7 +49,38 @@ class DatasetDirectoryTest {
     Files.write(dir.resolve(ManifestLock.FILE), new byte[3]);
     Files.write(dir.resolve(QuarantineLog.DIR).resolve("part-00012-0badc0de-a17.jsonl"), new byte[3]);
     Files.write(dir.resolve(QuarantineLog.DIR).resolve(".part-00012-0badc0de-a17.jsonl.crc"), new byte[3]);
+    // the job's marker, not rewritten since the job died an hour ago
+    Path marker = Files.writeString(dir.resolve(DatasetFiles.jobMarker("0badc0de")), "{}");
+    Files.setLastModifiedTime(marker, FileTime.fromMillis(System.currentTimeMillis() - 3_600_000));
     return dir;
+  }
+
+  /**
+   * Shards with no manifest and no marker of their job are no killed write's (it always leaves its marker): a dataset
+   * whose manifest was lost or not copied, which a write must not delete as leftovers.
+   */
+  @Test
+  void shardsWithoutAManifestOrTheirJobsMarkerAreNotLeftovers() throws Exception {
+    Path copied = Files.createDirectories(tmp.resolve("copied-without-manifest"));
+    Files.write(copied.resolve("part-00001-7e57da7a-a0-000.beton"), new byte[3]);
+    Files.write(copied.resolve("part-00000-7e57da7a-a0-000.beton"), new byte[3]);
+    assertThat(inspect(copied)).isEqualTo(new DatasetDirectory.Inspection(DatasetDirectory.State.UNLISTED_SHARDS,
+        "part-00000-7e57da7a-a0-000.beton"));
+    Files.writeString(copied.resolve("notes.txt"), "mine"); // and a file of the user's: the shards still count first
+    assertThat(inspect(copied).state()).isEqualTo(DatasetDirectory.State.UNLISTED_SHARDS);
+    // beside a killed job's leftovers too
+    Path mixed = leftovers("mixed");
+    Files.write(mixed.resolve("part-00003-7e57da7a-a1-000.beton"), new byte[3]);
+    assertThat(inspect(mixed)).isEqualTo(new DatasetDirectory.Inspection(DatasetDirectory.State.UNLISTED_SHARDS,
+        "part-00003-7e57da7a-a1-000.beton"));
+    Files.writeString(mixed.resolve(DatasetFiles.jobMarker("7e57da7a")), "{}");
+    assertThat(inspect(mixed).state()).isEqualTo(DatasetDirectory.State.LEFTOVERS);
+    assertThat(DatasetDirectory.unlistedShardsMessage("/data/x", "part-00000-7e57da7a-a0-000.beton",
+        "mode(\"overwrite\")")).isEqualTo("/data/x holds shards but no _manifest.json (part-00000-7e57da7a-a0-000.beton),"
+        + " and no job marker of the write that made them: a dataset whose manifest was lost or not copied with it, or"
+        + " what a failed write left. Nothing was written or deleted. Read them with"
+        + " spark.read.format(\"beton\").load(\"/data/x/*.beton\"); mode(\"overwrite\") replaces them, and beton gc"
+        + " /data/x --delete deletes them");
   }
 
   @Test
@@ -83,7 +116,9 @@ class DatasetDirectoryTest {
     Files.writeString(dir.resolve("notes.txt"), "mine");
     // the lock is held (fresh): its holder may be publishing, so the temporary manifest stays with it
     int deleted = DatasetDirectory.deleteLeftovers(fs(), new org.apache.hadoop.fs.Path(dir.toUri()));
-    assertThat(deleted).isEqualTo(4); // Hadoop's local file system deletes a checksum file with its file
+    // two shards, a spool, a quarantine file and the stale marker; Hadoop's local file system deletes a checksum file
+    // with its file
+    assertThat(deleted).isEqualTo(5);
     assertThat(names(dir)).containsExactly("._manifest-5b0c8d8e-4a55-4b8e-9a1e-2f6c1b0f7a11.tmp", ManifestLock.FILE,
         "notes.txt");
     Files.delete(dir.resolve(ManifestLock.FILE));

@@ -134,6 +134,12 @@ public final class PrepareJob {
               + " beside them (they are never deleted)");
         }
       }
+      case UNLISTED_SHARDS -> {
+        if (a.saveMode() != SaveMode.Overwrite) {
+          throw new IllegalArgumentException("--output " + DatasetDirectory.unlistedShardsMessage(where,
+              found.example(), "--overwrite"));
+        }
+      }
       default -> {
         // missing, or the leftovers of a failed run, which the write takes over
       }
