@@ -99,8 +99,16 @@ class GcCommandTest {
     Files.write(dir.resolve("part-00000-0badc0de-a0-000.beton"), new byte[7]);
     Cli.Result r = Cli.run("gc", dir, "--delete");
     assertThat(r.outLines()).containsExactly(dir.resolve("part-00000-0badc0de-a0-000.beton") + " (7 B): shard of job"
-        + " 0badc0de, which is not running, and no manifest lists it", dir + ": deleted 1 orphaned file, 7 B");
+        + " 0badc0de, which left no marker, and no manifest lists it: a failed write's, or a dataset copied without its"
+        + " manifest (read them first with a glob of the .beton files)", dir + ": deleted 1 orphaned file, 7 B");
     assertThat(names(dir)).isEmpty();
+    // with the marker a killed job leaves, it is that job's
+    Files.write(dir.resolve("part-00000-0badc0de-a0-000.beton"), new byte[7]);
+    Path marker = Files.writeString(dir.resolve("_job-0badc0de.live"), "{}");
+    Files.setLastModifiedTime(marker, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis()
+        - 3_600_000));
+    assertThat(Cli.run("gc", dir).outLines()).contains(dir.resolve("part-00000-0badc0de-a0-000.beton") + " (7 B):"
+        + " shard of job 0badc0de, which is not running, and no manifest lists it");
   }
 
   @Test

@@ -56,9 +56,13 @@ public final class Orphans {
   public static Findings find(List<FileInfo> files, DatasetManifest manifest, long nowMillis) {
     long stale = DatasetFiles.STALE_AFTER.toMillis();
     Set<String> liveJobs = new HashSet<>();
+    Set<String> markedJobs = new HashSet<>();
     boolean publishing = false; // a fresh manifest lock: its holder may be writing a temporary manifest
     for (FileInfo f : files) {
       Name n = DatasetFiles.classify(f.path(), false);
+      if (n != null && !n.checksum() && n.kind() == Kind.JOB_MARKER) {
+        markedJobs.add(n.job());
+      }
       if (n != null && !n.checksum() && nowMillis - f.modifiedMillis() <= stale) {
         if (n.kind() == Kind.JOB_MARKER) {
           liveJobs.add(n.job());
@@ -103,7 +107,11 @@ public final class Orphans {
       switch (n.kind()) {
         case SHARD -> {
           if (!listed.contains(base)) {
-            reason = "shard of job " + n.job() + ", which is not running, and no manifest lists it";
+            // a killed write leaves its marker: without one, and without a manifest, say what else it may be
+            reason = manifest == null && !markedJobs.contains(n.job())
+                ? "shard of job " + n.job() + ", which left no marker, and no manifest lists it: a failed write's, or"
+                    + " a dataset copied without its manifest (read them first with a glob of the .beton files)"
+                : "shard of job " + n.job() + ", which is not running, and no manifest lists it";
           }
         }
         case QUARANTINE -> {
