@@ -78,14 +78,7 @@ class SparkSubmitIT {
         + "spark.table(\"kept\").first().getLong(0) * 1000\n";
     Finished shell = UserCommand.run(ReadmeCommands.SHELL, variables(dataset), spark, tmp, "shell-jars", session,
         TIMEOUT_MINUTES);
-    assertThat(shell.exitCode()).as(shell.describe()).isZero();
-    assertThat(counts(SHOW_ROW, shell.stdout())).as(shell.describe()).isEqualTo(expectedLabels());
-    assertThat(shell.stdout()).as(shell.describe()).doesNotContain("error:", "Exception");
-    assertThat(Pattern.compile("(?m)^res\\d+: Long = " + PHOTOS + "$").matcher(shell.stdout()).results().count())
-        .as("counts of the dataset and its relative copy; %s", shell.describe()).isEqualTo(2);
-    DatasetManifest copy = DatasetManifest.parse(Files.readString(
-        tmp.resolve("relative-copy").resolve(DatasetManifest.FILE_NAME)));
-    assertThat(copy.totalSamples()).isEqualTo(PHOTOS);
+    assertReadBackAndCopied(shell, tmp.resolve("relative-copy"));
     assertThat(shell.stdout()).as(shell.describe())
         .contains("REFUSED Table default.kept cannot be replaced by a query (CREATE")
         .containsPattern("(?m)^res\\d+: Long = 1000$");
@@ -121,14 +114,21 @@ class SparkSubmitIT {
         + "spark.read.format(\"beton\").load(dataset + \"-copy\").count()\n";
     Finished shell = UserCommand.run(ReadmeCommands.SHELL_KRYO, variables(dataset), kryo, tmp, "shell-kryo", session,
         TIMEOUT_MINUTES);
+    assertReadBackAndCopied(shell, Path.of(dataset + "-copy"));
+  }
+
+  /**
+   * The shell ran the README's read-back lines (the label counts, the count) without an error, then wrote a copy of
+   * the dataset to {@code copy} and counted it: every photo in both.
+   */
+  private static void assertReadBackAndCopied(Finished shell, Path copy) throws IOException {
     assertThat(shell.exitCode()).as(shell.describe()).isZero();
     assertThat(counts(SHOW_ROW, shell.stdout())).as(shell.describe()).isEqualTo(expectedLabels());
     assertThat(shell.stdout()).as(shell.describe()).doesNotContain("error:", "Exception");
     assertThat(Pattern.compile("(?m)^res\\d+: Long = " + PHOTOS + "$").matcher(shell.stdout()).results().count())
         .as("counts of the dataset and its copy; %s", shell.describe()).isEqualTo(2);
-    DatasetManifest copy = DatasetManifest.parse(Files.readString(
-        Path.of(dataset + "-copy").resolve(DatasetManifest.FILE_NAME)));
-    assertThat(copy.totalSamples()).isEqualTo(PHOTOS);
+    DatasetManifest written = DatasetManifest.parse(Files.readString(copy.resolve(DatasetManifest.FILE_NAME)));
+    assertThat(written.totalSamples()).isEqualTo(PHOTOS);
   }
 
   private static Map<String, String> variables(Path dataset) {

@@ -150,19 +150,14 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     try {
       org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(hadoopConf(options));
       found = DatasetDirectory.inspect(fs, dir);
-      if (found.state() == DatasetDirectory.State.UNLISTED_SHARDS && mode != SaveMode.Overwrite) {
-        if (mode == SaveMode.Ignore) {
-          return new BaseRelation() {
-            @Override public SQLContext sqlContext() { return sqlContext; }
-            @Override public StructType schema() { return data.schema(); }
-          };
-        }
-        // ErrorIfExists, and Append: there is no dataset to add to, and publishing one would make these orphans
+      boolean unlisted = found.state() == DatasetDirectory.State.UNLISTED_SHARDS;
+      if (unlisted && (mode == SaveMode.ErrorIfExists || mode == SaveMode.Append)) {
+        // no dataset to add to, and publishing one would make these shards its orphans
         throw new IllegalArgumentException(DatasetDirectory.unlistedShardsMessage(path, found.example(),
             "mode(\"overwrite\")"));
       }
       if ((found.state() == DatasetDirectory.State.LEFTOVERS && mode != SaveMode.Append)
-          || found.state() == DatasetDirectory.State.UNLISTED_SHARDS) {
+          || (unlisted && mode == SaveMode.Overwrite)) {
         // a first write that failed or was killed: its files are not a dataset, and this write replaces them
         int deleted = DatasetDirectory.deleteLeftovers(fs, dir);
         if (deleted > 0) {
@@ -179,7 +174,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     switch (found.state()) {
       case FILE -> throw new IllegalArgumentException("Cannot write a beton dataset to " + path
           + ": it is a file; a dataset is a directory of shards and a manifest");
-      case DATASET, OCCUPIED -> {
+      case DATASET, OCCUPIED, UNLISTED_SHARDS -> {
         if (mode == SaveMode.Ignore) {
           return relation;
         }
