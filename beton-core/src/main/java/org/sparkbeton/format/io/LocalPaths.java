@@ -18,11 +18,6 @@ public final class LocalPaths {
   }
 
   /**
-   * What to add to a message about a local file that was not found, where this JVM reads file names in a charset
-   * other than UTF-8: under the POSIX locale (containers, cron, {@code env -i}) it is ASCII, a name holding any
-   * other character reads as '?' and no file of that name exists. Empty under a UTF-8 locale.
-   */
-  /**
    * Whether {@code path} starts with {@code ~} as a shell's home directory does: Hadoop's paths (and Spark's) take
    * it as a file name, so {@code save("~/data")} would make a directory named {@code ~} in the working directory.
    */
@@ -41,6 +36,11 @@ public final class LocalPaths {
         + homeInsteadOfTilde(path) + ")" : "";
   }
 
+  /**
+   * What to add to a message about a local file that was not found, where this JVM reads file names in a charset
+   * other than UTF-8: under the POSIX locale (containers, cron, {@code env -i}) it is ASCII, a name holding any
+   * other character reads as '?' and no file of that name exists. Empty under a UTF-8 locale.
+   */
   public static String nameCharsetHint() {
     String charset = System.getProperty("sun.jnu.encoding", "UTF-8");
     if (charset.equalsIgnoreCase("UTF-8") || charset.equalsIgnoreCase("UTF8")) {

@@ -96,9 +96,8 @@ public final class BetonReadOptions {
    * (Hadoop settings such as {@code fs.s3a.endpoint}, copied into the read's Hadoop configuration) pass.
    */
   public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, IGNORE_MISSING_FILES,
-      MAX_PARTITION_BYTES,
-      MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES, MEMOIZE_AGGREGATES,
-      VERIFY_CHECKSUMS);
+      MAX_PARTITION_BYTES, MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES,
+      MEMOIZE_AGGREGATES, VERIFY_CHECKSUMS);
 
   /** Values of {@link #IMAGE_MODE}. */
   public static final String IMAGE_MODE_BINARY = "binary";

@@ -68,6 +68,17 @@ public final class DatasetInputs {
     static FileVersion of(FileStatus status) {
       return new FileVersion(status.getPath().toString(), status.getLen(), status.getModificationTime());
     }
+
+    /** Whether the file is gone or replaced since: one status call. */
+    boolean changed(Configuration conf) throws IOException {
+      Path p = new Path(path);
+      try {
+        FileStatus now = p.getFileSystem(conf).getFileStatus(p);
+        return now.getLen() != length || now.getModificationTime() != modificationTime;
+      } catch (java.io.FileNotFoundException gone) {
+        return true;
+      }
+    }
   }
 
   private final String root;
@@ -155,14 +166,7 @@ public final class DatasetInputs {
   public DatasetInputs current(Configuration conf) {
     try {
       for (FileVersion v : versions) {
-        Path path = new Path(v.path());
-        FileStatus now;
-        try {
-          now = path.getFileSystem(conf).getFileStatus(path);
-        } catch (java.io.FileNotFoundException gone) {
-          return resolve(pathTexts, conf);
-        }
-        if (now.getLen() != v.length() || now.getModificationTime() != v.modificationTime()) {
+        if (v.changed(conf)) {
           return resolve(pathTexts, conf);
         }
       }

@@ -38,8 +38,7 @@ public final class ReadConf implements Serializable {
   private final boolean verifyChecksums;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, boolean ignoreMissingFiles, long maxPartitionBytes,
-      long maxSamplesPerPartition,
-      long openCostInBytes, int minPartitionNum, Map<String, CustomLayout> customFields,
+      long maxSamplesPerPartition, long openCostInBytes, int minPartitionNum, Map<String, CustomLayout> customFields,
       long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums) {
     this.openCostInBytes = openCostInBytes;
     this.minPartitionNum = minPartitionNum;

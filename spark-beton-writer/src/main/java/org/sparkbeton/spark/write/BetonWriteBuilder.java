@@ -5,13 +5,13 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.sparkbeton.format.io.LocalPaths;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.types.StructType;
+import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * {@code df.write.format("beton")}'s write: appends shards, or (after {@link #truncate()}, for

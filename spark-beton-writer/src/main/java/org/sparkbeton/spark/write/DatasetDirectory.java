@@ -3,8 +3,11 @@ package org.sparkbeton.spark.write;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -62,8 +65,8 @@ public final class DatasetDirectory {
       return new Inspection(State.DATASET, null);
     }
     String foreign = null;
-    java.util.Set<String> markedJobs = new java.util.HashSet<>();
-    java.util.Map<String, String> shardOfJob = new java.util.TreeMap<>();
+    Set<String> markedJobs = new HashSet<>();
+    Map<String, String> shardOfJob = new TreeMap<>();
     for (FileStatus f : fs.listStatus(dir)) {
       String name = f.getPath().getName();
       DatasetFiles.Name n = f.isFile() ? DatasetFiles.classify(name, false) : null;

@@ -53,18 +53,8 @@ final class ImageFileReader {
     }
     Path path = new Path(location);
     FileSystem fs = fileSystem(path);
-    ByteBuffer bytes;
-    try {
-      bytes = fs instanceof RawLocalFileSystem local ? readLocal(local.pathToFile(path), location)
-          : readStream(fs, path, location);
-    } catch (ImageDecodeException e) {
-      if (path.isAbsolute() || !e.getMessage().contains(" does not exist")) {
-        throw e;
-      }
-      // the driver cannot qualify paths that are data: a relative one is resolved here, where the user did not look
-      throw new ImageDecodeException(e.getMessage() + " (a relative path is resolved in the executor's working"
-          + " directory, " + fs.getWorkingDirectory() + "; store absolute paths or URIs)", e.getCause());
-    }
+    ByteBuffer bytes = fs instanceof RawLocalFileSystem local ? readLocal(local.pathToFile(path), location)
+        : readStream(fs, path, location);
     if (!bytes.hasRemaining()) {
       throw new ImageDecodeException("image file " + location + " is an empty file (0 bytes)");
     }
@@ -90,7 +80,7 @@ final class ImageFileReader {
     try (FileChannel in = FileChannel.open(local, StandardOpenOption.READ)) {
       return readAll(in, location);
     } catch (NoSuchFileException e) {
-      throw new ImageDecodeException("image file " + location + " does not exist" + LocalPaths.nameCharsetHint(), e);
+      throw doesNotExist(location, LocalPaths.nameCharsetHint(), e);
     } catch (IOException e) {
       if (file.isDirectory()) {
         throw new ImageDecodeException("image file " + location + " is a directory", e);
@@ -104,8 +94,19 @@ final class ImageFileReader {
     try (InputStream in = fs.open(path)) {
       return readAll(Channels.newChannel(in), location);
     } catch (FileNotFoundException e) {
-      throw new ImageDecodeException("image file " + location + " does not exist", e);
+      throw doesNotExist(location, "", e);
     }
+  }
+
+  /**
+   * A missing image file, as bad input; a relative path also says where it was looked for: the driver cannot
+   * qualify paths that are data, so one is resolved here, in the executor's working directory, not where the user
+   * looked.
+   */
+  private ImageDecodeException doesNotExist(String location, String hint, IOException cause) {
+    String relative = new Path(location).isAbsolute() ? "" : " (a relative path is resolved in the executor's"
+        + " working directory, " + lastFs.getWorkingDirectory() + "; store absolute paths or URIs)";
+    return new ImageDecodeException("image file " + location + " does not exist" + hint + relative, cause);
   }
 
   /** Reads {@code in} to its end into this reader's buffer, from its start, doubling it (up to {@link #MAX_BYTES}). */
