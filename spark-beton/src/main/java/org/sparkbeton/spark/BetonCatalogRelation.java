@@ -175,7 +175,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   public void insert(Dataset<Row> data, boolean overwrite) {
     DatasetManifest stored = holdsData() ? DatasetInputs.resolve(path, BetonProvider.hadoopConf(readOptions))
         .manifest() : null;
-    CatalogInsert insert = CatalogInsert.of(stored, List.of(data.columns()), writeOptions);
+    CatalogInsert insert = CatalogInsert.of(stored, data.schema(), writeOptions);
     data.drop(insert.dropColumns().toArray(new String[0])).write().format(BetonDataSource.SHORT_NAME)
         .options(insert.options()).mode(overwrite ? SaveMode.Overwrite : SaveMode.Append).save(path);
   }

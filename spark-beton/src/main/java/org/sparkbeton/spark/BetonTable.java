@@ -2,6 +2,7 @@ package org.sparkbeton.spark;
 
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -140,7 +141,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
             + " payloads it may point to are not interpreted", f.name(), path, conf.customFields().get(f.name()).size());
       }
     }
-    return new BetonTable(inputs, BetonSchema.of(inputs.fields(), conf.imageMode()), hadoopConf, null, null, null);
+    BetonSchema schema = BetonSchema.of(inputs.fields(), conf.imageMode(), inputs.root(), recipe(inputs));
+    return new BetonTable(inputs, schema, hadoopConf, null, null, null);
   }
 
   @Override
@@ -196,7 +198,9 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     }
     ReadConf conf = BetonProvider.readConf(options);
     DatasetInputs now = currentInputs();
-    BetonSchema readSchema = BetonSchema.of(now.fields(), conf.imageMode());
+    // annotated as at load(), as the table's schema Spark resolved the query with
+    BetonSchema readSchema = BetonSchema.of(now.fields(), conf.imageMode(), inputs.root(),
+        recipe(inputs));
     return new BetonScanBuilder(now, readSchema, conf, hadoopConf);
   }
 
@@ -222,6 +226,11 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
         inputs.root(), now.totalSamples(), now.shards().size(), last.totalSamples());
     current = now;
     return now;
+  }
+
+  /** The recipe of a dataset read through its manifest, which its image columns carry; empty for files and globs. */
+  private static Map<String, String> recipe(DatasetInputs inputs) {
+    return inputs.manifest() == null ? Map.of() : inputs.manifest().recipe();
   }
 
   DatasetInputs inputs() {

@@ -183,6 +183,42 @@ class BetonCatalogTableTest {
   }
 
   /**
+   * A table of raw pixels, or of images stored by {@code smart}'s threshold, takes inserts of its own rows and of new
+   * photos: the rows a beton read gives keep their size and mode columns for the write, and the recipe's threshold
+   * comes with its write mode.
+   */
+  @Test
+  void insertsIntoTablesOfRawAndSmartImagesKeepTheirImages() {
+    List<Row> photos = new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      photos.add(org.apache.spark.sql.RowFactory.create(org.sparkbeton.codec.testing.TestPhotos.photo(6, i), i % 2));
+    }
+    spark.createDataFrame(photos, new org.apache.spark.sql.types.StructType()
+        .add("image", org.apache.spark.sql.types.DataTypes.BinaryType)
+        .add("label", org.apache.spark.sql.types.DataTypes.IntegerType)).createOrReplaceTempView("more_photos");
+    for (String mode : List.of("raw", "smart")) {
+      Path location = tmp.resolve(mode + "-images");
+      // at 48 px a photo's pixels are 3,500 to 6,900 bytes: smart stores some raw, some as JPEG
+      spark.table("more_photos").where("label = 0").write().format("beton").option("imageColumns", "image")
+          .option("writeMode", mode).option("smartThreshold", "6000").option("maxResolution", "48")
+          .save(location.toString());
+      spark.sql("create table " + mode + "_images using beton location '" + location.toUri() + "'");
+      List<String> before = rows("select sha2(image, 256), image_width, image_height from " + mode + "_images");
+
+      spark.sql("insert into " + mode + "_images select * from " + mode + "_images");
+      spark.sql("insert into " + mode + "_images select image, 0, 0, '', label from more_photos where label = 1");
+
+      assertThat(rows("select label, count(*) from " + mode + "_images group by label order by label")).as(mode)
+          .containsExactly("[0,4]", "[1,2]");
+      String stored = mode.equals("raw") ? "'raw'" : "if(image_width * image_height * 3 > 6000, 'jpg', 'raw')";
+      assertThat(rows("select distinct image_mode = " + stored + " from " + mode + "_images")).as(mode)
+          .containsExactly("[true]");
+      assertThat(rows("select sha2(image, 256), image_width, image_height from " + mode + "_images where label = 0"))
+          .as(mode).hasSize(4).containsAll(before);
+    }
+  }
+
+  /**
    * A replace-as-select of a beton table is refused before it runs: Spark 3.5 would drop the table (a managed table's
    * data too), then fail to write the new one (BetonSessionExtensions). The table and its rows stay.
    */

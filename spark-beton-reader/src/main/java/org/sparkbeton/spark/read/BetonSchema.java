@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.ColumnAnnotations;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.fields.NumpyDtype;
 
@@ -20,7 +21,9 @@ import org.sparkbeton.format.fields.NumpyDtype;
  * Float to DoubleType, Bytes to BinaryType, JSON to StringType, NDArray/TorchTensor to a flat
  * (C-order) array of the matching element type with dtype and shape in the column metadata,
  * RGBImage by {@link BetonReadOptions#IMAGE_MODE}, custom fields to their raw metadata bytes.
- * Every column records where it comes from, so a pruned schema maps back to fields.
+ * Every column records where it comes from, so a pruned schema maps back to fields, and its metadata says so
+ * ({@link ColumnAnnotations}): a {@code format("beton")} write of the rows, filtered or joined, stores each image
+ * column as an image again, its width, height and mode columns as part of it, as the dataset's recipe stored them.
  */
 public final class BetonSchema {
   /** Which part of a field a column holds. */
@@ -77,7 +80,18 @@ public final class BetonSchema {
     this.schema = new StructType(fs.toArray(new StructField[0]));
   }
 
+  /** The schema of a read without a recipe to annotate image columns with (files, globs, executors). */
   public static BetonSchema of(List<ManifestField> fields, String imageMode) {
+    return of(fields, imageMode, "", Map.of());
+  }
+
+  /**
+   * @param dataset the dataset, file or files read, which annotates the image columns
+   * @param recipe the dataset manifest's recipe, whose {@link ColumnAnnotations#IMAGE_RECIPE} entries annotate the
+   *     image columns; empty for files read without a manifest
+   */
+  public static BetonSchema of(List<ManifestField> fields, String imageMode, String dataset,
+      Map<String, String> recipe) {
     List<Column> out = new ArrayList<>();
     for (ManifestField f : fields) {
       Metadata meta = metadata(f);
@@ -89,13 +103,18 @@ public final class BetonSchema {
         case FieldTypes.NDARRAY, FieldTypes.TORCH_TENSOR ->
             out.add(col(f, f.name(), arrayType(NumpyDtype.of(f.dtype())), meta, Part.VALUE));
         case FieldTypes.RGB_IMAGE -> {
+          meta = new MetadataBuilder().withMetadata(meta).putString(ColumnAnnotations.DATASET, dataset).build();
+          Metadata image = imageValue(meta, imageMode, recipe);
           if (imageMode.equals(BetonReadOptions.IMAGE_MODE_IMAGE)) {
-            out.add(col(f, f.name(), IMAGE_STRUCT, meta, Part.VALUE));
+            out.add(col(f, f.name(), IMAGE_STRUCT, image, Part.VALUE));
           } else {
-            out.add(col(f, f.name(), DataTypes.BinaryType, meta, Part.VALUE));
-            out.add(col(f, f.name() + "_width", DataTypes.IntegerType, meta, Part.WIDTH));
-            out.add(col(f, f.name() + "_height", DataTypes.IntegerType, meta, Part.HEIGHT));
-            out.add(col(f, f.name() + "_mode", DataTypes.StringType, meta, Part.MODE));
+            out.add(col(f, f.name(), DataTypes.BinaryType, image, Part.VALUE));
+            out.add(col(f, f.name() + "_width", DataTypes.IntegerType, part(meta, ColumnAnnotations.PART_WIDTH),
+                Part.WIDTH));
+            out.add(col(f, f.name() + "_height", DataTypes.IntegerType, part(meta, ColumnAnnotations.PART_HEIGHT),
+                Part.HEIGHT));
+            out.add(col(f, f.name() + "_mode", DataTypes.StringType, part(meta, ColumnAnnotations.PART_MODE),
+                Part.MODE));
           }
         }
         default -> throw new IllegalArgumentException("Field '" + f.name() + "' has unknown type id " + f.typeId());
@@ -110,13 +129,33 @@ public final class BetonSchema {
 
   private static Metadata metadata(ManifestField f) {
     MetadataBuilder b = new MetadataBuilder()
-        .putString("beton.field", f.name())
+        .putString(ColumnAnnotations.FIELD, f.name())
         .putLong("beton.type_id", f.typeId())
-        .putString("beton.type", FieldTypes.name(f.typeId()));
+        .putString(ColumnAnnotations.TYPE, FieldTypes.name(f.typeId()));
     if (f.dtype() != null) {
       b.putString("beton.dtype", f.dtype()).putLongArray("beton.shape", f.shape());
     }
     return b.build();
+  }
+
+  /** An image's value column: what its bytes are, and how the dataset stored its images. */
+  private static Metadata imageValue(Metadata field, String imageMode, Map<String, String> recipe) {
+    MetadataBuilder b = new MetadataBuilder().withMetadata(field);
+    if (!imageMode.equals(BetonReadOptions.IMAGE_MODE_IMAGE)) {
+      b.putString(ColumnAnnotations.IMAGE_PAYLOAD, imageMode.equals(BetonReadOptions.IMAGE_MODE_RAW)
+          ? ColumnAnnotations.PAYLOAD_RGB : ColumnAnnotations.PAYLOAD_STORED);
+    }
+    for (String key : ColumnAnnotations.IMAGE_RECIPE) {
+      String value = recipe.get(key);
+      if (value != null) {
+        b.putString(ColumnAnnotations.RECIPE_PREFIX + key, value);
+      }
+    }
+    return b.build();
+  }
+
+  private static Metadata part(Metadata field, String part) {
+    return new MetadataBuilder().withMetadata(field).putString(ColumnAnnotations.IMAGE_PART, part).build();
   }
 
   /**

@@ -2,6 +2,7 @@ package org.sparkbeton.spark.write;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.FieldDescriptor;
 import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.ColumnAnnotations;
 import org.sparkbeton.format.fields.BytesField;
 import org.sparkbeton.format.fields.FloatField;
 import org.sparkbeton.format.fields.IntField;
@@ -38,7 +40,8 @@ import org.sparkbeton.format.options.OptionNames;
  * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
  * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} →
  * NDArray; string → JSON string literal (or UTF-8 Bytes); other
- * structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique.
+ * structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique. The image columns of a
+ * DataFrame read with {@code format("beton")} are image columns by themselves ({@link ReadImageColumns}).
  */
 public final class BetonSchemaMapping {
   private static final Set<String> IMAGE_STRUCT_FIELDS = Set.of("origin", "height", "width", "nChannels", "mode", "data");
@@ -62,9 +65,11 @@ public final class BetonSchemaMapping {
     int source = sourceIdOrdinal(schema, conf);
     List<ColumnPlan> plans = new ArrayList<>();
     StructField[] fields = schema.fields();
+    Map<Integer, ColumnPlan.ImageParts> readImages = new HashMap<>();
+    Set<Integer> imageParts = readImageParts(schema, conf, readImages);
     for (int i = 0; i < fields.length; i++) {
-      if (i != source) {
-        plans.add(planColumn(fields[i], i, conf));
+      if (i != source && !imageParts.contains(i)) {
+        plans.add(planColumn(fields[i], i, conf, readImages.get(i)));
       }
     }
     if (plans.isEmpty()) {
@@ -79,6 +84,40 @@ public final class BetonSchemaMapping {
     }
     refuseNamesReadsConfuse(plans);
     return plans;
+  }
+
+  /**
+   * The columns a beton read added beside the image columns of this write ({@code _width}, {@code _height},
+   * {@code _mode}, known by their annotations under any name): not fields of their own, since reads of the new
+   * dataset add them again, but the description of their image's payload. {@code parts} gets, for each image column
+   * whose three columns are here, where they are ({@link ReadImageColumns#parts}).
+   *
+   * @throws IllegalArgumentException for an image column whose payloads may be raw pixels without the width and
+   *     height that give their shape
+   */
+  private static Set<Integer> readImageParts(StructType schema, BetonWriteConf conf,
+      Map<Integer, ColumnPlan.ImageParts> parts) {
+    StructField[] fields = schema.fields();
+    Set<Integer> all = new HashSet<>();
+    for (int i = 0; i < fields.length; i++) {
+      StructField image = fields[i];
+      if (!(image.dataType() instanceof BinaryType) || !conf.isImageColumn(image.name())
+          || !ReadImageColumns.isImageValue(image)) {
+        continue;
+      }
+      all.addAll(ReadImageColumns.partsOf(schema, image));
+      ColumnPlan.ImageParts found = ReadImageColumns.parts(schema, i);
+      if (found != null) {
+        parts.put(i, found);
+      } else if (!ReadImageColumns.allJpeg(image)) {
+        String field = ReadImageColumns.field(image);
+        throw new IllegalArgumentException("Image column '" + image.name() + "' was read from " + ReadImageColumns
+            .dataset(image) + " (field '" + field + "'), whose images may be stored as raw pixels, but the columns the"
+            + " read gave beside it, " + field + "_width, " + field + "_height and " + field + "_mode, which say"
+            + " their shape, are not all in the DataFrame (or not only once): select them with it");
+      }
+    }
+    return all;
   }
 
   /**
@@ -103,8 +142,8 @@ public final class BetonSchemaMapping {
             String c = p.column();
             throw new IllegalArgumentException("Column '" + clash + "' has the name of the column that reads of image"
                 + " column '" + c + "' add for its " + suffix.substring(1) + " (" + c + "_width, _height and _mode):"
-                + " drop or rename it (a beton read adds these columns: to copy a dataset, drop them and keep"
-                + " imageColumns, and stored JPEGs pass through unchanged; raw images need a read with imageMode=image)");
+                + " drop or rename it (a beton read adds these columns, and writes of what it read leave them out by"
+                + " themselves: they are known by their metadata, which this column does not carry)");
           }
         }
       }
@@ -171,7 +210,8 @@ public final class BetonSchemaMapping {
     return b.toString();
   }
 
-  private static ColumnPlan planColumn(StructField f, int ordinal, BetonWriteConf conf) {
+  /** @param parts the size and mode columns of a beton read's image column, or null */
+  private static ColumnPlan planColumn(StructField f, int ordinal, BetonWriteConf conf, ColumnPlan.ImageParts parts) {
     String name = f.name();
     DataType t = f.dataType();
     if (conf.isImageColumn(name) && !(t instanceof BinaryType) && !(t instanceof StringType) && !isImageStruct(t)) {
@@ -195,7 +235,8 @@ public final class BetonSchemaMapping {
     } else if (t instanceof DoubleType) {
       kind = ColumnKind.DOUBLE;
     } else if (t instanceof BinaryType) {
-      kind = conf.isImageColumn(name) ? ColumnKind.ENCODED_IMAGE : ColumnKind.BINARY;
+      kind = !conf.isImageColumn(name) ? ColumnKind.BINARY
+          : parts != null ? ColumnKind.READ_IMAGE : ColumnKind.ENCODED_IMAGE;
     } else if (isImageStruct(t)) {
       kind = ColumnKind.IMAGE_STRUCT;
     } else if (t instanceof ArrayType a && numpyType(a.elementType()) != null) {
@@ -220,10 +261,10 @@ public final class BetonSchemaMapping {
       case LONG, INT, SHORT, BYTE, BOOLEAN -> new BetonField(name, IntField.INSTANCE);
       case FLOAT, DOUBLE -> new BetonField(name, FloatField.INSTANCE);
       case BINARY, STRING_BYTES -> new BetonField(name, BytesField.INSTANCE);
-      case ENCODED_IMAGE, IMAGE_PATH, IMAGE_STRUCT -> new BetonField(name, RgbImageField.INSTANCE);
+      case ENCODED_IMAGE, READ_IMAGE, IMAGE_PATH, IMAGE_STRUCT -> new BetonField(name, RgbImageField.INSTANCE);
       default -> new BetonField(name, JsonField.INSTANCE);
     };
-    return new ColumnPlan(name, ordinal, t, kind, field);
+    return new ColumnPlan(name, ordinal, t, kind, field, kind == ColumnKind.READ_IMAGE ? parts : null);
   }
 
   /** Spark's {@code image} data source struct: origin, height, width, nChannels, mode, data. */

@@ -37,12 +37,13 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
   }
 
   /**
-   * Parses the options and maps the schema, as the write will: throws IllegalArgumentException naming the
+   * Parses the options (with the image columns of a beton read and their dataset's image settings added:
+   * {@link ReadImageColumns}) and maps the schema, as the write will: throws IllegalArgumentException naming the
    * option or column that is wrong. For callers that settle something else first (the SaveMode against the
    * path) and want a bad option to fail before it.
    */
   public static BetonWriteConf plan(StructType schema, Map<String, String> options) {
-    BetonWriteConf conf = BetonWriteConf.parse(options);
+    BetonWriteConf conf = BetonWriteConf.parse(ReadImageColumns.options(schema, options));
     BetonSchemaMapping.fields(schema, conf);
     org.sparkbeton.codec.jpeg.JpegCodecs.nativeAvailable(); // loads the codec: a Java fallback logs its WARN on the driver
     return conf;

@@ -1,6 +1,8 @@
 package org.sparkbeton.spark.write;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every option of {@code df.write.format("beton")}, case-insensitive. Defaults mirror FFCV's
@@ -144,4 +146,45 @@ public final class BetonWriteOptions {
   static final List<String> IMAGE_ONLY = List.of(WRITE_MODE, MAX_RESOLUTION, MIN_RESOLUTION, JPEG_QUALITY,
       JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK, COMPRESS_PROBABILITY,
       SMART_THRESHOLD, SEED, BAD_IMAGE_POLICY);
+
+  /** Manifest recipe entries (as {@code BetonWriteConf.recipe} records them) and the options that give them back. */
+  private static final Map<String, String> RECIPE_OPTIONS = recipeOptions();
+
+  private static Map<String, String> recipeOptions() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("write_mode", WRITE_MODE);
+    m.put("max_resolution", MAX_RESOLUTION);
+    m.put("min_resolution", MIN_RESOLUTION);
+    m.put("jpeg_quality", JPEG_QUALITY);
+    m.put("jpeg_subsampling", JPEG_SUBSAMPLING);
+    m.put("compress_probability", COMPRESS_PROBABILITY);
+    m.put("smart_threshold", SMART_THRESHOLD);
+    m.put("seed", SEED);
+    return Map.copyOf(m);
+  }
+
+  /**
+   * {@code options} with the image settings of a dataset's manifest {@code recipe} (write mode, resolution, JPEG
+   * quality and subsampling, the {@code smart} and {@code proportion} settings) added where the options give none,
+   * so that images written with them are stored as that dataset's were: a stored JPEG read back passes through
+   * unchanged, a new photo is resized and encoded as the rest. A resolution given in either form replaces the
+   * recipe's (the two are exclusive).
+   */
+  public static Map<String, String> withRecipe(Map<String, String> options, Map<String, String> recipe) {
+    Map<String, String> out = new LinkedHashMap<>(options);
+    boolean resolutionGiven = given(options, MAX_RESOLUTION) || given(options, MIN_RESOLUTION);
+    RECIPE_OPTIONS.forEach((entry, option) -> {
+      String value = recipe.get(entry);
+      boolean resolution = option.equals(MAX_RESOLUTION) || option.equals(MIN_RESOLUTION);
+      if (value != null && !value.equals("none") && !given(options, option) && !(resolution && resolutionGiven)) {
+        out.put(option, value);
+      }
+    });
+    return out;
+  }
+
+  /** Whether {@code options} hold {@code option}, in any case. */
+  static boolean given(Map<String, String> options, String option) {
+    return options.keySet().stream().anyMatch(option::equalsIgnoreCase);
+  }
 }

@@ -1,7 +1,10 @@
 package org.sparkbeton.spark.write;
 
-/** How a Spark column becomes a .beton value. */
+/**
+ * How a Spark column becomes a .beton value. {@code READ_IMAGE}: an image as a beton read gives it, with the size
+ * and mode columns the read adds ({@link ColumnPlan.ImageParts}).
+ */
 enum ColumnKind {
   LONG, INT, SHORT, BYTE, BOOLEAN, FLOAT, DOUBLE,
-  BINARY, ENCODED_IMAGE, IMAGE_PATH, IMAGE_STRUCT, NUMERIC_ARRAY, STRING_JSON, STRING_BYTES, JSON
+  BINARY, ENCODED_IMAGE, READ_IMAGE, IMAGE_PATH, IMAGE_STRUCT, NUMERIC_ARRAY, STRING_JSON, STRING_BYTES, JSON
 }

@@ -12,6 +12,7 @@ import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
+import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.write.SampleTooLargeException;
 
@@ -131,7 +132,8 @@ final class RowEncoder implements AutoCloseable {
   }
 
   private static boolean isImage(ColumnPlan p) {
-    return p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.IMAGE_STRUCT
+    return p.kind() == ColumnKind.ENCODED_IMAGE || p.kind() == ColumnKind.READ_IMAGE
+        || p.kind() == ColumnKind.IMAGE_STRUCT
         || p.kind() == ColumnKind.IMAGE_PATH;
   }
 
@@ -168,6 +170,7 @@ final class RowEncoder implements AutoCloseable {
       }
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
       case ENCODED_IMAGE -> images.fromEncoded(binaryView(row, i), rowIndex);
+      case READ_IMAGE -> readImage(p.parts(), row, i, rowIndex);
       case IMAGE_PATH -> images.fromEncoded(files.read(row.getUTF8String(i).toString()), rowIndex);
       case IMAGE_STRUCT -> imageStruct(p, row.getStruct(i, ((StructType) p.type()).fields().length), rowIndex);
       case NUMERIC_ARRAY -> array(p, row.getArray(i));
@@ -190,6 +193,23 @@ final class RowEncoder implements AutoCloseable {
       }
     }
     return ByteBuffer.wrap(row.getBinary(i));
+  }
+
+  /**
+   * An image as a beton read gave it in column {@code i}: its payload as stored (a JPEG, or RGB bytes where its mode
+   * column says {@code raw}), or decoded RGB bytes; RGB bytes are H x W x 3 by its width and height columns.
+   */
+  private RgbImage readImage(ColumnPlan.ImageParts parts, InternalRow row, int i, long rowIndex) {
+    if (!parts.rgb() && !ImageMode.RAW.label().equals(row.getUTF8String(parts.mode()).toString())) {
+      return images.fromEncoded(binaryView(row, i), rowIndex);
+    }
+    int w = row.getInt(parts.width());
+    int h = row.getInt(parts.height());
+    byte[] rgb = row.getBinary(i);
+    if (w < 1 || h < 1 || rgb.length != (long) w * h * 3) {
+      throw new ImageDecodeException("raw image of " + w + "x" + h + " holds " + rgb.length + " bytes, not H*W*3");
+    }
+    return images.fromPixels(rgb, w, h, rowIndex);
   }
 
   /** Spark's image struct: BGR(A) or grey bytes, row-major. */

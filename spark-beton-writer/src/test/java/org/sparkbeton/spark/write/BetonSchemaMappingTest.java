@@ -57,9 +57,9 @@ class BetonSchemaMappingTest {
     assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("photo", DataTypes.BinaryType)
         .add("Photo_Height", DataTypes.IntegerType), images))
         .hasMessage("Column 'Photo_Height' has the name of the column that reads of image column 'photo' add for its"
-            + " height (photo_width, _height and _mode): drop or rename it (a beton read adds these columns: to copy a"
-            + " dataset, drop them and keep imageColumns, and stored JPEGs pass through unchanged; raw images need a"
-            + " read with imageMode=image)");
+            + " height (photo_width, _height and _mode): drop or rename it (a beton read adds these columns, and"
+            + " writes of what it read leave them out by themselves: they are known by their metadata, which this"
+            + " column does not carry)");
     assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType)
         .add("LABEL", DataTypes.IntegerType), BetonWriteConf.parse(Map.of())))
         .hasMessage("Columns 'label' and 'LABEL' differ only in case; Spark reads could not tell them apart"
