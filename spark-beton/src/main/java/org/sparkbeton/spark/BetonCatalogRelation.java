@@ -46,10 +46,29 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
     this.path = path;
     this.readOptions = readOptions;
     this.writeOptions = writeOptions;
-    this.schema = declared != null ? declared : read().schema();
-    if (declared != null && holdsData()) {
-      requireColumns(read().schema());
+    StructType stored = declared == null || holdsData() ? read().schema() : null;
+    if (declared != null && stored != null) {
+      requireColumns(declared, stored);
     }
+    this.schema = declared == null ? stored : annotated(declared, stored);
+  }
+
+  /**
+   * The catalog's columns with the metadata of the dataset's (null: none yet): what a beton read says of each field
+   * (an image's dataset, parts and recipe), as the dataset is now, so that rows of the table written elsewhere with
+   * {@code format("beton")} are stored as the dataset stored them. The catalog keeps the types.
+   */
+  private static StructType annotated(StructType declared, StructType stored) {
+    if (stored == null) {
+      return declared;
+    }
+    StructType out = new StructType();
+    for (StructField f : declared.fields()) {
+      StructField own = java.util.Arrays.stream(stored.fields()).filter(s -> s.name().equalsIgnoreCase(f.name()))
+          .findFirst().orElse(f);
+      out = out.add(new StructField(f.name(), f.dataType(), f.nullable(), own.metadata()));
+    }
+    return out;
   }
 
   /**
@@ -115,8 +134,8 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   }
 
   /** Every column the catalog declares must be one of the dataset's (any case). */
-  private void requireColumns(StructType stored) {
-    for (StructField f : schema.fields()) {
+  private void requireColumns(StructType declared, StructType stored) {
+    for (StructField f : declared.fields()) {
       if (java.util.Arrays.stream(stored.fieldNames()).noneMatch(f.name()::equalsIgnoreCase)) {
         throw new IllegalArgumentException("Table column '" + f.name() + "' is not a field of the beton dataset at "
             + path + " (its fields: " + String.join(", ", stored.fieldNames()) + ")");

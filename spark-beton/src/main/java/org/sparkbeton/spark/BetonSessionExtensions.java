@@ -17,8 +17,12 @@ import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.plans.logical.ReplaceTableAsSelect;
 import org.apache.spark.sql.catalyst.plans.logical.TableSpec;
 import org.apache.spark.sql.catalyst.plans.logical.TableSpecBase;
+import org.apache.spark.sql.catalyst.rules.Rule;
 import org.apache.spark.sql.connector.catalog.CatalogV2Util;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import scala.Function1;
 import scala.Option;
@@ -39,7 +43,7 @@ import scala.runtime.BoxedUnit;
  * gone. Spark refuses the same statement for Parquet tables at analysis; this refuses it for beton tables the same
  * way, naming what does replace a table's rows. A beton table created {@code PARTITIONED BY} is refused too, as
  * {@code df.write().partitionBy(...)} is, and one created without columns where its location holds no dataset to
- * take them from.
+ * take them from; where it holds one, a resolution rule gives the table the dataset's columns.
  *
  * <p>Compiled for Java 8 like {@link BetonDataSource}: Spark runs every registered extension on Java 8 and 11 too,
  * and this one refers to nothing of ours that needs Java 17.
@@ -65,8 +69,42 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     }
   };
 
+  /**
+   * Gives a beton table created without columns the columns of the dataset at its location, as Spark does for a
+   * Parquet table (its V1 create infers them), where Spark 3.5's session catalog would store a table of no columns
+   * for a V2 provider: {@code saveAsTable} in append mode then failed comparing the DataFrame with that empty
+   * schema, and {@code SHOW CREATE TABLE} printed none. Where they cannot be read, the plan is left as it is and
+   * the check below refuses it with the read's reason.
+   */
+  private static final Rule<LogicalPlan> COLUMNS_FROM_LOCATION = new Rule<LogicalPlan>() {
+    @Override
+    public LogicalPlan apply(LogicalPlan plan) {
+      if (!(plan instanceof CreateTable)) {
+        return plan;
+      }
+      CreateTable create = (CreateTable) plan;
+      TableSpecBase spec = create.tableSpec();
+      if (!create.tableSchema().isEmpty() || !isBeton(spec.provider()) || spec.location().isEmpty()) {
+        return plan;
+      }
+      StructType columns;
+      try {
+        columns = datasetColumns(spec);
+      } catch (RuntimeException e) {
+        return plan;
+      }
+      return new CreateTable(create.name(), columns, create.partitioning(), spec, create.ignoreIfExists());
+    }
+  };
+
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
+    extensions.injectResolutionRule(new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+      @Override
+      public Rule<LogicalPlan> apply(SparkSession session) {
+        return COLUMNS_FROM_LOCATION;
+      }
+    });
     extensions.injectCheckRule(new AbstractFunction1<SparkSession, Function1<LogicalPlan, BoxedUnit>>() {
       @Override
       public Function1<LogicalPlan, BoxedUnit> apply(SparkSession session) {
@@ -146,6 +184,20 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
           + " (CREATE TABLE " + table + " (id BIGINT, ...) USING beton), the LOCATION of a beton dataset to take them"
           + " from, or a query (AS SELECT ...)");
     }
+    try {
+      datasetColumns(spec);
+    } catch (RuntimeException e) {
+      throw analysisException("Table " + table + " USING beton has no columns, and they cannot be read from its"
+          + " LOCATION '" + spec.location().get() + "': " + e.getMessage() + ". Give its columns to create it before"
+          + " a write fills the location");
+    }
+  }
+
+  /**
+   * The columns of the dataset at the location of a table spec, without the annotations reads add (a table's scan
+   * adds those of the dataset as it is then); throws what the read throws.
+   */
+  private static StructType datasetColumns(TableSpecBase spec) {
     // the table's OPTIONS mix read and write options, which the first query checks; only a custom field's layout
     // matters to the columns
     Map<String, String> options = new HashMap<>();
@@ -157,13 +209,12 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
       }
     }
     options.put("path", spec.location().get());
-    try {
-      new BetonDataSource().inferSchema(new CaseInsensitiveStringMap(options));
-    } catch (RuntimeException e) {
-      throw analysisException("Table " + table + " USING beton has no columns, and they cannot be read from its"
-          + " LOCATION '" + spec.location().get() + "': " + e.getMessage() + ". Give its columns to create it before"
-          + " a write fills the location");
+    StructType read = new BetonDataSource().inferSchema(new CaseInsensitiveStringMap(options));
+    StructType plain = new StructType();
+    for (StructField f : read.fields()) {
+      plain = plain.add(new StructField(f.name(), f.dataType(), f.nullable(), Metadata.empty()));
     }
+    return plain;
   }
 
   private static String tableName(LogicalPlan name) {

@@ -84,6 +84,12 @@ class BetonCatalogTableTest {
     assertThat(rows("select label, count(*) from existing where name != 's0' group by label order by label"))
         .containsExactly("[0,3]", "[1,3]", "[2,3]");
     assertThat(rows("select count(*) from existing")).containsExactly("[10]");
+    // the catalog holds the dataset's columns, as for a Parquet table: an append by saveAsTable is checked against
+    // them (with none stored it failed: "The column number of the existing table ... (struct<>) doesn't match")
+    assertThat(rows("show create table existing").get(0)).contains("label BIGINT NOT NULL", "name STRING NOT NULL");
+    spark.range(10, 12).selectExpr("id % 3 as label", "concat('s', id) as name").write().format("beton")
+        .mode(SaveMode.Append).saveAsTable("existing");
+    assertThat(rows("select count(*), max(name) from existing")).containsExactly("[12,s9]");
 
     spark.sql("create temporary view existing_view using beton options (path '" + location.toUri() + "')");
     assertThat(rows("select min(name), max(name) from existing_view where label = 1")).containsExactly("[s1,s7]");

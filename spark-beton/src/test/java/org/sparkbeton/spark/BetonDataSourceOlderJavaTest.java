@@ -39,12 +39,14 @@ class BetonDataSourceOlderJavaTest {
     assertThat(majorVersion(BetonSessionExtensions.class.getName())).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$1")).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$2")).isEqualTo(JAVA_8);
+    assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$3")).isEqualTo(JAVA_8);
+    assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$4")).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonProvider.class.getName())).isEqualTo(JAVA_17);
   }
 
   /** Spark runs every registered session extension at each session's start, on Java 11 as on 17. */
   @Test
-  void onJava11TheSessionExtensionLoadsAndInjectsItsCheck() {
+  void onJava11TheSessionExtensionLoadsAndInjectsItsRules() {
     OlderJava java11 = new OlderJava(JAVA_11);
     List<String> loaded = new ArrayList<>();
     for (SparkSessionExtensionsProvider p : ServiceLoader.load(SparkSessionExtensionsProvider.class, java11)) {
@@ -53,6 +55,7 @@ class BetonDataSourceOlderJavaTest {
       SparkSessionExtensions extensions = new SparkSessionExtensions();
       p.apply(extensions);
       assertThat(extensions.buildCheckRules(null).size()).isEqualTo(1);
+      assertThat(extensions.buildResolutionRules(null).size()).isEqualTo(1);
     }
     assertThat(loaded).containsExactly(BetonSessionExtensions.class.getName());
   }
