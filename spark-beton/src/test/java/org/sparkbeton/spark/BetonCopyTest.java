@@ -19,8 +19,15 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.codec.testing.TestPhotos;
+import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.fields.Float16;
+import org.sparkbeton.format.fields.NdArrayField;
+import org.sparkbeton.format.fields.NumpyDtype;
+import org.sparkbeton.format.fields.RgbImage;
+import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.spark.read.testing.TestDatasets;
 
 /**
  * A DataFrame read with {@code format("beton")} written back with {@code format("beton")} and no options, as a
@@ -150,5 +157,49 @@ class BetonCopyTest {
         .hasMessageContaining("Image column 'image' was read from ")
         .hasMessageContaining("whose images may be stored as raw pixels, but the columns the read gave beside it,"
             + " image_width, image_height and image_mode, which say their shape, are not all in the DataFrame");
+  }
+
+  /**
+   * Arrays come back as the fields they were, shape and dtype: the types a read widens ({@code u1} to short,
+   * {@code f2} to float) are narrowed again, big-endian stays big-endian, a TorchTensor stays one; a raw image of a
+   * file without a recipe stays raw. A value the dtype cannot hold fails naming the column.
+   */
+  @Test
+  void arraysKeepTheirShapeAndDtype() throws Exception {
+    List<BetonField> fields = List.of(new BetonField("image", RgbImageField.INSTANCE),
+        new BetonField("mask", NdArrayField.ndarray("|u1", 2, 3)), new BetonField("half", NdArrayField.ndarray("<f2", 4)),
+        new BetonField("big", NdArrayField.ndarray(">i4", 2)),
+        new BetonField("tensor", NdArrayField.torchTensor(NumpyDtype.of("<u2"), 2)));
+    List<Object[]> samples = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      byte[] rgb = new byte[3 * 2 * 3];
+      java.util.Arrays.fill(rgb, (byte) (40 * i + 7));
+      short[] half = {Float16.fromFloat(i / 3f), Float16.fromFloat(-1e4f), Float16.fromFloat(6.1e-5f), (short) 0x7c00};
+      samples.add(new Object[] {RgbImage.raw(3, 2, rgb), new byte[] {0, 1, (byte) 127, (byte) 128, (byte) 255,
+          (byte) i}, half, new int[] {i, -i}, new short[] {(short) 65535, (short) i}});
+    }
+    Path source = tmp.resolve("arrays");
+    TestDatasets.writeDataset(source, fields, List.of(samples.subList(0, 4), samples.subList(4, 8)));
+    String copy = tmp.resolve("arrays-copy").toString();
+    Dataset<Row> read = spark.read().format("beton").load(source.toString());
+    read.write().format("beton").save(copy);
+
+    assertThat(manifest(copy).fields()).extracting(f -> f.name() + ":" + FieldTypes.name(f.typeId()) + ":" + f.dtype()
+        + ":" + java.util.Arrays.toString(f.shape())).containsExactly("image:RGBImage:null:null",
+        "mask:NDArray:|u1:[2, 3]", "half:NDArray:<f2:[4]", "big:NDArray:>i4:[2]", "tensor:TorchTensor:<u2:[2]");
+    List<Row> back = spark.read().format("beton").load(copy).orderBy("big").collectAsList();
+    assertThat(back).isEqualTo(read.orderBy("big").collectAsList());
+    assertThat(back.get(0).<Integer>getAs("image_width")).isEqualTo(3);
+    assertThat(back.get(0).<String>getAs("image_mode")).isEqualTo("raw");
+
+    // a computed column is the user's own (its metadata gone): its shape is asked for; given the read's metadata
+    // back, a value out of the stored dtype's range is bad data, named
+    org.apache.spark.sql.Column plusOne = org.apache.spark.sql.functions.expr("transform(mask, x -> cast(x + 1 as short))");
+    assertThatThrownBy(() -> read.withColumn("mask", plusOne).write().format("beton").save(tmp.resolve("bad").toString()))
+        .hasMessageContaining("Column 'mask' is an array of smallint: give its shape with option arrayShapes");
+    assertThatThrownBy(() -> read.withColumn("mask", plusOne.as("mask", read.schema().apply("mask").metadata()))
+        .write().format("beton").save(tmp.resolve("bad").toString()))
+        .hasStackTraceContaining("Bad value in column 'mask'")
+        .hasStackTraceContaining("is 256, outside the range of its field's dtype |u1 (0..255)");
   }
 }

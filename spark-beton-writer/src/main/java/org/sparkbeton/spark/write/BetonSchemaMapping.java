@@ -38,8 +38,8 @@ import org.sparkbeton.format.options.OptionNames;
  * (a column an option names must exist; image options need an image column):
  * integral and boolean → Int; float/double → Float; binary → Bytes, or RGBImage for the columns
  * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
- * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} →
- * NDArray; string → JSON string literal (or UTF-8 Bytes); other
+ * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} (or from the beton
+ * read that gave them, with its dtype: {@link StoredArrays}) → NDArray; string → JSON string literal (or UTF-8 Bytes); other
  * structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique. The image columns of a
  * DataFrame read with {@code format("beton")} are image columns by themselves ({@link ReadImageColumns}).
  */
@@ -240,13 +240,15 @@ public final class BetonSchemaMapping {
     } else if (isImageStruct(t)) {
       kind = ColumnKind.IMAGE_STRUCT;
     } else if (t instanceof ArrayType a && numpyType(a.elementType()) != null) {
-      long[] shape = conf.arrayShape(name);
+      StoredArrays stored = StoredArrays.of(f);
+      long[] shape = conf.arrayShape(name) != null ? conf.arrayShape(name) : stored.shape();
       if (shape == null) {
         throw new IllegalArgumentException("Column '" + name + "' is an array of " + a.elementType().simpleString()
             + ": give its shape with option arrayShapes, e.g. '" + name + ":3x4'");
       }
-      return new ColumnPlan(name, ordinal, t, ColumnKind.NUMERIC_ARRAY,
-          new BetonField(name, NdArrayField.ndarray(numpyType(a.elementType()), shape)));
+      NdArrayField codec = stored.torch() ? NdArrayField.torchTensor(stored.dtype(), shape)
+          : NdArrayField.ndarray(stored.dtype(), shape);
+      return new ColumnPlan(name, ordinal, t, ColumnKind.NUMERIC_ARRAY, new BetonField(name, codec));
     } else if (t instanceof StringType && conf.isImageColumn(name)) {
       kind = ColumnKind.IMAGE_PATH;
     } else if (t instanceof StringType) {

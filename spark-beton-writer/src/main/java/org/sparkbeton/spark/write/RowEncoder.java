@@ -6,13 +6,13 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
-import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
 import org.sparkbeton.format.fields.ImageMode;
+import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.write.SampleTooLargeException;
 
@@ -240,33 +240,23 @@ final class RowEncoder implements AutoCloseable {
   }
 
   private Object array(ColumnPlan p, ArrayData a) {
-    if (p.field().codec() instanceof org.sparkbeton.format.fields.NdArrayField shaped) {
-      long[] shape = shaped.shape();
-      long elements = 1;
-      for (long d : shape) {
-        elements *= d;
-      }
-      if (a.numElements() != elements) {
-        throw new IllegalArgumentException(a.numElements() + " elements, but its shape (option arrayShapes) is "
-            + java.util.Arrays.stream(shape).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining("x"))
-            + ", " + elements + " elements");
-      }
+    NdArrayField field = (NdArrayField) p.field().codec();
+    long[] shape = field.shape();
+    long elements = 1;
+    for (long d : shape) {
+      elements *= d;
+    }
+    if (a.numElements() != elements) {
+      throw new IllegalArgumentException(a.numElements() + " elements, but its shape (option arrayShapes) is "
+          + java.util.Arrays.stream(shape).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining("x"))
+          + ", " + elements + " elements");
     }
     for (int k = 0; k < a.numElements(); k++) {
       if (a.isNullAt(k)) {
         throw new IllegalArgumentException("null element at index " + k + "; .beton arrays have no nulls");
       }
     }
-    String np = BetonSchemaMapping.numpyType(((ArrayType) p.type()).elementType());
-    return switch (np) {
-      case "|i1" -> a.toByteArray();
-      case "<i2" -> a.toShortArray();
-      case "<i4" -> a.toIntArray();
-      case "<i8" -> a.toLongArray();
-      case "<f4" -> a.toFloatArray();
-      case "<f8" -> a.toDoubleArray();
-      default -> a.toBooleanArray();
-    };
+    return StoredArrays.values(a, field.dtype());
   }
 
   /** What this task has counted so far (rows skipped here, images' work in its {@link ImageEncoder}). */
