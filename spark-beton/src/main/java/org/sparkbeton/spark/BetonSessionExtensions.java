@@ -194,8 +194,8 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
   }
 
   /**
-   * The columns of the dataset at the location of a table spec, without the annotations reads add (a table's scan
-   * adds those of the dataset as it is then); throws what the read throws.
+   * The columns of the dataset at the location of a table spec, nullable and without the annotations reads add (a
+   * table's scan adds those of the dataset as it is then); throws what the read throws.
    */
   private static StructType datasetColumns(TableSpecBase spec) {
     // the table's OPTIONS mix read and write options, which the first query checks; only a custom field's layout
@@ -212,7 +212,9 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     StructType read = new BetonDataSource().inferSchema(new CaseInsensitiveStringMap(options));
     StructType plain = new StructType();
     for (StructField f : read.fields()) {
-      plain = plain.add(new StructField(f.name(), f.dataType(), f.nullable(), Metadata.empty()));
+      // nullable, as Spark stores a Parquet table's: a null inserted then meets the write's nullPolicy (skip, or fail
+      // naming the column) instead of Spark's not-null assertion
+      plain = plain.add(new StructField(f.name(), f.dataType(), true, Metadata.empty()));
     }
     return plain;
   }

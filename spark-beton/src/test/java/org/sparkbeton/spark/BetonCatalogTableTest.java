@@ -86,10 +86,16 @@ class BetonCatalogTableTest {
     assertThat(rows("select count(*) from existing")).containsExactly("[10]");
     // the catalog holds the dataset's columns, as for a Parquet table: an append by saveAsTable is checked against
     // them (with none stored it failed: "The column number of the existing table ... (struct<>) doesn't match")
-    assertThat(rows("show create table existing").get(0)).contains("label BIGINT NOT NULL", "name STRING NOT NULL");
+    assertThat(rows("show create table existing").get(0)).contains("label BIGINT,", "name STRING)");
     spark.range(10, 12).selectExpr("id % 3 as label", "concat('s', id) as name").write().format("beton")
         .mode(SaveMode.Append).saveAsTable("existing");
     assertThat(rows("select count(*), max(name) from existing")).containsExactly("[12,s9]");
+    // nullable as a Parquet table's: a null meets the write's null policy, here the table's own option
+    assertThatThrownBy(() -> spark.sql("insert into existing select null, 'n'"))
+        .hasStackTraceContaining("Bad value in column 'label'").hasStackTraceContaining("nullPolicy=skip");
+    spark.sql("create table existing_skip using beton options (nullPolicy 'skip') location '" + location.toUri() + "'");
+    spark.sql("insert into existing_skip select null, 'n' union all select 7, 'n7'");
+    assertThat(rows("select count(*), max(label) from existing")).containsExactly("[13,7]");
 
     spark.sql("create temporary view existing_view using beton options (path '" + location.toUri() + "')");
     assertThat(rows("select min(name), max(name) from existing_view where label = 1")).containsExactly("[s1,s7]");
