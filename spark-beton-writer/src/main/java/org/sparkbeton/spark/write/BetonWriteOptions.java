@@ -16,8 +16,8 @@ public final class BetonWriteOptions {
    * Comma-separated columns to store as RGBImage fields: binary columns holding encoded images (any format the
    * codec reads), or string columns holding the paths or URIs of image files, which the executors read
    * themselves through Hadoop's file systems (a missing file is bad input, see {@link #BAD_IMAGE_POLICY}) —
-   * cheaper per row than {@code binaryFile}'s content column. Spark {@code image} structs are image columns
-   * without being listed. Default: none.
+   * cheaper per row than {@code binaryFile}'s content column. Spark {@code image} structs and the image columns of a
+   * {@code format("beton")} read ({@link ReadImageColumns}) are image columns without being listed. Default: none.
    */
   public static final String IMAGE_COLUMNS = "imageColumns";
 
