@@ -117,6 +117,16 @@ public final class BetonSchemaMapping {
             + " their shape, are not all in the DataFrame (or not only once): select them with it");
       }
     }
+    // a read's size and mode columns beside an image column of this write that is no longer the read's (a UDF
+    // re-encoded it): named as reads of the new dataset will name its own, and describing the old image, so left out
+    for (int j = 0; j < fields.length; j++) {
+      String part = ReadImageColumns.part(fields[j]);
+      String name = fields[j].name();
+      if (part != null && name.toLowerCase(Locale.ROOT).endsWith("_" + part)
+          && conf.isImageColumn(name.substring(0, name.length() - part.length() - 1))) {
+        all.add(j);
+      }
+    }
     return all;
   }
 

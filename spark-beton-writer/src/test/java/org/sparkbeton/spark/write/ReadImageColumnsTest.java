@@ -126,6 +126,19 @@ class ReadImageColumnsTest {
   }
 
   @Test
+  void theReadsPartsBesideAnImageAUdfReplacedAreLeftOut() {
+    // image = a UDF's output (no annotations), listed; the read's parts still named after it
+    List<StructField> fields = new java.util.ArrayList<>(List.of(new StructField("image", DataTypes.BinaryType, false,
+        Metadata.empty())));
+    fields.addAll(parts("image", "/d", "image"));
+    StructType schema = schema(fields);
+    List<ColumnPlan> plans = BetonSchemaMapping.plan(schema,
+        BetonWriteConf.parse(ReadImageColumns.options(schema, Map.of("imageColumns", "image"))));
+    assertThat(plans).extracting(ColumnPlan::column).containsExactly("image");
+    assertThat(plans.get(0).kind()).isEqualTo(ColumnKind.ENCODED_IMAGE);
+  }
+
+  @Test
   void columnsWithoutAnnotationsAreLeftAsTheyAre() {
     StructType plain = new StructType().add("image", DataTypes.BinaryType).add("image_width", DataTypes.IntegerType);
     assertThat(ReadImageColumns.options(plain, Map.of("pageSize", "4M"))).isEqualTo(Map.of("pageSize", "4M"));
