@@ -22,8 +22,13 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
+import org.sparkbeton.spark.write.BetonSchemaMapping;
 import org.sparkbeton.spark.write.BetonWriteBuilder;
+import org.sparkbeton.spark.write.BetonWriteOptions;
 import org.sparkbeton.spark.write.DatasetDirectory;
 import scala.collection.JavaConverters;
 
@@ -186,6 +191,9 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
         // MISSING or LEFTOVERS: no dataset there, every mode writes
       }
     }
+    if (mode == SaveMode.Append && found.state() == DatasetDirectory.State.DATASET) {
+      options = withDatasetRecipe(options, data.schema(), path);
+    }
     try (BadRowFailFast guard = BadRowFailFast.watch(sqlContext.sparkContext())) {
       try {
         data.write().format(BetonDataSource.class.getName()).options(options).option(V2_WRITE, "true")
@@ -199,6 +207,22 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       }
     }
     return relation;
+  }
+
+  /**
+   * The options of an append of rows with images to the dataset at {@code path} with the image settings its manifest
+   * records where the options give none, as an {@code INSERT} into a table has them ({@link CatalogInsert}): the new
+   * images are resized and encoded as the rest were (and rows a beton read gave take them before their own
+   * dataset's), instead of by the defaults.
+   */
+  private static Map<String, String> withDatasetRecipe(Map<String, String> options, StructType schema, String path) {
+    boolean images = BetonSchemaMapping.fields(schema, BetonWriteBuilder.plan(schema, options)).stream()
+        .anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
+    if (!images) {
+      return options;
+    }
+    DatasetManifest stored = DatasetInputs.resolve(path, hadoopConf(options)).manifest();
+    return stored == null ? options : BetonWriteOptions.withRecipe(options, stored.recipe());
   }
 
   /**

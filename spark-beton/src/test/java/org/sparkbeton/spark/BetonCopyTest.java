@@ -160,6 +160,32 @@ class BetonCopyTest {
   }
 
   /**
+   * An append of new photos to a dataset of images takes the dataset's image settings where its options give none,
+   * as an INSERT into its table does: JPEGs at 96 px and q85 here, not the defaults' raw pixels at full size.
+   */
+  @Test
+  void anAppendOfNewPhotosTakesTheDatasetsSettings() throws Exception {
+    String target = tmp.resolve("append-target").toString();
+    spark.read().format("beton").load(jpg).where("label = 0").write().format("beton").save(target);
+    List<Row> photos = new ArrayList<>();
+    for (int i = 20; i < 23; i++) {
+      photos.add(RowFactory.create(TestPhotos.photo(41, i), 9L));
+    }
+    spark.createDataFrame(photos, new StructType().add("image", DataTypes.BinaryType).add("label", DataTypes.LongType))
+        .write().format("beton").option("imageColumns", "image").mode("append").save(target);
+
+    assertThat(imageRecipe(manifest(target))).isEqualTo(imageRecipe(manifest(jpg)));
+    assertThat(spark.read().format("beton").load(target).where("label = 9").selectExpr("image_mode",
+        "greatest(image_width, image_height) <= 96").distinct().collectAsList()).extracting(Row::toString)
+        .containsExactly("[jpg,true]");
+    // options given still decide
+    spark.createDataFrame(photos, new StructType().add("image", DataTypes.BinaryType).add("label", DataTypes.LongType))
+        .write().format("beton").option("imageColumns", "image").option("writeMode", "raw")
+        .option("maxResolution", "20").mode("append").save(target);
+    assertThat(spark.read().format("beton").load(target).where("image_mode = 'raw'").count()).isEqualTo(3);
+  }
+
+  /**
    * Arrays come back as the fields they were, shape and dtype: the types a read widens ({@code u1} to short,
    * {@code f2} to float) are narrowed again, big-endian stays big-endian, a TorchTensor stays one; a raw image of a
    * file without a recipe stays raw. A value the dtype cannot hold fails naming the column.
