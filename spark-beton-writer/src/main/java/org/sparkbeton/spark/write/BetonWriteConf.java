@@ -68,6 +68,8 @@ public final class BetonWriteConf implements Serializable {
   final String spoolDir;
   /** Bytes of a shard's pages kept in memory before the rest are spooled to a file. */
   final long spoolMemory;
+  /** {@link BetonWriteOptions#CLASS_NAMES}, or null. */
+  final List<String> classNames;
 
   private BetonWriteConf(Map<String, String> o) {
     List<String> images = new ArrayList<>();
@@ -128,6 +130,8 @@ public final class BetonWriteConf implements Serializable {
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
     spoolMemory = SizeOption.parse(BetonWriteOptions.SPOOL_MEMORY, o.getOrDefault(key(BetonWriteOptions.SPOOL_MEMORY),
         "32M"));
+    String names = o.get(key(BetonWriteOptions.CLASS_NAMES));
+    classNames = names == null ? null : classNames(names);
     List<String> given = new ArrayList<>();
     for (String option : BetonWriteOptions.IMAGE_ONLY) {
       if (o.containsKey(key(option)) && !(option.equals(BetonWriteOptions.WRITE_MODE) && writeMode == WriteMode.RAW)) {
@@ -135,6 +139,20 @@ public final class BetonWriteConf implements Serializable {
       }
     }
     imageOptionsGiven = List.copyOf(given);
+  }
+
+  private static List<String> classNames(String value) {
+    List<String> names;
+    try {
+      names = JsonText.stringList(value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Option classNames must be a JSON list of strings, label 0's name first,"
+          + " e.g. [\"cat\",\"dog\"]; got " + value);
+    }
+    if (names.isEmpty() || names.size() != new java.util.HashSet<>(names).size()) {
+      throw new IllegalArgumentException("Option classNames must name each label once, and at least one; got " + value);
+    }
+    return List.copyOf(names);
   }
 
   /** What happens to a row whose image cannot be stored. */
@@ -203,6 +221,9 @@ public final class BetonWriteConf implements Serializable {
     r.put("target_shard_size", Long.toString(targetShardSize));
     r.put("bad_image_policy", Choices.label(badImages));
     r.put("null_policy", Choices.label(nullPolicy));
+    if (classNames != null) {
+      r.put(BetonWriteOptions.CLASS_NAMES_RECIPE, BetonWriteOptions.classNames(classNames));
+    }
     return r;
   }
 

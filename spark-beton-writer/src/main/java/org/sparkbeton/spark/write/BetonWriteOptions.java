@@ -128,6 +128,16 @@ public final class BetonWriteOptions {
   public static final String SPOOL_MEMORY = "spoolMemory";
 
   /**
+   * The names of the label values, in order: a JSON list of strings ({@code ["cat","dog"]}: label 0 is {@code cat}),
+   * recorded in the manifest's recipe as {@code class_names}. {@code beton prepare} gives its class folders' names,
+   * and takes them back on {@code --append} so that a folder keeps its label. Default: none.
+   */
+  public static final String CLASS_NAMES = "classNames";
+
+  /** The recipe entry of {@link #CLASS_NAMES}. */
+  public static final String CLASS_NAMES_RECIPE = "class_names";
+
+  /**
    * Every option above, in the order error messages list them. A write given any other name fails before any
    * task runs, with the nearest of these; Spark's own {@code path} and names containing a dot (Hadoop settings
    * such as {@code fs.s3a.endpoint}, copied into the write's Hadoop configuration) pass.
@@ -136,7 +146,7 @@ public final class BetonWriteOptions {
       JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK,
       COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
       TARGET_SHARD_SIZE, BAD_IMAGE_POLICY, NULL_POLICY, ARRAY_SHAPES, STRING_ENCODING, SOURCE_ID_COLUMN,
-      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY);
+      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY, CLASS_NAMES);
 
   /**
    * The options that only change how image columns are stored: given (with {@link #WRITE_MODE} other than
@@ -186,5 +196,14 @@ public final class BetonWriteOptions {
   /** Whether {@code options} hold {@code option}, in any case. */
   static boolean given(Map<String, String> options, String option) {
     return options.keySet().stream().anyMatch(option::equalsIgnoreCase);
+  }
+
+  /** The value of {@link #CLASS_NAMES} for {@code names}: their JSON list. */
+  public static String classNames(List<String> names) {
+    StringBuilder sb = new StringBuilder("[");
+    for (String n : names) {
+      JsonValues.string(sb.append(sb.length() > 1 ? "," : ""), n);
+    }
+    return sb.append(']').toString();
   }
 }

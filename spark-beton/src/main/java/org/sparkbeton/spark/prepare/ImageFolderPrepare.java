@@ -25,6 +25,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.io.LocalPaths;
+import org.sparkbeton.spark.write.BetonWriteOptions;
 import org.sparkbeton.spark.write.DatasetPublisher;
 import scala.Tuple2;
 
@@ -194,14 +195,16 @@ public final class ImageFolderPrepare {
     long t0 = System.nanoTime();
     refuseOutputInInput(spark, input, output);
     List<String> classes = classes(spark, input);
+    ClassLabels labels = labels(spark, output, classes, mode);
     ListedImages images = list(spark, input, classes, shards, ImageFolderListing.DRIVER_LISTING_MAX_IMAGES);
-    Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), col("label"));
+    Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), labels.label(col("label")));
     long listed = images.count();
     // the write tasks read each image by path themselves, at a fraction of the cost per row of binaryFile's content
     // column (a stream copy into a growing array, then a copy into the row). The path also names bad images in
     // errors and quarantine records; it is not stored.
     DataFrameWriter<Row> writer = files.write().format("beton").option("imageColumns", "image")
-        .option("sourceIdColumn", "path").options(options);
+        .option("sourceIdColumn", "path").options(options)
+        .option(BetonWriteOptions.CLASS_NAMES, BetonWriteOptions.classNames(labels.names()));
     ProgressModel model = new ProgressModel(listed, System::nanoTime);
     SparkContext sc = spark.sparkContext();
     String group = "beton-prepare-" + UUID.randomUUID();
@@ -244,17 +247,31 @@ public final class ImageFolderPrepare {
     FileSystem fs = dir.getFileSystem(sc.hadoopConfiguration());
     DatasetManifest manifest = manifest(fs, dir, output);
     Map<String, Long> perClass = new LinkedHashMap<>();
-    classes.forEach(c -> perClass.put(c, 0L));
+    labels.names().forEach(c -> perClass.put(c, 0L));
     // a label-only query: reads the metadata of each shard, never an image page
     for (Row r : spark.read().format("beton").load(output).groupBy("label").count().collectAsList()) {
-      perClass.put(classes.get((int) r.getLong(0)), r.getLong(1));
+      perClass.put(labels.name(r.getLong(0)), r.getLong(1));
     }
     long bytes = manifest.shards().stream().mapToLong(s -> s.bytes()).sum();
     WriteCounts written = model.finished();
-    return new Result(fs.makeQualified(dir).toString(), mode, classes, perClass, manifest.totalSamples(),
+    return new Result(fs.makeQualified(dir).toString(), mode, labels.names(), perClass, manifest.totalSamples(),
         manifest.shards().size(), bytes, (System.nanoTime() - t0) / 1e9, writeSeconds, listed, written, countsFinal,
         written.quarantined() > 0 ? quarantine(fs, dir, manifest.recipe().get("job_id")) : null,
         manifest.recipe().get("jpeg_codec"));
+  }
+
+  /**
+   * The labels of the input's class folders: their sorted index for a new dataset, the names an existing dataset
+   * records for an append to it ({@link ClassLabels}).
+   */
+  private static ClassLabels labels(SparkSession spark, String output, List<String> classes, SaveMode mode)
+      throws IOException {
+    if (mode != SaveMode.Append) {
+      return ClassLabels.of(classes);
+    }
+    Path dir = new Path(output);
+    DatasetManifest existing = DatasetPublisher.read(dir.getFileSystem(spark.sparkContext().hadoopConfiguration()), dir);
+    return existing == null ? ClassLabels.of(classes) : ClassLabels.appendedTo(existing, output, classes);
   }
 
   /** Where the run {@code jobId}'s quarantine records are: its one file, or a glob of its files (one per task). */

@@ -92,6 +92,44 @@ class ImageFolderPrepareTest {
    * {@code sorted()} numbers them for torchvision ("Ｚ" U+FF3A before "😀" U+1F600, which UTF-16 order reverses), and
    * a dataset directory named in non-ASCII characters read back.
    */
+  /**
+   * The manifest records the class names, and an append takes them: a folder keeps its class's label whichever
+   * folders the new input holds (by its own sorted index, class_02 alone would be labelled 0, class_00's label). An
+   * input with a new class, or a dataset without recorded names, is refused before anything is written.
+   */
+  @Test
+  void anAppendLabelsEachFolderAsTheDatasetDoes() throws Exception {
+    Path first = tmp.resolve("append-first");
+    TestPhotos.writeImageFolder(first, 9, 3, 11);
+    Path out = tmp.resolve("append-dataset");
+    ImageFolderPrepare.run(spark, first.toString(), out.toString(), SMALL, 0, false);
+    assertThat(DatasetManifest.parse(Files.readString(out.resolve(DatasetManifest.FILE_NAME))).recipe())
+        .containsEntry("class_names", "[\"class_00\",\"class_01\",\"class_02\"]");
+
+    Path more = tmp.resolve("append-more");
+    Files.createDirectories(more.resolve("class_02"));
+    Files.write(more.resolve("class_02").resolve("new.jpg"), TestPhotos.photo(11, 40));
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, more.toString(), out.toString(), SMALL, 0,
+        SaveMode.Append, null);
+    assertThat(r.classes()).containsExactly("class_00", "class_01", "class_02");
+    assertThat(r.samplesPerClass()).containsExactly(Map.entry("class_00", 3L), Map.entry("class_01", 3L),
+        Map.entry("class_02", 4L));
+    assertThat(spark.read().format("beton").load(out.toString()).groupBy("label").count().orderBy("label")
+        .collectAsList()).extracting(Row::toString).containsExactly("[0,3]", "[1,3]", "[2,4]");
+
+    Files.createDirectories(more.resolve("class_03"));
+    Files.write(more.resolve("class_03").resolve("other.jpg"), TestPhotos.photo(11, 41));
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, more.toString(), out.toString(), SMALL, 0, SaveMode.Append,
+        null)).hasMessageStartingWith("Cannot --append to " + out + ": the input has class folders the dataset has not"
+        + " (class_03; its classes: class_00, class_01, class_02)");
+    Path foreign = tmp.resolve("append-foreign");
+    spark.range(2).selectExpr("id as label").write().format("beton").save(foreign.toString());
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, first.toString(), foreign.toString(), SMALL, 0,
+        SaveMode.Append, null)).hasMessageContaining("its manifest records no class names");
+    assertThat(spark.read().format("beton").load(out.toString()).count()).isEqualTo(10);
+    assertThat(spark.read().format("beton").load(foreign.toString()).count()).isEqualTo(2);
+  }
+
   @Test
   void nonAsciiNamesGetTorchvisionsLabelsAndReadBack() throws Exception {
     Path input = tmp.resolve("photos (ç)");
