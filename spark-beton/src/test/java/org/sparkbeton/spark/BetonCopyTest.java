@@ -185,6 +185,24 @@ class BetonCopyTest {
     assertThat(spark.read().format("beton").load(target).where("image_mode = 'raw'").count()).isEqualTo(3);
   }
 
+  /** Class names recorded by a write stay with the dataset through appends that give none; other names are refused. */
+  @Test
+  void classNamesStayWithTheDataset() throws Exception {
+    String target = tmp.resolve("named").toString();
+    spark.range(4).selectExpr("id % 2 as label").write().format("beton").option("classNames", "[\"cat\",\"dog\"]")
+        .save(target);
+    spark.range(2).selectExpr("id as label").write().format("beton").mode("append").save(target);
+    assertThat(manifest(target).recipe()).containsEntry("class_names", "[\"cat\",\"dog\"]");
+    assertThatThrownBy(() -> spark.range(2).selectExpr("id as label").write().format("beton").mode("append")
+        .option("classNames", "[\"dog\",\"cat\"]").save(target))
+        .hasStackTraceContaining("its class names [\"cat\",\"dog\"] differ from this write's classNames"
+            + " [\"dog\",\"cat\"]");
+    assertThat(spark.read().format("beton").load(target).count()).isEqualTo(6);
+    assertThatThrownBy(() -> spark.range(2).write().format("beton").option("classNames", "cat,dog")
+        .save(tmp.resolve("bad-names").toString())).hasMessageContaining("Option classNames must be a JSON list of"
+        + " strings");
+  }
+
   /**
    * Arrays come back as the fields they were, shape and dtype: the types a read widens ({@code u1} to short,
    * {@code f2} to float) are narrowed again, big-endian stays big-endian, a TorchTensor stays one; a raw image of a

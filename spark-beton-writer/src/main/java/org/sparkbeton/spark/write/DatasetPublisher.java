@@ -87,8 +87,9 @@ public final class DatasetPublisher {
       messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
           .forEach(m -> shards.addAll(m.shards()));
       requirePresent(messages);
-      DatasetManifest next = new DatasetManifest(manifestFields, shards, withQuarantineJobs(recipe, previous,
-          overwrite, jobId, messages), SparkBetonVersion.writer());
+      Map<String, String> nextRecipe = withClassNames(withQuarantineJobs(recipe, previous, overwrite, jobId,
+          messages), overwrite ? null : previous);
+      DatasetManifest next = new DatasetManifest(manifestFields, shards, nextRecipe, SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();
       next.shards().forEach(s -> live.add(s.path()));
@@ -108,6 +109,26 @@ public final class DatasetPublisher {
       deleteUnlisted(jobId, live, quarantine, overwrite);
       return next;
     }
+  }
+
+  /**
+   * {@code recipe} with the class names of the dataset it is appended to ({@code previous}, null for a new dataset or
+   * an overwrite) when this write gives none: the labels of the shards already there keep their names. An append
+   * whose {@link BetonWriteOptions#CLASS_NAMES} differ is refused: its labels would mean other classes.
+   */
+  private Map<String, String> withClassNames(Map<String, String> recipe, DatasetManifest previous) {
+    String before = previous == null ? null : previous.recipe().get(BetonWriteOptions.CLASS_NAMES_RECIPE);
+    String given = recipe.get(BetonWriteOptions.CLASS_NAMES_RECIPE);
+    if (before == null || before.equals(given)) {
+      return recipe;
+    }
+    if (given != null) {
+      throw new IllegalArgumentException("Cannot append to " + dir + ": its class names " + before + " differ from"
+          + " this write's classNames " + given + ", so equal labels would name other classes");
+    }
+    Map<String, String> r = new java.util.LinkedHashMap<>(recipe);
+    r.put(BetonWriteOptions.CLASS_NAMES_RECIPE, before);
+    return r;
   }
 
   /**
