@@ -14,9 +14,15 @@ import org.sparkbeton.format.options.OptionNames;
  * Command-line arguments of {@link PrepareJob}; with no {@code --input}, the embedded demo runs. Every flag's value
  * is checked here, so that a mistake is reported in the command line's terms (the flag), not in those of the
  * {@code format("beton")} option it becomes.
+ *
+ * @param writeOptions the write options the flags give; {@link #newDatasetOptions} adds the default image settings,
+ *     which an append to a dataset takes from its manifest instead
  */
 record PrepareArgs(String input, String output, Map<String, String> writeOptions, int shards, String master,
     SaveMode saveMode, int demoImages, double progressSeconds, boolean debug) {
+  /** The image settings of a new dataset where no flag gives them: JPEGs of at most 256 px at quality 90. */
+  private static final Map<String, String> DEFAULT_IMAGE_OPTIONS = Map.of("writeMode", "jpg", "maxResolution", "256",
+      "jpegQuality", "90");
 
   /** System property: the demo's folder ({@code bin/beton-prepare} sets the checkout's target/beton-demo). */
   static final String DEMO_DIR_PROPERTY = "beton.demo.dir";
@@ -63,9 +69,6 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     String input = null;
     String output = null;
     Map<String, String> options = new LinkedHashMap<>();
-    options.put("writeMode", "jpg");
-    options.put("maxResolution", "256");
-    options.put("jpegQuality", "90");
     int shards = 0;
     String master = "local[*]";
     boolean overwrite = false;
@@ -130,7 +133,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     if (overwrite && append) {
       throw new UsageException("--overwrite and --append exclude each other: replace the dataset, or add to it");
     }
-    if (options.get("writeMode").equals("smart") && !options.containsKey("smartThreshold")) {
+    if ("smart".equals(options.get("writeMode")) && !options.containsKey("smartThreshold")) {
       throw new UsageException("--mode smart needs --smart-threshold: the raw RGB size (bytes, or e.g. 256K) above"
           + " which an image is stored as JPEG");
     }
@@ -149,6 +152,16 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     }
     SaveMode mode = overwrite ? SaveMode.Overwrite : append ? SaveMode.Append : SaveMode.ErrorIfExists;
     return new PrepareArgs(input, output, options, shards, master, mode, demo, progress, debug);
+  }
+
+  /**
+   * The write's options for a new dataset, or a replaced one: the flags given, and the default image settings where
+   * none is given.
+   */
+  Map<String, String> newDatasetOptions() {
+    Map<String, String> all = new LinkedHashMap<>(DEFAULT_IMAGE_OPTIONS);
+    all.putAll(writeOptions);
+    return all;
   }
 
   /** The error for a flag that is not one of {@link #FLAGS}: with the nearest flag where one is close. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
@@ -65,10 +66,13 @@ public final class PrepareJob {
         out.printf("demo input: %,d labelled shape images in %s (%.1f s)%n", a.demoImages(),
             Path.of(a.input()).toAbsolutePath(), (System.nanoTime() - t0) / 1e9);
       }
-      checkOutput(spark, a);
+      boolean appendToDataset = checkOutput(spark, a) == DatasetDirectory.State.DATASET
+          && a.saveMode() == SaveMode.Append;
       ImageFolderPrepare.Progress progress = a.progressSeconds() > 0
           ? new ImageFolderPrepare.Progress(err, stderrIsTerminal(), a.progressSeconds()) : null;
-      ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, a.input(), a.output(), a.writeOptions(), a.shards(),
+      // an append takes the image settings its flags do not give from the dataset's manifest, as the rest were stored
+      Map<String, String> options = appendToDataset ? a.writeOptions() : a.newDatasetOptions();
+      ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, a.input(), a.output(), options, a.shards(),
           a.saveMode(), progress);
       out.print(PrepareSummary.format(r));
       return 0;
@@ -114,7 +118,8 @@ public final class PrepareJob {
         : registrators + "," + ours;
   }
 
-  private static void checkOutput(SparkSession spark, PrepareArgs a) throws IOException {
+  /** What {@code --output} holds, refused in flag terms where the mode does not allow writing there. */
+  private static DatasetDirectory.State checkOutput(SparkSession spark, PrepareArgs a) throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(a.output());
     FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
     DatasetDirectory.Inspection found = DatasetDirectory.inspect(fs, dir);
@@ -144,6 +149,7 @@ public final class PrepareJob {
         // missing, or the leftovers of a failed run, which the write takes over
       }
     }
+    return found.state();
   }
 
   private static boolean stderrIsTerminal() {

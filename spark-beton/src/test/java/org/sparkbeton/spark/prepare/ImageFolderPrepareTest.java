@@ -158,7 +158,7 @@ class ImageFolderPrepareTest {
     ByteArrayOutputStream progress = new ByteArrayOutputStream();
     PrepareArgs args = PrepareArgs.parse(new String[] {"--input", input.toString(), "--output", out.toString(),
         "--bad-images", "quarantine", "--page-size", "2M", "--max-resolution", "128"});
-    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.writeOptions(), 0,
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.newDatasetOptions(), 0,
         args.saveMode(), new ImageFolderPrepare.Progress(new PrintStream(progress, true, StandardCharsets.UTF_8),
             false, 0));
 
@@ -200,7 +200,7 @@ class ImageFolderPrepareTest {
     Path input = photosWithTwoBad("skip-input");
     PrepareArgs args = PrepareArgs.parse(new String[] {"--input", input.toString(), "--output",
         tmp.resolve("skipped").toString(), "--bad-images", "skip", "--page-size", "2M", "--max-resolution", "128"});
-    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.writeOptions(), 0,
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, args.input(), args.output(), args.newDatasetOptions(), 0,
         args.saveMode(), null);
     assertThat(r.written().written()).isEqualTo(20);
     assertThat(r.written().skippedOnly()).isEqualTo(2);

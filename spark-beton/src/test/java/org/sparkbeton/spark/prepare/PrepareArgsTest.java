@@ -35,6 +35,8 @@ class PrepareArgsTest {
         .containsEntry("jpegQuality", "85").containsEntry("pageSize", "4194304")
         .containsEntry("badImagePolicy", "quarantine").containsEntry("maxResolution", "512");
     assertThat(a.writeOptions()).doesNotContainKeys("maxImagePixels", "jpegStrict", "jpegPassThroughCheck");
+    assertThat(a.newDatasetOptions()).containsEntry("writeMode", "smart").containsEntry("maxResolution", "512")
+        .containsEntry("jpegQuality", "85");
     assertThat(a.progressSeconds()).isEqualTo(0.5);
     assertThat(a.debug()).isTrue();
     assertThat(a.demoImages()).isZero();
@@ -45,7 +47,10 @@ class PrepareArgsTest {
     PrepareArgs a = parse("--input", "in", "--output", "out", "--max-image-pixels", "40,000,000", "--lenient-jpeg",
         "--pass-through-check", "markers");
     assertThat(a.writeOptions()).containsEntry("maxImagePixels", "40000000").containsEntry("jpegStrict", "false")
-        .containsEntry("jpegPassThroughCheck", "markers");
+        .containsEntry("jpegPassThroughCheck", "markers").doesNotContainKeys("writeMode", "maxResolution", "jpegQuality");
+    // the image settings no flag gives: the defaults for a new dataset (an append takes the dataset's)
+    assertThat(a.newDatasetOptions()).containsEntry("writeMode", "jpg").containsEntry("maxResolution", "256")
+        .containsEntry("jpegQuality", "90").containsEntry("jpegStrict", "false");
     refused("Option --max-image-pixels must be a number of pixels from 1 to 268435456 (the codecs decode nothing"
         + " larger), got '300000000'", "--max-image-pixels", "300000000");
     refused("Option --max-image-pixels must be a number of pixels from 1 to 268435456 (the codecs decode nothing"
@@ -119,7 +124,7 @@ class PrepareArgsTest {
     assertThat(demo.demoImages()).isEqualTo(2000);
     assertThat(demo.input()).isEqualTo(PrepareArgs.DEFAULT_DEMO_DIR + "/shapes");
     assertThat(demo.output()).isEqualTo(PrepareArgs.DEFAULT_DEMO_DIR + "/dataset");
-    assertThat(demo.writeOptions()).containsEntry("writeMode", "jpg").containsEntry("maxResolution", "256");
+    assertThat(demo.newDatasetOptions()).containsEntry("writeMode", "jpg").containsEntry("maxResolution", "256");
     String before = System.getProperty(PrepareArgs.DEMO_DIR_PROPERTY);
     System.setProperty(PrepareArgs.DEMO_DIR_PROPERTY, "/checkout/target/beton-demo");
     try {

@@ -100,6 +100,19 @@ class PrepareCliTest {
     assertThat(retried.out().get(0)).isEqualTo("dataset           " + tmp.resolve("dataset").toUri().toString()
         .replace("file:///", "file:/").replaceFirst("/$", ""));
     assertThat(tmp.resolve("dataset").resolve("_manifest.json")).exists();
+
+    // an append without image flags stores the new photos as the dataset's (96 px, not the default 256), and labels
+    // class_01's photos 1 although the new input holds no class_00
+    Path more = Files.createDirectories(tmp.resolve("more").resolve("class_01"));
+    Files.write(more.resolve("new.jpg"), TestPhotos.photo(31, 60));
+    Run appended = prepare("--input", "more", "--output", "dataset", "--append", "--master", "local[2]",
+        "--progress-interval", "0");
+    assertThat(appended.exitCode()).as("exit code; stderr: %s", appended.err()).isZero();
+    assertThat(appended.out()).anySatisfy(l -> assertThat(l).matches("1 +class_01 +10"));
+    org.sparkbeton.format.dataset.DatasetManifest manifest = org.sparkbeton.format.dataset.DatasetManifest.parse(
+        Files.readString(tmp.resolve("dataset").resolve("_manifest.json")));
+    assertThat(manifest.recipe()).containsEntry("max_resolution", "96").containsEntry("write_mode", "jpg")
+        .containsEntry("class_names", "[\"class_00\",\"class_01\"]");
   }
 
   /** Image names that are links to nothing are left out, as Hadoop's listing leaves them out, with one warning. */
