@@ -24,12 +24,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.dataset.DatasetManifest;
-import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
 import org.sparkbeton.spark.write.BetonSchemaMapping;
 import org.sparkbeton.spark.write.BetonWriteBuilder;
 import org.sparkbeton.spark.write.BetonWriteOptions;
 import org.sparkbeton.spark.write.DatasetDirectory;
+import org.sparkbeton.spark.write.DatasetPublisher;
 import scala.collection.JavaConverters;
 
 /**
@@ -221,7 +221,13 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     if (!images) {
       return options;
     }
-    DatasetManifest stored = DatasetInputs.resolve(path, hadoopConf(options)).manifest();
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
+    DatasetManifest stored;
+    try {
+      stored = DatasetPublisher.read(dir.getFileSystem(hadoopConf(options)), dir);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
+    }
     return stored == null ? options : BetonWriteOptions.withRecipe(options, stored.recipe());
   }
 
