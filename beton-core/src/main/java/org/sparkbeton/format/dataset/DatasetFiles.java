@@ -30,6 +30,12 @@ public final class DatasetFiles {
    */
   public static final String QUARANTINE_JOBS = "quarantine_jobs";
 
+  /**
+   * The recipe key of the names of a dataset's label values, label 0's first (a JSON list of strings): carried over
+   * by appends; {@code beton prepare} records its class folders' names and takes them back on {@code --append}.
+   */
+  public static final String CLASS_NAMES = "class_names";
+
   /** A task attempt's shard: {@code part-<partition>-<job>-a<attempt>-<n>.beton}. */
   private static final Pattern SHARD = Pattern.compile("part-(\\d{5,})-([0-9a-f]{8})-a(\\d+)-\\d{3,}\\.beton");
   /** A task attempt's quarantine records, in {@value #QUARANTINE_DIR}: {@code part-<partition>-<job>-a<attempt>.jsonl}. */

@@ -16,6 +16,7 @@ import org.sparkbeton.codec.jpeg.Strictness;
 import org.sparkbeton.format.BetonFormat;
 import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.format.options.OptionNames;
+import org.sparkbeton.format.dataset.DatasetFiles;
 
 /**
  * The write options, parsed and checked once on the driver; small, immutable and serializable, so
@@ -222,7 +223,7 @@ public final class BetonWriteConf implements Serializable {
     r.put("bad_image_policy", Choices.label(badImages));
     r.put("null_policy", Choices.label(nullPolicy));
     if (classNames != null) {
-      r.put(BetonWriteOptions.CLASS_NAMES_RECIPE, BetonWriteOptions.classNames(classNames));
+      r.put(DatasetFiles.CLASS_NAMES, BetonWriteOptions.classNames(classNames));
     }
     return r;
   }

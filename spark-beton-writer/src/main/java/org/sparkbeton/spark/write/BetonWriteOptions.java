@@ -129,13 +129,10 @@ public final class BetonWriteOptions {
 
   /**
    * The names of the label values, in order: a JSON list of strings ({@code ["cat","dog"]}: label 0 is {@code cat}),
-   * recorded in the manifest's recipe as {@code class_names}. {@code beton prepare} gives its class folders' names,
+   * recorded in the manifest's recipe ({@code DatasetFiles.CLASS_NAMES}). {@code beton prepare} gives its class folders' names,
    * and takes them back on {@code --append} so that a folder keeps its label. Default: none.
    */
   public static final String CLASS_NAMES = "classNames";
-
-  /** The recipe entry of {@link #CLASS_NAMES}. */
-  public static final String CLASS_NAMES_RECIPE = "class_names";
 
   /**
    * Every option above, in the order error messages list them. A write given any other name fails before any

@@ -117,8 +117,8 @@ public final class DatasetPublisher {
    * whose {@link BetonWriteOptions#CLASS_NAMES} differ is refused: its labels would mean other classes.
    */
   private Map<String, String> withClassNames(Map<String, String> recipe, DatasetManifest previous) {
-    String before = previous == null ? null : previous.recipe().get(BetonWriteOptions.CLASS_NAMES_RECIPE);
-    String given = recipe.get(BetonWriteOptions.CLASS_NAMES_RECIPE);
+    String before = previous == null ? null : previous.recipe().get(DatasetFiles.CLASS_NAMES);
+    String given = recipe.get(DatasetFiles.CLASS_NAMES);
     if (before == null || before.equals(given)) {
       return recipe;
     }
@@ -127,7 +127,7 @@ public final class DatasetPublisher {
           + " this write's classNames " + given + ", so equal labels would name other classes");
     }
     Map<String, String> r = new java.util.LinkedHashMap<>(recipe);
-    r.put(BetonWriteOptions.CLASS_NAMES_RECIPE, before);
+    r.put(DatasetFiles.CLASS_NAMES, before);
     return r;
   }
 

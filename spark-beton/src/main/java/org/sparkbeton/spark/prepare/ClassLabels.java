@@ -7,6 +7,7 @@ import org.apache.spark.sql.functions;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.spark.write.BetonWriteOptions;
+import org.sparkbeton.format.dataset.DatasetFiles;
 
 /**
  * The labels of an ImageFolder's class folders in the dataset they are written to. A new dataset's classes are the
@@ -34,7 +35,7 @@ record ClassLabels(List<String> names, int[] labelOfFolder) {
    * input has a class the dataset has not.
    */
   static ClassLabels appendedTo(DatasetManifest existing, String output, List<String> folders) {
-    String recorded = existing.recipe().get(BetonWriteOptions.CLASS_NAMES_RECIPE);
+    String recorded = existing.recipe().get(DatasetFiles.CLASS_NAMES);
     if (recorded == null) {
       throw new IllegalArgumentException("Cannot --append to " + output + ": its manifest records no class names (it"
           + " was prepared before beton prepare recorded them, or written by a job of your own), so the labels of the"
