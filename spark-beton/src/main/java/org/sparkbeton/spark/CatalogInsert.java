@@ -18,8 +18,8 @@ import org.sparkbeton.spark.write.BetonWriteOptions;
  * image field of the dataset is an image column of the write (its {@code _width}, {@code _height} and {@code _mode}
  * columns, which reads add, left out: dropped here when the rows are the user's, left to the write when a beton
  * read gave them), with the image settings the dataset's manifest records (write mode, size, JPEG quality and
- * subsampling, the {@code smart} and {@code proportion} settings), unless the table's options say otherwise. Stored JPEGs read back from the table
- * then pass through as they are; new images are resized and encoded as the rest were.
+ * subsampling, the {@code smart} and {@code proportion} settings), unless the table's options say otherwise. Stored
+ * JPEGs read back from the table then pass through as they are; new images are resized and encoded as the rest were.
  *
  * @param dropColumns columns of the inserted rows to leave out
  * @param options the write's options
@@ -49,7 +49,7 @@ record CatalogInsert(List<String> dropColumns, Map<String, String> options) {
         }
       }
     }
-    if (images.isEmpty() || options.keySet().stream().anyMatch(BetonWriteOptions.IMAGE_COLUMNS::equalsIgnoreCase)) {
+    if (images.isEmpty() || BetonWriteOptions.given(options, BetonWriteOptions.IMAGE_COLUMNS)) {
       return new CatalogInsert(drop, options);
     }
     options.put(BetonWriteOptions.IMAGE_COLUMNS, String.join(",", images));

@@ -80,7 +80,7 @@ public final class BetonSchema {
     this.schema = new StructType(fs.toArray(new StructField[0]));
   }
 
-  /** The schema of a read without a recipe to annotate image columns with (files, globs, executors). */
+  /** The schema with image columns annotated by no dataset or recipe: for the executors, which need its types only. */
   public static BetonSchema of(List<ManifestField> fields, String imageMode) {
     return of(fields, imageMode, "", Map.of());
   }
@@ -133,7 +133,7 @@ public final class BetonSchema {
         .putLong("beton.type_id", f.typeId())
         .putString(ColumnAnnotations.TYPE, FieldTypes.name(f.typeId()));
     if (f.dtype() != null) {
-      b.putString("beton.dtype", f.dtype()).putLongArray("beton.shape", f.shape());
+      b.putString(ColumnAnnotations.DTYPE, f.dtype()).putLongArray(ColumnAnnotations.SHAPE, f.shape());
     }
     return b.build();
   }

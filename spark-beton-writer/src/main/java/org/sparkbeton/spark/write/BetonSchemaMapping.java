@@ -39,8 +39,8 @@ import org.sparkbeton.format.options.OptionNames;
  * integral and boolean → Int; float/double → Float; binary → Bytes, or RGBImage for the columns
  * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
  * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} (or from the beton
- * read that gave them, with its dtype: {@link StoredArrays}) → NDArray; string → JSON string literal (or UTF-8 Bytes); other
- * structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique. The image columns of a
+ * read that gave them, with its dtype: {@link StoredArrays}) → NDArray; string → JSON string literal (or UTF-8
+ * Bytes); other structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique. The image columns of a
  * DataFrame read with {@code format("beton")} are image columns by themselves ({@link ReadImageColumns}).
  */
 public final class BetonSchemaMapping {

@@ -191,7 +191,7 @@ public final class BetonWriteOptions {
   }
 
   /** Whether {@code options} hold {@code option}, in any case. */
-  static boolean given(Map<String, String> options, String option) {
+  public static boolean given(Map<String, String> options, String option) {
     return options.keySet().stream().anyMatch(option::equalsIgnoreCase);
   }
 

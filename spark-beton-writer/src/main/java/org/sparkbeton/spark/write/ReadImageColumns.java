@@ -83,7 +83,10 @@ final class ReadImageColumns {
     return differ ? out : BetonWriteOptions.withRecipe(out, recipe);
   }
 
-  /** Whether {@code f} is an image field's value as a beton read gives it: stored or decoded bytes, or Spark's image struct. */
+  /**
+   * Whether {@code f} is an image field's value as a beton read gives it: stored or decoded bytes, or Spark's image
+   * struct.
+   */
   static boolean isImageValue(StructField f) {
     Metadata m = f.metadata();
     if (!m.contains(ColumnAnnotations.TYPE) || m.contains(ColumnAnnotations.IMAGE_PART)
@@ -151,7 +154,7 @@ final class ReadImageColumns {
     return new ColumnPlan.ImageParts(chosen[0], chosen[1], chosen[2], holdsRgb(image));
   }
 
-  /** Whether every payload of image column {@code f} is a JPEG: the bytes as stored by a dataset of {@code jpg} mode. */
+  /** Whether every payload of image column {@code f} is a JPEG: the bytes as stored by a {@code jpg} dataset. */
   static boolean allJpeg(StructField f) {
     Metadata m = f.metadata();
     String mode = ColumnAnnotations.RECIPE_PREFIX + "write_mode";

@@ -30,15 +30,13 @@ import org.sparkbeton.format.fields.NumpyDtype;
  * @param torch whether the field was a TorchTensor
  */
 record StoredArrays(NumpyDtype dtype, long[] shape, boolean torch) {
-  private static final String DTYPE = "beton.dtype";
-  private static final String SHAPE = "beton.shape";
-
   /** How column {@code f}, an array of numbers or booleans, is stored; shape null unless a beton read gave it. */
   static StoredArrays of(StructField f) {
     DataType element = ((ArrayType) f.dataType()).elementType();
     NumpyDtype own = NumpyDtype.of(BetonSchemaMapping.numpyType(element));
     Metadata m = f.metadata();
-    if (!m.contains(ColumnAnnotations.TYPE) || !m.contains(DTYPE) || !m.contains(SHAPE)) {
+    if (!m.contains(ColumnAnnotations.TYPE) || !m.contains(ColumnAnnotations.DTYPE)
+        || !m.contains(ColumnAnnotations.SHAPE)) {
       return new StoredArrays(own, null, false);
     }
     String type = m.getString(ColumnAnnotations.TYPE);
@@ -46,8 +44,8 @@ record StoredArrays(NumpyDtype dtype, long[] shape, boolean torch) {
     if (!torch && !type.equals(FieldTypes.name(FieldTypes.NDARRAY))) {
       return new StoredArrays(own, null, false);
     }
-    NumpyDtype read = NumpyDtype.of(m.getString(DTYPE));
-    return new StoredArrays(readAs(read, element) ? read : own, m.getLongArray(SHAPE), torch);
+    NumpyDtype read = NumpyDtype.of(m.getString(ColumnAnnotations.DTYPE));
+    return new StoredArrays(readAs(read, element) ? read : own, m.getLongArray(ColumnAnnotations.SHAPE), torch);
   }
 
   /** Whether a beton read gives arrays of {@code dtype} as elements of {@code element} (the reader's schema table). */

@@ -270,7 +270,8 @@ public final class ImageFolderPrepare {
       return ClassLabels.of(classes);
     }
     Path dir = new Path(output);
-    DatasetManifest existing = DatasetPublisher.read(dir.getFileSystem(spark.sparkContext().hadoopConfiguration()), dir);
+    FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
+    DatasetManifest existing = DatasetPublisher.read(fs, dir);
     return existing == null ? ClassLabels.of(classes) : ClassLabels.appendedTo(existing, output, classes);
   }
 
