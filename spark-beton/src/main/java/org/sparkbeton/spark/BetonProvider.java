@@ -149,7 +149,8 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       throw new IllegalArgumentException("df.write.format(\"beton\") needs a path: .save(\"/data/my-dataset\")");
     }
     // Before the mode is settled: a bad option or column fails even a write that Ignore would skip.
-    BetonWriteBuilder.plan(data.schema(), options);
+    boolean storesImages = BetonSchemaMapping.fields(data.schema(), BetonWriteBuilder.plan(data.schema(), options))
+        .stream().anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
     DatasetDirectory.Inspection found;
     try {
@@ -191,8 +192,8 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
         // MISSING or LEFTOVERS: no dataset there, every mode writes
       }
     }
-    if (mode == SaveMode.Append && found.state() == DatasetDirectory.State.DATASET) {
-      options = withDatasetRecipe(options, data.schema(), path);
+    if (mode == SaveMode.Append && found.state() == DatasetDirectory.State.DATASET && storesImages) {
+      options = withDatasetRecipe(options, path);
     }
     try (BadRowFailFast guard = BadRowFailFast.watch(sqlContext.sparkContext())) {
       try {
@@ -215,12 +216,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
    * images are resized and encoded as the rest were (and rows a beton read gave take them before their own
    * dataset's), instead of by the defaults.
    */
-  private static Map<String, String> withDatasetRecipe(Map<String, String> options, StructType schema, String path) {
-    boolean images = BetonSchemaMapping.fields(schema, BetonWriteBuilder.plan(schema, options)).stream()
-        .anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
-    if (!images) {
-      return options;
-    }
+  private static Map<String, String> withDatasetRecipe(Map<String, String> options, String path) {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
     DatasetManifest stored;
     try {

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.functions;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.spark.write.BetonWriteOptions;
-import org.sparkbeton.format.dataset.DatasetFiles;
 
 /**
  * The labels of an ImageFolder's class folders in the dataset they are written to. A new dataset's classes are the
