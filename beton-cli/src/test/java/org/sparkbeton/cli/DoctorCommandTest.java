@@ -99,7 +99,8 @@ class DoctorCommandTest {
         "--consumer-rate", 4);
 
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.out()).startsWith("beton doctor: " + photos + " (1 file, 96 samples, 4 MiB in 2 pages of 2 MiB")
+    assertThat(r.out()).startsWith("beton doctor: " + photos + " (1 file of ")
+        .contains(" MiB, 96 samples, 2 pages of 2 MiB on ")
         .contains("\nconsumer      --consumer-rate 4 at batch 16 = 4 img/s\n")
         .contains("\n  storage     whole pages ")
         .contains("\n  per thread  decode ")

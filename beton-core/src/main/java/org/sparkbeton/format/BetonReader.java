@@ -29,6 +29,7 @@ public final class BetonReader implements Closeable {
   private final RecordLayout layout;
   private final long metadataStart;
   private final long metadataEnd;
+  private final long length;
   private final MetadataChunks metadata;
   /** Null when opened {@link ReadOptions#withoutAllocationTable()}, or until first use when so opened. */
   private volatile AllocationTable allocations;
@@ -37,7 +38,7 @@ public final class BetonReader implements Closeable {
   private BetonReader(BetonSource source, ReadOptions options) throws IOException {
     this.source = source;
     this.file = source.name();
-    long length = source.length();
+    this.length = source.length();
     if (length < BetonFormat.HEADER_SIZE) {
       throw new BetonFormatException(file, "header", 0,
           "file is " + length + " bytes, shorter than the " + BetonFormat.HEADER_SIZE + "-byte header");
@@ -128,6 +129,8 @@ public final class BetonReader implements Closeable {
   public RecordLayout layout() { return layout; }
   public long numSamples() { return header.numSamples(); }
   public long pageSize() { return header.pageSize(); }
+  /** The file's length in bytes, as its source gave it at open. */
+  public long fileLength() { return length; }
   /** The allocation table; throws for a reader opened {@link ReadOptions#withoutAllocationTable()}. */
   public AllocationTable allocations() {
     AllocationTable table = allocations;

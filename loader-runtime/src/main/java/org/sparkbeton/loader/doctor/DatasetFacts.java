@@ -24,7 +24,9 @@ import org.sparkbeton.loader.order.PageMap;
  * @param medianSide the median of the images' longer sides
  * @param maxSide the largest longer side
  * @param sameSize true when every image has one size (SimpleRGB needs it)
- * @param pageBytes the data pages' bytes, all files (what a PROCESS cache holding everything needs)
+ * @param pageBytes the data pages' bytes, all files (what a PROCESS cache holding everything needs: whole pages)
+ * @param fileBytes the files' bytes (what the OS page cache or a local copy holds; a file may end inside its last
+ *     page, so a dataset of small shards takes much less than {@code pageBytes})
  * @param files the files (or a remote dataset's shard URIs)
  * @param fileSystem the file system type of the first file ({@code ext4}, {@code nfs4}, ...), or a remote store's
  *     scheme and authority ({@code hdfs://namenode:8020})
@@ -32,7 +34,7 @@ import org.sparkbeton.loader.order.PageMap;
  */
 public record DatasetFacts(String name, List<String> files, long samples, String imageField, long jpegs, long raws,
                            long payloadBytes, int medianSide, int maxSide, boolean sameSize, long pageSize, long pages,
-                           long pageBytes, String fileSystem, long memoryAvailable) {
+                           long pageBytes, long fileBytes, String fileSystem, long memoryAvailable) {
   private static final Set<String> NETWORK = Set.of("nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "lustre", "gpfs",
       "9p", "glusterfs", "beegfs", "afs");
 
@@ -51,6 +53,7 @@ public record DatasetFacts(String name, List<String> files, long samples, String
     long raws = 0;
     long payload = 0;
     long pages = 0;
+    long fileBytes = 0;
     long[] sides = new long[1 << 16];
     int firstW = -1;
     int firstH = -1;
@@ -77,9 +80,10 @@ public record DatasetFacts(String name, List<String> files, long samples, String
         same &= w == firstW && h == firstH;
       }
       pages += PageMap.of(r).numPages();
+      fileBytes += r.fileLength();
     }
     return new DatasetFacts(name, List.copyOf(files), samples, first.fields().get(field).name(), jpegs, raws, payload,
-        median(sides, samples), maxSide(sides), same, first.pageSize(), pages, pages * first.pageSize(), fileSystem,
+        median(sides, samples), maxSide(sides), same, first.pageSize(), pages, pages * first.pageSize(), fileBytes, fileSystem,
         availableMemory());
   }
 
@@ -113,9 +117,9 @@ public record DatasetFacts(String name, List<String> files, long samples, String
     return fileSystem.contains("://");
   }
 
-  /** True when the OS page cache could hold every data page now. */
+  /** True when the OS page cache could hold every file now. */
   public boolean fitsInMemory() {
-    return memoryAvailable > 0 && pageBytes <= memoryAvailable;
+    return memoryAvailable > 0 && fileBytes <= memoryAvailable;
   }
 
   private static int median(long[] histogram, long n) {

@@ -24,7 +24,7 @@ public final class DiagnosisJson {
         .field("image_field", f.imageField()).field("jpegs", f.jpegs()).field("raws", f.raws())
         .field("mean_payload_bytes", f.meanPayload()).field("median_side", f.medianSide())
         .field("max_side", f.maxSide()).field("page_size", f.pageSize()).field("pages", f.pages())
-        .field("page_bytes", f.pageBytes()).field("file_system", f.fileSystem())
+        .field("page_bytes", f.pageBytes()).field("file_bytes", f.fileBytes()).field("file_system", f.fileSystem())
         .field("memory_available", f.memoryAvailable()).close();
     j.key("setup").open().field("pipeline", s.pipeline().flag()).field("threads", s.threads())
         .field("batch", s.batch()).field("order", s.order().toLowerCase(Locale.ROOT)).field("cache", s.cache().toString())

@@ -14,8 +14,8 @@ public final class DiagnosisText {
     Setup s = d.setup();
     DatasetFacts f = s.dataset();
     b.append("beton doctor: ").append(f.name()).append(" (").append(f.files().size() == 1 ? "1 file"
-        : f.files().size() + " files").append(", ").append(Units.number(f.samples())).append(" samples, ")
-        .append(Units.bytes(f.pageBytes())).append(" in ").append(Units.number(f.pages())).append(" page")
+        : f.files().size() + " files").append(" of ").append(Units.bytes(f.fileBytes())).append(", ")
+        .append(Units.number(f.samples())).append(" samples, ").append(Units.number(f.pages())).append(" page")
         .append(f.pages() == 1 ? "" : "s").append(" of ").append(Units.bytes(f.pageSize())).append(" on ")
         .append(f.fileSystem()).append(")\n");
     line(b, "images", "field '" + f.imageField() + "': " + Units.percent(f.jpegFraction()) + " JPEG, "

@@ -67,13 +67,13 @@ final class ReadModel {
           + " page cache)", -1, 1, storage.payloadsPerSecond(), storage.payloadsPerSecond());
     }
     if (facts.fitsInMemory()) {
-      return new Reads("the OS page cache can hold the dataset (" + Units.bytes(facts.pageBytes()) + " of "
+      return new Reads("the OS page cache can hold the dataset (" + Units.bytes(facts.fileBytes()) + " of "
           + Units.bytes(facts.memoryAvailable()) + " available): storage is read in the first epoch only, at up to "
           + Units.rate(storage.payloadsPerSecond()), -1, 0, Double.POSITIVE_INFINITY, storage.payloadsPerSecond());
     }
-    double miss = facts.memoryAvailable() > 0 ? 1 - (double) facts.memoryAvailable() / facts.pageBytes() : 1;
+    double miss = facts.memoryAvailable() > 0 ? 1 - (double) facts.memoryAvailable() / facts.fileBytes() : 1;
     return new Reads(Units.percent(miss) + " of the images read from storage each epoch (" + Units.bytes(
-        facts.pageBytes()) + " do not fit in the " + Units.bytes(Math.max(0, facts.memoryAvailable()))
+        facts.fileBytes()) + " do not fit in the " + Units.bytes(Math.max(0, facts.memoryAvailable()))
         + " of memory available to the page cache)", -1, miss, storage.payloadsPerSecond() / miss,
         storage.payloadsPerSecond());
   }
@@ -107,7 +107,7 @@ final class ReadModel {
       }
     }
     if (readThrough || facts.networkFileSystem()) {
-      out.add(new Prescriber.Candidate("local_copy", "a local copy of the dataset (" + Units.bytes(facts.pageBytes())
+      out.add(new Prescriber.Candidate("local_copy", "a local copy of the dataset (" + Units.bytes(facts.fileBytes())
           + ")", "copy it to a local disk" + (facts.fitsInMemory() ? " or to /dev/shm (" + Units.bytes(
               facts.memoryAvailable()) + " of memory available)" : "") + " and open the copy", Double.NaN,
           Double.POSITIVE_INFINITY, "to feed the " + Units.rate(cpu) + " the CPUs deliver, the copy must read "

@@ -4,12 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.loader.doctor.Diagnosis.Change;
 import org.sparkbeton.loader.doctor.Diagnosis.Resource;
+import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.testing.PhotoFiles;
 
 /**
@@ -52,6 +55,31 @@ class DoctorTest {
     assertThat(d.measured().endToEnd().perSecond()).as("the run on the dataset goes through the link too")
         .isLessThanOrEqualTo(d.measured().pipelinePerSecond());
     assertThat(DiagnosisText.of(d)).contains("\ndiagnosis\n  storage bounds training: it feeds ");
+  }
+
+  /**
+   * The OS page cache and a local copy hold the files, not whole pages: a file ends at its last sample, so a small
+   * dataset takes much less than its pages (a PROCESS cache still needs them whole).
+   */
+  @Test
+  void theDatasetsSizeIsItsFilesBytesAndItsPagesAreCountedApart() throws IOException {
+    DatasetFacts facts;
+    try (Shards shards = Shards.open(List.of(photos))) {
+      facts = DatasetFacts.of("photos", List.of(photos), shards);
+    }
+
+    assertThat(facts.fileBytes()).isEqualTo(Files.size(photos));
+    assertThat(facts.pageBytes()).isEqualTo(facts.pages() * facts.pageSize())
+        .as("the last page is partly used").isGreaterThan(facts.fileBytes());
+    assertThat(withMemory(facts, facts.fileBytes()).fitsInMemory()).as("memory for the file, less than its pages")
+        .isTrue();
+    assertThat(withMemory(facts, facts.fileBytes() - 1).fitsInMemory()).isFalse();
+  }
+
+  private static DatasetFacts withMemory(DatasetFacts f, long memoryAvailable) {
+    return new DatasetFacts(f.name(), f.files(), f.samples(), f.imageField(), f.jpegs(), f.raws(), f.payloadBytes(),
+        f.medianSide(), f.maxSide(), f.sameSize(), f.pageSize(), f.pages(), f.pageBytes(), f.fileBytes(),
+        f.fileSystem(), memoryAvailable);
   }
 
   @Test

@@ -19,7 +19,7 @@ class PrescriberTest {
 
   static DatasetFacts facts() {
     return new DatasetFacts("train", List.of("train.beton"), 10_000, "image", 10_000, 0, 1_100_000_000L, 500,
-        640, false, 8 << 20, 140, 140L * (8 << 20), "ext4", 20L << 30);
+        640, false, 8 << 20, 140, 140L * (8 << 20), 1_102_000_000L, "ext4", 20L << 30);
   }
 
   static Setup setup(int threads, ConsumerDemand consumer) {
