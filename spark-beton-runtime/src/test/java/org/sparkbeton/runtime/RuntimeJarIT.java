@@ -163,10 +163,24 @@ class RuntimeJarIT {
     }
   }
 
+  /** The classes say which Scala they were compiled for, the one the artifact's name gives ({@code _2.13}). */
+  @Test
+  void theJarNamesTheScalaItsNameGives() throws IOException {
+    String artifact = System.getProperty("runtime.artifactId");
+    String resource = "org/sparkbeton/spark/scala-binary.properties";
+    assertThat(entries).containsKey(resource);
+    java.util.Properties built = new java.util.Properties();
+    try (InputStream in = jar.getInputStream(entries.get(resource))) {
+      built.load(in);
+    }
+    assertThat(built.getProperty("scala.binary.version")).isEqualTo(artifact.substring(artifact.lastIndexOf('_') + 1));
+  }
+
   @Test
   void reducedPomAsksForNothingAtCompileOrRuntimeScope() throws Exception {
     Element project = parse(System.getProperty("runtime.pom"));
-    assertThat(text(project, "artifactId")).isEqualTo("spark-beton-runtime-3.5_2.12");
+    assertThat(text(project, "artifactId")).isEqualTo(System.getProperty("runtime.artifactId"))
+        .startsWith("spark-beton-runtime-3.5_2.1");
     Element parent = children(project, "parent").get(0);
     assertThat(text(parent, "artifactId")).isEqualTo("spark-beton-parent");
     // the parent's dependencies are inherited, so they count too; Spark, Hadoop and Scala come from the cluster

@@ -73,6 +73,10 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
 
   private synchronized Object provider() {
     if (provider == null) {
+      String scala = ScalaBinaryCheck.mismatch();
+      if (scala != null) {
+        throw new UnsupportedOperationException(scala);
+      }
       try {
         provider = Class.forName(PROVIDER, true, BetonDataSource.class.getClassLoader()).getConstructor().newInstance();
       } catch (UnsupportedClassVersionError e) {

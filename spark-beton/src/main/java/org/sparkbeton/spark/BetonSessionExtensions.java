@@ -24,6 +24,7 @@ import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.slf4j.LoggerFactory;
 import scala.Function1;
 import scala.Option;
 import scala.collection.JavaConverters;
@@ -56,6 +57,9 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
 
   /** The read option a table's columns depend on (BetonReadOptions.CUSTOM_FIELD_LAYOUT, a Java 17 class). */
   private static final String CUSTOM_FIELD_LAYOUT = "customFieldLayout";
+
+  /** Whether the Scala mismatch was logged: Spark runs the extension for every session. */
+  private static boolean warned;
 
   private static final Function1<LogicalPlan, BoxedUnit> CHECK = new AbstractFunction1<LogicalPlan, BoxedUnit>() {
     @Override
@@ -97,8 +101,17 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     }
   };
 
+  /**
+   * Installs the rules, unless this jar was built for another Scala than Spark runs (they would fail every plan of
+   * every format with a {@link NoSuchMethodError}): then it logs why, once, and installs nothing.
+   */
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
+    String scala = ScalaBinaryCheck.mismatch();
+    if (scala != null) {
+      warnOnce(scala);
+      return BoxedUnit.UNIT;
+    }
     extensions.injectResolutionRule(new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
       @Override
       public Rule<LogicalPlan> apply(SparkSession session) {
@@ -112,6 +125,13 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
       }
     });
     return BoxedUnit.UNIT;
+  }
+
+  private static synchronized void warnOnce(String why) {
+    if (!warned) {
+      warned = true;
+      LoggerFactory.getLogger(BetonSessionExtensions.class).warn("{}", why);
+    }
   }
 
   /**

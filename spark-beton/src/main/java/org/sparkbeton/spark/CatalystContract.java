@@ -11,7 +11,11 @@ import java.util.List;
  * that the strategy still answers the queries it exists for.
  */
 final class CatalystContract {
-  private static final String SEQ = "scala.collection.Seq";
+  /**
+   * Spark's {@code Seq} in the signatures these classes were compiled against: {@code scala.collection.Seq} on Scala
+   * 2.12, {@code scala.collection.immutable.Seq} on 2.13 (spark-beton-runtime-2.13).
+   */
+  static final String SEQ = "2.12".equals(builtForScala()) ? "scala.collection.Seq" : "scala.collection.immutable.Seq";
   private static final String LOGICAL_PLAN = "org.apache.spark.sql.catalyst.plans.logical.LogicalPlan";
   private static final String EXPRESSION = "org.apache.spark.sql.catalyst.expressions.Expression";
   private static final String INTERNAL_ROW = "org.apache.spark.sql.catalyst.InternalRow";
@@ -76,6 +80,12 @@ final class CatalystContract {
       Member.method("org.apache.spark.sql.ExperimentalMethods", "extraStrategies_$eq", "void", SEQ));
 
   private static volatile List<String> problems;
+
+  /** The Scala binary version these classes were built for, or the running one where the build did not say. */
+  private static String builtForScala() {
+    String built = ScalaBinaryCheck.builtFor();
+    return built != null ? built : ScalaBinaryCheck.binary(scala.util.Properties.versionNumberString());
+  }
 
   private CatalystContract() {}
 

@@ -18,7 +18,7 @@ import org.apache.spark.sql.execution.datasources.v2.DataSourceV2ScanRelation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.collection.JavaConverters;
-import scala.collection.Seq;
+import scala.collection.immutable.Seq;
 import scala.runtime.AbstractFunction1;
 
 /**
@@ -45,6 +45,11 @@ final class LocalAnswerStrategy extends SparkStrategy {
     return s;
   }
 
+  /**
+   * Returns an immutable {@code Seq}: Spark's {@code Seq} is {@code scala.collection.Seq} on Scala 2.12 and
+   * {@code scala.collection.immutable.Seq} on 2.13, and an immutable one is both, so this source compiles for either
+   * runtime jar. The same goes for the sequences built below ({@code toList()}).
+   */
   @Override
   public Seq<SparkPlan> apply(LogicalPlan plan) {
     if (disabledBecause != null) {
@@ -71,7 +76,7 @@ final class LocalAnswerStrategy extends SparkStrategy {
   }
 
   private static Seq<SparkPlan> none() {
-    return JavaConverters.asScalaBuffer(List.<SparkPlan>of()).toSeq();
+    return JavaConverters.asScalaBuffer(List.<SparkPlan>of()).toList();
   }
 
   private static Seq<SparkPlan> answer(LogicalPlan plan) {
@@ -79,17 +84,22 @@ final class LocalAnswerStrategy extends SparkStrategy {
         || !(relation.scan() instanceof LocalScan scan) || !evaluableHere(project)) {
       return none();
     }
-    @SuppressWarnings("unchecked")
-    Seq<Expression> exprs = (Seq<Expression>) (Seq<?>) project.projectList();
-    @SuppressWarnings("unchecked")
-    Seq<Attribute> input = (Seq<Attribute>) (Seq<?>) relation.output();
-    UnsafeProjection projection = UnsafeProjection.create(exprs, input);
+    List<Expression> exprs = new ArrayList<>();
+    for (Object e : JavaConverters.seqAsJavaList(project.projectList())) {
+      exprs.add((Expression) e); // every NamedExpression is an Expression
+    }
+    List<Attribute> input = new ArrayList<>();
+    for (Object a : JavaConverters.seqAsJavaList(relation.output())) {
+      input.add((Attribute) a);
+    }
+    UnsafeProjection projection = UnsafeProjection.create(JavaConverters.asScalaBuffer(exprs).toList(),
+        JavaConverters.asScalaBuffer(input).toList());
     List<InternalRow> rows = new ArrayList<>();
     for (InternalRow row : scan.rows()) {
       rows.add(projection.apply(row).copy());
     }
-    SparkPlan local = new LocalTableScanExec(project.output(), JavaConverters.asScalaBuffer(rows).toSeq());
-    return JavaConverters.asScalaBuffer(List.of(local)).toSeq();
+    SparkPlan local = new LocalTableScanExec(project.output(), JavaConverters.asScalaBuffer(rows).toList());
+    return JavaConverters.asScalaBuffer(List.of(local)).toList();
   }
 
   /** Deterministic, and nothing that only Spark's later phases can evaluate (Spark's ConvertToLocalRelation rule). */

@@ -41,6 +41,7 @@ class BetonDataSourceOlderJavaTest {
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$2")).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$3")).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$4")).isEqualTo(JAVA_8);
+    assertThat(majorVersion(ScalaBinaryCheck.class.getName())).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonProvider.class.getName())).isEqualTo(JAVA_17);
   }
 

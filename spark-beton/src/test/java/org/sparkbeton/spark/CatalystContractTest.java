@@ -97,7 +97,7 @@ class CatalystContractTest {
         Member.method("org.apache.spark.sql.connector.read.LocalScan", "rows", "[Lscala.collection.Seq;"),
         Member.type("org.apache.spark.sql.catalyst.expressions.NoSuchExpression"));
     assertThat(CatalystContract.check(changed)).containsExactly(
-        "Project.projectList() returning List: returns scala.collection.Seq",
+        "Project.projectList() returning List: returns " + CatalystContract.SEQ,
         "Project.projectListV2() returning Seq: no such method",
         "Project.child() returning boolean: returns org.apache.spark.sql.catalyst.plans.logical.LogicalPlan",
         "LocalTableScanExec(Seq): no such constructor",

@@ -72,7 +72,9 @@ final class WriteProgressListener extends SparkListener {
 
   @Override
   public void onExecutorMetricsUpdate(SparkListenerExecutorMetricsUpdate update) {
-    for (Tuple4<Object, Object, Object, Seq<AccumulableInfo>> task : JavaConverters.seqAsJavaList(update.accumUpdates())) {
+    // the updates' Seq is scala.collection.Seq on Scala 2.12, an immutable one on 2.13: this bound takes both
+    for (Tuple4<Object, Object, Object, ? extends Seq<AccumulableInfo>> task
+        : JavaConverters.seqAsJavaList(update.accumUpdates())) {
       WriteCounts counts = counts(task._4(), 0);
       if (counts != null) {
         model.running((Long) task._1(), counts);
