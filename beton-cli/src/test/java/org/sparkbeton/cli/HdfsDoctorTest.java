@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -199,13 +201,17 @@ class HdfsDoctorTest {
     Cli.Result r = Cli.run("doctor", uri, "--seconds", 1, "--sample", 8, "--threads", 1, "--batch", 8);
 
     assertThat(r.exitCode()).as(r.err()).isZero();
-    assertThat(r.out()).startsWith("beton doctor: " + uri + " (6 files, 144 samples, ")
-        .contains(" on hdfs://" + URI.create(uri).getAuthority() + ")\n")
+    assertThat(r.out()).startsWith("beton doctor: " + uri + " (6 files of ")
+        .contains(" MiB, 144 samples, 6 pages of 2 MiB on hdfs://" + URI.create(uri).getAuthority() + ")\n")
         .containsPattern("\n  storage     [0-9.]+ [kMG]?B/s with 4 downloads at once, [0-9.]+ [kMG]?B/s with 8 \\(")
         .containsPattern("\n  cache       [0-9.]+ [KMG]iB in .*beton-shard-cache-[^ ]* for the dataset's ")
         .contains("; staging 6 shards downloaded (")
         .containsPattern("\nnot worth changing\n  - (storage is not your bottleneck|the first epoch \\(a cold"
             + " cache\\) waits for downloads): staging feeds ");
+    // the shards' bytes as the readers found them, and as the manifest gives them to the shard cache
+    Matcher size = Pattern.compile("\\(6 files of ([0-9.]+ MiB), ").matcher(r.out());
+    assertThat(size.find()).isTrue();
+    assertThat(r.out()).contains(" for the dataset's " + size.group(1) + " (");
     assertThat(temporaryCaches(tmpdir)).as("the temporary shard cache is deleted").isEqualTo(before);
   }
 
