@@ -102,8 +102,9 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
   };
 
   /**
-   * Installs the rules, unless this jar was built for another Scala than Spark runs (they would fail every plan of
-   * every format with a {@link NoSuchMethodError}): then it logs why, once, and installs nothing.
+   * Installs the rules, unless this jar was built for another Scala than Spark runs (their calls into Catalyst fail
+   * there with a {@link NoSuchMethodError}, as a beton {@code CREATE TABLE} did): then it logs why, once, and installs
+   * nothing.
    */
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
