@@ -84,16 +84,11 @@ final class LocalAnswerStrategy extends SparkStrategy {
         || !(relation.scan() instanceof LocalScan scan) || !evaluableHere(project)) {
       return none();
     }
-    List<Expression> exprs = new ArrayList<>();
-    for (Object e : JavaConverters.seqAsJavaList(project.projectList())) {
-      exprs.add((Expression) e); // every NamedExpression is an Expression
-    }
-    List<Attribute> input = new ArrayList<>();
-    for (Object a : JavaConverters.seqAsJavaList(relation.output())) {
-      input.add((Attribute) a);
-    }
-    UnsafeProjection projection = UnsafeProjection.create(JavaConverters.asScalaBuffer(exprs).toList(),
-        JavaConverters.asScalaBuffer(input).toList());
+    @SuppressWarnings("unchecked")
+    Seq<Expression> exprs = (Seq<Expression>) (Seq<?>) project.projectList().toList();
+    @SuppressWarnings("unchecked")
+    Seq<Attribute> input = (Seq<Attribute>) (Seq<?>) relation.output().toList();
+    UnsafeProjection projection = UnsafeProjection.create(exprs, input);
     List<InternalRow> rows = new ArrayList<>();
     for (InternalRow row : scan.rows()) {
       rows.add(projection.apply(row).copy());

@@ -83,8 +83,8 @@ public record DatasetFacts(String name, List<String> files, long samples, String
       fileBytes += r.fileLength();
     }
     return new DatasetFacts(name, List.copyOf(files), samples, first.fields().get(field).name(), jpegs, raws, payload,
-        median(sides, samples), maxSide(sides), same, first.pageSize(), pages, pages * first.pageSize(), fileBytes, fileSystem,
-        availableMemory());
+        median(sides, samples), maxSide(sides), same, first.pageSize(), pages, pages * first.pageSize(), fileBytes,
+        fileSystem, availableMemory());
   }
 
   /** The index of the first RGBImage field; the doctor's pipelines read it. */

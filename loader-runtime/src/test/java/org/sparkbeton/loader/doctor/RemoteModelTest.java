@@ -22,7 +22,8 @@ class RemoteModelTest {
   /** 10,000 samples in 1,000 MB of shards: 100 kB of shard per sample. */
   static DatasetFacts facts() {
     return new DatasetFacts("hdfs://nn:8020/train", List.of("hdfs://nn:8020/train/part-00000.beton"), 10_000, "image",
-        10_000, 0, 990_000_000L, 400, 500, false, 8 << 20, 125, 125L * (8 << 20), 1_000_000_000L, "hdfs://nn:8020", 20L << 30);
+        10_000, 0, 990_000_000L, 400, 500, false, 8 << 20, 125, 125L * (8 << 20), 1_000_000_000L, "hdfs://nn:8020",
+        20L << 30);
   }
 
   static Remote remote(long budget, double bytesPerSecond, double moreBytesPerSecond) {
