@@ -1,6 +1,7 @@
 package org.sparkbeton.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
 
 import java.io.File;
 import java.io.IOException;
@@ -81,8 +82,13 @@ class ScalaBinaryIT {
     command.add(dir.toString());
     command.add(photos.toString());
     Path log = dir.resolve("probe.log");
-    Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("the probe ends").isTrue();
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1"); // as the other child JVMs of the suite
+    Process p = pb.start();
+    if (!p.waitFor(5, TimeUnit.MINUTES)) {
+      p.destroyForcibly().waitFor();
+      fail("the probe still ran after 5 minutes; its output:\n" + Files.readString(log));
+    }
     List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
     assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
     Map<String, String> steps = new LinkedHashMap<>();

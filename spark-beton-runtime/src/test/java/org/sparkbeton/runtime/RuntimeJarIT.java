@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import java.util.jar.JarEntry;
@@ -169,11 +170,12 @@ class RuntimeJarIT {
     String artifact = System.getProperty("runtime.artifactId");
     String resource = "org/sparkbeton/spark/scala-binary.properties";
     assertThat(entries).containsKey(resource);
-    java.util.Properties built = new java.util.Properties();
+    Properties built = new Properties();
     try (InputStream in = jar.getInputStream(entries.get(resource))) {
       built.load(in);
     }
-    assertThat(built.getProperty("scala.binary.version")).isEqualTo(artifact.substring(artifact.lastIndexOf('_') + 1));
+    assertThat(built.getProperty("scala.binary.version"))
+        .isEqualTo(artifact.substring(artifact.lastIndexOf('_') + 1));
   }
 
   @Test
