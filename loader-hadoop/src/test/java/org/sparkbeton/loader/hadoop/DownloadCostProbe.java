@@ -16,6 +16,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparkbeton.testsupport.S3ProxyServer;
 
 /**
  * CPU per downloaded byte of each step of a shard download, alone, on one thread: reading the objects
@@ -54,18 +55,18 @@ public final class DownloadCostProbe {
         S3ProxyServer parallelGc = S3ProxyServer.start(dir.resolve("s3"), false, List.of("-Xmx256m",
             "-XX:+UseParallelGC"));
         S3ProxyServer inMemory = S3ProxyServer.start(scratch.resolve("s3-transient"), true, List.of("-Xmx2g"))) {
-      inMemory.upload(dir.resolve(key), key);
+      S3ProxyHadoop.upload(inMemory, dir.resolve(key), key);
       Map<String, Step> steps = new java.util.LinkedHashMap<>();
       steps.put("server: filesystem store, G1 (the benchmark's), S3A read, 1 MB reads",
-          read(s3, key, objects, s3.conf(), 1 << 20));
+          read(s3, key, objects, S3ProxyHadoop.conf(s3), 1 << 20));
       steps.put("server: filesystem store, ParallelGC, S3A read, 1 MB reads",
-          read(parallelGc, key, objects, parallelGc.conf(), 1 << 20));
+          read(parallelGc, key, objects, S3ProxyHadoop.conf(parallelGc), 1 << 20));
       steps.put("server: in memory (transient store), S3A read, 1 MB reads",
-          read(inMemory, key, objects, inMemory.conf(), 1 << 20));
-      steps.put("S3A read, defaults (8 KB socket buffers), 1 MB reads", read(s3, key, objects, s3.conf(), 1 << 20));
-      steps.put("S3A read, defaults, 64 KB reads", read(s3, key, objects, s3.conf(), 64 << 10));
-      steps.put("S3A read, socket buffers 1 MB, 1 MB reads", read(s3, key, objects, buffers(s3.conf(), 1 << 20), 1 << 20));
-      steps.put("S3A read, socket buffers 4 MB, 1 MB reads", read(s3, key, objects, buffers(s3.conf(), 4 << 20), 1 << 20));
+          read(inMemory, key, objects, S3ProxyHadoop.conf(inMemory), 1 << 20));
+      steps.put("S3A read, defaults (8 KB socket buffers), 1 MB reads", read(s3, key, objects, S3ProxyHadoop.conf(s3), 1 << 20));
+      steps.put("S3A read, defaults, 64 KB reads", read(s3, key, objects, S3ProxyHadoop.conf(s3), 64 << 10));
+      steps.put("S3A read, socket buffers 1 MB, 1 MB reads", read(s3, key, objects, buffers(S3ProxyHadoop.conf(s3), 1 << 20), 1 << 20));
+      steps.put("S3A read, socket buffers 4 MB, 1 MB reads", read(s3, key, objects, buffers(S3ProxyHadoop.conf(s3), 4 << 20), 1 << 20));
       steps.put("SHA-256 of bytes in memory, 1 MB updates", () -> {
         MessageDigest sha = MessageDigest.getInstance("SHA-256");
         for (int i = 0; i < objects.size(); i++) {
@@ -152,7 +153,7 @@ public final class DownloadCostProbe {
   /** A shard download's copy chain, as ShardDownload runs it, with a chunk size and buffer kind. */
   static Step chain(S3ProxyServer s3, String key, List<String> objects, java.nio.file.Path scratch, int chunk,
       boolean direct) throws IOException {
-    FileSystem fs = FileSystem.newInstance(s3.uri(key), s3.conf());
+    FileSystem fs = FileSystem.newInstance(s3.uri(key), S3ProxyHadoop.conf(s3));
     byte[] buf = new byte[chunk];
     ByteBuffer d = ByteBuffer.allocateDirect(chunk);
     return () -> {

@@ -23,6 +23,7 @@ import org.sparkbeton.loader.order.TraversalOrder;
 import org.sparkbeton.loader.store.StagingListener;
 import org.sparkbeton.loader.testing.ShardDirs;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
+import org.sparkbeton.testsupport.S3ProxyServer;
 
 /**
  * Remote loading figures, not a test: one dataset of photos, read (a) cold from a local S3 server (S3Proxy
@@ -112,7 +113,7 @@ public final class RemoteLoaderBenchmark {
     String key = local.getFileName().toString();
     try (S3ProxyServer s3 = inMemory ? S3ProxyServer.start(dir.resolve("s3-memory"), true, List.of("-Xmx2g"))
         : S3ProxyServer.start(dir.resolve("s3"))) {
-      s3.upload(local, key);
+      S3ProxyHadoop.upload(s3, local, key);
       System.out.printf(Locale.ROOT, "%d photos in %d shards (%.1f MB) on S3Proxy (same machine, %d cores; objects"
           + " %s); RandomResizedCrop 224 + flip, batch 128, at most %d downloads at once; median of %d alternating"
           + " rounds%n%n", images / shards * shards, shards, bytes / 1e6, Runtime.getRuntime().availableProcessors(),
@@ -205,7 +206,7 @@ public final class RemoteLoaderBenchmark {
     }
 
     private LoaderBuilder remote(Peak peak) {
-      return Loader.builder(s3.uri(key), new HadoopDatasetStoreProvider(s3.conf())).cacheDir(cache)
+      return Loader.builder(s3.uri(key), new HadoopDatasetStoreProvider(S3ProxyHadoop.conf(s3))).cacheDir(cache)
           .downloads(downloads).stagingListener(peak);
     }
   }

@@ -27,6 +27,7 @@ import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.testing.ShardDirs;
+import org.sparkbeton.testsupport.S3ProxyServer;
 
 /**
  * The loader over S3 ({@code s3a://}, hadoop-aws 3.3.4) served by a local S3Proxy in its own process, with
@@ -58,11 +59,11 @@ class S3LoaderTest {
   }
 
   static void upload(Path dir, String prefix) throws IOException {
-    s3.upload(dir, prefix);
+    S3ProxyHadoop.upload(s3, dir, prefix);
   }
 
   static LoaderBuilder loader(String prefix, Path cache) {
-    return loader(prefix, cache, s3.conf());
+    return loader(prefix, cache, S3ProxyHadoop.conf(s3));
   }
 
   static LoaderBuilder loader(String prefix, Path cache, Configuration conf) {

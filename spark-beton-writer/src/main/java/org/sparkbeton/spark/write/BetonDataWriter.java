@@ -15,13 +15,26 @@ import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.write.SampleTooLargeException;
 
-/** One task attempt: rows → {@link RowEncoder} → {@link ShardWriter}. */
+/**
+ * One task attempt: rows → {@link RowEncoder} → {@link ShardWriter}. Where the rows name image files on a remote file
+ * system, the last {@link BetonWriteConf#imageReadAhead} rows wait here while {@link ImageReadAhead} reads their files,
+ * and are encoded in their order: the oldest once the window is full, all of them when Spark reads the task's metrics
+ * (every 100 rows and after the last: the metrics count every row given) and at commit.
+ */
 final class BetonDataWriter implements DataWriter<InternalRow> {
   private final int partition;
   private final long taskAttempt;
   private final RowEncoder rows;
   private final ShardWriter shards;
   private final QuarantineLog quarantine;
+  private final org.apache.hadoop.conf.Configuration hadoopConf;
+  private final int readAheadDepth;
+  private boolean readAheadDecided;
+  private ImageReadAhead readAhead; // null: every row encoded as it comes
+  private InternalRow[] waiting; // the rows whose files are being read ahead, a ring from head
+  private long[] waitingIndex;
+  private int head;
+  private int count;
   private long rowIndex;
   private long samples;
   private List<ShardEntry> committed = List.of();
@@ -32,7 +45,10 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     this.taskAttempt = taskAttempt;
     String prefix = shardPrefix(jobId, partition, taskAttempt);
     this.quarantine = new QuarantineLog(fs, dir, prefix);
-    this.rows = new RowEncoder(schema, conf, partition, quarantine, fs.getConf());
+    this.hadoopConf = fs.getConf();
+    this.rows = new RowEncoder(schema, conf, partition, quarantine, hadoopConf);
+    this.readAheadDepth = conf.imageReadAhead;
+    this.readAheadDecided = rows.pathOrdinal() < 0 || readAheadDepth == 0;
     List<BetonField> fields = BetonSchemaMapping.fields(schema, conf);
     this.shards = new ShardWriter(fs, dir, prefix, fields, conf);
   }
@@ -48,7 +64,71 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
   @Override
   public void write(InternalRow row) throws IOException {
     long index = rowIndex++;
-    Object[] values = rows.encode(row, index);
+    int p = rows.pathOrdinal();
+    if (!readAheadDecided && !row.isNullAt(p)) {
+      decideReadAhead(row.getUTF8String(p).toString());
+    }
+    if (readAhead == null) {
+      store(row, index, rows.encode(row, index));
+      return;
+    }
+    int k = (head + count) % waiting.length;
+    InternalRow copy = row.copy(); // Spark reuses the row it passes
+    waiting[k] = copy;
+    waitingIndex[k] = index;
+    count++;
+    if (!copy.isNullAt(p)) {
+      readAhead.start(k, copy.getUTF8String(p).toString());
+    }
+    if (count == waiting.length) {
+      encodeOldest();
+    }
+  }
+
+  /**
+   * Reads ahead when the first path a row names is on a file system other than the local one (a local file is read in
+   * microseconds from the page cache: the rows go through as they come). A path whose file system cannot be resolved
+   * decides nothing: its row fails or is refused in place, as without read-ahead.
+   */
+  private void decideReadAhead(String location) {
+    if (location.isBlank()) {
+      return;
+    }
+    try {
+      FileSystem fs = RawFileSystems.withoutChecksums(new Path(location).getFileSystem(hadoopConf));
+      readAheadDecided = true;
+      if (!(fs instanceof org.apache.hadoop.fs.RawLocalFileSystem)) {
+        readAhead = new ImageReadAhead(hadoopConf, readAheadDepth, partition);
+        waiting = new InternalRow[readAheadDepth];
+        waitingIndex = new long[readAheadDepth];
+      }
+    } catch (IOException | IllegalArgumentException e) {
+      // an unknown scheme or a malformed path: the read in place names it for this row
+    }
+  }
+
+  /** Whether this task reads its image files ahead (decided at the first path a row names). */
+  boolean readsAhead() {
+    return readAhead != null;
+  }
+
+  /** Encodes and stores the oldest waiting row, with the file read ahead for it. */
+  private void encodeOldest() throws IOException {
+    int k = head;
+    InternalRow row = waiting[k];
+    long index = waitingIndex[k];
+    waiting[k] = null;
+    head = (head + 1) % waiting.length;
+    count--;
+    try {
+      store(row, index, rows.encode(row, index, readAhead.slot(k)));
+    } finally {
+      readAhead.settle(k);
+    }
+  }
+
+  /** Writes one encoded row ({@code values} null: the row was skipped). */
+  private void store(InternalRow row, long index, Object[] values) throws IOException {
     if (values == null) {
       return;
     }
@@ -64,6 +144,9 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public WriterCommitMessage commit() throws IOException {
+    while (count > 0) {
+      encodeOldest();
+    }
     committed = shards.finish();
     String quarantineFile = quarantine.finish();
     // Spark leaves a DataSource V2 task's output metrics (the UI's "Output" column) to the source
@@ -89,6 +172,9 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void close() throws IOException {
+    if (readAhead != null) {
+      readAhead.close();
+    }
     try {
       shards.close();
     } finally {
@@ -102,7 +188,16 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public CustomTaskMetric[] currentMetricsValues() {
-    // Spark reads these before commit(): progress so far, exact for finished shards
+    // Spark reads these every 100 rows and once after the last, before commit(): the rows waiting for their files are
+    // stored first, so that the last reading counts every row (and the one a bad file fails names its row now)
+    try {
+      while (count > 0) {
+        encodeOldest();
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    // progress so far, exact for finished shards
     long bytes = committed.isEmpty() ? shards.bytesSoFar() : committed.stream().mapToLong(ShardEntry::bytes).sum();
     int shardCount = committed.isEmpty() ? shards.shardsSoFar() : committed.size();
     TaskCounters counted = rows.counters();

@@ -69,6 +69,8 @@ public final class BetonWriteConf implements Serializable {
   final String spoolDir;
   /** Bytes of a shard's pages kept in memory before the rest are spooled to a file. */
   final long spoolMemory;
+  /** {@link BetonWriteOptions#IMAGE_READ_AHEAD}: rows whose remote image files a task reads ahead; 0 for none. */
+  final int imageReadAhead;
   /** {@link BetonWriteOptions#CLASS_NAMES}, or null. */
   final List<String> classNames;
 
@@ -131,6 +133,7 @@ public final class BetonWriteConf implements Serializable {
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
     spoolMemory = SizeOption.parse(BetonWriteOptions.SPOOL_MEMORY, o.getOrDefault(key(BetonWriteOptions.SPOOL_MEMORY),
         "32M"));
+    imageReadAhead = readAhead(o.getOrDefault(key(BetonWriteOptions.IMAGE_READ_AHEAD), "16"));
     String names = o.get(key(BetonWriteOptions.CLASS_NAMES));
     classNames = names == null ? null : classNames(names);
     List<String> given = new ArrayList<>();
@@ -140,6 +143,24 @@ public final class BetonWriteConf implements Serializable {
       }
     }
     imageOptionsGiven = List.copyOf(given);
+  }
+
+  /** The most files a task reads ahead: each holds a thread and a buffer of the largest file it read. */
+  static final int MAX_READ_AHEAD = 256;
+
+  private static int readAhead(String value) {
+    int n;
+    try {
+      n = Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      n = -1;
+    }
+    if (n < 0 || n > MAX_READ_AHEAD) {
+      throw new IllegalArgumentException("Option imageReadAhead must be 0.." + MAX_READ_AHEAD
+          + " (image files a task reads ahead from a remote file system; 0 reads each as its row comes), got '"
+          + value + "'");
+    }
+    return n;
   }
 
   private static List<String> classNames(String value) {

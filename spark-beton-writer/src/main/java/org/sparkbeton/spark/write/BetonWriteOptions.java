@@ -128,6 +128,14 @@ public final class BetonWriteOptions {
   public static final String SPOOL_MEMORY = "spoolMemory";
 
   /**
+   * Image files a task reads ahead where an image column of paths names files on a file system other than the local
+   * one (an object store, HDFS): that many rows wait in the task while their files are read at once, on as many
+   * threads, instead of one file after the other. {@code 0} reads each file as its row comes. Local files are always
+   * read as their rows come. Default 16.
+   */
+  public static final String IMAGE_READ_AHEAD = "imageReadAhead";
+
+  /**
    * The names of the label values, in order: a JSON list of strings ({@code ["cat","dog"]}: label 0 is {@code cat}),
    * recorded in the manifest's recipe ({@code DatasetFiles.CLASS_NAMES}). {@code beton prepare} gives its class folders' names,
    * and takes them back on {@code --append} so that a folder keeps its label. Default: none.
@@ -143,7 +151,7 @@ public final class BetonWriteOptions {
       JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK,
       COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
       TARGET_SHARD_SIZE, BAD_IMAGE_POLICY, NULL_POLICY, ARRAY_SHAPES, STRING_ENCODING, SOURCE_ID_COLUMN,
-      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY, CLASS_NAMES);
+      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY, IMAGE_READ_AHEAD, CLASS_NAMES);
 
   /**
    * The options that only change how image columns are stored: given (with {@link #WRITE_MODE} other than

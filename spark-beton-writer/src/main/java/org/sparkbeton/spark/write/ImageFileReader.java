@@ -27,7 +27,7 @@ import org.sparkbeton.format.io.LocalPaths;
  * {@link RawFileSystems#withoutChecksums}, into a direct buffer: local files straight through a {@link FileChannel},
  * others through their file system's stream. One instance per task thread.
  */
-final class ImageFileReader {
+final class ImageFileReader implements ImageFiles {
   /** The largest file read (a buffer's limit, as binaryFile's array). */
   static final int MAX_BYTES = Integer.MAX_VALUE - 16;
 
@@ -47,7 +47,8 @@ final class ImageFileReader {
    * {@link ImageDecodeException} naming it; other I/O errors (the file system failing) propagate, so that the
    * task fails and Spark retries it.
    */
-  ByteBuffer read(String location) throws IOException {
+  @Override
+  public ByteBuffer read(String location) throws IOException {
     if (location.isBlank()) {
       throw new ImageDecodeException("the path of the image file is empty");
     }

@@ -34,6 +34,7 @@ final class RowEncoder implements AutoCloseable {
   private final org.apache.spark.sql.types.DataType sourceType;
   private final QuarantineLog quarantine;
   private final ImageFileReader files; // image columns of paths; null when there are none
+  private ImageFiles pathFiles; // the files of the first image column of paths, for the row being encoded
   private final int pathOrdinal; // the first image column of paths: a row's source when no sourceIdColumn is set
   private final TaskCounters counters;
 
@@ -65,6 +66,15 @@ final class RowEncoder implements AutoCloseable {
 
   /** The values of {@code row} (a reused array), or null when the row is skipped. */
   Object[] encode(InternalRow row, long rowIndex) throws java.io.IOException {
+    return encode(row, rowIndex, files);
+  }
+
+  /**
+   * {@link #encode(InternalRow, long)}, the file named in the first image column of paths ({@link #pathOrdinal}) read
+   * from {@code firstPathFiles} (what {@link ImageReadAhead} read ahead); other image columns of paths read in place.
+   */
+  Object[] encode(InternalRow row, long rowIndex, ImageFiles firstPathFiles) throws java.io.IOException {
+    pathFiles = firstPathFiles;
     for (int k = 0; k < plans.size(); k++) {
       ColumnPlan p = plans.get(k);
       int i = p.ordinal();
@@ -171,7 +181,10 @@ final class RowEncoder implements AutoCloseable {
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
       case ENCODED_IMAGE -> images.fromEncoded(binaryView(row, i), rowIndex);
       case READ_IMAGE -> readImage(p.parts(), row, i, rowIndex);
-      case IMAGE_PATH -> images.fromEncoded(files.read(row.getUTF8String(i).toString()), rowIndex);
+      case IMAGE_PATH -> {
+        ImageFiles from = i == pathOrdinal ? pathFiles : files;
+        yield images.fromEncoded(from.read(row.getUTF8String(i).toString()), rowIndex);
+      }
       case IMAGE_STRUCT -> imageStruct(p, row.getStruct(i, ((StructType) p.type()).fields().length), rowIndex);
       case NUMERIC_ARRAY -> array(p, row.getArray(i));
     };
@@ -257,6 +270,11 @@ final class RowEncoder implements AutoCloseable {
       }
     }
     return StoredArrays.values(a, field.dtype());
+  }
+
+  /** The first image column of paths (the one {@link ImageReadAhead} reads ahead), or -1 when there is none. */
+  int pathOrdinal() {
+    return pathOrdinal;
   }
 
   /** What this task has counted so far (rows skipped here, images' work in its {@link ImageEncoder}). */

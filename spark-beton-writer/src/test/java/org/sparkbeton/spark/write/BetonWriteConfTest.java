@@ -86,7 +86,7 @@ class BetonWriteConfTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Unknown option 'imageColums' for format(\"beton\") writes; did you mean"
             + " 'imageColumns'? Valid options (any case): imageColumns, maxResolution, minResolution, writeMode,")
-        .hasMessageEndingWith(", spoolDir, spoolMemory, classNames; names with a dot pass as file system settings"
+        .hasMessageEndingWith(", spoolDir, spoolMemory, imageReadAhead, classNames; names with a dot pass as file system settings"
             + " (e.g. fs.s3a.endpoint)");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("max_resolution", "256", "jpeg_quality", "80")))
         .hasMessageStartingWith("Unknown options for format(\"beton\") writes: 'jpeg_quality' (did you mean"
@@ -112,6 +112,19 @@ class BetonWriteConfTest {
   }
 
   @Test
+  void imageReadAheadIsZeroToItsMaximum() {
+    assertThat(BetonWriteConf.parse(Map.of()).imageReadAhead).isEqualTo(16);
+    assertThat(BetonWriteConf.parse(Map.of("imageReadAhead", " 0")).imageReadAhead).isZero();
+    assertThat(BetonWriteConf.parse(Map.of("imagereadahead", "256")).imageReadAhead).isEqualTo(256);
+    for (String bad : List.of("-1", "257", "lots", "")) {
+      assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("imageReadAhead", bad)))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Option imageReadAhead must be 0..256 (image files a task reads ahead from a remote file system;"
+              + " 0 reads each as its row comes), got '" + bad + "'");
+    }
+  }
+
+  @Test
   void allListsEveryOptionConstant() throws IllegalAccessException {
     List<String> constants = new ArrayList<>();
     for (Field f : BetonWriteOptions.class.getDeclaredFields()) {
@@ -119,7 +132,7 @@ class BetonWriteConfTest {
         constants.add((String) f.get(null));
       }
     }
-    assertThat(constants).hasSize(24);
+    assertThat(constants).hasSize(25);
     assertThat(BetonWriteOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
     assertThat(BetonWriteOptions.ALL).containsAll(BetonWriteOptions.IMAGE_ONLY);
   }

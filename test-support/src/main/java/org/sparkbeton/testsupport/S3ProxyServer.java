@@ -1,4 +1,4 @@
-package org.sparkbeton.loader.hadoop;
+package org.sparkbeton.testsupport;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -8,24 +8,21 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import com.amazonaws.auth.AWSStaticCredentialsProvider;
-import com.amazonaws.auth.BasicAWSCredentials;
-import com.amazonaws.client.builder.AwsClientBuilder;
-import com.amazonaws.services.s3.AmazonS3;
-import com.amazonaws.services.s3.AmazonS3ClientBuilder;
-import org.apache.hadoop.conf.Configuration;
+import java.util.Map;
 
 /**
- * A local S3-compatible server for tests and the benchmark: S3Proxy (Maven Central {@code org.gaul:s3proxy},
- * the jar the build copies to {@code target/s3proxy}) in its own JVM (its Jackson and Guava differ from
- * Hadoop's), storing objects as files under a directory, so a restarted server serves the same objects and
- * a test can kill it mid-transfer.
+ * A local S3-compatible server for tests and benchmarks: S3Proxy (Maven Central {@code org.gaul:s3proxy}, the jar
+ * a module's build copies to {@code target/s3proxy}) in its own JVM (its Jackson and Guava differ from Hadoop's),
+ * storing objects as files under a directory, so a restarted server serves the same objects and a test can kill it
+ * mid-transfer. This class needs neither Hadoop nor an S3 client: {@link #s3aSettings()} gives the {@code fs.s3a.*}
+ * settings that point S3A at it, for a Hadoop configuration or a Spark session ({@code spark.hadoop.} + key).
  */
-final class S3ProxyServer implements AutoCloseable {
-  static final String BUCKET = "beton";
-  static final String ACCESS = "access";
-  static final String SECRET = "secret-key";
+public final class S3ProxyServer implements AutoCloseable {
+  public static final String BUCKET = "beton";
+  public static final String ACCESS = "access";
+  public static final String SECRET = "secret-key";
 
   private final Path dir;
   private final int port;
@@ -39,7 +36,7 @@ final class S3ProxyServer implements AutoCloseable {
   }
 
   /** Starts a server over {@code dir} (created) with an empty bucket {@link #BUCKET}. */
-  static S3ProxyServer start(Path dir) throws IOException, InterruptedException {
+  public static S3ProxyServer start(Path dir) throws IOException, InterruptedException {
     return start(dir, false, List.of("-Xmx256m"));
   }
 
@@ -47,7 +44,7 @@ final class S3ProxyServer implements AutoCloseable {
    * Starts a server that keeps objects in files under {@code dir} or, {@code inMemory}, in its heap
    * (jclouds' transient store: they are lost when it stops), in a JVM with {@code jvmOptions}.
    */
-  static S3ProxyServer start(Path dir, boolean inMemory, List<String> jvmOptions)
+  public static S3ProxyServer start(Path dir, boolean inMemory, List<String> jvmOptions)
       throws IOException, InterruptedException {
     Files.createDirectories(dir.resolve("data").resolve(BUCKET));
     int port;
@@ -69,7 +66,7 @@ final class S3ProxyServer implements AutoCloseable {
   }
 
   /** (Re)starts the server process and waits until it accepts connections. */
-  void restart() throws IOException, InterruptedException {
+  public void restart() throws IOException, InterruptedException {
     String jar = System.getProperty("s3proxy.jar", "target/s3proxy/s3proxy.jar");
     if (!Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException("No S3Proxy jar at " + jar + ": build the module with Maven, which copies it there");
@@ -100,7 +97,7 @@ final class S3ProxyServer implements AutoCloseable {
   }
 
   /** CPU seconds the server process has used so far (Linux {@code /proc}; -1 elsewhere). */
-  double cpuSeconds() {
+  public double cpuSeconds() {
     try {
       String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
       String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -111,7 +108,7 @@ final class S3ProxyServer implements AutoCloseable {
   }
 
   /** Kills the server at once (SIGKILL): transfers in progress break. */
-  void kill() {
+  public void kill() {
     if (process != null) {
       process.destroyForcibly();
       try {
@@ -122,48 +119,32 @@ final class S3ProxyServer implements AutoCloseable {
     }
   }
 
-  /**
-   * Uploads the files of {@code local} to {@code s3a://beton/<prefix>/} with the AWS SDK (S3A's own writes
-   * to S3Proxy stall on socket timeouts; the loader only reads, through S3A).
-   */
-  void upload(Path local, String prefix) throws IOException {
-    AmazonS3 client = AmazonS3ClientBuilder.standard()
-        .withEndpointConfiguration(new AwsClientBuilder.EndpointConfiguration("http://127.0.0.1:" + port, "us-east-1"))
-        .withPathStyleAccessEnabled(true)
-        .withCredentials(new AWSStaticCredentialsProvider(new BasicAWSCredentials(ACCESS, SECRET)))
-        .build();
-    try (var files = Files.list(local)) {
-      if (!client.doesBucketExistV2(BUCKET)) {
-        client.createBucket(BUCKET); // the in-memory store starts empty
-      }
-      for (Path f : (Iterable<Path>) files::iterator) {
-        client.putObject(BUCKET, prefix + "/" + f.getFileName(), f.toFile());
-      }
-    } finally {
-      client.shutdown();
-    }
+  public int port() {
+    return port;
   }
 
-  URI uri(String key) {
+  /** {@code s3a://beton/<key>}. */
+  public URI uri(String key) {
     return URI.create("s3a://" + BUCKET + "/" + key);
   }
 
-  /** S3A pointed at this server; Hadoop's own retries are kept short so the loader's retries show. */
-  Configuration conf() {
-    Configuration conf = new Configuration();
-    conf.set("fs.s3a.endpoint", "http://127.0.0.1:" + port);
-    conf.set("fs.s3a.path.style.access", "true");
-    conf.set("fs.s3a.connection.ssl.enabled", "false");
-    conf.set("fs.s3a.access.key", ACCESS);
-    conf.set("fs.s3a.secret.key", SECRET);
-    conf.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
-    conf.set("fs.s3a.bucket.probe", "0");
-    conf.set("fs.s3a.attempts.maximum", "1");
-    conf.set("fs.s3a.retry.limit", "1");
-    conf.set("fs.s3a.retry.interval", "50ms");
-    conf.set("fs.s3a.connection.establish.timeout", "2000");
-    conf.set("fs.s3a.connection.timeout", "10000");
-    return conf;
+  /**
+   * The {@code fs.s3a.*} settings that point S3A (hadoop-aws 3.3) at this server. Directory markers are kept:
+   * after each PUT, S3A otherwise deletes the parent "directory" markers with a multi-object delete, which
+   * S3Proxy answers only after about 10 s, so every file S3A writes here would take 10 s (S3 itself answers at
+   * once; keeping markers is a supported S3A mode since Hadoop 3.3.1 and changes nothing a reader sees).
+   */
+  public Map<String, String> s3aSettings() {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("fs.s3a.endpoint", "http://127.0.0.1:" + port);
+    s.put("fs.s3a.path.style.access", "true");
+    s.put("fs.s3a.connection.ssl.enabled", "false");
+    s.put("fs.s3a.access.key", ACCESS);
+    s.put("fs.s3a.secret.key", SECRET);
+    s.put("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    s.put("fs.s3a.bucket.probe", "0");
+    s.put("fs.s3a.directory.marker.retention", "keep");
+    return s;
   }
 
   @Override
