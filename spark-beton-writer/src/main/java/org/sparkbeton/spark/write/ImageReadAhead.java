@@ -12,14 +12,14 @@ import org.apache.hadoop.conf.Configuration;
 /**
  * Image files of a remote file system fetched ahead of the rows that name them, {@code depth} at a time, for one task.
  * A task reads its rows' files one after the other; on an object store each file costs a round trip or two (S3A's
- * HEAD and GET: milliseconds against a local S3 server, tens of milliseconds against S3), during which the task's
- * core waits. {@link BetonDataWriter} keeps the last {@code depth} rows of a path column waiting here while their
- * files are read on this object's threads, and encodes each row, in order, once its file is in.
+ * HEAD and GET: about 4 ms against a local S3 server on the development VM, more across a network), during which
+ * the task's core waits. {@link BetonDataWriter} keeps the last {@code depth} rows of a path column waiting while
+ * their files are read on this object's threads, and encodes each row, in order, once its file is in.
  *
- * <p>Slot {@code k} of the ring (a reader with its own direct buffer, planned once) holds the file of the
- * {@code k}-th waiting row; its bytes are valid until the slot is reused, which happens only after that row was
- * encoded and written. What a read threw (a missing file: bad input; any other I/O error: the task fails) is thrown
- * when its row's turn comes, as a read done in place would have thrown it.
+ * <p>Slot {@code k} (a reader with its own direct buffer, made once) holds the file of the row in place {@code k}
+ * of the writer's ring of waiting rows; its bytes are valid until the slot is started again, which happens only
+ * after that row was encoded and written. What a read threw (a missing file: bad input; any other I/O error: the
+ * task fails) is thrown when its row's turn comes, as a read done in place would have thrown it.
  */
 final class ImageReadAhead implements AutoCloseable {
   private static final AtomicInteger POOLS = new AtomicInteger();
