@@ -58,6 +58,9 @@ public final class BetonBatch implements Batch {
     try {
       Path p = new Path(path);
       FileSystem fs = p.getFileSystem(hadoopConf);
+      if (!namesHosts(fs)) {
+        return Map.of();
+      }
       FileStatus status = statuses.get(path);
       if (status == null) {
         status = fs.getFileStatus(p);
@@ -76,6 +79,21 @@ public final class BetonBatch implements Batch {
       return bytesByHost;
     } catch (IOException e) {
       return Map.of(); // locality is a hint; the task will report the real error
+    }
+  }
+
+  /**
+   * Whether {@code fs}'s block locations can name a host: {@link FileSystem}'s own {@code getFileBlockLocations}, which
+   * object stores such as S3A keep, names only {@code localhost} (dropped above) whatever the file, so for them the
+   * status call per shard is skipped: on S3 a HEAD request each, one after the other on the driver, for every shard of
+   * every query.
+   */
+  static boolean namesHosts(FileSystem fs) {
+    try {
+      return fs.getClass().getMethod("getFileBlockLocations", FileStatus.class, long.class, long.class)
+          .getDeclaringClass() != FileSystem.class;
+    } catch (NoSuchMethodException e) {
+      return true;
     }
   }
 
