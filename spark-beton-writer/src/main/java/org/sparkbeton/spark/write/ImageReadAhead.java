@@ -58,10 +58,6 @@ final class ImageReadAhead implements AutoCloseable {
     });
   }
 
-  int depth() {
-    return readers.length;
-  }
-
   /**
    * Slot {@code k} as the encoder reads files: {@link #take} of what it read ahead (the location the row names is the
    * one the read was started with).
