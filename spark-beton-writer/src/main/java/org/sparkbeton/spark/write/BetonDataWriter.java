@@ -127,6 +127,13 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     }
   }
 
+  /** Encodes and stores every waiting row, oldest first. */
+  private void encodeWaiting() throws IOException {
+    while (count > 0) {
+      encodeOldest();
+    }
+  }
+
   /** Writes one encoded row ({@code values} null: the row was skipped). */
   private void store(InternalRow row, long index, Object[] values) throws IOException {
     if (values == null) {
@@ -144,9 +151,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public WriterCommitMessage commit() throws IOException {
-    while (count > 0) {
-      encodeOldest();
-    }
+    encodeWaiting();
     committed = shards.finish();
     String quarantineFile = quarantine.finish();
     // Spark leaves a DataSource V2 task's output metrics (the UI's "Output" column) to the source
@@ -191,9 +196,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
     // Spark reads these every 100 rows and once after the last, before commit(): the rows waiting for their files are
     // stored first, so that the last reading counts every row (and the one a bad file fails names its row now)
     try {
-      while (count > 0) {
-        encodeOldest();
-      }
+      encodeWaiting();
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
