@@ -9,6 +9,7 @@ import org.apache.spark.scheduler.SparkListenerJobStart;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.sparkbeton.spark.write.BadImageException;
 import org.sparkbeton.spark.write.BadRow;
+import org.sparkbeton.spark.write.BadRowNote;
 import org.sparkbeton.spark.write.BadValueException;
 import scala.collection.JavaConverters;
 
@@ -17,13 +18,17 @@ import scala.collection.JavaConverters;
  * stored ({@link BadValueException}: a null, an array not of its shape). Either fails every attempt of its task the
  * same way, and Spark 3.5 retries a failed task up to {@code spark.task.maxFailures} times (4 on a cluster) with no
  * public way for a task to say "do not retry": so this driver-side listener, registered for one save, cancels the
- * write's job as soon as a task of it fails with one. The save then throws that failure at the top of its own (see
- * {@link #failure}), whether the job was cancelled here or aborted by Spark first (local mode does not retry, and
- * aborts at once).
+ * write's job as soon as a task of it fails with one. A retry Spark starts before the cancellation arrives finds the
+ * failed attempt's {@link BadRowNote} and waits for it without reading its partition again. The save then throws
+ * that failure at the top of its own (see {@link #failure}), whether the job was cancelled here or aborted by Spark
+ * first (local mode does not retry, and aborts at once).
  */
 final class BadRowFailFast extends SparkListener implements AutoCloseable {
-  /** Local property that marks the jobs of one save, so that other threads' jobs are left alone. */
-  static final String PROPERTY = "spark.beton.write.save";
+  /**
+   * Local property that marks the jobs of one save, so that other threads' jobs are left alone; it also tells a
+   * retry of a task that met a bad row to wait for this cancellation ({@link BadRowNote}).
+   */
+  static final String PROPERTY = BadRowNote.WATCHED_PROPERTY;
 
   private final SparkContext sc;
   private final String token;

@@ -44,6 +44,8 @@ public final class DatasetFiles {
   private static final Pattern MANIFEST_TMP = Pattern.compile("\\._manifest-[0-9a-f-]{36}\\.tmp");
   /** The format writer's page spool, when a write's spoolDir is the dataset directory. */
   private static final Pattern SPOOL = Pattern.compile("beton-pages-\\d+\\.spool");
+  /** A task's note of the bad row that failed it: {@code part-<partition>-<job>-bad-row.txt}. */
+  private static final Pattern BAD_ROW = Pattern.compile("part-(\\d{5,})-([0-9a-f]{8})-bad-row\\.txt");
   /** A running job's marker. */
   private static final Pattern JOB_MARKER = Pattern.compile("_job-([0-9a-f]{8})\\.live");
 
@@ -61,6 +63,11 @@ public final class DatasetFiles {
     SPOOL,
     /** A running job's marker. */
     JOB_MARKER,
+    /**
+     * A task's note of the bad row (bad image, value that cannot be stored) that failed it, read by the task's
+     * retries so that they do not read the partition again: deleted when the job ends.
+     */
+    BAD_ROW,
     /** The manifest lock. */
     LOCK
   }
@@ -76,6 +83,11 @@ public final class DatasetFiles {
   /** The marker name of {@code job}. */
   public static String jobMarker(String job) {
     return "_job-" + job + ".live";
+  }
+
+  /** The name of the bad-row note of {@code partition} of {@code job}. */
+  public static String badRowNote(String job, int partition) {
+    return String.format(java.util.Locale.ROOT, "part-%05d-%s-bad-row.txt", partition, job);
   }
 
   /**
@@ -95,6 +107,14 @@ public final class DatasetFiles {
     Matcher m = SHARD.matcher(name);
     if (m.matches()) {
       return attemptFile(Kind.SHARD, m, checksum);
+    }
+    m = BAD_ROW.matcher(name);
+    if (m.matches()) {
+      try {
+        return new Name(Kind.BAD_ROW, Integer.parseInt(m.group(1)), m.group(2), -1, checksum);
+      } catch (NumberFormatException e) {
+        return null; // digits past an int: not a name we write
+      }
     }
     m = JOB_MARKER.matcher(name);
     if (m.matches()) {

@@ -125,6 +125,8 @@ public final class Orphans {
             reason = "quarantine records of job " + n.job() + ", which never published";
           }
         }
+        case BAD_ROW -> reason = "bad-row note of partition " + n.partition() + " of job " + n.job()
+            + ", which is not running";
         case JOB_MARKER -> reason = "marker of job " + n.job() + ", not rewritten for " + age(age) + ": the job died";
         case MANIFEST_TMP -> {
           if (!publishing) {

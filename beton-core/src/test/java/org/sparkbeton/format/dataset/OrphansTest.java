@@ -96,6 +96,24 @@ class OrphansTest {
   }
 
   @Test
+  void aBadRowNoteIsHeldWhileItsJobRunsAndAnOrphanAfter() {
+    String note = DatasetFiles.badRowNote(D, 3);
+    assertThat(note).isEqualTo("part-00003-" + D + "-bad-row.txt");
+    assertThat(DatasetFiles.classify(note, false))
+        .isEqualTo(new DatasetFiles.Name(DatasetFiles.Kind.BAD_ROW, 3, D, -1, false));
+    assertThat(DatasetFiles.classify("." + note + ".crc", false).checksum()).isTrue();
+    assertThat(DatasetFiles.classify("part-00003-" + D + "-bad-row.json", false)).isNull();
+
+    Findings running = Orphans.find(List.of(file("_job-" + D + ".live", 1), file(note, 1)), null, NOW);
+    assertThat(running.orphans()).isEmpty();
+    assertThat(running.held()).contains(note);
+    Findings dead = Orphans.find(List.of(file(note, 30)), null, NOW);
+    assertThat(dead.orphans()).extracting(Orphan::path, Orphan::reason)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(note, "bad-row note of partition 3 of job " + D
+            + ", which is not running"));
+  }
+
+  @Test
   void spoolsAreOrphansOnlyWithNoJobRunning() {
     List<FileInfo> spool = List.of(file("beton-pages-123.spool", 1));
     assertThat(paths(Orphans.find(spool, null, NOW))).containsExactly("beton-pages-123.spool");

@@ -27,6 +27,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
   private final RowEncoder rows;
   private final ShardWriter shards;
   private final QuarantineLog quarantine;
+  private final BadRowNote badRowNote;
   private final org.apache.hadoop.conf.Configuration hadoopConf;
   private final int readAheadDepth;
   private boolean readAheadDecided;
@@ -42,6 +43,7 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
   BetonDataWriter(FileSystem fs, Path dir, String jobId, int partition, long taskAttempt, StructType schema,
       BetonWriteConf conf) {
     this.partition = partition;
+    this.badRowNote = new BadRowNote(fs, dir, jobId, partition);
     this.taskAttempt = taskAttempt;
     String prefix = shardPrefix(jobId, partition, taskAttempt);
     this.quarantine = new QuarantineLog(fs, dir, prefix);
@@ -63,6 +65,14 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   @Override
   public void write(InternalRow row) throws IOException {
+    try {
+      accept(row);
+    } catch (BadImageException | BadValueException e) {
+      throw noted(e);
+    }
+  }
+
+  private void accept(InternalRow row) throws IOException {
     long index = rowIndex++;
     int p = rows.pathOrdinal();
     if (!readAheadDecided && !row.isNullAt(p)) {
@@ -129,9 +139,22 @@ final class BetonDataWriter implements DataWriter<InternalRow> {
 
   /** Encodes and stores every waiting row, oldest first. */
   private void encodeWaiting() throws IOException {
-    while (count > 0) {
-      encodeOldest();
+    try {
+      while (count > 0) {
+        encodeOldest();
+      }
+    } catch (BadImageException | BadValueException e) {
+      throw noted(e);
     }
+  }
+
+  /**
+   * {@code bad}, noted for the partition's retries before Spark hears of the failure and starts one; not where the
+   * task was killed already (its job is cancelled, and the job's end may have deleted its files: no retry comes).
+   */
+  private <E extends RuntimeException & BadRow> E noted(E bad) {
+    TaskContext task = TaskContext.get();
+    return task != null && task.isInterrupted() ? bad : badRowNote.record(bad);
   }
 
   /** Writes one encoded row ({@code values} null: the row was skipped). */

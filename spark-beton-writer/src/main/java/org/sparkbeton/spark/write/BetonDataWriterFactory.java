@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
@@ -38,9 +39,30 @@ final class BetonDataWriterFactory implements DataWriterFactory {
     Path path = new Path(dir);
     try {
       FileSystem fs = path.getFileSystem(hadoopConf.value().value());
+      TaskContext task = TaskContext.get();
+      if (task != null && task.attemptNumber() > 0) {
+        task.killTaskIfInterrupted(); // the job was cancelled while this retry started
+        endIfNoted(new BadRowNote(fs, path, jobId, partitionId), task);
+      }
       return new BetonDataWriter(fs, path, jobId, partitionId, taskId, schema, conf);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot open " + dir + " for writing", e);
     }
+  }
+
+  /**
+   * Ends a retry whose partition an earlier attempt found a bad row in, before it reads a row: killed by the job's
+   * cancellation where the save's driver watches for bad rows, else (or if none comes) failed with the noted row.
+   */
+  private static void endIfNoted(BadRowNote note, TaskContext task) throws IOException {
+    BadRow noted = note.read();
+    if (noted == null) {
+      return;
+    }
+    if (task.getLocalProperty(BadRowNote.WATCHED_PROPERTY) != null
+        && BadRowNote.awaitKill(task::isInterrupted, BadRowNote.CANCEL_WAIT_MILLIS)) {
+      task.killTaskIfInterrupted();
+    }
+    throw (RuntimeException) noted;
   }
 }
