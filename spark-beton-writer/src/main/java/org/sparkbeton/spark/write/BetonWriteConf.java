@@ -145,8 +145,7 @@ public final class BetonWriteConf implements Serializable {
     imageOptionsGiven = List.copyOf(given);
   }
 
-  /** The most files a task reads ahead: each holds a thread and a buffer of the largest file it read. */
-  static final int MAX_READ_AHEAD = 256;
+  static final int MAX_READ_AHEAD = BetonWriteOptions.MAX_IMAGE_READ_AHEAD;
 
   private static int readAhead(String value) {
     int n;

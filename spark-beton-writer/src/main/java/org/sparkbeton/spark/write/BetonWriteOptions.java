@@ -131,9 +131,11 @@ public final class BetonWriteOptions {
    * Image files a task reads ahead where an image column of paths names files on a file system other than the local
    * one (an object store, HDFS): that many rows wait in the task while their files are read at once, on as many
    * threads, instead of one file after the other. {@code 0} reads each file as its row comes. Local files are always
-   * read as their rows come. Default 16.
+   * read as their rows come. Default 16, at most {@link #MAX_IMAGE_READ_AHEAD}.
    */
   public static final String IMAGE_READ_AHEAD = "imageReadAhead";
+  /** The most files a task reads ahead: each holds a thread and a buffer of the largest file it read. */
+  public static final int MAX_IMAGE_READ_AHEAD = 256;
 
   /**
    * The names of the label values, in order: a JSON list of strings ({@code ["cat","dog"]}: label 0 is {@code cat}),

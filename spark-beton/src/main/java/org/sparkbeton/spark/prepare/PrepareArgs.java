@@ -9,6 +9,7 @@ import org.sparkbeton.codec.jpeg.JpegCodec;
 import org.sparkbeton.format.BetonFormat;
 import org.sparkbeton.format.ByteSizes;
 import org.sparkbeton.format.options.OptionNames;
+import org.sparkbeton.spark.write.BetonWriteOptions;
 
 /**
  * Command-line arguments of {@link PrepareJob}; with no {@code --input}, the embedded demo runs. Every flag's value
@@ -35,7 +36,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "                     [--mode raw|jpg|smart|proportion] [--quality Q] [--smart-threshold S] [--page-size S]",
       "                     [--bad-images fail|skip|quarantine] [--max-image-pixels N] [--lenient-jpeg]",
       "                     [--pass-through-check decode|markers] [--shards N] [--master URL] [--demo-images N]",
-      "                     [--progress-interval SECONDS] [--debug]",
+      "                     [--read-ahead N] [--progress-interval SECONDS] [--debug]",
       "Turns an ImageFolder tree (one folder per class; labels = index of the sorted folder names, as",
       "torchvision's ImageFolder) into a sharded .beton dataset with Spark. Relative paths are taken from the",
       "current directory. A value follows its flag, or an = (--quality=80).",
@@ -50,6 +51,8 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "libjpeg reports corrupt data in a JPEG (--lenient-jpeg stores what libjpeg decodes around the damage, as",
       "FFCV does). A JPEG stored as it is gets a strict decode at 1/8 first (--pass-through-check markers checks",
       "only that its segments are whole: faster, but corrupt scan data is stored).",
+      "An --input on another file system than the local one (s3a://, hdfs://) is read --read-ahead files ahead",
+      "per task (default 16, 0 to 256; 0 reads each file as its turn comes).",
       "Progress goes to standard error: a live line on a terminal, else a line every --progress-interval seconds",
       "(default 5; 0 for none). The summary goes to standard output.",
       "Defaults: --mode jpg, --max-resolution 256, --quality 90, --master local[*], up to 4 write tasks (shards)",
@@ -59,7 +62,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
   /** Every flag, as the usage names them: one list for the parser and for the nearest name to a misspelled one. */
   static final List<String> FLAGS = List.of("--input", "--output", "--overwrite", "--append", "--max-resolution",
       "--mode", "--quality", "--smart-threshold", "--page-size", "--bad-images", "--max-image-pixels",
-      "--lenient-jpeg", "--pass-through-check", "--shards", "--master", "--demo-images", "--progress-interval",
+      "--lenient-jpeg", "--pass-through-check", "--shards", "--master", "--demo-images", "--read-ahead", "--progress-interval",
       "--debug", "--help", "-h");
   /** The flags that take no value. */
   private static final List<String> SWITCHES = List.of("--overwrite", "--append", "--debug", "--lenient-jpeg",
@@ -126,6 +129,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
         case "--shards" -> shards = positive(a, v);
         case "--master" -> master = v;
         case "--demo-images" -> demo = positive(a, v);
+        case "--read-ahead" -> options.put("imageReadAhead", Integer.toString(readAhead(v)));
         case "--progress-interval" -> progress = seconds(a, v);
         default -> throw new IllegalStateException("the usage names " + a + " but nothing parses it");
       }
@@ -194,6 +198,19 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       // fall through
     }
     throw new UsageException("Option " + option + " must be a positive integer, got '" + v + "'");
+  }
+
+  private static int readAhead(String v) {
+    try {
+      int n = Integer.parseInt(v.trim());
+      if (n >= 0 && n <= BetonWriteOptions.MAX_IMAGE_READ_AHEAD) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // fall through
+    }
+    throw new UsageException("Option --read-ahead must be a number of image files from 0 to "
+        + BetonWriteOptions.MAX_IMAGE_READ_AHEAD + ", got '" + v + "'");
   }
 
   private static int quality(String v) {

@@ -30,7 +30,11 @@ class PrepareArgsTest {
   void flagsBecomeWriteOptions() {
     PrepareArgs a = parse("--input", "in", "--output", "out", "--mode", "SMART", "--smart-threshold", "256K",
         "--quality", "85", "--page-size", "4M", "--bad-images", "quarantine", "--max-resolution", "512",
-        "--progress-interval", "0.5", "--debug");
+        "--progress-interval", "0.5", "--read-ahead", "64", "--debug");
+    assertThat(a.writeOptions()).containsEntry("imageReadAhead", "64");
+    assertThat(parse("--input", "in", "--output", "out", "--read-ahead=0").writeOptions())
+        .containsEntry("imageReadAhead", "0");
+    assertThat(parse("--input", "in", "--output", "out").writeOptions()).doesNotContainKey("imageReadAhead");
     assertThat(a.writeOptions()).containsEntry("writeMode", "smart").containsEntry("smartThreshold", "262144")
         .containsEntry("jpegQuality", "85").containsEntry("pageSize", "4194304")
         .containsEntry("badImagePolicy", "quarantine").containsEntry("maxResolution", "512");
@@ -68,6 +72,8 @@ class PrepareArgsTest {
         "--page-size", "lots");
     refused("Option --max-resolution must be a positive integer, got '0'", "--max-resolution", "0");
     refused("Option --shards must be a positive integer, got '0'", "--shards", "0");
+    refused("Option --read-ahead must be a number of image files from 0 to 256, got '257'", "--read-ahead", "257");
+    refused("Option --read-ahead must be a number of image files from 0 to 256, got '-1'", "--read-ahead", "-1");
     refused("Option --progress-interval must be a number of seconds (0 for no progress lines), got '-1'",
         "--progress-interval", "-1");
     refused("--mode smart needs --smart-threshold: the raw RGB size (bytes, or e.g. 256K) above which an image is"
