@@ -10,7 +10,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.sparkbeton.format.io.BetonSource;
-import org.sparkbeton.loader.memory.BufferCleaner;
+import org.sparkbeton.codec.memory.BufferCleaner;
 
 /**
  * One shard file mapped read-only in 1 GiB segments, mapped on first touch, so files of any size work and the OS

@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.memory;
 
 import java.nio.ByteBuffer;
+import org.sparkbeton.codec.memory.BufferCleaner;
 import org.sparkbeton.codec.nativeimpl.HugePageMemory;
 
 /**

@@ -15,7 +15,7 @@ import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.PhotoDatasets;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
-import org.sparkbeton.loader.memory.BufferCleaner;
+import org.sparkbeton.codec.memory.BufferCleaner;
 
 /**
  * {@code Loader.close()} unmaps its shards at once: counted in {@code /proc/self/maps} (Linux), where a mapping of a

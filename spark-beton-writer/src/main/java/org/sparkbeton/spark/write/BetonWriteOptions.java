@@ -131,7 +131,9 @@ public final class BetonWriteOptions {
    * Image files a task reads ahead where an image column of paths names files on a file system other than the local
    * one (an object store, HDFS): that many rows wait in the task while their files are read at once, on as many
    * threads, instead of one file after the other. {@code 0} reads each file as its row comes. Local files are always
-   * read as their rows come. Default 16, at most {@link #MAX_IMAGE_READ_AHEAD}.
+   * read as their rows come. Default 16, at most {@link #MAX_IMAGE_READ_AHEAD}. The files read ahead share 64 MiB of
+   * direct memory per task (beyond 256 KiB each): larger files wait until their row is next, so that a task never
+   * holds 16 large files at once.
    */
   public static final String IMAGE_READ_AHEAD = "imageReadAhead";
   /** The most files a task reads ahead: each holds a thread and a buffer of the largest file it read. */

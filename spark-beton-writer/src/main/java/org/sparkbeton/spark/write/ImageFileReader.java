@@ -17,6 +17,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.sparkbeton.codec.ImageDecodeException;
+import org.sparkbeton.codec.memory.BufferCleaner;
 import org.sparkbeton.format.io.LocalPaths;
 
 /**
@@ -30,15 +31,49 @@ import org.sparkbeton.format.io.LocalPaths;
 final class ImageFileReader implements ImageFiles {
   /** The largest file read (a buffer's limit, as binaryFile's array). */
   static final int MAX_BYTES = Integer.MAX_VALUE - 16;
+  /** The buffer a reader starts with, and goes back to in {@link #shrink}. */
+  static final int INITIAL_BYTES = 1 << 18;
+
+  /** Where a reader accounts the memory its buffer takes beyond {@link #INITIAL_BYTES}. */
+  interface Budget {
+    /** No limit: the buffer grows to the largest file read and is kept. */
+    Budget NONE = new Budget() {
+      @Override
+      public void reserve(long bytes) {}
+
+      @Override
+      public void release(long bytes) {}
+
+      @Override
+      public long keep() {
+        return Long.MAX_VALUE;
+      }
+    };
+
+    /** Waits until the buffer may take {@code bytes} more. */
+    void reserve(long bytes) throws java.io.InterruptedIOException;
+
+    /** The buffer gave {@code bytes} back. */
+    void release(long bytes);
+
+    /** The largest buffer {@link #shrink} keeps. */
+    long keep();
+  }
 
   private final Configuration hadoopConf;
+  private final Budget budget;
   private FileSystem lastFs;
   private String lastScheme;
   private String lastAuthority;
-  private ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 18);
+  private ByteBuffer buffer = ByteBuffer.allocateDirect(INITIAL_BYTES);
 
   ImageFileReader(Configuration hadoopConf) {
+    this(hadoopConf, Budget.NONE);
+  }
+
+  ImageFileReader(Configuration hadoopConf, Budget budget) {
     this.hadoopConf = hadoopConf;
+    this.budget = budget;
   }
 
   /**
@@ -110,7 +145,10 @@ final class ImageFileReader implements ImageFiles {
     return new ImageDecodeException("image file " + location + " does not exist" + hint + relative, cause);
   }
 
-  /** Reads {@code in} to its end into this reader's buffer, from its start, doubling it (up to {@link #MAX_BYTES}). */
+  /**
+   * Reads {@code in} to its end into this reader's buffer, from its start, doubling it (up to {@link #MAX_BYTES}, and
+   * as the budget allows); the smaller buffer is freed at once, not left to the garbage collector.
+   */
   private ByteBuffer readAll(ReadableByteChannel in, String location) throws IOException {
     buffer.clear();
     while (true) {
@@ -119,12 +157,35 @@ final class ImageFileReader implements ImageFiles {
         if (n >= MAX_BYTES) {
           throw new ImageDecodeException("image file " + location + " is over " + MAX_BYTES + " bytes");
         }
-        buffer = ByteBuffer.allocateDirect((int) Math.min(MAX_BYTES, 2L * n)).put(buffer.flip());
+        int bigger = (int) Math.min(MAX_BYTES, 2L * n);
+        budget.reserve(bigger - buffer.capacity());
+        ByteBuffer smaller = buffer;
+        buffer = ByteBuffer.allocateDirect(bigger).put(smaller.flip());
+        BufferCleaner.free(smaller);
       }
       if (in.read(buffer) < 0) {
         return buffer.flip();
       }
     }
+  }
+
+  /**
+   * Frees this reader's buffer and starts again from {@link #INITIAL_BYTES} where it grew past the budget's
+   * {@link Budget#keep}: the last bytes {@link #read} gave are gone. Only between reads.
+   */
+  void shrink() {
+    if (buffer.capacity() <= budget.keep()) {
+      return;
+    }
+    ByteBuffer grown = buffer;
+    buffer = ByteBuffer.allocateDirect(INITIAL_BYTES);
+    BufferCleaner.free(grown);
+    budget.release(grown.capacity() - INITIAL_BYTES);
+  }
+
+  /** The capacity of this reader's buffer now. */
+  int capacity() {
+    return buffer.capacity();
   }
 
   /**

@@ -1,4 +1,4 @@
-package org.sparkbeton.loader.memory;
+package org.sparkbeton.codec.memory;
 
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
