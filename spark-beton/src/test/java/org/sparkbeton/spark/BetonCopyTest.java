@@ -246,4 +246,39 @@ class BetonCopyTest {
         .hasStackTraceContaining("Bad value in column 'mask'")
         .hasStackTraceContaining("is 256, outside the range of its field's dtype |u1 (0..255)");
   }
+
+  /**
+   * A JSON field of a beton read is a JSON field again, its objects and lists stored as objects and lists (FFCV's
+   * {@code JSONField.unpack} gives dicts back, not their text) and its strings as strings; a read gives a number's
+   * JSON text, which comes back as a string.
+   */
+  @Test
+  void jsonFieldsKeepTheirObjectsAndLists() throws Exception {
+    String[] stored = {"{\"box\": [1, 2, 3, 4], \"name\": \"cat\"}", "[\"a\", {\"b\": null}]", "\"plain\"",
+        "\"{not json\"", "5"};
+    List<BetonField> fields = List.of(new BetonField("label", org.sparkbeton.format.fields.IntField.INSTANCE),
+        new BetonField("meta", org.sparkbeton.format.fields.JsonField.INSTANCE));
+    List<Object[]> samples = new ArrayList<>();
+    for (int i = 0; i < stored.length; i++) {
+      samples.add(new Object[] {(long) i, stored[i]});
+    }
+    Path source = tmp.resolve("json");
+    TestDatasets.writeDataset(source, fields, List.of(samples));
+    String copy = tmp.resolve("json-copy").toString();
+    Dataset<Row> read = spark.read().format("beton").load(source.toString());
+    read.coalesce(1).write().format("beton").save(copy);
+
+    assertThat(fields(manifest(copy))).containsExactly("label:Int", "meta:JSON");
+    List<String> copied = new ArrayList<>();
+    String shard = manifest(copy).shards().get(0).path();
+    try (org.sparkbeton.format.BetonReader r = org.sparkbeton.format.BetonReader.open(Path.of(copy, shard))) {
+      for (long i = 0; i < r.numSamples(); i++) {
+        copied.add(r.intValue(i, 0) + " " + r.value(i, 1));
+      }
+    }
+    assertThat(copied).containsExactlyInAnyOrder("0 " + stored[0], "1 " + stored[1], "2 " + stored[2],
+        "3 " + stored[3], "4 \"5\"");
+    assertThat(spark.read().format("beton").load(copy).orderBy("label").collectAsList())
+        .isEqualTo(read.orderBy("label").collectAsList());
+  }
 }

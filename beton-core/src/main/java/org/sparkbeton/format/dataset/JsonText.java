@@ -46,6 +46,26 @@ public final class JsonText {
     }
   }
 
+  /**
+   * Whether {@code text} is one JSON object or list (whitespace around it allowed), well formed: {@code {"a": 1}} and
+   * {@code [1, 2]} are; a string, a number, {@code true} and {@code {"a": } are not.
+   */
+  public static boolean isObjectOrList(String text) {
+    int first = 0;
+    while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
+      first++;
+    }
+    if (first == text.length() || (text.charAt(first) != '{' && text.charAt(first) != '[')) {
+      return false; // no parse
+    }
+    try {
+      parse(text);
+      return true;
+    } catch (ManifestFormatException malformed) {
+      return false;
+    }
+  }
+
   /** The strings of a JSON list of strings ({@code ["a","b"]}); anything else is an IllegalArgumentException. */
   public static List<String> stringList(String text) {
     Object value;

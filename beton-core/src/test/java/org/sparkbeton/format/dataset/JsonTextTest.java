@@ -82,6 +82,17 @@ class JsonTextTest {
       assertThat(JsonText.string(text)).as(text).isNull();
     }
   }
+
+  @Test
+  void objectsAndListsAreToldFromEveryOtherText() {
+    for (String text : new String[] {"{\"a\": 1}", " [1, {\"b\": [null]}]\n", "{}", "[]"}) {
+      assertThat(JsonText.isObjectOrList(text)).as(text).isTrue();
+    }
+    for (String text : new String[] {"\"{}\"", "5", "true", "null", "plain", "{\"a\": }", "[1,]", "{} {}", "", " "}) {
+      assertThat(JsonText.isObjectOrList(text)).as(text).isFalse();
+    }
+  }
+
   @Test
   void stringListReadsSparksListsAndRefusesAnythingElse() {
     assertThat(JsonText.stringList("[\"/data/a\",\"/data/b, \\\"c\\\"\"]")).containsExactly("/data/a", "/data/b, \"c\"");

@@ -17,6 +17,7 @@ import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.MapType;
+import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
@@ -40,7 +41,8 @@ import org.sparkbeton.format.options.OptionNames;
  * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
  * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} (or from the beton
  * read that gave them, with its dtype: {@link StoredArrays}) → NDArray; string → JSON string literal (or UTF-8
- * Bytes); other structs, maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique. The image columns of a
+ * Bytes), except a JSON field a beton read gave, which stays a JSON field ({@link #readFromJsonField}); other structs,
+ * maps and arrays → JSON. Field names must be 16 ASCII bytes at most, unique. The image columns of a
  * DataFrame read with {@code format("beton")} are image columns by themselves ({@link ReadImageColumns}).
  */
 public final class BetonSchemaMapping {
@@ -261,6 +263,8 @@ public final class BetonSchemaMapping {
       return new ColumnPlan(name, ordinal, t, ColumnKind.NUMERIC_ARRAY, new BetonField(name, codec));
     } else if (t instanceof StringType && conf.isImageColumn(name)) {
       kind = ColumnKind.IMAGE_PATH;
+    } else if (t instanceof StringType && readFromJsonField(f)) {
+      kind = ColumnKind.READ_JSON;
     } else if (t instanceof StringType) {
       kind = conf.stringEncoding == StringEncoding.JSON ? ColumnKind.STRING_JSON : ColumnKind.STRING_BYTES;
     } else if (t instanceof StructType || t instanceof MapType || t instanceof ArrayType) {
@@ -277,6 +281,16 @@ public final class BetonSchemaMapping {
       default -> new BetonField(name, JsonField.INSTANCE);
     };
     return new ColumnPlan(name, ordinal, t, kind, field, kind == ColumnKind.READ_IMAGE ? parts : null);
+  }
+
+  /**
+   * Whether string column {@code f} is a JSON field as a beton read gave it (its metadata says so): stored as a JSON
+   * field again, its objects and lists as they were ({@link ColumnKind#READ_JSON}).
+   */
+  static boolean readFromJsonField(StructField f) {
+    Metadata m = f.metadata();
+    return m.contains(ColumnAnnotations.TYPE)
+        && FieldTypes.name(FieldTypes.JSON).equals(m.getString(ColumnAnnotations.TYPE));
   }
 
   /** Spark's {@code image} data source struct: origin, height, width, nChannels, mode, data. */

@@ -11,6 +11,7 @@ import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
+import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.fields.RgbImage;
@@ -176,6 +177,16 @@ final class RowEncoder implements AutoCloseable {
       case STRING_JSON -> {
         StringBuilder sb = new StringBuilder();
         JsonValues.string(sb, row.getUTF8String(i).toString());
+        yield sb.toString();
+      }
+      case READ_JSON -> {
+        // a read gives an object's or a list's JSON text, and a string's text: the one kept, the other quoted again
+        String text = row.getUTF8String(i).toString();
+        if (JsonText.isObjectOrList(text)) {
+          yield text;
+        }
+        StringBuilder sb = new StringBuilder();
+        JsonValues.string(sb, text);
         yield sb.toString();
       }
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
