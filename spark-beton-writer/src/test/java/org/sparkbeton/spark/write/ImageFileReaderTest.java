@@ -31,6 +31,34 @@ class ImageFileReaderTest {
     return out;
   }
 
+  /** A buffer grown past what the reader keeps for one large file is given back before the next file is read. */
+  @Test
+  void aBufferGrownForOneLargeFileIsNotKeptForTheNext() throws Exception {
+    ImageFileReader keepingOneMiB = new ImageFileReader(new Configuration(), new ImageFileReader.Budget() {
+      @Override
+      public void reserve(long bytes) {}
+
+      @Override
+      public void release(long bytes) {}
+
+      @Override
+      public long keep() {
+        return 1 << 20;
+      }
+    });
+    byte[] large = bytes(3_000_000, 3);
+    byte[] medium = bytes(600_000, 4);
+    Path a = Files.write(tmp.resolve("large.jpg"), large);
+    Path b = Files.write(tmp.resolve("medium.jpg"), medium);
+    assertThat(remaining(keepingOneMiB.read(a.toString()))).isEqualTo(large);
+    assertThat(keepingOneMiB.capacity()).isEqualTo(4 << 20);
+    assertThat(remaining(keepingOneMiB.read(b.toString()))).isEqualTo(medium);
+    assertThat(keepingOneMiB.capacity()).as("started again from 256 KiB, grown to 1 MiB").isEqualTo(1 << 20);
+    assertThat(remaining(keepingOneMiB.read(b.toString()))).isEqualTo(medium);
+    assertThat(keepingOneMiB.capacity()).as("kept").isEqualTo(1 << 20);
+    assertThat(ImageFileReader.Budget.NONE.keep()).isEqualTo(64L << 20);
+  }
+
   @Test
   void readsWholeFilesLargerAndSmallerThanItsBuffer() throws Exception {
     byte[] big = bytes(700_000, 1); // past the initial 256 KiB buffer: it grows twice
