@@ -28,14 +28,19 @@ import org.sparkbeton.format.write.SampleTooLargeException;
 final class RowEncoder implements AutoCloseable {
   private final List<ColumnPlan> plans;
   private final BetonWriteConf conf;
-  private final ImageEncoder images;
+  /**
+   * Per column (null where it holds no image): each image column has its own encoder, and each column of paths its
+   * own file reader, as a stored image can be a view of their buffers until the row is written.
+   */
+  private final ImageEncoder[] encoders;
+  private final ImageFileReader[] readers;
   private final Object[] values;
   private final int partition;
   private final int sourceOrdinal;
   private final org.apache.spark.sql.types.DataType sourceType;
   private final QuarantineLog quarantine;
-  private final ImageFileReader files; // image columns of paths; null when there are none
   private ImageFiles pathFiles; // the files of the first image column of paths, for the row being encoded
+  private final ImageFileReader firstPathReader; // its own reader, where its files are not read ahead
   private final int pathOrdinal; // the first image column of paths: a row's source when no sourceIdColumn is set
   private final TaskCounters counters;
 
@@ -55,19 +60,34 @@ final class RowEncoder implements AutoCloseable {
       throw new IllegalArgumentException("badImagePolicy=quarantine needs a quarantine log");
     }
     this.conf = conf;
-    this.images = plans.stream().anyMatch(RowEncoder::isImage) ? new ImageEncoder(conf, partition, counters) : null;
+    this.encoders = new ImageEncoder[plans.size()];
+    this.readers = new ImageFileReader[plans.size()];
     this.pathOrdinal = plans.stream().filter(p -> p.kind() == ColumnKind.IMAGE_PATH).mapToInt(ColumnPlan::ordinal)
         .findFirst().orElse(-1);
     if (pathOrdinal >= 0 && hadoopConf == null) {
       throw new IllegalArgumentException("image columns of paths need a Hadoop configuration to read the files");
     }
-    this.files = pathOrdinal >= 0 ? new ImageFileReader(hadoopConf) : null;
+    for (int k = 0; k < plans.size(); k++) {
+      if (isImage(plans.get(k))) {
+        encoders[k] = new ImageEncoder(conf, partition, counters);
+      }
+      if (plans.get(k).kind() == ColumnKind.IMAGE_PATH) {
+        readers[k] = new ImageFileReader(hadoopConf);
+      }
+    }
+    ImageFileReader first = null;
+    for (int k = 0; k < plans.size() && first == null; k++) {
+      if (plans.get(k).ordinal() == pathOrdinal) {
+        first = readers[k];
+      }
+    }
+    this.firstPathReader = first;
     this.values = new Object[plans.size()];
   }
 
   /** The values of {@code row} (a reused array), or null when the row is skipped. */
   Object[] encode(InternalRow row, long rowIndex) throws java.io.IOException {
-    return encode(row, rowIndex, files);
+    return encode(row, rowIndex, firstPathReader);
   }
 
   /**
@@ -88,7 +108,7 @@ final class RowEncoder implements AutoCloseable {
             "null; .beton has no nulls (filter them, or set nullPolicy=skip)", null);
       }
       try {
-        values[k] = value(p, row, rowIndex);
+        values[k] = value(k, p, row, rowIndex);
       } catch (ImageDecodeException | JpegException e) {
         refuse(p.column(), row, rowIndex, e.getMessage(), e);
         return null;
@@ -162,7 +182,7 @@ final class RowEncoder implements AutoCloseable {
     return String.valueOf(row.get(sourceOrdinal, sourceType));
   }
 
-  private Object value(ColumnPlan p, InternalRow row, long rowIndex) throws java.io.IOException {
+  private Object value(int k, ColumnPlan p, InternalRow row, long rowIndex) throws java.io.IOException {
     int i = p.ordinal();
     return switch (p.kind()) {
       case LONG -> row.getLong(i);
@@ -190,13 +210,14 @@ final class RowEncoder implements AutoCloseable {
         yield sb.toString();
       }
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
-      case ENCODED_IMAGE -> images.fromEncoded(binaryView(row, i), rowIndex);
-      case READ_IMAGE -> readImage(p.parts(), row, i, rowIndex);
+      case ENCODED_IMAGE -> encoders[k].fromEncoded(binaryView(row, i), rowIndex);
+      case READ_IMAGE -> readImage(encoders[k], p.parts(), row, i, rowIndex);
       case IMAGE_PATH -> {
-        ImageFiles from = i == pathOrdinal ? pathFiles : files;
-        yield images.fromEncoded(from.read(row.getUTF8String(i).toString()), rowIndex);
+        ImageFiles from = i == pathOrdinal ? pathFiles : readers[k];
+        yield encoders[k].fromEncoded(from.read(row.getUTF8String(i).toString()), rowIndex);
       }
-      case IMAGE_STRUCT -> imageStruct(p, row.getStruct(i, ((StructType) p.type()).fields().length), rowIndex);
+      case IMAGE_STRUCT -> imageStruct(encoders[k], p, row.getStruct(i, ((StructType) p.type()).fields().length),
+          rowIndex);
       case NUMERIC_ARRAY -> array(p, row.getArray(i));
     };
   }
@@ -223,7 +244,8 @@ final class RowEncoder implements AutoCloseable {
    * An image as a beton read gave it in column {@code i}: its payload as stored (a JPEG, or RGB bytes where its mode
    * column says {@code raw}), or decoded RGB bytes; RGB bytes are H x W x 3 by its width and height columns.
    */
-  private RgbImage readImage(ColumnPlan.ImageParts parts, InternalRow row, int i, long rowIndex) {
+  private RgbImage readImage(ImageEncoder images, ColumnPlan.ImageParts parts, InternalRow row, int i,
+      long rowIndex) {
     if (!parts.rgb() && !ImageMode.RAW.label().equals(row.getUTF8String(parts.mode()).toString())) {
       return images.fromEncoded(binaryView(row, i), rowIndex);
     }
@@ -237,7 +259,7 @@ final class RowEncoder implements AutoCloseable {
   }
 
   /** Spark's image struct: BGR(A) or grey bytes, row-major. */
-  private RgbImage imageStruct(ColumnPlan p, InternalRow img, long rowIndex) {
+  private RgbImage imageStruct(ImageEncoder images, ColumnPlan p, InternalRow img, long rowIndex) {
     StructType s = (StructType) p.type();
     int h = img.getInt(s.fieldIndex("height"));
     int w = img.getInt(s.fieldIndex("width"));
@@ -295,8 +317,10 @@ final class RowEncoder implements AutoCloseable {
 
   @Override
   public void close() {
-    if (images != null) {
-      images.close();
+    for (ImageEncoder e : encoders) {
+      if (e != null) {
+        e.close();
+      }
     }
   }
 }
