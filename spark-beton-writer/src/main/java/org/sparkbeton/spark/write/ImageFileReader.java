@@ -40,18 +40,23 @@ final class ImageFileReader implements ImageFiles {
      * No limit on the buffer's growth, and up to 64 MiB of it kept from file to file: a task that met one scan of
      * 300 MB does not hold 512 MiB of direct memory to its end.
      */
-    Budget NONE = new Budget() {
-      @Override
-      public void reserve(long bytes) {}
+    Budget NONE = keeping(64L << 20);
 
-      @Override
-      public void release(long bytes) {}
+    /** No limit on the buffer's growth, and up to {@code keep} bytes of it kept from file to file. */
+    static Budget keeping(long keep) {
+      return new Budget() {
+        @Override
+        public void reserve(long bytes) {}
 
-      @Override
-      public long keep() {
-        return 64L << 20;
-      }
-    };
+        @Override
+        public void release(long bytes) {}
+
+        @Override
+        public long keep() {
+          return keep;
+        }
+      };
+    }
 
     /** Waits until the buffer may take {@code bytes} more. */
     void reserve(long bytes) throws java.io.InterruptedIOException;

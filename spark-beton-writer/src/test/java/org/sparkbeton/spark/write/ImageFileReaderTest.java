@@ -34,18 +34,7 @@ class ImageFileReaderTest {
   /** A buffer grown past what the reader keeps for one large file is given back before the next file is read. */
   @Test
   void aBufferGrownForOneLargeFileIsNotKeptForTheNext() throws Exception {
-    ImageFileReader keepingOneMiB = new ImageFileReader(new Configuration(), new ImageFileReader.Budget() {
-      @Override
-      public void reserve(long bytes) {}
-
-      @Override
-      public void release(long bytes) {}
-
-      @Override
-      public long keep() {
-        return 1 << 20;
-      }
-    });
+    ImageFileReader keepingOneMiB = new ImageFileReader(new Configuration(), ImageFileReader.Budget.keeping(1 << 20));
     byte[] large = bytes(3_000_000, 3);
     byte[] medium = bytes(600_000, 4);
     Path a = Files.write(tmp.resolve("large.jpg"), large);
