@@ -32,10 +32,7 @@ public final class JsonText {
    * {@code "caf\u00e9"} gives {@code café}; an object, a list, a number, two literals or a malformed one give null.
    */
   public static String string(String text) {
-    int first = 0;
-    while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
-      first++;
-    }
+    int first = firstNonSpace(text);
     if (first == text.length() || text.charAt(first) != '"') {
       return null; // not a string: no parse
     }
@@ -51,10 +48,7 @@ public final class JsonText {
    * {@code [1, 2]} are; a string, a number, {@code true} and {@code {"a": } are not.
    */
   public static boolean isObjectOrList(String text) {
-    int first = 0;
-    while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
-      first++;
-    }
+    int first = firstNonSpace(text);
     if (first == text.length() || (text.charAt(first) != '{' && text.charAt(first) != '[')) {
       return false; // no parse
     }
@@ -64,6 +58,15 @@ public final class JsonText {
     } catch (ManifestFormatException malformed) {
       return false;
     }
+  }
+
+  /** The index of the first character of {@code text} that is not whitespace, or its length. */
+  private static int firstNonSpace(String text) {
+    int first = 0;
+    while (first < text.length() && Character.isWhitespace(text.charAt(first))) {
+      first++;
+    }
+    return first;
   }
 
   /** The strings of a JSON list of strings ({@code ["a","b"]}); anything else is an IllegalArgumentException. */

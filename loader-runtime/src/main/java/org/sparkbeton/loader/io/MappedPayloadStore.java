@@ -9,8 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import org.sparkbeton.format.io.BetonSource;
 import org.sparkbeton.codec.memory.BufferCleaner;
+import org.sparkbeton.format.io.BetonSource;
 
 /**
  * One shard file mapped read-only in 1 GiB segments, mapped on first touch, so files of any size work and the OS

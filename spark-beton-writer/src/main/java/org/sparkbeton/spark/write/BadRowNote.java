@@ -61,7 +61,6 @@ public final class BadRowNote {
     } catch (FileNotFoundException e) {
       return null;
     }
-
     int newline = text.indexOf('\n');
     return newline < 0 ? null : BadRow.fromTaskFailure(text.substring(0, newline), text.substring(newline + 1));
   }

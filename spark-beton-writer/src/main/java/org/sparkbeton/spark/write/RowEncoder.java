@@ -194,20 +194,11 @@ final class RowEncoder implements AutoCloseable {
       case DOUBLE -> row.getDouble(i);
       case BINARY -> row.getBinary(i);
       case STRING_BYTES -> row.getUTF8String(i).toString().getBytes(StandardCharsets.UTF_8);
-      case STRING_JSON -> {
-        StringBuilder sb = new StringBuilder();
-        JsonValues.string(sb, row.getUTF8String(i).toString());
-        yield sb.toString();
-      }
+      case STRING_JSON -> jsonString(row.getUTF8String(i).toString());
       case READ_JSON -> {
         // a read gives an object's or a list's JSON text, and a string's text: the one kept, the other quoted again
         String text = row.getUTF8String(i).toString();
-        if (JsonText.isObjectOrList(text)) {
-          yield text;
-        }
-        StringBuilder sb = new StringBuilder();
-        JsonValues.string(sb, text);
-        yield sb.toString();
+        yield JsonText.isObjectOrList(text) ? text : jsonString(text);
       }
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
       case ENCODED_IMAGE -> encoders[k].fromEncoded(binaryView(row, i), rowIndex);
@@ -220,6 +211,13 @@ final class RowEncoder implements AutoCloseable {
           rowIndex);
       case NUMERIC_ARRAY -> array(p, row.getArray(i));
     };
+  }
+
+  /** {@code s} as a JSON string literal. */
+  private static String jsonString(String s) {
+    StringBuilder sb = new StringBuilder();
+    JsonValues.string(sb, s);
+    return sb.toString();
   }
 
   /**
