@@ -31,5 +31,15 @@ final class ReadmeCommands {
       "df.groupBy(\"label\").count().orderBy(\"label\").show()",
       "df.count()");
 
+  /** The setting that names the path catalog {@code beton}, for SQL on datasets by path. */
+  static final String PATH_CATALOG_KEY = "spark.sql.catalog.beton";
+
+  /** Its class. */
+  static final String PATH_CATALOG = "org.sparkbeton.spark.BetonPathCatalog";
+
+  /** A Spark shell with the path catalog registered ({@link SparkSubmitIT} sets it in a running shell instead). */
+  static final String SHELL_SQL = "spark-shell --master $MASTER --jars $JAR --conf " + PATH_CATALOG_KEY + "="
+      + PATH_CATALOG;
+
   private ReadmeCommands() {}
 }

@@ -18,7 +18,7 @@ class ReadmeCommandsTest {
     List<String> lines = Files.readString(Path.of(System.getProperty("spark.it.readme", "../README.md")))
         .replaceAll("[ \\t]*\\\\\\n[ \\t]*", " ").lines().map(String::trim).toList();
     assertThat(lines).contains(ReadmeCommands.PREPARE, ReadmeCommands.PREPARE_PACKAGES, ReadmeCommands.SHELL,
-        ReadmeCommands.SHELL_KRYO);
+        ReadmeCommands.SHELL_KRYO, ReadmeCommands.SHELL_SQL);
     assertThat(lines).containsSequence(ReadmeCommands.SHELL_READ_BACK);
   }
 

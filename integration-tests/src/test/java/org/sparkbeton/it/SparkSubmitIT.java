@@ -75,13 +75,17 @@ class SparkSubmitIT {
         + "spark.sql(\"create table kept using beton as select 1L as id\")\n"
         + "try { spark.sql(\"create or replace table kept using beton as select 2L as id\") } catch {"
         + " case e: Throwable => println(\"REFUSED \" + e.getMessage.take(80)) }\n"
-        + "spark.table(\"kept\").first().getLong(0) * 1000\n";
+        + "spark.table(\"kept\").first().getLong(0) * 1000\n"
+        // SQL on the dataset by its path, through the jar's path catalog registered as the README shows
+        + "spark.conf.set(\"" + ReadmeCommands.PATH_CATALOG_KEY + "\", \"" + ReadmeCommands.PATH_CATALOG + "\")\n"
+        + "spark.sql(\"select count(*) from beton.`\" + dataset + \"`\").first().getLong(0) + 7000000\n";
     Finished shell = UserCommand.run(ReadmeCommands.SHELL, variables(dataset), spark, tmp, "shell-jars", session,
         TIMEOUT_MINUTES);
     assertReadBackAndCopied(shell, tmp.resolve("relative-copy"));
     assertThat(shell.stdout()).as(shell.describe())
         .contains("REFUSED Table default.kept cannot be replaced by a query (CREATE")
-        .containsPattern("(?m)^res\\d+: Long = 1000$");
+        .containsPattern("(?m)^res\\d+: Long = 1000$")
+        .containsPattern("(?m)^res\\d+: Long = " + (7_000_000 + PHOTOS) + "$");
   }
 
   @Test

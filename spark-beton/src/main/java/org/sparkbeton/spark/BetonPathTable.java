@@ -1,0 +1,182 @@
+package org.sparkbeton.spark;
+
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.SupportsWrite;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.SupportsTruncate;
+import org.apache.spark.sql.connector.write.V1Write;
+import org.apache.spark.sql.connector.write.Write;
+import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.sources.InsertableRelation;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.sparkbeton.spark.read.ReadConf;
+import org.sparkbeton.spark.write.BetonWriteConf;
+import org.sparkbeton.spark.write.DatasetDirectory;
+
+/**
+ * A table of {@link BetonPathCatalog}: the dataset at a path. Reads are {@code format("beton")} reads of the path (the
+ * same scan, pruning and answers from metadata); writes hand the rows to {@code format("beton")}'s save, so they take
+ * its commit protocol and settle against the path as a save does: an {@code INSERT} as into a beton table of the
+ * session catalog ({@link BetonCatalogRelation}: the dataset's image fields stay images, stored with its recipe), a
+ * create as a first save.
+ */
+final class BetonPathTable implements SupportsRead, SupportsWrite {
+  /** The table's name in its catalog: {@code beton.`/data/photos`}. */
+  private final String name;
+  private final String path;
+  /** The catalog's options, then a create's: read and write options alike. */
+  private final Map<String, String> options;
+  /** The dataset's read table; null for the table of a create, which has no dataset yet. */
+  private final BetonTable read;
+  /** The columns a create gives; null for an existing dataset. */
+  private final StructType created;
+
+  private BetonPathTable(String name, String path, Map<String, String> options, BetonTable read,
+      StructType created) {
+    this.name = name;
+    this.path = path;
+    this.options = options;
+    this.read = read;
+    this.created = created;
+  }
+
+  /** The dataset (or {@code .beton} file, or glob of them) at {@code path}; fails with the read's reason. */
+  static BetonPathTable existing(String name, String path, Map<String, String> options) {
+    Map<String, String> readOptions = withPath(readOptions(options), path);
+    BetonTable table = BetonTable.load(new CaseInsensitiveStringMap(readOptions),
+        BetonProvider.hadoopConf(readOptions), BetonProvider.readConf(readOptions));
+    return new BetonPathTable(name, path, options, table, null);
+  }
+
+  /** The table a create writes its rows into, as the first save to {@code path}. */
+  static BetonPathTable created(String name, String path, StructType columns, Map<String, String> options) {
+    return new BetonPathTable(name, path, options, null, columns);
+  }
+
+  /** Whether a directory in this state holds no dataset to read or keep: nothing, or a failed first write's files. */
+  static boolean isAbsent(DatasetDirectory.State state) {
+    return state == DatasetDirectory.State.MISSING || state == DatasetDirectory.State.LEFTOVERS;
+  }
+
+  /** Refuses a name that is neither a read nor a write option, naming the nearest of them. */
+  static void checkOption(String key) {
+    if (!ReadConf.accepts(key) && !BetonWriteConf.accepts(key)) {
+      throw new IllegalArgumentException(BetonCatalogRelation.unknownOption(key));
+    }
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public StructType schema() {
+    return read != null ? read.schema() : created;
+  }
+
+  @Override
+  public Set<TableCapability> capabilities() {
+    EnumSet<TableCapability> can = EnumSet.of(TableCapability.V1_BATCH_WRITE, TableCapability.TRUNCATE);
+    if (read != null) {
+      can.add(TableCapability.BATCH_READ);
+    }
+    return can;
+  }
+
+  @Override
+  public ScanBuilder newScanBuilder(CaseInsensitiveStringMap given) {
+    if (read == null) {
+      throw new IllegalStateException(name + " has no dataset to read yet");
+    }
+    Map<String, String> scanOptions = readOptions(options);
+    scanOptions.putAll(given.asCaseSensitiveMap());
+    return read.newScanBuilder(new CaseInsensitiveStringMap(scanOptions));
+  }
+
+  /**
+   * An append (an {@code INSERT INTO}, {@code writeTo(...).append()}, a create's rows) or, after {@code truncate()},
+   * a replacement of the dataset ({@code INSERT OVERWRITE}), run as {@code format("beton")}'s save: Spark runs a V1
+   * write's relation itself, on the driver, with the query's rows.
+   */
+  @Override
+  public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
+    Map<String, String> writeOptions = new LinkedHashMap<>(options);
+    info.options().asCaseSensitiveMap().forEach((k, v) -> {
+      checkOption(k);
+      writeOptions.put(k, v);
+    });
+    return new PathWriteBuilder(writeOptions);
+  }
+
+  private final class PathWriteBuilder implements WriteBuilder, SupportsTruncate {
+    private final Map<String, String> writeOptions;
+    private boolean replace;
+
+    PathWriteBuilder(Map<String, String> writeOptions) {
+      this.writeOptions = writeOptions;
+    }
+
+    @Override
+    public WriteBuilder truncate() {
+      replace = true;
+      return this;
+    }
+
+    @Override
+    public Write build() {
+      boolean overwrite = replace;
+      return new V1Write() {
+        @Override
+        public InsertableRelation toInsertableRelation() {
+          // Spark's V1 fallback passes overwrite=false whatever the statement: the builder's truncate() says it
+          return (data, ignored) -> {
+            if (created != null) {
+              // a first save: ErrorIfExists, so that a failed first write's files there are replaced, not kept
+              data.write().format(BetonDataSource.SHORT_NAME).options(only(writeOptions, BetonWriteConf::accepts))
+                  .mode(SaveMode.ErrorIfExists).save(path);
+            } else {
+              BetonCatalogRelation.open(SparkSession.active().sqlContext(), withPath(writeOptions, path), null)
+                  .insert(data, overwrite);
+            }
+          };
+        }
+
+        @Override
+        public String description() {
+          return (overwrite ? "overwrite " : created != null ? "create " : "append to ") + name();
+        }
+      };
+    }
+  }
+
+  private static Map<String, String> readOptions(Map<String, String> options) {
+    return only(options, ReadConf::accepts);
+  }
+
+  /** The options whose names {@code accepts}: the table's hold read and write options alike. */
+  private static Map<String, String> only(Map<String, String> options, java.util.function.Predicate<String> accepts) {
+    Map<String, String> out = new LinkedHashMap<>();
+    options.forEach((k, v) -> {
+      if (accepts.test(k)) {
+        out.put(k, v);
+      }
+    });
+    return out;
+  }
+
+  private static Map<String, String> withPath(Map<String, String> options, String path) {
+    Map<String, String> out = new LinkedHashMap<>(options);
+    out.put("path", path);
+    return out;
+  }
+}

@@ -1,0 +1,206 @@
+package org.sparkbeton.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.codec.testing.TestPhotos;
+import org.sparkbeton.format.dataset.DatasetManifest;
+
+/**
+ * SQL on datasets named by their paths through {@link BetonPathCatalog} ({@code spark.sql.catalog.beton}): reads of a
+ * dataset, a shard and a glob; {@code INSERT INTO} and {@code INSERT OVERWRITE}; {@code CREATE TABLE ... AS SELECT};
+ * {@code DataFrameWriterV2}; and what the catalog refuses, each with the dataset left as it was.
+ */
+class BetonPathCatalogTest {
+  @TempDir static Path tmp;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkSession.builder().master("local[2]").appName("BetonPathCatalogTest")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.sql.catalog.beton", BetonPathCatalog.class.getName())
+        .config("spark.sql.catalog.beton.verifyChecksums", "true") // a read option every table of it takes
+        .getOrCreate();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
+
+  private static List<String> rows(String sql) {
+    return spark.sql(sql).collectAsList().stream().map(Row::toString).toList();
+  }
+
+  private static String table(Path path) {
+    return "beton.`" + path + "`";
+  }
+
+  private static long samples(Path dataset) throws Exception {
+    return DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME))).totalSamples();
+  }
+
+  private static Path scalars(String name, int n) {
+    Path dir = tmp.resolve(name);
+    spark.range(n).selectExpr("cast(id % 3 as int) as label", "cast(id as double) * 0.5 as weight").write().format("beton")
+        .save(dir.toString());
+    return dir;
+  }
+
+  @Test
+  void selectsFromADatasetAShardAndAGlobByPath() throws Exception {
+    Path dir = scalars("read", 10);
+    assertThat(rows("select label, count(*), sum(weight) from " + table(dir) + " group by label order by label"))
+        .containsExactly("[0,4,9.0]", "[1,3,6.0]", "[2,3,7.5]");
+    assertThat(rows("select count(*) from " + table(dir) + " where weight > 3")).containsExactly("[3]");
+    assertThat(spark.table(table(dir)).schema().simpleString()).isEqualTo("struct<label:bigint,weight:double>");
+
+    List<Path> shards;
+    try (Stream<Path> files = Files.list(dir)) {
+      shards = files.filter(p -> p.toString().endsWith(".beton")).sorted().toList();
+    }
+    assertThat(shards).hasSize(2);
+    long inFirst = spark.read().format("beton").load(shards.get(0).toString()).count();
+    assertThat(rows("select count(*) from " + table(shards.get(0)))).containsExactly("[" + inFirst + "]");
+    assertThat(rows("select count(*) from " + table(dir.resolve("*.beton")))).containsExactly("[10]");
+    // the same catalog, another query: the name resolves again, to the dataset as it is
+    assertThat(rows("select max(weight) from " + table(dir))).containsExactly("[4.5]");
+  }
+
+  @Test
+  void insertIntoAppendsAndInsertOverwriteReplaces() throws Exception {
+    Path dir = scalars("insert", 6);
+    spark.sql("insert into " + table(dir) + " values (7, 70.0), (8, 80.0)");
+    assertThat(samples(dir)).isEqualTo(8);
+    assertThat(rows("select label, weight from " + table(dir) + " where label > 2 order by label"))
+        .containsExactly("[7,70.0]", "[8,80.0]");
+
+    spark.sql("insert into " + table(dir) + " select label + 10, weight from " + table(dir) + " where label = 0");
+    assertThat(rows("select count(*) from " + table(dir) + " where label = 10")).containsExactly("[2]");
+
+    spark.sql("insert overwrite " + table(dir) + " select label, weight * 2 from " + table(dir) + " where label < 3");
+    assertThat(samples(dir)).isEqualTo(6);
+    assertThat(rows("select sum(weight) from " + table(dir))).containsExactly("[15.0]");
+    try (Stream<Path> files = Files.list(dir)) {
+      // the replaced dataset's shards are gone: only what the new manifest lists is left
+      assertThat(files.filter(p -> p.toString().endsWith(".beton")).count())
+          .isEqualTo(DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).shards().size());
+    }
+  }
+
+  @Test
+  void createTableAsSelectWritesANewDatasetAndRefusesAnExistingOne() throws Exception {
+    Path dir = tmp.resolve("ctas");
+    spark.sql("create table " + table(dir) + " as select cast(id as int) as label, id * id as sq from range(5)");
+    assertThat(samples(dir)).isEqualTo(5);
+    assertThat(rows("select sum(sq) from " + table(dir))).containsExactly("[30]");
+
+    assertThatThrownBy(() -> spark.sql("create table " + table(dir) + " as select 1 as label"))
+        .hasMessageContaining("TABLE_OR_VIEW_ALREADY_EXISTS");
+    spark.sql("create table if not exists " + table(dir) + " as select 1 as label");
+    assertThat(samples(dir)).isEqualTo(5);
+
+    Path options = tmp.resolve("ctas-options");
+    spark.sql("create table " + table(options) + " using beton options (pageSize '4M') as select id from range(3)");
+    assertThat(DatasetManifest.parse(Files.readString(options.resolve(DatasetManifest.FILE_NAME))).recipe())
+        .containsEntry("page_size", Integer.toString(4 << 20));
+    assertThatThrownBy(() -> spark.sql("create table " + table(tmp.resolve("pq")) + " using parquet as select 1 as a"))
+        .hasMessageContaining("beton datasets only, not USING parquet");
+    assertThatThrownBy(() -> spark.sql("create table " + table(tmp.resolve("typo")) + " options (pagesize2 '4M')"
+        + " as select 1 as a")).hasMessageContaining("Unknown option 'pagesize2'").hasMessageContaining("pageSize");
+    assertThatThrownBy(() -> spark.sql("create table " + table(tmp.resolve("parts")) + " partitioned by (a)"
+        + " as select 1 as a")).hasMessageContaining("takes no PARTITIONED BY (a)");
+    assertThat(tmp.resolve("pq")).doesNotExist();
+    assertThat(tmp.resolve("typo")).doesNotExist();
+    assertThat(tmp.resolve("parts")).doesNotExist();
+  }
+
+  @Test
+  void dataFrameWriterV2AppendsCreatesAndOverwrites() throws Exception {
+    Path dir = tmp.resolve("v2");
+    spark.range(4).selectExpr("id as label").writeTo(table(dir)).create();
+    spark.range(4, 6).selectExpr("id as label").writeTo(table(dir)).append();
+    assertThat(samples(dir)).isEqualTo(6);
+    spark.range(2).selectExpr("id + 100 as label").writeTo(table(dir)).overwrite(org.apache.spark.sql.functions.lit(true));
+    assertThat(rows("select label from " + table(dir) + " order by label")).containsExactly("[100]", "[101]");
+    assertThatThrownBy(() -> spark.range(1).selectExpr("id as label").writeTo(table(dir)).createOrReplace())
+        .hasMessageContaining("does not delete datasets").hasMessageContaining("INSERT OVERWRITE");
+    assertThat(samples(dir)).isEqualTo(2);
+  }
+
+  @Test
+  void imagesStayImagesThroughInsertAndCreate() throws Exception {
+    List<Row> photos = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      photos.add(RowFactory.create(TestPhotos.photo(7, i), i % 2));
+    }
+    StructType schema = new StructType().add("image", DataTypes.BinaryType).add("label", DataTypes.IntegerType);
+    spark.createDataFrame(photos, schema).createOrReplaceTempView("path_catalog_photos");
+    Path dir = tmp.resolve("images");
+    spark.table("path_catalog_photos").where("label = 0").write().format("beton").option("imageColumns", "image")
+        .option("writeMode", "jpg").option("maxResolution", "48").save(dir.toString());
+    List<String> stored = rows("select sha2(image, 256) from " + table(dir));
+
+    // new photos take the dataset's recipe (48 px); the values given for the columns reads add are not stored
+    spark.sql("insert into " + table(dir) + " select image, 0, 0, '', label from path_catalog_photos where label = 1");
+    assertThat(rows("select label, count(*), max(greatest(image_width, image_height)), min(image_mode) from "
+        + table(dir) + " group by label order by label")).containsExactly("[0,2,48,jpg]", "[1,2,48,jpg]");
+
+    // a copy by CREATE ... AS SELECT stores the read's images as images, the JPEGs as they were
+    Path copy = tmp.resolve("images-copy");
+    spark.sql("create table " + table(copy) + " as select * from " + table(dir));
+    assertThat(rows("select sha2(image, 256) from " + table(copy) + " where label = 0")).containsExactlyInAnyOrderElementsOf(stored);
+    assertThat(rows("select count(*), min(image_mode) from " + table(copy))).containsExactly("[4,jpg]");
+  }
+
+  @Test
+  void refusesWhatAPathCannotBeAndLeavesTheDatasetAsItWas() throws Exception {
+    Path dir = scalars("refused", 3);
+    Path missing = tmp.resolve("missing");
+    assertThatThrownBy(() -> spark.sql("select * from " + table(missing)).collect())
+        .hasMessageContaining("Path does not exist: " + missing)
+        .hasMessageContaining("CREATE TABLE " + table(missing) + " AS SELECT");
+    assertThatThrownBy(() -> spark.sql("insert into " + table(missing) + " values (1, 1.0)"))
+        .hasMessageContaining("Path does not exist");
+    assertThat(missing).doesNotExist();
+
+    assertThatThrownBy(() -> spark.sql("drop table " + table(dir))).hasMessageContaining("does not delete datasets");
+    assertThatThrownBy(() -> spark.sql("alter table " + table(dir) + " add columns (x int)"))
+        .hasMessageContaining("cannot alter");
+    assertThatThrownBy(() -> spark.sql("select * from beton.data.photos").collect())
+        .hasMessageContaining("a dataset's path in back-ticks").hasMessageContaining("got beton.data.photos");
+    assertThatThrownBy(() -> spark.sql("insert into " + table(dir) + " values (1, 2.0, 3)"))
+        .hasMessageContaining("too many data columns");
+    assertThat(samples(dir)).isEqualTo(3);
+    assertThat(rows("select count(*) from " + table(dir))).containsExactly("[3]");
+  }
+
+  @Test
+  void catalogOptionsAreCheckedByName() {
+    BetonPathCatalog catalog = new BetonPathCatalog();
+    assertThatThrownBy(() -> catalog.initialize("b", new org.apache.spark.sql.util.CaseInsensitiveStringMap(
+        java.util.Map.of("verifyChecksum", "false")))).hasMessageContaining("Unknown option 'verifyChecksum'")
+        .hasMessageContaining("did you mean 'verifyChecksums'");
+    assertThatThrownBy(() -> catalog.initialize("b", new org.apache.spark.sql.util.CaseInsensitiveStringMap(
+        java.util.Map.of("path", "/data")))).hasMessageContaining("takes no path of its own");
+    catalog.initialize("b", new org.apache.spark.sql.util.CaseInsensitiveStringMap(
+        java.util.Map.of("jpegQuality", "80", "fs.s3a.endpoint", "http://127.0.0.1:1")));
+    assertThat(catalog.name()).isEqualTo("b");
+  }
+}
