@@ -2,9 +2,14 @@ package org.sparkbeton.spark;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.Table;
@@ -13,14 +18,16 @@ import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.spark.write.DatasetDirectory;
+import org.sparkbeton.spark.write.DatasetPublisher;
 
 /**
  * A catalog whose tables are beton datasets named by their paths, for SQL: with
  * {@code spark.sql.catalog.beton=org.sparkbeton.spark.BetonPathCatalog}, {@code SELECT * FROM beton.`/data/photos`}
  * reads the dataset (or a {@code .beton} file, or a glob) as {@code spark.read().format("beton").load(path)} does,
  * {@code INSERT INTO} / {@code INSERT OVERWRITE beton.`/data/photos`} append to or replace it, and
- * {@code CREATE TABLE beton.`/data/new` AS SELECT ...} writes a new one. Spark's own {@code parquet.`path`} form
+ * {@code CREATE TABLE beton.`/data/new` [(columns)] [AS SELECT ...]} writes a new one. Spark's own {@code parquet.`path`} form
  * serves file formats only, and a data source of Spark's DataSource V2 cannot join it; a catalog can.
  *
  * <p>Nothing is registered: a table is wherever its path says. The catalog's options
@@ -74,9 +81,11 @@ public final class BetonPathCatalog implements TableCatalog {
   }
 
   /**
-   * The table of {@code CREATE TABLE beton.`path` AS SELECT ...}, which Spark then writes the query's rows into: a
-   * new dataset at the path. A path holding a dataset or other files exists (Spark then refuses the create, or skips
-   * it for {@code IF NOT EXISTS}); the files of a write that never published do not count, as for
+   * {@code CREATE TABLE beton.`path` (columns)} and the create of {@code CREATE TABLE beton.`path` AS SELECT ...}: an
+   * empty dataset of those columns at the path, written now, so that the table exists as Spark expects after a
+   * create (a plain create's {@code INSERT}s then append to it); a create by a query then appends the query's rows
+   * to it. A path holding a dataset or other files exists (Spark then refuses the create, or skips it for
+   * {@code IF NOT EXISTS}); the files of a write that never published do not count, as for
    * {@code df.write().format("beton").save(path)}.
    */
   @Override
@@ -88,11 +97,15 @@ public final class BetonPathCatalog implements TableCatalog {
           + String.join(", ", Arrays.stream(partitions).map(Transform::describe).toList()) + "): a dataset is one"
           + " directory of shards under one manifest, opened as one by FFCV and the loader; keep the columns as fields");
     }
+    Map<String, String> options = createOptions(path, properties);
     if (!BetonPathTable.isAbsent(inspect(path))) {
       throw new TableAlreadyExistsException("Path " + path + " already holds a beton dataset or other files:"
           + " INSERT INTO " + quoted(path) + " appends to a dataset, INSERT OVERWRITE replaces it");
     }
-    return BetonPathTable.created(quoted(path), path, schema, createOptions(path, properties));
+    SparkSession spark = SparkSession.active();
+    spark.createDataFrame(List.<Row>of(), schema).write().format(BetonDataSource.SHORT_NAME)
+        .options(BetonPathTable.writeOptions(options)).mode(SaveMode.ErrorIfExists).save(path);
+    return BetonPathTable.existing(quoted(path), path, options);
   }
 
   /**
@@ -131,9 +144,9 @@ public final class BetonPathCatalog implements TableCatalog {
   }
 
   /**
-   * Drops nothing that exists. Spark calls this to undo a {@code CREATE TABLE ... AS SELECT} whose write failed (the
-   * write has deleted its own files by then: false, nothing there); {@code DROP TABLE} of a dataset is refused, as a
-   * path's table is its data, and deleting data is for a file system command or {@code beton gc}.
+   * Drops a dataset of no samples (only its manifest: what a create wrote, which Spark drops again when the query of a
+   * {@code CREATE TABLE ... AS SELECT} fails); refuses one with samples, as a path's table is its data, and deleting
+   * data is for a file system command or {@code beton gc}. False where there is no dataset.
    */
   @Override
   public boolean dropTable(Identifier ident) {
@@ -141,9 +154,30 @@ public final class BetonPathCatalog implements TableCatalog {
     if (BetonPathTable.isAbsent(inspect(path))) {
       return false;
     }
+    Path dir = new Path(path);
+    try {
+      FileSystem fs = dir.getFileSystem(BetonProvider.hadoopConf(defaults));
+      DatasetManifest manifest = DatasetPublisher.read(fs, dir);
+      if (manifest != null && manifest.shards().isEmpty() && onlyManifest(fs, dir)) {
+        return fs.delete(dir, true);
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
+    }
     throw new UnsupportedOperationException("The " + name + " catalog does not delete datasets: " + quoted(path)
         + " is the dataset at " + path + " itself. Delete the directory with your file system's tools; to replace its"
         + " rows, INSERT OVERWRITE " + quoted(path) + " SELECT ...");
+  }
+
+  /** Whether the directory holds nothing but the manifest (and checksum files a local file system adds). */
+  private static boolean onlyManifest(FileSystem fs, Path dir) throws java.io.IOException {
+    for (FileStatus s : fs.listStatus(dir)) {
+      String file = s.getPath().getName();
+      if (!file.equals(DatasetManifest.FILE_NAME) && !(file.startsWith(".") && file.endsWith(".crc"))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

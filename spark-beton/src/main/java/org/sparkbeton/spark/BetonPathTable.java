@@ -4,7 +4,6 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
-import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.SupportsWrite;
@@ -16,6 +15,7 @@ import org.apache.spark.sql.connector.write.V1Write;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.sources.InsertableRelation;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.sparkbeton.spark.read.ReadConf;
@@ -25,9 +25,8 @@ import org.sparkbeton.spark.write.DatasetDirectory;
 /**
  * A table of {@link BetonPathCatalog}: the dataset at a path. Reads are {@code format("beton")} reads of the path (the
  * same scan, pruning and answers from metadata); writes hand the rows to {@code format("beton")}'s save, so they take
- * its commit protocol and settle against the path as a save does: an {@code INSERT} as into a beton table of the
- * session catalog ({@link BetonCatalogRelation}: the dataset's image fields stay images, stored with its recipe), a
- * create as a first save.
+ * its commit protocol, as an {@code INSERT} into a beton table of the session catalog does
+ * ({@link BetonCatalogRelation}: the dataset's image fields stay images, stored with its recipe).
  */
 final class BetonPathTable implements SupportsRead, SupportsWrite {
   /** The table's name in its catalog: {@code beton.`/data/photos`}. */
@@ -35,18 +34,14 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
   private final String path;
   /** The catalog's options, then a create's: read and write options alike. */
   private final Map<String, String> options;
-  /** The dataset's read table; null for the table of a create, which has no dataset yet. */
+  /** The dataset's read table. */
   private final BetonTable read;
-  /** The columns a create gives; null for an existing dataset. */
-  private final StructType created;
 
-  private BetonPathTable(String name, String path, Map<String, String> options, BetonTable read,
-      StructType created) {
+  private BetonPathTable(String name, String path, Map<String, String> options, BetonTable read) {
     this.name = name;
     this.path = path;
     this.options = options;
     this.read = read;
-    this.created = created;
   }
 
   /** The dataset (or {@code .beton} file, or glob of them) at {@code path}; fails with the read's reason. */
@@ -54,12 +49,7 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
     Map<String, String> readOptions = withPath(readOptions(options), path);
     BetonTable table = BetonTable.load(new CaseInsensitiveStringMap(readOptions),
         BetonProvider.hadoopConf(readOptions), BetonProvider.readConf(readOptions));
-    return new BetonPathTable(name, path, options, table, null);
-  }
-
-  /** The table a create writes its rows into, as the first save to {@code path}. */
-  static BetonPathTable created(String name, String path, StructType columns, Map<String, String> options) {
-    return new BetonPathTable(name, path, options, null, columns);
+    return new BetonPathTable(name, path, options, table);
   }
 
   /** Whether a directory in this state holds no dataset to read or keep: nothing, or a failed first write's files. */
@@ -79,32 +69,36 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
     return name;
   }
 
+  /**
+   * The dataset's columns, each nullable: a dataset holds no nulls, but Spark checks the rows of an {@code INSERT}
+   * against the table's schema before the write sees them, and for a column declared not null fails a null with its
+   * own message (about Scala tuples and Java beans); declared nullable, the null reaches the write, which names the
+   * column and row and applies {@code nullPolicy}.
+   */
   @Override
   public StructType schema() {
-    return read != null ? read.schema() : created;
+    StructType out = new StructType();
+    for (StructField f : read.schema().fields()) {
+      out = out.add(new StructField(f.name(), f.dataType(), true, f.metadata()));
+    }
+    return out;
   }
 
   @Override
   public Set<TableCapability> capabilities() {
-    EnumSet<TableCapability> can = EnumSet.of(TableCapability.V1_BATCH_WRITE, TableCapability.TRUNCATE);
-    if (read != null) {
-      can.add(TableCapability.BATCH_READ);
-    }
-    return can;
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.TRUNCATE);
   }
 
   @Override
   public ScanBuilder newScanBuilder(CaseInsensitiveStringMap given) {
-    if (read == null) {
-      throw new IllegalStateException(name + " has no dataset to read yet");
-    }
     Map<String, String> scanOptions = readOptions(options);
     scanOptions.putAll(given.asCaseSensitiveMap());
     return read.newScanBuilder(new CaseInsensitiveStringMap(scanOptions));
   }
 
   /**
-   * An append (an {@code INSERT INTO}, {@code writeTo(...).append()}, a create's rows) or, after {@code truncate()},
+   * An append (an {@code INSERT INTO}, {@code writeTo(...).append()}, a create's rows into the empty dataset the
+   * create wrote) or, after {@code truncate()},
    * a replacement of the dataset ({@code INSERT OVERWRITE}), run as {@code format("beton")}'s save: Spark runs a V1
    * write's relation itself, on the driver, with the query's rows.
    */
@@ -139,21 +133,13 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
         @Override
         public InsertableRelation toInsertableRelation() {
           // Spark's V1 fallback passes overwrite=false whatever the statement: the builder's truncate() says it
-          return (data, ignored) -> {
-            if (created != null) {
-              // a first save: ErrorIfExists, so that a failed first write's files there are replaced, not kept
-              data.write().format(BetonDataSource.SHORT_NAME).options(only(writeOptions, BetonWriteConf::accepts))
-                  .mode(SaveMode.ErrorIfExists).save(path);
-            } else {
-              BetonCatalogRelation.open(SparkSession.active().sqlContext(), withPath(writeOptions, path), null)
-                  .insert(data, overwrite);
-            }
-          };
+          return (data, ignored) -> BetonCatalogRelation.open(SparkSession.active().sqlContext(),
+              withPath(writeOptions, path), null).insert(data, overwrite);
         }
 
         @Override
         public String description() {
-          return (overwrite ? "overwrite " : created != null ? "create " : "append to ") + name();
+          return (overwrite ? "overwrite " : "append to ") + name();
         }
       };
     }
@@ -161,6 +147,11 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
 
   private static Map<String, String> readOptions(Map<String, String> options) {
     return only(options, ReadConf::accepts);
+  }
+
+  /** The write options among a table's options. */
+  static Map<String, String> writeOptions(Map<String, String> options) {
+    return only(options, BetonWriteConf::accepts);
   }
 
   /** The options whose names {@code accepts}: the table's hold read and write options alike. */

@@ -15,6 +15,8 @@ import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.connector.write.LogicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriteBuilder;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.RelationProvider;
 import org.apache.spark.sql.sources.SchemaRelationProvider;
@@ -44,6 +46,8 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
   private static final Logger LOG = LoggerFactory.getLogger(BetonProvider.class);
   /** Internal option: marks the V2 write that {@link #createRelation} runs once the SaveMode is settled. */
   static final String V2_WRITE = "__beton_v2_write";
+  /** Spark's option naming a streaming query's checkpoint, which it hands the sink with the sink's options. */
+  private static final String CHECKPOINT_LOCATION = "checkpointLocation";
 
   /**
    * The table {@link #inferSchema} opened, with the options it was opened with. Spark makes a provider per
@@ -208,6 +212,50 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       }
     }
     return relation;
+  }
+
+  /**
+   * The write of {@code df.writeStream().format("beton").start(path)}: each micro-batch appends to the dataset at the
+   * path, settled against it as an Append save is (a file there, or shards no manifest lists, fail the query before
+   * its first batch; an image column takes the dataset's image settings where the options give none).
+   */
+  static WriteBuilder streamingWrite(LogicalWriteInfo info) {
+    Map<String, String> options = new HashMap<>(info.options().asCaseSensitiveMap());
+    String path = null;
+    for (String key : List.copyOf(options.keySet())) {
+      if (key.equalsIgnoreCase("path")) {
+        path = options.remove(key);
+      } else if (key.equalsIgnoreCase(CHECKPOINT_LOCATION)) {
+        options.remove(key); // the stream's, handed to its sink with the sink's options
+      }
+    }
+    if (path == null || path.isEmpty()) {
+      throw new IllegalArgumentException("df.writeStream().format(\"beton\") needs a path: .start(\"/data/my-dataset\")");
+    }
+    boolean storesImages = BetonSchemaMapping.fields(info.schema(), BetonWriteBuilder.plan(info.schema(), options))
+        .stream().anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
+    DatasetDirectory.Inspection found;
+    try {
+      found = DatasetDirectory.inspect(dir.getFileSystem(hadoopConf(options)), dir);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
+    }
+    switch (found.state()) {
+      case FILE -> throw new IllegalArgumentException("Cannot write a beton dataset to " + path
+          + ": it is a file; a dataset is a directory of shards and a manifest");
+      case UNLISTED_SHARDS -> throw new IllegalArgumentException(DatasetDirectory.unlistedShardsMessage(path,
+          found.example(), "a batch write with mode(\"overwrite\")"));
+      case DATASET -> {
+        if (storesImages) {
+          options = withDatasetRecipe(options, path);
+        }
+      }
+      default -> {
+        // MISSING, LEFTOVERS (the next publish's cleanup takes them) or OCCUPIED (other files, never deleted)
+      }
+    }
+    return new BetonWriteBuilder(path, info.schema(), options, hadoopConf(options)).forStreamingQuery(info.queryId());
   }
 
   /**

@@ -131,6 +131,39 @@ class BetonPathCatalogTest {
     assertThat(tmp.resolve("parts")).doesNotExist();
   }
 
+  /**
+   * A create with columns and no query writes an empty dataset of them, which inserts then fill; a create whose query
+   * fails leaves nothing, as Spark drops the table it created; an empty dataset drops, one with samples does not.
+   */
+  @Test
+  void createTableWithColumnsWritesAnEmptyDatasetAndAFailedCreateLeavesNothing() throws Exception {
+    Path dir = tmp.resolve("created");
+    spark.sql("create table " + table(dir) + " (label bigint, name string)");
+    assertThat(samples(dir)).isZero();
+    assertThat(rows("select count(*) from " + table(dir))).containsExactly("[0]");
+    spark.sql("insert into " + table(dir) + " values (1, 'one'), (2, 'two')");
+    assertThat(rows("select * from " + table(dir) + " order by label")).containsExactly("[1,one]", "[2,two]");
+    assertThatThrownBy(() -> spark.sql("drop table " + table(dir))).hasMessageContaining("does not delete datasets");
+
+    Path empty = tmp.resolve("created-empty");
+    spark.sql("create table " + table(empty) + " (label bigint)");
+    assertThat(empty.resolve(DatasetManifest.FILE_NAME)).exists();
+    spark.sql("drop table " + table(empty));
+    assertThat(empty).doesNotExist();
+
+    Path failed = tmp.resolve("created-failed");
+    assertThatThrownBy(() -> spark.sql("create table " + table(failed) + " as select cast(null as int) as label"))
+        .hasMessageContaining("null; .beton has no nulls");
+    assertThat(failed).doesNotExist();
+
+    // a null inserted into a dataset reaches the write, which names it and applies nullPolicy
+    assertThatThrownBy(() -> spark.sql("insert into " + table(dir) + " values (3, null)"))
+        .hasMessageContaining("Bad value in column 'name'").hasMessageContaining("nullPolicy=skip");
+    spark.sql("select 3L as label, cast(null as string) as name union all select 4L, 'four'").writeTo(table(dir))
+        .option("nullPolicy", "skip").append();
+    assertThat(rows("select label from " + table(dir) + " order by label")).containsExactly("[1]", "[2]", "[4]");
+  }
+
   @Test
   void dataFrameWriterV2AppendsCreatesAndOverwrites() throws Exception {
     Path dir = tmp.resolve("v2");

@@ -91,6 +91,14 @@ final class BetonBatchWrite implements BatchWrite {
 
   @Override
   public void commit(WriterCommitMessage[] messages) {
+    commit(messages, null);
+  }
+
+  /**
+   * Publishes the committed attempts' shards; for a micro-batch of a streaming write ({@code batch}, null for a batch
+   * write) nothing when the dataset already holds that batch.
+   */
+  void commit(WriterCommitMessage[] messages, StreamBatch batch) {
     List<BetonCommitMessage> ours = new ArrayList<>();
     for (WriterCommitMessage m : messages) {
       if (m instanceof BetonCommitMessage b) {
@@ -111,7 +119,12 @@ final class BetonBatchWrite implements BatchWrite {
             + QuarantineLog.DIR + "/");
       }
       DatasetPublisher publisher = publisher();
-      published = publisher.commit(jobId, fields, ours, mode, recipe);
+      published = publisher.commit(jobId, fields, ours, mode, recipe, batch);
+      if (published == null) {
+        LOG.info("beton write {}: batch {} of streaming query {} is in {} already; published nothing", jobId,
+            batch.epoch(), batch.queryId(), dir);
+        return;
+      }
       LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),
           published.shards().size(), quarantined > 0 ? "; " + quarantined + " rows quarantined under "
               + dir + "/" + QuarantineLog.DIR : "");

@@ -10,12 +10,13 @@ import org.apache.spark.sql.connector.write.BatchWrite;
 import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * {@code df.write.format("beton")}'s write: appends shards, or (after {@link #truncate()}, for
- * SaveMode.Overwrite) replaces the dataset. Options are parsed and the schema mapped here, on the
+ * SaveMode.Overwrite) replaces the dataset; {@code df.writeStream().format("beton")}'s too, a job per micro-batch. Options are parsed and the schema mapped here, on the
  * driver, so a bad or unknown option, or a bad column, fails the query before any task runs.
  */
 public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
@@ -24,6 +25,8 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final BetonWriteConf conf;
   private final Configuration hadoopConf;
   private CommitMode mode = CommitMode.APPEND;
+  /** The streaming query this write's micro-batches belong to; null for a batch write. */
+  private String streamingQuery;
 
   /**
    * @param options the write options as the user gave them (any key of {@link BetonWriteOptions#ALL}, Spark's
@@ -71,6 +74,15 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
     }
   }
 
+  /**
+   * Makes this the write of a streaming query ({@code df.writeStream()}): {@code queryId} is the query's id, which a
+   * restart from its checkpoint keeps (Spark's {@code LogicalWriteInfo.queryId()}).
+   */
+  public BetonWriteBuilder forStreamingQuery(String queryId) {
+    this.streamingQuery = java.util.Objects.requireNonNull(queryId, "queryId");
+    return this;
+  }
+
   @Override
   public WriteBuilder truncate() {
     mode = CommitMode.OVERWRITE;
@@ -88,6 +100,14 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
       @Override
       public BatchWrite toBatch() {
         return new BetonBatchWrite(dir, schema, conf, hadoopConf, mode);
+      }
+
+      @Override
+      public StreamingWrite toStreaming() {
+        if (streamingQuery == null) {
+          throw new IllegalStateException("beton write to " + dir + " was built for a batch write, not a stream");
+        }
+        return new BetonStreamingWrite(dir, schema, conf, hadoopConf, mode, streamingQuery);
       }
 
       @Override

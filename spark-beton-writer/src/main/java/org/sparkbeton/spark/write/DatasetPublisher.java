@@ -68,13 +68,18 @@ public final class DatasetPublisher {
    * CommitMode#OVERWRITE}). Holds the dataset's {@link ManifestLock} from reading the current manifest to
    * publishing the next, so concurrent appends all land. Then deletes what no manifest lists any more: old
    * shards and quarantine files after an overwrite, and files of this job that no committed attempt
-   * reported (killed speculative attempts, failed attempts).
+   * reported (killed speculative attempts, failed attempts). A micro-batch of a streaming write ({@code batch}; null
+   * for a batch write) that the dataset holds already publishes nothing and deletes its files: then null.
    */
   DatasetManifest commit(String jobId, List<BetonField> fields, List<BetonCommitMessage> messages, CommitMode mode,
-      Map<String, String> recipe) throws IOException {
+      Map<String, String> recipe, StreamBatch batch) throws IOException {
     boolean overwrite = mode == CommitMode.OVERWRITE;
     try (ManifestLock lock = ManifestLock.acquire(fs, dir, "spark-beton write job " + jobId, lockTimeoutMillis)) {
       DatasetManifest previous = current();
+      if (batch != null && previous != null && batch.publishedIn(previous)) {
+        deleteUnlisted(jobId, Set.of());
+        return null;
+      }
       List<ManifestField> manifestFields = fields.stream().map(ManifestField::of).toList();
       List<ShardEntry> shards = new ArrayList<>();
       if (previous != null && !overwrite) {
@@ -87,8 +92,8 @@ public final class DatasetPublisher {
       messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
           .forEach(m -> shards.addAll(m.shards()));
       requirePresent(messages);
-      Map<String, String> nextRecipe = withClassNames(withQuarantineJobs(recipe, previous, overwrite, jobId,
-          messages), overwrite ? null : previous);
+      Map<String, String> nextRecipe = StreamBatch.recorded(withClassNames(withQuarantineJobs(recipe, previous,
+          overwrite, jobId, messages), overwrite ? null : previous), previous, overwrite, batch);
       DatasetManifest next = new DatasetManifest(manifestFields, shards, nextRecipe, SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();

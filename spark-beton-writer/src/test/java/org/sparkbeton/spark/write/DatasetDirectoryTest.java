@@ -151,7 +151,7 @@ class DatasetDirectoryTest {
         new ShardChecksum(ShardChecksum.SHA256, "0".repeat(64)), Map.of());
     BetonCommitMessage message = new BetonCommitMessage(3, 9, List.of(gone), 10, 0, 0, null, 0, "test codec");
     assertThatThrownBy(() -> publisher.commit("0badc0de", List.of(new BetonField("label", IntField.INSTANCE)),
-        List.of(message), CommitMode.APPEND, Map.of()))
+        List.of(message), CommitMode.APPEND, Map.of(), null))
         .isInstanceOf(IOException.class)
         .hasMessage("Shard part-00003-0badc0de-a9-000.beton of partition 3 is gone from " + fs().makeQualified(hdir)
             + " before its manifest was published (did another write to this path delete it?); nothing was published");

@@ -58,7 +58,7 @@ class ManifestLockTest {
           DatasetPublisher p = publisher(60_000);
           for (int i = 0; i < appends; i++) {
             String job = String.format("j%d%03d", thread, i);
-            p.commit(job, FIELDS, List.of(message("part-00000-" + job + "-a0-000.beton")), CommitMode.APPEND, Map.of());
+            p.commit(job, FIELDS, List.of(message("part-00000-" + job + "-a0-000.beton")), CommitMode.APPEND, Map.of(), null);
           }
           return null;
         }));
@@ -85,14 +85,15 @@ class ManifestLockTest {
     try (ManifestLock held = ManifestLock.acquire(fs, dir, "a job that hangs", 1000)) {
       long t0 = System.nanoTime();
       assertThatThrownBy(() -> p.commit("late", FIELDS, List.of(message("part-00000-late-a0-000.beton")), CommitMode.APPEND,
-          Map.of()))
+          Map.of(), null))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("is locked by another job").hasMessageContaining("a job that hangs")
           .hasMessageContaining("delete " + new org.apache.hadoop.fs.Path(dir, ManifestLock.FILE));
       assertThat((System.nanoTime() - t0) / 1e9).isBetween(0.9, 10.0);
       assertThat(p.current()).isNull();
     }
-    assertThat(p.commit("after", FIELDS, List.of(message("part-00000-after-a0-000.beton")), CommitMode.APPEND, Map.of())
+    assertThat(p.commit("after", FIELDS, List.of(message("part-00000-after-a0-000.beton")), CommitMode.APPEND, Map.of(),
+        null)
         .totalSamples()).isEqualTo(10);
   }
 }

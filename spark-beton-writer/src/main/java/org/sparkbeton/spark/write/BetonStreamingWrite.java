@@ -1,0 +1,80 @@
+package org.sparkbeton.spark.write;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.write.DataWriter;
+import org.apache.spark.sql.connector.write.DataWriterFactory;
+import org.apache.spark.sql.connector.write.PhysicalWriteInfo;
+import org.apache.spark.sql.connector.write.WriterCommitMessage;
+import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code df.writeStream().format("beton")}: each micro-batch is a write job of its own, as a batch write is
+ * ({@link BetonBatchWrite}: attempt-unique shards, a job marker, the manifest published by the driver), appending its
+ * rows to the dataset (Append output mode) or replacing the dataset with them (Complete mode). Exactly once across
+ * restarts: a batch that Spark runs again because its checkpoint lost the batch's commit, after the dataset published
+ * it, publishes nothing and deletes its shards ({@link StreamBatch}).
+ */
+final class BetonStreamingWrite implements StreamingWrite {
+  private final String dir;
+  private final StructType schema;
+  private final BetonWriteConf conf;
+  private final Configuration hadoopConf;
+  private final CommitMode mode;
+  private final String queryId;
+  /** The micro-batch between its writers' factory and its commit or abort: Spark runs one batch at a time. */
+  private BetonBatchWrite running;
+
+  BetonStreamingWrite(String dir, StructType schema, BetonWriteConf conf, Configuration hadoopConf, CommitMode mode,
+      String queryId) {
+    this.dir = dir;
+    this.schema = schema;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+    this.mode = mode;
+    this.queryId = queryId;
+  }
+
+  @Override
+  public synchronized StreamingDataWriterFactory createStreamingWriterFactory(PhysicalWriteInfo info) {
+    BetonBatchWrite batch = new BetonBatchWrite(dir, schema, conf, hadoopConf, mode);
+    DataWriterFactory writers = batch.createBatchWriterFactory(info);
+    running = batch;
+    return new BatchWriters(writers);
+  }
+
+  @Override
+  public boolean useCommitCoordinator() {
+    return true;
+  }
+
+  @Override
+  public void commit(long epochId, WriterCommitMessage[] messages) {
+    take(epochId).commit(messages, new StreamBatch(queryId, epochId));
+  }
+
+  @Override
+  public void abort(long epochId, WriterCommitMessage[] messages) {
+    take(epochId).abort(messages);
+  }
+
+  private synchronized BetonBatchWrite take(long epochId) {
+    BetonBatchWrite batch = running;
+    running = null;
+    if (batch == null) {
+      throw new IllegalStateException("beton streaming write to " + dir + ": batch " + epochId + " ends, but no batch"
+          + " of it was started");
+    }
+    return batch;
+  }
+
+  /** The writers of one micro-batch: the batch write's, whose tasks know their job, not the batch's number. */
+  private record BatchWriters(DataWriterFactory batch) implements StreamingDataWriterFactory {
+    @Override
+    public DataWriter<InternalRow> createWriter(int partitionId, long taskId, long epochId) {
+      return batch.createWriter(partitionId, taskId);
+    }
+  }
+}

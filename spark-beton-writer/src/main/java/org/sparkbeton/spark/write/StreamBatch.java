@@ -1,0 +1,49 @@
+package org.sparkbeton.spark.write;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.sparkbeton.format.dataset.DatasetManifest;
+
+/**
+ * A micro-batch of a streaming write: its streaming query (by the id a restart from the same checkpoint keeps) and the
+ * batch's number. The manifest's recipe records the last batch each query published ({@link #KEY_PREFIX} and the
+ * id), so that a batch Spark runs again after a restart (the dataset has it, the checkpoint does not say so) publishes
+ * nothing twice.
+ *
+ * @param queryId the streaming query's id
+ * @param epoch the batch's number in that query
+ */
+record StreamBatch(String queryId, long epoch) {
+  /** Recipe keys of the streaming queries' last published batches. */
+  static final String KEY_PREFIX = "stream_batch.";
+
+  String key() {
+    return KEY_PREFIX + queryId;
+  }
+
+  /** Whether {@code manifest} already holds this batch: its query published this batch or a later one. */
+  boolean publishedIn(DatasetManifest manifest) {
+    String last = manifest.recipe().get(key());
+    return last != null && Long.parseLong(last) >= epoch;
+  }
+
+  /**
+   * {@code recipe} with the queries' batches an append keeps from {@code previous} (none after an overwrite, whose
+   * dataset holds no earlier batch), and {@code batch}'s (null: a batch write's).
+   */
+  static Map<String, String> recorded(Map<String, String> recipe, DatasetManifest previous, boolean overwrite,
+      StreamBatch batch) {
+    Map<String, String> r = new LinkedHashMap<>(recipe);
+    if (previous != null && !overwrite) {
+      previous.recipe().forEach((k, v) -> {
+        if (k.startsWith(KEY_PREFIX)) {
+          r.putIfAbsent(k, v);
+        }
+      });
+    }
+    if (batch != null) {
+      r.put(batch.key(), Long.toString(batch.epoch()));
+    }
+    return r;
+  }
+}

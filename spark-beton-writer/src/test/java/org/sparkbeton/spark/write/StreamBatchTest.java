@@ -1,0 +1,42 @@
+package org.sparkbeton.spark.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ManifestField;
+
+/** The record of streaming queries' published batches that a manifest's recipe carries from publish to publish. */
+class StreamBatchTest {
+  private static DatasetManifest withRecipe(Map<String, String> recipe) {
+    return new DatasetManifest(List.of(ManifestField.of("label", FieldTypes.INT)), List.of(), recipe, "test");
+  }
+
+  @Test
+  void aBatchIsPublishedWhenItsQueryRecordsItOrALaterOne() {
+    DatasetManifest m = withRecipe(Map.of("stream_batch.q1", "4", "stream_batch.q2", "9"));
+    assertThat(new StreamBatch("q1", 3).publishedIn(m)).isTrue();
+    assertThat(new StreamBatch("q1", 4).publishedIn(m)).isTrue();
+    assertThat(new StreamBatch("q1", 5).publishedIn(m)).isFalse();
+    assertThat(new StreamBatch("q3", 0).publishedIn(m)).isFalse();
+    assertThat(new StreamBatch("q1", 0).publishedIn(withRecipe(Map.of()))).isFalse();
+  }
+
+  @Test
+  void anAppendKeepsEveryQuerysRecordAndAnOverwriteOnlyItsOwn() {
+    DatasetManifest previous = withRecipe(Map.of("stream_batch.q1", "4", "stream_batch.q2", "9", "page_size", "1"));
+    Map<String, String> recipe = Map.of("page_size", "2");
+    assertThat(StreamBatch.recorded(recipe, previous, false, new StreamBatch("q1", 5)))
+        .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "5"), Map.entry("stream_batch.q2", "9"));
+    assertThat(StreamBatch.recorded(recipe, previous, false, null))
+        .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "4"), Map.entry("stream_batch.q2", "9"));
+    assertThat(StreamBatch.recorded(recipe, previous, true, new StreamBatch("q1", 5)))
+        .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "5"));
+    assertThat(StreamBatch.recorded(recipe, previous, true, null)).containsOnly(Map.entry("page_size", "2"));
+    assertThat(StreamBatch.recorded(recipe, null, false, new StreamBatch("q7", 0)))
+        .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q7", "0"));
+  }
+}
