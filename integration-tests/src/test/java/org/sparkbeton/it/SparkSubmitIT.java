@@ -102,7 +102,7 @@ class SparkSubmitIT {
   /**
    * A cluster whose spark-defaults.conf sets Kryo and requires registration: the prepare job as the README runs
    * it, then the README's Kryo shell reads the dataset and writes a copy of it (a write's task results travel in
-   * Kryo).
+   * Kryo), and a streaming query writes its labels as a dataset of their own.
    */
   @Test
   void preparesAndWritesWhereKryoRequiresRegistration() throws Exception {
@@ -115,9 +115,18 @@ class SparkSubmitIT {
 
     String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n"
         + "df.write.format(\"beton\").save(dataset + \"-copy\")\n"
-        + "spark.read.format(\"beton\").load(dataset + \"-copy\").count()\n";
+        + "spark.read.format(\"beton\").load(dataset + \"-copy\").count()\n"
+        // a streaming query of the labels into a dataset: its micro-batches' writers and results on the executors
+        + "df.select(\"label\").write.json(dataset + \"-labels\")\n"
+        + "spark.readStream.schema(\"label BIGINT\").json(dataset + \"-labels\").writeStream.format(\"beton\")"
+        + ".option(\"checkpointLocation\", dataset + \"-checkpoint\")"
+        + ".trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start(dataset + \"-stream\")"
+        + ".awaitTermination(600000L)\n"
+        + "spark.read.format(\"beton\").load(dataset + \"-stream\").count() + 9000000\n";
     Finished shell = UserCommand.run(ReadmeCommands.SHELL_KRYO, variables(dataset), kryo, tmp, "shell-kryo", session,
         TIMEOUT_MINUTES);
+    assertThat(shell.stdout()).as(shell.describe()).containsPattern("(?m)^res\\d+: Boolean = true$")
+        .containsPattern("(?m)^res\\d+: Long = " + (9_000_000 + PHOTOS) + "$");
     assertReadBackAndCopied(shell, Path.of(dataset + "-copy"));
   }
 

@@ -143,18 +143,12 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     scala.collection.immutable.Map<String, String> given = parameters instanceof CaseInsensitiveMap<String> m
         ? m.originalMap() : parameters;
     Map<String, String> options = new HashMap<>(JavaConverters.mapAsJavaMapConverter(given).asJava());
-    String path = null;
-    for (String key : List.copyOf(options.keySet())) {
-      if (key.equalsIgnoreCase("path")) {
-        path = options.remove(key);
-      }
-    }
+    String path = takePath(options);
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("df.write.format(\"beton\") needs a path: .save(\"/data/my-dataset\")");
     }
     // Before the mode is settled: a bad option or column fails even a write that Ignore would skip.
-    boolean storesImages = BetonSchemaMapping.fields(data.schema(), BetonWriteBuilder.plan(data.schema(), options))
-        .stream().anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
+    boolean storesImages = storesImages(data.schema(), options);
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
     DatasetDirectory.Inspection found;
     try {
@@ -221,19 +215,13 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
    */
   static WriteBuilder streamingWrite(LogicalWriteInfo info) {
     Map<String, String> options = new HashMap<>(info.options().asCaseSensitiveMap());
-    String path = null;
-    for (String key : List.copyOf(options.keySet())) {
-      if (key.equalsIgnoreCase("path")) {
-        path = options.remove(key);
-      } else if (key.equalsIgnoreCase(CHECKPOINT_LOCATION)) {
-        options.remove(key); // the stream's, handed to its sink with the sink's options
-      }
-    }
+    // the stream's, handed to its sink with the sink's options
+    options.keySet().removeIf(key -> key.equalsIgnoreCase(CHECKPOINT_LOCATION));
+    String path = takePath(options);
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("df.writeStream().format(\"beton\") needs a path: .start(\"/data/my-dataset\")");
     }
-    boolean storesImages = BetonSchemaMapping.fields(info.schema(), BetonWriteBuilder.plan(info.schema(), options))
-        .stream().anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
+    boolean storesImages = storesImages(info.schema(), options);
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
     DatasetDirectory.Inspection found;
     try {
@@ -256,6 +244,23 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       }
     }
     return new BetonWriteBuilder(path, info.schema(), options, hadoopConf(options)).forStreamingQuery(info.queryId());
+  }
+
+  /** Removes Spark's {@code path} option (any case) from {@code options}: the write's path, or null. */
+  private static String takePath(Map<String, String> options) {
+    String path = null;
+    for (String key : List.copyOf(options.keySet())) {
+      if (key.equalsIgnoreCase("path")) {
+        path = options.remove(key);
+      }
+    }
+    return path;
+  }
+
+  /** Whether a write of {@code schema} with {@code options} stores images; a bad option or column fails here. */
+  private static boolean storesImages(StructType schema, Map<String, String> options) {
+    return BetonSchemaMapping.fields(schema, BetonWriteBuilder.plan(schema, options)).stream()
+        .anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
   }
 
   /**
