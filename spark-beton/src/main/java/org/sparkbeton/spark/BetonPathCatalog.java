@@ -27,8 +27,9 @@ import org.sparkbeton.spark.write.DatasetPublisher;
  * {@code spark.sql.catalog.beton=org.sparkbeton.spark.BetonPathCatalog}, {@code SELECT * FROM beton.`/data/photos`}
  * reads the dataset (or a {@code .beton} file, or a glob) as {@code spark.read().format("beton").load(path)} does,
  * {@code INSERT INTO} / {@code INSERT OVERWRITE beton.`/data/photos`} append to or replace it, and
- * {@code CREATE TABLE beton.`/data/new` [(columns)] [AS SELECT ...]} writes a new one. Spark's own {@code parquet.`path`} form
- * serves file formats only, and a data source of Spark's DataSource V2 cannot join it; a catalog can.
+ * {@code CREATE TABLE beton.`/data/new` [(columns)] [AS SELECT ...]} writes a new one. Spark's own
+ * {@code parquet.`path`} form serves file formats only, and a data source of Spark's DataSource V2 cannot join it; a
+ * catalog can.
  *
  * <p>Nothing is registered: a table is wherever its path says. The catalog's options
  * ({@code spark.sql.catalog.beton.<option>}) are read and write options every table of it takes (e.g.
@@ -95,7 +96,8 @@ public final class BetonPathCatalog implements TableCatalog {
     if (partitions.length > 0) {
       throw new IllegalArgumentException("A beton table takes no PARTITIONED BY ("
           + String.join(", ", Arrays.stream(partitions).map(Transform::describe).toList()) + "): a dataset is one"
-          + " directory of shards under one manifest, opened as one by FFCV and the loader; keep the columns as fields");
+          + " directory of shards under one manifest, opened as one by FFCV and the loader; keep the columns as"
+          + " fields");
     }
     Map<String, String> options = createOptions(path, properties);
     if (!BetonPathTable.isAbsent(inspect(path))) {

@@ -219,7 +219,8 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     options.keySet().removeIf(key -> key.equalsIgnoreCase(CHECKPOINT_LOCATION));
     String path = takePath(options);
     if (path == null || path.isEmpty()) {
-      throw new IllegalArgumentException("df.writeStream().format(\"beton\") needs a path: .start(\"/data/my-dataset\")");
+      throw new IllegalArgumentException("df.writeStream().format(\"beton\") needs a path:"
+          + " .start(\"/data/my-dataset\")");
     }
     boolean storesImages = storesImages(info.schema(), options);
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);

@@ -16,8 +16,9 @@ import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * {@code df.write.format("beton")}'s write: appends shards, or (after {@link #truncate()}, for
- * SaveMode.Overwrite) replaces the dataset; {@code df.writeStream().format("beton")}'s too, a job per micro-batch. Options are parsed and the schema mapped here, on the
- * driver, so a bad or unknown option, or a bad column, fails the query before any task runs.
+ * SaveMode.Overwrite) replaces the dataset; {@code df.writeStream().format("beton")}'s too, a job per micro-batch.
+ * Options are parsed and the schema mapped here, on the driver, so a bad or unknown option, or a bad column, fails
+ * the query before any task runs.
  */
 public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
   private final String dir;
