@@ -98,9 +98,8 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
 
   /**
    * An append (an {@code INSERT INTO}, {@code writeTo(...).append()}, a create's rows into the empty dataset the
-   * create wrote) or, after {@code truncate()},
-   * a replacement of the dataset ({@code INSERT OVERWRITE}), run as {@code format("beton")}'s save: Spark runs a V1
-   * write's relation itself, on the driver, with the query's rows.
+   * create wrote) or, after {@code truncate()}, a replacement of the dataset ({@code INSERT OVERWRITE}), run as
+   * {@code format("beton")}'s save: Spark runs a V1 write's relation itself, on the driver, with the query's rows.
    */
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
