@@ -99,6 +99,15 @@ class BetonStreamingWriteTest {
     assertThat(shardFiles(out)).isEqualTo(after.shards().size()); // the run again left no shard behind
     assertThat(spark.read().format("beton").load(out.toString())
         .selectExpr("count(*)", "count(distinct value)", "sum(value)").first().toString()).isEqualTo("[22,22,231]");
+
+    // a batch overwrite (here keeping 5 rows) keeps the record: batch 2, run again, does not bring its rows back
+    spark.read().format("beton").load(out.toString()).where("value < 5").write().format("beton").mode("overwrite")
+        .save(out.toString());
+    assertThat(manifest(out).recipe()).containsEntry(queryKey, "2");
+    Files.delete(checkpoint.resolve("commits").resolve("2"));
+    Files.deleteIfExists(checkpoint.resolve("commits").resolve(".2.crc"));
+    drain(stream(in), out, checkpoint, "append");
+    assertThat(manifest(out).totalSamples()).isEqualTo(5);
   }
 
   @Test

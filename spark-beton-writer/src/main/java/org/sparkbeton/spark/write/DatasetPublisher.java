@@ -93,7 +93,7 @@ public final class DatasetPublisher {
           .forEach(m -> shards.addAll(m.shards()));
       requirePresent(messages);
       Map<String, String> nextRecipe = StreamBatch.recorded(withClassNames(withQuarantineJobs(recipe, previous,
-          overwrite, jobId, messages), overwrite ? null : previous), previous, overwrite, batch);
+          overwrite, jobId, messages), overwrite ? null : previous), previous, batch);
       DatasetManifest next = new DatasetManifest(manifestFields, shards, nextRecipe, SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();

@@ -28,13 +28,13 @@ record StreamBatch(String queryId, long epoch) {
   }
 
   /**
-   * {@code recipe} with the queries' batches an append keeps from {@code previous} (none after an overwrite, whose
-   * dataset holds no earlier batch), and {@code batch}'s (null: a batch write's).
+   * {@code recipe} with the queries' batches recorded in {@code previous}, and {@code batch}'s (null: a batch write's).
+   * An overwrite keeps them too: it replaced what those batches wrote, so a batch run again after it must not bring
+   * its rows back (and a query's id is its own, so the record of another dataset's query does nothing here).
    */
-  static Map<String, String> recorded(Map<String, String> recipe, DatasetManifest previous, boolean overwrite,
-      StreamBatch batch) {
+  static Map<String, String> recorded(Map<String, String> recipe, DatasetManifest previous, StreamBatch batch) {
     Map<String, String> r = new LinkedHashMap<>(recipe);
-    if (previous != null && !overwrite) {
+    if (previous != null) {
       previous.recipe().forEach((k, v) -> {
         if (k.startsWith(KEY_PREFIX)) {
           r.putIfAbsent(k, v);

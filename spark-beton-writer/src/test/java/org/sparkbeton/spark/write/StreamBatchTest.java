@@ -25,18 +25,17 @@ class StreamBatchTest {
     assertThat(new StreamBatch("q1", 0).publishedIn(withRecipe(Map.of()))).isFalse();
   }
 
+  /** Appends and overwrites alike keep every query's record (an overwrite replaced what those batches wrote). */
   @Test
-  void anAppendKeepsEveryQuerysRecordAndAnOverwriteOnlyItsOwn() {
+  void everyPublishKeepsEveryQuerysRecordAndSetsItsOwn() {
     DatasetManifest previous = withRecipe(Map.of("stream_batch.q1", "4", "stream_batch.q2", "9", "page_size", "1"));
     Map<String, String> recipe = Map.of("page_size", "2");
-    assertThat(StreamBatch.recorded(recipe, previous, false, new StreamBatch("q1", 5)))
-        .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "5"), Map.entry("stream_batch.q2", "9"));
-    assertThat(StreamBatch.recorded(recipe, previous, false, null))
-        .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "4"), Map.entry("stream_batch.q2", "9"));
-    assertThat(StreamBatch.recorded(recipe, previous, true, new StreamBatch("q1", 5)))
-        .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "5"));
-    assertThat(StreamBatch.recorded(recipe, previous, true, null)).containsOnly(Map.entry("page_size", "2"));
-    assertThat(StreamBatch.recorded(recipe, null, false, new StreamBatch("q7", 0)))
+    assertThat(StreamBatch.recorded(recipe, previous, new StreamBatch("q1", 5))).containsOnly(
+        Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "5"), Map.entry("stream_batch.q2", "9"));
+    assertThat(StreamBatch.recorded(recipe, previous, null)).containsOnly(
+        Map.entry("page_size", "2"), Map.entry("stream_batch.q1", "4"), Map.entry("stream_batch.q2", "9"));
+    assertThat(StreamBatch.recorded(recipe, null, new StreamBatch("q7", 0)))
         .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q7", "0"));
+    assertThat(StreamBatch.recorded(recipe, null, null)).containsOnly(Map.entry("page_size", "2"));
   }
 }
