@@ -25,7 +25,6 @@ import org.sparkbeton.spark.read.DatasetInputs;
 import org.sparkbeton.spark.read.ReadConf;
 import org.sparkbeton.spark.write.BetonWriteConf;
 import org.sparkbeton.spark.write.BetonWriteOptions;
-import org.sparkbeton.spark.write.DatasetDirectory;
 
 /**
  * A beton dataset registered as a table of Spark's session catalog ({@code CREATE TABLE t USING beton LOCATION
@@ -123,14 +122,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
    * created before its first write) or the files of a write that never published. Such a table reads as empty.
    */
   private boolean holdsData() {
-    try {
-      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
-      DatasetDirectory.State state = DatasetDirectory.inspect(dir.getFileSystem(BetonProvider.hadoopConf(readOptions)),
-          dir).state();
-      return state != DatasetDirectory.State.MISSING && state != DatasetDirectory.State.LEFTOVERS;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
-    }
+    return !BetonProvider.inspect(path, readOptions).state().holdsNoDataset();
   }
 
   /** Every column the catalog declares must be one of the dataset's (any case). */

@@ -67,7 +67,7 @@ public final class BetonPathCatalog implements TableCatalog {
     } catch (IllegalArgumentException e) {
       // Not NoSuchTableException: Spark would then try the name as a file query and fail saying only that beton is
       // no file format. A missing dataset fails here with the read's reason and what writes one.
-      if (BetonPathTable.isAbsent(inspect(path))) {
+      if (inspect(path).holdsNoDataset()) {
         throw new IllegalArgumentException(e.getMessage() + " (CREATE TABLE " + quoted(path) + " AS SELECT ... writes"
             + " a new dataset there)", e);
       }
@@ -78,7 +78,7 @@ public final class BetonPathCatalog implements TableCatalog {
   @Override
   public boolean tableExists(Identifier ident) {
     String path = path(ident);
-    return !BetonPathTable.isAbsent(inspect(path));
+    return !inspect(path).holdsNoDataset();
   }
 
   /**
@@ -100,7 +100,7 @@ public final class BetonPathCatalog implements TableCatalog {
           + " fields");
     }
     Map<String, String> options = createOptions(path, properties);
-    if (!BetonPathTable.isAbsent(inspect(path))) {
+    if (!inspect(path).holdsNoDataset()) {
       throw new TableAlreadyExistsException("Path " + path + " already holds a beton dataset or other files:"
           + " INSERT INTO " + quoted(path) + " appends to a dataset, INSERT OVERWRITE replaces it");
     }
@@ -122,7 +122,7 @@ public final class BetonPathCatalog implements TableCatalog {
         String option = key.substring(TableCatalog.OPTION_PREFIX.length());
         BetonPathTable.checkOption(option);
         options.put(option, p.getValue());
-      } else if (key.equals(TableCatalog.PROP_PROVIDER) && !isBeton(p.getValue())) {
+      } else if (key.equals(TableCatalog.PROP_PROVIDER) && !BetonSessionExtensions.isBetonProvider(p.getValue())) {
         throw new IllegalArgumentException("The " + name + " catalog writes beton datasets only, not USING "
             + p.getValue());
       } else if (key.equals(TableCatalog.PROP_LOCATION) && !new Path(p.getValue()).equals(new Path(path))) {
@@ -131,11 +131,6 @@ public final class BetonPathCatalog implements TableCatalog {
       }
     }
     return options;
-  }
-
-  private static boolean isBeton(String provider) {
-    return provider.equalsIgnoreCase(BetonDataSource.SHORT_NAME) || provider.equals(BetonDataSource.class.getName())
-        || provider.equals(BetonProvider.class.getName());
   }
 
   /** Refused: a path's table has no definition to change; its fields are what the dataset's manifest lists. */
@@ -153,7 +148,7 @@ public final class BetonPathCatalog implements TableCatalog {
   @Override
   public boolean dropTable(Identifier ident) {
     String path = path(ident);
-    if (BetonPathTable.isAbsent(inspect(path))) {
+    if (inspect(path).holdsNoDataset()) {
       return false;
     }
     Path dir = new Path(path);
@@ -209,12 +204,6 @@ public final class BetonPathCatalog implements TableCatalog {
   }
 
   private DatasetDirectory.State inspect(String path) {
-    Path dir = new Path(path);
-    try {
-      FileSystem fs = dir.getFileSystem(BetonProvider.hadoopConf(defaults));
-      return DatasetDirectory.inspect(fs, dir).state();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
-    }
+    return BetonProvider.inspect(path, defaults).state();
   }
 }

@@ -20,7 +20,6 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.sparkbeton.spark.read.ReadConf;
 import org.sparkbeton.spark.write.BetonWriteConf;
-import org.sparkbeton.spark.write.DatasetDirectory;
 
 /**
  * A table of {@link BetonPathCatalog}: the dataset at a path. Reads are {@code format("beton")} reads of the path (the
@@ -50,11 +49,6 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
     BetonTable table = BetonTable.load(new CaseInsensitiveStringMap(readOptions),
         BetonProvider.hadoopConf(readOptions), BetonProvider.readConf(readOptions));
     return new BetonPathTable(name, path, options, table);
-  }
-
-  /** Whether a directory in this state holds no dataset to read or keep: nothing, or a failed first write's files. */
-  static boolean isAbsent(DatasetDirectory.State state) {
-    return state == DatasetDirectory.State.MISSING || state == DatasetDirectory.State.LEFTOVERS;
   }
 
   /** Refuses a name that is neither a read nor a write option, naming the nearest of them. */

@@ -176,8 +176,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       @Override public StructType schema() { return data.schema(); }
     };
     switch (found.state()) {
-      case FILE -> throw new IllegalArgumentException("Cannot write a beton dataset to " + path
-          + ": it is a file; a dataset is a directory of shards and a manifest");
+      case FILE -> throw new IllegalArgumentException(isAFile(path));
       case DATASET, OCCUPIED, UNLISTED_SHARDS -> {
         if (mode == SaveMode.Ignore) {
           return relation;
@@ -223,16 +222,9 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
           + " .start(\"/data/my-dataset\")");
     }
     boolean storesImages = storesImages(info.schema(), options);
-    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
-    DatasetDirectory.Inspection found;
-    try {
-      found = DatasetDirectory.inspect(dir.getFileSystem(hadoopConf(options)), dir);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
-    }
+    DatasetDirectory.Inspection found = inspect(path, options);
     switch (found.state()) {
-      case FILE -> throw new IllegalArgumentException("Cannot write a beton dataset to " + path
-          + ": it is a file; a dataset is a directory of shards and a manifest");
+      case FILE -> throw new IllegalArgumentException(isAFile(path));
       case UNLISTED_SHARDS -> throw new IllegalArgumentException(DatasetDirectory.unlistedShardsMessage(path,
           found.example(), "a batch write with mode(\"overwrite\")"));
       case DATASET -> {
@@ -245,6 +237,22 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       }
     }
     return new BetonWriteBuilder(path, info.schema(), options, hadoopConf(options)).forStreamingQuery(info.queryId());
+  }
+
+  /** What {@code path} holds, on the file system the options (Hadoop settings among them) give. */
+  static DatasetDirectory.Inspection inspect(String path, Map<String, String> options) {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
+    try {
+      return DatasetDirectory.inspect(dir.getFileSystem(hadoopConf(options)), dir);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
+    }
+  }
+
+  /** Why no dataset can be written at {@code path}, a file. */
+  private static String isAFile(String path) {
+    return "Cannot write a beton dataset to " + path + ": it is a file; a dataset is a directory of shards and a"
+        + " manifest";
   }
 
   /** Removes Spark's {@code path} option (any case) from {@code options}: the write's path, or null. */

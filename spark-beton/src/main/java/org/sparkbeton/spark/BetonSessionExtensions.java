@@ -259,10 +259,12 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
   }
 
   private static boolean isBeton(Option<String> provider) {
-    if (provider.isEmpty()) {
-      return false;
-    }
-    String given = provider.get().toLowerCase(Locale.ROOT);
+    return provider.isDefined() && isBetonProvider(provider.get());
+  }
+
+  /** Whether a statement's {@code USING} names this source: its short name or a class behind it (any case). */
+  static boolean isBetonProvider(String provider) {
+    String given = provider.toLowerCase(Locale.ROOT);
     for (String name : PROVIDER_NAMES) {
       if (given.equals(name.toLowerCase(Locale.ROOT))) {
         return true;

@@ -43,7 +43,12 @@ public final class DatasetDirectory {
     /** A published dataset ({@code _manifest.json}). */
     DATASET,
     /** A directory with no manifest, holding files this project did not write. */
-    OCCUPIED
+    OCCUPIED;
+
+    /** Whether a path in this state holds no dataset to read or keep: nothing, or a failed first write's files. */
+    public boolean holdsNoDataset() {
+      return this == MISSING || this == LEFTOVERS;
+    }
   }
 
   /** A path's state; {@code example} is one file that makes it {@link State#OCCUPIED} (null otherwise). */
