@@ -4,17 +4,20 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.catalog.TableWritePrivilege;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
@@ -27,7 +30,8 @@ import org.sparkbeton.spark.write.DatasetPublisher;
  * {@code spark.sql.catalog.beton=org.sparkbeton.spark.BetonPathCatalog}, {@code SELECT * FROM beton.`/data/photos`}
  * reads the dataset (or a {@code .beton} file, or a glob) as {@code spark.read().format("beton").load(path)} does,
  * {@code INSERT INTO} / {@code INSERT OVERWRITE beton.`/data/photos`} append to or replace it, and
- * {@code CREATE TABLE beton.`/data/new` [(columns)] [AS SELECT ...]} writes a new one. Spark's own
+ * {@code CREATE TABLE beton.`/data/new` [(columns)] [AS SELECT ...]} writes a new one, as do
+ * {@code df.write().format("beton").saveAsTable(...)} and a streaming query's {@code toTable(...)}. Spark's own
  * {@code parquet.`path`} form serves file formats only, and a data source of Spark's DataSource V2 cannot join it; a
  * catalog can.
  *
@@ -58,7 +62,7 @@ public final class BetonPathCatalog implements TableCatalog {
     return name;
   }
 
-  /** The dataset at the identifier's path, for reads, appends and overwrites. */
+  /** The dataset at the identifier's path, for reads (for writes, the overload below). */
   @Override
   public Table loadTable(Identifier ident) {
     String path = path(ident);
@@ -73,6 +77,20 @@ public final class BetonPathCatalog implements TableCatalog {
       }
       throw e;
     }
+  }
+
+  /**
+   * The dataset at the identifier's path, for a write (an {@code INSERT}, {@code saveAsTable}, {@code insertInto},
+   * {@code writeTo(...).append()}). A missing dataset is Spark's {@link NoSuchTableException} here, unlike for a read:
+   * {@code saveAsTable} then creates the dataset (its modes as for a table of any catalog), and an {@code INSERT}
+   * fails with Spark's TABLE_OR_VIEW_NOT_FOUND, naming the path.
+   */
+  @Override
+  public Table loadTable(Identifier ident, Set<TableWritePrivilege> privileges) throws NoSuchTableException {
+    if (inspect(path(ident)).holdsNoDataset()) {
+      throw new NoSuchTableException(ident);
+    }
+    return loadTable(ident);
   }
 
   @Override
@@ -124,7 +142,8 @@ public final class BetonPathCatalog implements TableCatalog {
         options.put(option, p.getValue());
       } else if (key.equals(TableCatalog.PROP_PROVIDER) && !BetonSessionExtensions.isBetonProvider(p.getValue())) {
         throw new IllegalArgumentException("The " + name + " catalog writes beton datasets only, not USING "
-            + p.getValue());
+            + p.getValue() + " (saveAsTable and writeStream().toTable ask for Spark's default format,"
+            + " spark.sql.sources.default, unless given .format(\"beton\"))");
       } else if (key.equals(TableCatalog.PROP_LOCATION) && !new Path(p.getValue()).equals(new Path(path))) {
         throw new IllegalArgumentException("A table of the " + name + " catalog is at its path, " + path
             + "; it takes no other LOCATION (" + p.getValue() + ")");

@@ -14,6 +14,7 @@ import org.apache.spark.sql.connector.write.SupportsTruncate;
 import org.apache.spark.sql.connector.write.V1Write;
 import org.apache.spark.sql.connector.write.Write;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 import org.apache.spark.sql.sources.InsertableRelation;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
@@ -80,7 +81,8 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
 
   @Override
   public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.TRUNCATE);
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.STREAMING_WRITE,
+        TableCapability.TRUNCATE);
   }
 
   @Override
@@ -94,23 +96,25 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
    * An append (an {@code INSERT INTO}, {@code writeTo(...).append()}, a create's rows into the empty dataset the
    * create wrote) or, after {@code truncate()}, a replacement of the dataset ({@code INSERT OVERWRITE}), run as
    * {@code format("beton")}'s save: Spark runs a V1 write's relation itself, on the driver, with the query's rows.
+   * A streaming query's write ({@code writeStream().toTable(name)}) is that of {@code writeStream().start(path)}.
    */
   @Override
   public WriteBuilder newWriteBuilder(LogicalWriteInfo info) {
     Map<String, String> writeOptions = new LinkedHashMap<>(options);
-    info.options().asCaseSensitiveMap().forEach((k, v) -> {
-      checkOption(k);
-      writeOptions.put(k, v);
-    });
-    return new PathWriteBuilder(writeOptions);
+    Map<String, String> given = info.options().asCaseSensitiveMap();
+    BetonProvider.withoutCheckpointLocation(given).keySet().forEach(BetonPathTable::checkOption);
+    writeOptions.putAll(given);
+    return new PathWriteBuilder(writeOptions, info);
   }
 
   private final class PathWriteBuilder implements WriteBuilder, SupportsTruncate {
     private final Map<String, String> writeOptions;
+    private final LogicalWriteInfo info;
     private boolean replace;
 
-    PathWriteBuilder(Map<String, String> writeOptions) {
+    PathWriteBuilder(Map<String, String> writeOptions, LogicalWriteInfo info) {
       this.writeOptions = writeOptions;
+      this.info = info;
     }
 
     @Override
@@ -125,9 +129,20 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
       return new V1Write() {
         @Override
         public InsertableRelation toInsertableRelation() {
+          // a batch write has no checkpoint: the option is a mistake here, refused as any unknown one
+          writeOptions.keySet().forEach(BetonPathTable::checkOption);
           // Spark's V1 fallback passes overwrite=false whatever the statement: the builder's truncate() says it
           return (data, ignored) -> BetonCatalogRelation.open(SparkSession.active().sqlContext(),
               withPath(writeOptions, path), null).insert(data, overwrite);
+        }
+
+        /** Each micro-batch appends to the dataset, or with Complete output mode ({@code truncate()}) replaces it. */
+        @Override
+        public StreamingWrite toStreaming() {
+          // the table's read options (the catalog's, for every table of it) are no concern of a write
+          WriteBuilder stream = BetonProvider.streamingWrite(withPath(BetonPathTable.writeOptions(writeOptions), path),
+              info.schema(), info.queryId());
+          return (overwrite ? ((SupportsTruncate) stream).truncate() : stream).build().toStreaming();
         }
 
         @Override

@@ -213,15 +213,22 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
    * its first batch; an image column takes the dataset's image settings where the options give none).
    */
   static WriteBuilder streamingWrite(LogicalWriteInfo info) {
-    Map<String, String> options = new HashMap<>(info.options().asCaseSensitiveMap());
-    // the stream's, handed to its sink with the sink's options
-    options.keySet().removeIf(key -> key.equalsIgnoreCase(CHECKPOINT_LOCATION));
+    return streamingWrite(info.options().asCaseSensitiveMap(), info.schema(), info.queryId());
+  }
+
+  /**
+   * The write of a streaming query ({@code queryId}, which a restart from its checkpoint keeps) of rows of
+   * {@code schema} to the dataset at the {@code path} among {@code given}: also that of
+   * {@code writeStream().toTable("beton.`/data/x`")} ({@link BetonPathTable}).
+   */
+  static WriteBuilder streamingWrite(Map<String, String> given, StructType schema, String queryId) {
+    Map<String, String> options = withoutCheckpointLocation(given);
     String path = takePath(options);
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("df.writeStream().format(\"beton\") needs a path:"
           + " .start(\"/data/my-dataset\")");
     }
-    boolean storesImages = storesImages(info.schema(), options);
+    boolean storesImages = storesImages(schema, options);
     DatasetDirectory.Inspection found = inspect(path, options);
     switch (found.state()) {
       case FILE -> throw new IllegalArgumentException(isAFile(path));
@@ -236,7 +243,14 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
         // MISSING, LEFTOVERS (the next publish's cleanup takes them) or OCCUPIED (other files, never deleted)
       }
     }
-    return new BetonWriteBuilder(path, info.schema(), options, hadoopConf(options)).forStreamingQuery(info.queryId());
+    return new BetonWriteBuilder(path, schema, options, hadoopConf(options)).forStreamingQuery(queryId);
+  }
+
+  /** {@code options} less Spark's {@code checkpointLocation}: the stream's, handed to its sink with the sink's. */
+  static Map<String, String> withoutCheckpointLocation(Map<String, String> options) {
+    Map<String, String> out = new HashMap<>(options);
+    out.keySet().removeIf(key -> key.equalsIgnoreCase(CHECKPOINT_LOCATION));
+    return out;
   }
 
   /** What {@code path} holds, on the file system the options (Hadoop settings among them) give. */

@@ -306,4 +306,20 @@ class BetonCatalogTableTest {
     spark.sql("create table later (id bigint) using beton location '" + empty.toUri() + "'");
     assertThat(rows("select count(*) from later")).containsExactly("[0]");
   }
+
+  @Test
+  void aStreamingQueryWritesIntoATableByName() throws Exception {
+    Path in = Files.createDirectories(tmp.resolve("stream-in"));
+    Files.writeString(in.resolve("a.json"), "{\"n\": 1}\n{\"n\": 2}\n{\"n\": 3}\n");
+    spark.sql("create table streamed (n bigint) using beton location '" + tmp.resolve("streamed").toUri() + "'");
+    org.apache.spark.sql.streaming.StreamingQuery query = spark.readStream().schema("n BIGINT").json(in.toString())
+        .writeStream().format("beton").option("checkpointLocation", tmp.resolve("stream-checkpoint").toString())
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).toTable("streamed");
+    assertThat(query.awaitTermination(120_000)).isTrue();
+    assertThat(rows("select count(*), sum(n) from streamed")).containsExactly("[3,6]");
+    // Spark's own check: a stream that names no format asks for its default one, which the table is not
+    assertThatThrownBy(() -> spark.readStream().schema("n BIGINT").json(in.toString()).writeStream()
+        .option("checkpointLocation", tmp.resolve("stream-checkpoint-2").toString()).toTable("streamed"))
+        .hasMessageContaining("data source provider(beton)");
+  }
 }

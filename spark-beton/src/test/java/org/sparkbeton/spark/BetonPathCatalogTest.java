@@ -8,9 +8,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.DataStreamWriter;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.Trigger;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.AfterAll;
@@ -23,7 +27,8 @@ import org.sparkbeton.format.dataset.DatasetManifest;
 /**
  * SQL on datasets named by their paths through {@link BetonPathCatalog} ({@code spark.sql.catalog.beton}): reads of a
  * dataset, a shard and a glob; {@code INSERT INTO} and {@code INSERT OVERWRITE}; {@code CREATE TABLE ... AS SELECT};
- * {@code DataFrameWriterV2}; and what the catalog refuses, each with the dataset left as it was.
+ * {@code DataFrameWriterV2}; {@code saveAsTable}; a streaming query's {@code toTable}; and what the catalog refuses,
+ * each with the dataset left as it was.
  */
 class BetonPathCatalogTest {
   @TempDir static Path tmp;
@@ -178,6 +183,85 @@ class BetonPathCatalogTest {
   }
 
   @Test
+  void saveAsTableCreatesAppendsAndKeepsTheOtherModes() throws Exception {
+    Path dir = tmp.resolve("saved");
+    Dataset<Row> three = spark.range(3).selectExpr("id as label");
+    three.write().format("beton").saveAsTable(table(dir));
+    assertThat(samples(dir)).isEqualTo(3);
+    assertThatThrownBy(() -> three.write().format("beton").saveAsTable(table(dir)))
+        .hasMessageContaining("TABLE_OR_VIEW_ALREADY_EXISTS");
+    three.write().format("beton").mode("ignore").saveAsTable(table(dir));
+    assertThat(samples(dir)).isEqualTo(3);
+    three.write().format("beton").mode("append").saveAsTable(table(dir));
+    three.write().insertInto(table(dir));
+    assertThat(samples(dir)).isEqualTo(9);
+    assertThatThrownBy(() -> three.write().format("beton").mode("overwrite").saveAsTable(table(dir)))
+        .hasMessageContaining("does not delete datasets").hasMessageContaining("INSERT OVERWRITE");
+    assertThat(rows("select label, count(*) from " + table(dir) + " group by label order by label"))
+        .containsExactly("[0,3]", "[1,3]", "[2,3]");
+
+    Path unformatted = tmp.resolve("saved-as-parquet");
+    assertThatThrownBy(() -> three.write().saveAsTable(table(unformatted)))
+        .hasMessageContaining("not USING parquet").hasMessageContaining(".format(\"beton\")");
+    assertThat(unformatted).doesNotExist();
+  }
+
+  /** A JSON file of rows {@code first..first+n-1} (label = value % 3, weight = value / 2) of a stream's input. */
+  private static void input(Path dir, String name, int first, int n) throws Exception {
+    Files.createDirectories(dir);
+    StringBuilder lines = new StringBuilder();
+    for (int i = first; i < first + n; i++) {
+      lines.append("{\"label\": ").append(i % 3).append(", \"weight\": ").append(i / 2.0).append("}\n");
+    }
+    Files.move(Files.writeString(dir.resolve("." + name + ".tmp"), lines), dir.resolve(name));
+  }
+
+  /** Runs a stream to the end of its input into the table {@code name}. */
+  private static void drainInto(DataStreamWriter<Row> writer, String name) throws Exception {
+    StreamingQuery query = writer.trigger(Trigger.AvailableNow()).toTable(name);
+    assertThat(query.awaitTermination(120_000)).as("the stream ran to the end of its input").isTrue();
+  }
+
+  @Test
+  void streamsIntoAPathTableOnceAcrossARestartAndCreatesOne() throws Exception {
+    Path in = tmp.resolve("stream-in");
+    input(in, "a.json", 0, 4);
+    input(in, "b.json", 4, 2);
+    Dataset<Row> stream = spark.readStream().schema("label BIGINT, weight DOUBLE").option("maxFilesPerTrigger", "1")
+        .json(in.toString());
+    Path dir = scalars("streamed", 3);
+    Path checkpoint = tmp.resolve("stream-checkpoint");
+    drainInto(stream.writeStream().format("beton").option("checkpointLocation", checkpoint.toString()),
+        table(dir));
+    assertThat(rows("select count(*), sum(weight) from " + table(dir))).containsExactly("[9,9.0]");
+
+    // the checkpoint loses batch 1's commit: Spark runs it again, and the dataset, which has it, takes nothing
+    Files.delete(checkpoint.resolve("commits").resolve("1"));
+    Files.deleteIfExists(checkpoint.resolve("commits").resolve(".1.crc"));
+    drainInto(stream.writeStream().format("beton").option("checkpointLocation", checkpoint.toString()),
+        table(dir));
+    assertThat(samples(dir)).isEqualTo(9);
+
+    // a new path: the stream creates the dataset; Complete mode replaces it with each batch
+    Path counts = tmp.resolve("stream-counts");
+    drainInto(stream.groupBy("label").count().writeStream().format("beton").outputMode("complete")
+        .option("checkpointLocation", tmp.resolve("counts-checkpoint").toString()), table(counts));
+    assertThat(rows("select label, `count` from " + table(counts) + " order by label"))
+        .containsExactly("[0,2]", "[1,2]", "[2,2]");
+    assertThat(samples(counts)).isEqualTo(3);
+
+    assertThatThrownBy(() -> drainInto(stream.writeStream().format("beton").option("pageSise", "4M")
+        .option("checkpointLocation", tmp.resolve("refused-checkpoint").toString()), table(dir)))
+        .hasStackTraceContaining("Unknown option 'pageSise'").hasStackTraceContaining("pageSize");
+    Path unformatted = tmp.resolve("stream-unformatted");
+    assertThatThrownBy(() -> drainInto(stream.writeStream()
+        .option("checkpointLocation", tmp.resolve("refused-checkpoint-2").toString()), table(unformatted)))
+        .hasMessageContaining("not USING parquet");
+    assertThat(unformatted).doesNotExist();
+    assertThat(samples(dir)).isEqualTo(9);
+  }
+
+  @Test
   void imagesStayImagesThroughInsertAndCreate() throws Exception {
     List<Row> photos = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
@@ -210,7 +294,7 @@ class BetonPathCatalogTest {
         .hasMessageContaining("Path does not exist: " + missing)
         .hasMessageContaining("CREATE TABLE " + table(missing) + " AS SELECT");
     assertThatThrownBy(() -> spark.sql("insert into " + table(missing) + " values (1, 1.0)"))
-        .hasMessageContaining("Path does not exist");
+        .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND").hasMessageContaining(missing.toString());
     assertThat(missing).doesNotExist();
 
     assertThatThrownBy(() -> spark.sql("drop table " + table(dir))).hasMessageContaining("does not delete datasets");
