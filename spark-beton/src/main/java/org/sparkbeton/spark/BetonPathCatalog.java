@@ -22,6 +22,7 @@ import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.spark.write.BetonWriteConf;
 import org.sparkbeton.spark.write.DatasetDirectory;
 import org.sparkbeton.spark.write.DatasetPublisher;
 
@@ -113,9 +114,8 @@ public final class BetonPathCatalog implements TableCatalog {
     String path = path(ident);
     if (partitions.length > 0) {
       throw new IllegalArgumentException("A beton table takes no PARTITIONED BY ("
-          + String.join(", ", Arrays.stream(partitions).map(Transform::describe).toList()) + "): a dataset is one"
-          + " directory of shards under one manifest, opened as one by FFCV and the loader; keep the columns as"
-          + " fields");
+          + String.join(", ", Arrays.stream(partitions).map(Transform::describe).toList()) + "): "
+          + BetonWriteConf.WHY_NOT_PARTITIONED + "; keep the columns as fields");
     }
     Map<String, String> options = createOptions(path, properties);
     if (!inspect(path).holdsNoDataset()) {

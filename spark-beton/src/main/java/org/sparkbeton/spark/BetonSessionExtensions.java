@@ -183,6 +183,7 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
       columns.add(t.describe());
     }
     String table = tableName(name);
+    // BetonWriteConf.WHY_NOT_PARTITIONED's words: this class, compiled for Java 8, loads none of the writer's
     throw analysisException("Table " + table + " cannot be partitioned by " + String.join(", ", columns)
         + " (PARTITIONED BY, partitionBy): a beton dataset is one directory of shards under one manifest, opened as one by FFCV and the loader."
         + " Keep the columns as fields (filters and groupBy on them are answered from the manifest and the"

@@ -110,8 +110,8 @@ class BetonOptionsTest {
           .option("imageColumns", "content").save(fresh.toString()))
           .as("%s", mode)
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("format(\"beton\") writes take no partitionBy(label, path): a dataset is one directory of"
-              + " shards under one manifest, opened as one by FFCV and the loader. Keep the column as a field (where()"
+          .hasMessage("format(\"beton\") writes take no partitionBy(label, path): a beton dataset is one directory"
+              + " of shards under one manifest, opened as one by FFCV and the loader. Keep the column as a field (where()"
               + " and groupBy() on it are answered from the manifest and the metadata), or write a dataset per value,"
               + " e.g. df.where(\"label = 0\").write().format(\"beton\").save(path + \"/label=0\")");
       assertThat(fresh).as("%s", mode).doesNotExist();

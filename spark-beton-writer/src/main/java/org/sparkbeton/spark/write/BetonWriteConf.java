@@ -199,6 +199,13 @@ public final class BetonWriteConf implements Serializable {
   }
 
   /**
+   * Why a dataset takes no partitioning, for every entry that refuses it ({@code partitionBy}, {@code PARTITIONED BY}
+   * of a path table); {@code BetonSessionExtensions}, compiled for Java 8, words it for itself.
+   */
+  public static final String WHY_NOT_PARTITIONED =
+      "a beton dataset is one directory of shards under one manifest, opened as one by FFCV and the loader";
+
+  /**
    * Refuses {@code partitionBy(...)}, which Spark hands a V1 write as the option {@code __partition_columns} (a JSON
    * list of names): a .beton dataset is one directory of shards under one manifest, which FFCV and the loader open
    * as one, not a folder per value.
@@ -209,8 +216,7 @@ public final class BetonWriteConf implements Serializable {
         List<String> columns = JsonText.stringList(e.getValue());
         String first = columns.isEmpty() ? "column" : columns.get(0);
         throw new IllegalArgumentException("format(\"beton\") writes take no partitionBy(" + String.join(", ", columns)
-            + "): a dataset is one directory of shards under one manifest, opened as one by FFCV and the loader."
-            + " Keep the column as a field (where() and groupBy() on it are answered from the manifest and the"
+            + "): " + WHY_NOT_PARTITIONED + ". Keep the column as a field (where() and groupBy() on it are answered from the manifest and the"
             + " metadata), or write a dataset per value, e.g. df.where(\"" + first + " = 0\").write()"
             + ".format(\"beton\").save(path + \"/" + first + "=0\")");
       }
