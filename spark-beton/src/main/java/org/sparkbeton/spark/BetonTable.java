@@ -167,20 +167,21 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   }
 
   /**
-   * Reads and streaming writes always; batch writes only for the write {@link BetonProvider#createRelation} runs, so
-   * that {@code DataFrameWriter.save()} takes the V1 route for every SaveMode (Spark 3.5 refuses ErrorIfExists and
-   * Ignore for a V2 table) and the mode is applied before the V2 write starts. A table not yet
-   * {@link #opening opened} reads too, whether its dataset opens or not ({@link #unreadable}). A streaming write
-   * ({@code df.writeStream().format("beton")}) asks for the table with the stream's options, then for its write
-   * ({@link BetonProvider#streamingWrite}); TRUNCATE lets Spark run its Complete output mode, which replaces the
-   * dataset with each batch.
+   * Reads (streaming reads too: {@code spark.readStream().format("beton")}) and streaming writes always; batch writes
+   * only for the write {@link BetonProvider#createRelation} runs, so that {@code DataFrameWriter.save()} takes the V1
+   * route for every SaveMode (Spark 3.5 refuses ErrorIfExists and Ignore for a V2 table) and the mode is applied
+   * before the V2 write starts. A table not yet {@link #opening opened} reads too, whether its dataset opens or not
+   * ({@link #unreadable}). A streaming write ({@code df.writeStream().format("beton")}) asks for the table with the
+   * stream's options, then for its write ({@link BetonProvider#streamingWrite}); TRUNCATE lets Spark run its Complete
+   * output mode, which replaces the dataset with each batch.
    */
   @Override
   public Set<TableCapability> capabilities() {
     if (write != null) {
       return EnumSet.of(TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
     }
-    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.STREAMING_WRITE, TableCapability.TRUNCATE);
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ, TableCapability.STREAMING_WRITE,
+        TableCapability.TRUNCATE);
   }
 
   @Override

@@ -82,6 +82,7 @@ class BetonDataSourceOpenOnceTest {
     // no batch write: a save takes the V1 route, which settles its SaveMode first (streams write through the table)
     assertThat(forSave.capabilities()).containsExactlyInAnyOrder(
         org.apache.spark.sql.connector.catalog.TableCapability.BATCH_READ,
+        org.apache.spark.sql.connector.catalog.TableCapability.MICRO_BATCH_READ,
         org.apache.spark.sql.connector.catalog.TableCapability.STREAMING_WRITE,
         org.apache.spark.sql.connector.catalog.TableCapability.TRUNCATE);
     assertThatThrownBy(() -> ((BetonTable) forSave).newScanBuilder(new CaseInsensitiveStringMap(writeOptions)))

@@ -83,6 +83,22 @@ public final class JsonText {
     return items.stream().map(String.class::cast).toList();
   }
 
+  /** The members of a JSON object ({@code {"a": 1}}), in order; anything else is an IllegalArgumentException. */
+  public static Map<String, Object> object(String text) {
+    Object value;
+    try {
+      value = parse(text);
+    } catch (ManifestFormatException malformed) {
+      throw new IllegalArgumentException("Not a JSON object: " + text, malformed);
+    }
+    if (!(value instanceof Map<?, ?> members)) {
+      throw new IllegalArgumentException("Not a JSON object: " + text);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    members.forEach((k, v) -> out.put((String) k, v));
+    return out;
+  }
+
   /** Parses one JSON value that spans the whole text. */
   static Object parse(String text) {
     if (text == null) {

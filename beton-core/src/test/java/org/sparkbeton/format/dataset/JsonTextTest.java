@@ -94,6 +94,19 @@ class JsonTextTest {
   }
 
   @Test
+  void objectReadsMembersInOrderAndRefusesAnythingElse() {
+    java.util.Map<String, Object> members = JsonText.object("{\"shards\": 3, \"last\": \"a.beton\", \"x\": null}");
+    assertThat(members.keySet()).containsExactly("shards", "last", "x");
+    assertThat(members.get("shards")).isEqualTo(3L);
+    assertThat(members.get("last")).isEqualTo("a.beton");
+    assertThat(members.get("x")).isNull();
+    for (String text : new String[] {"[1]", "\"a\"", "{\"a\": 1", "{\"a\": 1, \"a\": 2}", ""}) {
+      assertThatThrownBy(() -> JsonText.object(text)).as(text).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("Not a JSON object: " + text);
+    }
+  }
+
+  @Test
   void stringListReadsSparksListsAndRefusesAnythingElse() {
     assertThat(JsonText.stringList("[\"/data/a\",\"/data/b, \\\"c\\\"\"]")).containsExactly("/data/a", "/data/b, \"c\"");
     for (String text : new String[] {"[1]", "{\"a\": \"b\"}", "\"a\"", "[\"a\"", ""}) {

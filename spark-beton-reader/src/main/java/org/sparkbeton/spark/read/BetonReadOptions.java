@@ -53,6 +53,12 @@ public final class BetonReadOptions {
   public static final String MAX_SAMPLES_PER_PARTITION = "maxSamplesPerPartition";
 
   /**
+   * The most shards a micro-batch of a streaming read ({@code spark.readStream().format("beton")}) takes, oldest
+   * first; the rest wait for the next batches. Default: no limit (a batch takes every shard appended since the last).
+   */
+  public static final String MAX_SHARDS_PER_TRIGGER = "maxShardsPerTrigger";
+
+  /**
    * Layout of custom (type 255) fields, which FFCV files cannot describe themselves:
    * {@code name:size:alignment[,name:size:alignment...]}, the metadata bytes and numpy alignment of
    * each custom field. Custom fields come back as their raw metadata bytes (BinaryType), with a
@@ -97,7 +103,7 @@ public final class BetonReadOptions {
    */
   public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, IGNORE_MISSING_FILES,
       MAX_PARTITION_BYTES, MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES,
-      MEMOIZE_AGGREGATES, VERIFY_CHECKSUMS);
+      MEMOIZE_AGGREGATES, VERIFY_CHECKSUMS, MAX_SHARDS_PER_TRIGGER);
 
   /** Values of {@link #IMAGE_MODE}. */
   public static final String IMAGE_MODE_BINARY = "binary";

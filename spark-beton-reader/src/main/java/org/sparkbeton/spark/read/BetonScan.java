@@ -11,6 +11,7 @@ import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 
@@ -77,6 +78,12 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
   @Override
   public Batch toBatch() {
     return new BetonBatch(inputs, schema, required, kept, conf, hadoopConf);
+  }
+
+  /** {@code spark.readStream().format("beton")}: Spark pushes nothing into a stream's scan, so all shards are kept. */
+  @Override
+  public MicroBatchStream toMicroBatchStream(String checkpointLocation) {
+    return new BetonMicroBatchStream(inputs, schema, required, conf, hadoopConf);
   }
 
   @Override

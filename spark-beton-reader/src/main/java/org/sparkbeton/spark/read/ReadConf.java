@@ -36,10 +36,13 @@ public final class ReadConf implements Serializable {
   private final long aggregatePushdownMaxSamples;
   private final boolean memoizeAggregates;
   private final boolean verifyChecksums;
+  /** 0: no limit. */
+  private final int maxShardsPerTrigger;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, boolean ignoreMissingFiles, long maxPartitionBytes,
       long maxSamplesPerPartition, long openCostInBytes, int minPartitionNum, Map<String, CustomLayout> customFields,
-      long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums) {
+      long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums, int maxShardsPerTrigger) {
+    this.maxShardsPerTrigger = maxShardsPerTrigger;
     this.openCostInBytes = openCostInBytes;
     this.minPartitionNum = minPartitionNum;
     this.verifyChecksums = verifyChecksums;
@@ -102,8 +105,14 @@ public final class ReadConf implements Serializable {
         : nonNegative(BetonReadOptions.AGGREGATE_PUSHDOWN_MAX_SAMPLES, aggText);
     boolean memo = bool(o, BetonReadOptions.MEMOIZE_AGGREGATES, true);
     boolean verify = bool(o, BetonReadOptions.VERIFY_CHECKSUMS, true);
+    String maxShardsText = o.get(BetonReadOptions.MAX_SHARDS_PER_TRIGGER.toLowerCase(Locale.ROOT));
+    long maxShards = maxShardsText == null ? 0 : positive(BetonReadOptions.MAX_SHARDS_PER_TRIGGER, maxShardsText);
+    if (maxShards > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("Option " + BetonReadOptions.MAX_SHARDS_PER_TRIGGER + " must be at most "
+          + Integer.MAX_VALUE + ", got '" + maxShardsText + "'");
+    }
     return new ReadConf(mode, ignoreCorrupt, ignoreMissing, maxBytes, maxSamples, openCost, (int) minPartitions,
-        custom, aggMax, memo, verify);
+        custom, aggMax, memo, verify, (int) maxShards);
   }
 
   private static boolean bool(Map<String, String> options, String option, boolean defaultValue) {
@@ -199,6 +208,8 @@ public final class ReadConf implements Serializable {
   public boolean ignoreMissingFiles() { return ignoreMissingFiles; }
   public long maxPartitionBytes() { return maxPartitionBytes; }
   public long maxSamplesPerPartition() { return maxSamplesPerPartition; }
+  /** The most shards a streaming read's micro-batch takes; 0 for no limit. */
+  public int maxShardsPerTrigger() { return maxShardsPerTrigger; }
   /** What opening one more shard costs, in bytes, when packing shards into input partitions. */
   public long openCostInBytes() { return openCostInBytes; }
   /** The number of input partitions a scan aims for at least, when its data is small. */

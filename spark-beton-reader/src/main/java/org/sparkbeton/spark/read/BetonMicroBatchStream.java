@@ -1,0 +1,133 @@
+package org.sparkbeton.spark.read;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
+import org.apache.spark.sql.connector.read.streaming.Offset;
+import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.ReadMaxFiles;
+import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The read of {@code spark.readStream().format("beton").load(dir)}: the dataset's samples, then those of every append
+ * after them, each micro-batch the shards published since the last ({@link ShardOffset}), read as a batch read
+ * reads them ({@link BetonBatch}). What the dataset held when the query started comes in its first batch (or, with
+ * {@link BetonReadOptions#MAX_SHARDS_PER_TRIGGER}, its first batches). The manifest is read again only when it
+ * changed (one status call per trigger). A dataset replaced under the stream (an overwrite) fails the query: its
+ * samples are no longer those the offsets count, and reading on would skip or repeat samples.
+ */
+public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow {
+  private final BetonSchema schema;
+  private final StructType required;
+  private final ReadConf conf;
+  private final Configuration hadoopConf;
+  private DatasetInputs inputs;
+  /** With {@code Trigger.AvailableNow()}: the shards there when the query started, the most it reads; else -1. */
+  private int availableNow = -1;
+
+  BetonMicroBatchStream(DatasetInputs inputs, BetonSchema schema, StructType required, ReadConf conf,
+      Configuration hadoopConf) {
+    if (inputs.manifest() == null) {
+      throw new UnsupportedOperationException("spark.readStream().format(\"beton\") reads a dataset directory, whose"
+          + " manifest lists the shards each write appends; " + inputs.root() + " is a .beton file, a glob or several"
+          + " paths. Read it with spark.read()");
+    }
+    this.inputs = inputs;
+    this.schema = schema;
+    this.required = required;
+    this.conf = conf;
+    this.hadoopConf = hadoopConf;
+  }
+
+  @Override
+  public Offset initialOffset() {
+    return ShardOffset.START;
+  }
+
+  @Override
+  public ReadLimit getDefaultReadLimit() {
+    return conf.maxShardsPerTrigger() > 0 ? ReadLimit.maxFiles(conf.maxShardsPerTrigger()) : ReadLimit.allAvailable();
+  }
+
+  /** Spark asks a source with admission control for {@link #latestOffset(Offset, ReadLimit)} instead. */
+  @Override
+  public Offset latestOffset() {
+    throw new UnsupportedOperationException("latestOffset(start, limit) is the one a stream with a read limit takes");
+  }
+
+  /** The shards published after {@code start}, at most the limit's number of them. */
+  @Override
+  public Offset latestOffset(Offset start, ReadLimit limit) {
+    inputs = inputs.current(hadoopConf);
+    ShardOffset from = (ShardOffset) start;
+    requireListed(inputs, from);
+    int end = availableNow >= 0 ? availableNow : inputs.shards().size();
+    if (limit instanceof ReadMaxFiles max) {
+      end = (int) Math.min(end, (long) from.shards() + max.maxFiles());
+    }
+    return offset(inputs, end);
+  }
+
+  /** {@code Trigger.AvailableNow()}: what is there now, in batches of at most the limit's shards, then the end. */
+  @Override
+  public void prepareForTriggerAvailableNow() {
+    inputs = inputs.current(hadoopConf);
+    availableNow = inputs.shards().size();
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions(Offset start, Offset end) {
+    ShardOffset from = (ShardOffset) start;
+    ShardOffset to = (ShardOffset) end;
+    inputs = inputs.current(hadoopConf);
+    requireListed(inputs, from);
+    requireListed(inputs, to);
+    List<Integer> shards = new ArrayList<>();
+    for (int i = from.shards(); i < to.shards(); i++) {
+      shards.add(i);
+    }
+    return new BetonBatch(inputs, schema, required, shards, conf, hadoopConf).planInputPartitions();
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    return new BetonBatch(inputs, schema, required, List.of(), conf, hadoopConf).createReaderFactory();
+  }
+
+  @Override
+  public Offset deserializeOffset(String json) {
+    return ShardOffset.parse(json);
+  }
+
+  /** Nothing to release: shards are never deleted for a stream, and its files are opened by the tasks. */
+  @Override
+  public void commit(Offset end) {}
+
+  @Override
+  public void stop() {}
+
+  private static ShardOffset offset(DatasetInputs inputs, int shards) {
+    return shards == 0 ? ShardOffset.START : new ShardOffset(shards, name(inputs, shards - 1));
+  }
+
+  private static String name(DatasetInputs inputs, int shard) {
+    return new Path(inputs.shards().get(shard).path()).getName();
+  }
+
+  /** Fails unless the manifest still lists, first, the shards {@code offset} counts. */
+  private static void requireListed(DatasetInputs inputs, ShardOffset offset) {
+    int n = offset.shards();
+    if (n == 0 || (n <= inputs.shards().size() && name(inputs, n - 1).equals(offset.last()))) {
+      return;
+    }
+    throw new IllegalStateException("The dataset " + inputs.root() + " was replaced after this stream read it: its"
+        + " manifest no longer lists " + offset.last() + " as shard " + n + " of " + inputs.shards().size()
+        + " (an overwrite, or a dataset written anew at the path). A stream reads appends only; start a new query"
+        + " (a new checkpointLocation) to read the dataset as it is now");
+  }
+}

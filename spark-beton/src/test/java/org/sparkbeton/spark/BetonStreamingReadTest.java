@@ -1,0 +1,144 @@
+package org.sparkbeton.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryProgress;
+import org.apache.spark.sql.streaming.Trigger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.dataset.DatasetManifest;
+
+/**
+ * Datasets read as streams ({@code spark.readStream().format("beton")}): what the dataset holds, then each append,
+ * once, across restarts from the checkpoint; a limit of shards per batch; a dataset replaced under the stream; and
+ * what cannot be read as a stream.
+ */
+class BetonStreamingReadTest {
+  @TempDir static Path tmp;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkSession.builder().master("local[2]").appName("BetonStreamingReadTest")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2").getOrCreate();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
+
+  /** Appends rows {@code first..first+n-1} (label = value % 3) to the dataset at {@code dir}, in two shards. */
+  private static void append(Path dir, int first, int n) {
+    spark.range(first, first + n, 1, 2).selectExpr("cast(id % 3 as int) as label", "id as value").write()
+        .format("beton").mode("append").save(dir.toString());
+  }
+
+  private static Dataset<Row> stream(Path dir, String... options) {
+    var reader = spark.readStream().format("beton");
+    for (int i = 0; i < options.length; i += 2) {
+      reader = reader.option(options[i], options[i + 1]);
+    }
+    return reader.load(dir.toString());
+  }
+
+  /**
+   * Runs the stream of {@code rows} over what is there now, appending to the dataset {@code out} (a sink that, unlike
+   * Spark's memory sink, goes on from a checkpoint); the progress of its batches that read rows.
+   */
+  private static List<StreamingQueryProgress> drain(Dataset<Row> rows, Path out, Path checkpoint) throws Exception {
+    StreamingQuery query = rows.writeStream().format("beton").option("checkpointLocation", checkpoint.toString())
+        .trigger(Trigger.AvailableNow()).start(out.toString());
+    assertThat(query.awaitTermination(120_000)).as("the stream ran to the end of its input").isTrue();
+    return Arrays.stream(query.recentProgress()).filter(p -> p.numInputRows() > 0).toList();
+  }
+
+  /** Rows, distinct values and their sum in the dataset at {@code dir}. */
+  private static String sums(Path dir) {
+    return spark.read().format("beton").load(dir.toString())
+        .selectExpr("count(*)", "count(distinct value)", "sum(value)").first().toString();
+  }
+
+  @Test
+  void readsTheDatasetThenEachAppendOnceAcrossRestarts() throws Exception {
+    Path dir = tmp.resolve("appended");
+    append(dir, 0, 10);
+    Path out = tmp.resolve("appended-copy");
+    Path checkpoint = tmp.resolve("appended-checkpoint");
+    assertThat(drain(stream(dir), out, checkpoint)).hasSize(1);
+    assertThat(sums(out)).isEqualTo("[10,10,45]");
+    assertThat(stream(dir).schema().simpleString()).isEqualTo("struct<label:bigint,value:bigint>");
+
+    // the query goes on from its checkpoint: only what was appended since, each row once
+    append(dir, 10, 5);
+    append(dir, 15, 3);
+    assertThat(drain(stream(dir), out, checkpoint)).hasSize(1);
+    assertThat(sums(out)).isEqualTo("[18,18,153]");
+    assertThat(drain(stream(dir), out, checkpoint)).as("nothing new, no batch").isEmpty();
+    assertThat(sums(out)).isEqualTo("[18,18,153]");
+  }
+
+  @Test
+  void maxShardsPerTriggerSpreadsTheShardsOverBatches() throws Exception {
+    Path dir = tmp.resolve("limited");
+    append(dir, 0, 10);
+    append(dir, 10, 10);
+    int shards = DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).shards().size();
+    assertThat(shards).isEqualTo(4);
+    Path out = tmp.resolve("limited-copy");
+    List<StreamingQueryProgress> batches = drain(stream(dir, "maxShardsPerTrigger", "3"), out,
+        tmp.resolve("limited-checkpoint"));
+    assertThat(batches).hasSize(2);
+    assertThat(batches.get(0).numInputRows()).isEqualTo(15); // 3 of the 4 shards: 5, 5 and 5 rows
+    assertThat(sums(out)).isEqualTo("[20,20,190]");
+  }
+
+  @Test
+  void aDatasetReplacedUnderTheStreamFailsItsQuery() throws Exception {
+    Path dir = tmp.resolve("replaced");
+    append(dir, 0, 6);
+    Path out = tmp.resolve("replaced-copy");
+    Path checkpoint = tmp.resolve("replaced-checkpoint");
+    drain(stream(dir), out, checkpoint);
+    spark.range(3).selectExpr("cast(id as int) as label", "id as value").write().format("beton").mode("overwrite")
+        .save(dir.toString());
+    assertThatThrownBy(() -> drain(stream(dir), out, checkpoint))
+        .hasStackTraceContaining("was replaced after this stream read it")
+        .hasStackTraceContaining("start a new query (a new checkpointLocation)");
+    assertThat(sums(out)).isEqualTo("[6,6,15]");
+    Path fresh = tmp.resolve("replaced-fresh-copy");
+    drain(stream(dir), fresh, tmp.resolve("replaced-checkpoint-2"));
+    assertThat(sums(fresh)).isEqualTo("[3,3,3]");
+  }
+
+  @Test
+  void refusesWhatCannotBeReadAsAStream() throws Exception {
+    Path dir = tmp.resolve("refused");
+    append(dir, 0, 4);
+    Path shard;
+    try (Stream<Path> files = Files.list(dir)) {
+      shard = files.filter(p -> p.toString().endsWith(".beton")).findFirst().orElseThrow();
+    }
+    assertThatThrownBy(() -> drain(stream(shard), tmp.resolve("refused-copy"), tmp.resolve("refused-checkpoint")))
+        .hasStackTraceContaining("reads a dataset directory").hasStackTraceContaining("Read it with spark.read()");
+    assertThatThrownBy(() -> stream(dir, "maxShardsPerTrigger", "0"))
+        .hasStackTraceContaining("maxShardsPerTrigger must be positive");
+    assertThatThrownBy(() -> stream(dir, "maxShardPerTrigger", "2"))
+        .hasStackTraceContaining("did you mean 'maxShardsPerTrigger'");
+    assertThatThrownBy(() -> stream(tmp.resolve("missing")))
+        .hasStackTraceContaining("Path does not exist");
+  }
+}
