@@ -81,8 +81,8 @@ final class BetonPathTable implements SupportsRead, SupportsWrite {
 
   @Override
   public Set<TableCapability> capabilities() {
-    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.STREAMING_WRITE,
-        TableCapability.TRUNCATE);
+    return EnumSet.of(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ, TableCapability.V1_BATCH_WRITE,
+        TableCapability.STREAMING_WRITE, TableCapability.TRUNCATE);
   }
 
   @Override

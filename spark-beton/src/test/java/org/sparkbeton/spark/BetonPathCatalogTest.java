@@ -223,7 +223,7 @@ class BetonPathCatalogTest {
   }
 
   @Test
-  void streamsIntoAPathTableOnceAcrossARestartAndCreatesOne() throws Exception {
+  void streamsIntoAndOutOfAPathTableOnceAcrossARestart() throws Exception {
     Path in = tmp.resolve("stream-in");
     input(in, "a.json", 0, 4);
     input(in, "b.json", 4, 2);
@@ -249,6 +249,12 @@ class BetonPathCatalogTest {
     assertThat(rows("select label, `count` from " + table(counts) + " order by label"))
         .containsExactly("[0,2]", "[1,2]", "[2,2]");
     assertThat(samples(counts)).isEqualTo(3);
+
+    // a path table read as a stream: what it holds, then its appends
+    Path copy = tmp.resolve("stream-copy");
+    drainInto(spark.readStream().table(table(dir)).writeStream().format("beton")
+        .option("checkpointLocation", tmp.resolve("copy-checkpoint").toString()), table(copy));
+    assertThat(rows("select count(*), sum(weight) from " + table(copy))).containsExactly("[9,9.0]");
 
     assertThatThrownBy(() -> drainInto(stream.writeStream().format("beton").option("pageSise", "4M")
         .option("checkpointLocation", tmp.resolve("refused-checkpoint").toString()), table(dir)))
