@@ -102,7 +102,8 @@ class SparkSubmitIT {
   /**
    * A cluster whose spark-defaults.conf sets Kryo and requires registration: the prepare job as the README runs
    * it, then the README's Kryo shell reads the dataset and writes a copy of it (a write's task results travel in
-   * Kryo), and a streaming query writes its labels as a dataset of their own.
+   * Kryo), a streaming query writes its labels as a dataset of their own, and another reads the dataset as a stream
+   * into a dataset of its photos.
    */
   @Test
   void preparesAndWritesWhereKryoRequiresRegistration() throws Exception {
@@ -122,11 +123,19 @@ class SparkSubmitIT {
         + ".option(\"checkpointLocation\", dataset + \"-checkpoint\")"
         + ".trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start(dataset + \"-stream\")"
         + ".awaitTermination(600000L)\n"
-        + "spark.read.format(\"beton\").load(dataset + \"-stream\").count() + 9000000\n";
+        + "spark.read.format(\"beton\").load(dataset + \"-stream\").count() + 9000000\n"
+        // the dataset read as a stream, two shards a batch, into a dataset of its images: tasks read and write photos
+        + "spark.readStream.format(\"beton\").option(\"maxShardsPerTrigger\", \"2\").load(dataset)"
+        + ".writeStream.format(\"beton\").option(\"checkpointLocation\", dataset + \"-read-checkpoint\")"
+        + ".trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start(dataset + \"-streamed\")"
+        + ".awaitTermination(600000L)\n"
+        + "spark.read.format(\"beton\").load(dataset + \"-streamed\").where(\"image_mode = 'jpg'\").count()"
+        + " + 8000000\n";
     Finished shell = UserCommand.run(ReadmeCommands.SHELL_KRYO, variables(dataset), kryo, tmp, "shell-kryo", session,
         TIMEOUT_MINUTES);
     assertThat(shell.stdout()).as(shell.describe()).containsPattern("(?m)^res\\d+: Boolean = true$")
-        .containsPattern("(?m)^res\\d+: Long = " + (9_000_000 + PHOTOS) + "$");
+        .containsPattern("(?m)^res\\d+: Long = " + (9_000_000 + PHOTOS) + "$")
+        .containsPattern("(?m)^res\\d+: Long = " + (8_000_000 + PHOTOS) + "$");
     assertReadBackAndCopied(shell, Path.of(dataset + "-copy"));
   }
 
