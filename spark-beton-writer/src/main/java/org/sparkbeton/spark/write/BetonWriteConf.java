@@ -216,9 +216,9 @@ public final class BetonWriteConf implements Serializable {
         List<String> columns = JsonText.stringList(e.getValue());
         String first = columns.isEmpty() ? "column" : columns.get(0);
         throw new IllegalArgumentException("format(\"beton\") writes take no partitionBy(" + String.join(", ", columns)
-            + "): " + WHY_NOT_PARTITIONED + ". Keep the column as a field (where() and groupBy() on it are answered from the manifest and the"
-            + " metadata), or write a dataset per value, e.g. df.where(\"" + first + " = 0\").write()"
-            + ".format(\"beton\").save(path + \"/" + first + "=0\")");
+            + "): " + WHY_NOT_PARTITIONED + ". Keep the column as a field (where() and groupBy() on it are answered"
+            + " from the manifest and the metadata), or write a dataset per value, e.g. df.where(\"" + first + " = 0\")"
+            + ".write().format(\"beton\").save(path + \"/" + first + "=0\")");
       }
     }
   }
