@@ -22,8 +22,8 @@ import org.sparkbeton.format.dataset.DatasetManifest;
 
 /**
  * Datasets read as streams ({@code spark.readStream().format("beton")}): what the dataset holds, then each append,
- * once, across restarts from the checkpoint; a limit of shards per batch; a dataset replaced under the stream; and
- * what cannot be read as a stream.
+ * once, across restarts from the checkpoint; a limit of shards per batch; a start after what is there; a dataset
+ * replaced under the stream; and what cannot be read as a stream.
  */
 class BetonStreamingReadTest {
   @TempDir static Path tmp;
@@ -107,6 +107,19 @@ class BetonStreamingReadTest {
   }
 
   @Test
+  void startingPositionLatestReadsOnlyWhatIsAppendedAfterTheStart() throws Exception {
+    Path dir = tmp.resolve("latest");
+    append(dir, 0, 10);
+    Path out = tmp.resolve("latest-copy");
+    Path checkpoint = tmp.resolve("latest-checkpoint");
+    assertThat(drain(stream(dir, "startingPosition", "latest"), out, checkpoint)).isEmpty();
+    append(dir, 10, 4);
+    // from its checkpoint the query goes on where it was, whatever the option says now
+    assertThat(drain(stream(dir), out, checkpoint)).hasSize(1);
+    assertThat(sums(out)).isEqualTo("[4,4,46]");
+  }
+
+  @Test
   void aDatasetReplacedUnderTheStreamFailsItsQuery() throws Exception {
     Path dir = tmp.resolve("replaced");
     append(dir, 0, 6);
@@ -136,6 +149,8 @@ class BetonStreamingReadTest {
         .hasStackTraceContaining("reads a dataset directory").hasStackTraceContaining("Read it with spark.read()");
     assertThatThrownBy(() -> stream(dir, "maxShardsPerTrigger", "0"))
         .hasStackTraceContaining("maxShardsPerTrigger must be positive");
+    assertThatThrownBy(() -> stream(dir, "startingPosition", "newest"))
+        .hasStackTraceContaining("startingPosition must be earliest or latest, got 'newest'");
     assertThatThrownBy(() -> stream(dir, "maxShardPerTrigger", "2"))
         .hasStackTraceContaining("did you mean 'maxShardsPerTrigger'");
     assertThatThrownBy(() -> stream(tmp.resolve("missing")))

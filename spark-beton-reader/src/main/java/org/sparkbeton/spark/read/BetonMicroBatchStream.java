@@ -17,7 +17,8 @@ import org.apache.spark.sql.types.StructType;
  * The read of {@code spark.readStream().format("beton").load(dir)}: the dataset's samples, then those of every append
  * after them, each micro-batch the shards published since the last ({@link ShardOffset}), read as a batch read
  * reads them ({@link BetonBatch}). What the dataset held when the query started comes in its first batch (or, with
- * {@link BetonReadOptions#MAX_SHARDS_PER_TRIGGER}, its first batches). The manifest is read again only when it
+ * {@link BetonReadOptions#MAX_SHARDS_PER_TRIGGER}, its first batches), unless
+ * {@link BetonReadOptions#STARTING_POSITION} is {@code latest}. The manifest is read again only when it
  * changed (one status call per trigger). A dataset replaced under the stream (an overwrite) fails the query: its
  * samples are no longer those the offsets count, and reading on would skip or repeat samples.
  */
@@ -44,9 +45,14 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
     this.hadoopConf = hadoopConf;
   }
 
+  /** Where a query without a checkpoint starts: before the first shard, or with {@code latest} after the last. */
   @Override
   public Offset initialOffset() {
-    return ShardOffset.START;
+    if (!conf.startAtLatest()) {
+      return ShardOffset.START;
+    }
+    inputs = inputs.current(hadoopConf);
+    return offset(inputs, inputs.shards().size());
   }
 
   @Override

@@ -59,6 +59,13 @@ public final class BetonReadOptions {
   public static final String MAX_SHARDS_PER_TRIGGER = "maxShardsPerTrigger";
 
   /**
+   * Where a new streaming read starts: {@code earliest} (default) reads what the dataset holds, then its appends;
+   * {@code latest} only what is appended after the query starts. A query going on from its checkpoint goes on from
+   * there either way.
+   */
+  public static final String STARTING_POSITION = "startingPosition";
+
+  /**
    * Layout of custom (type 255) fields, which FFCV files cannot describe themselves:
    * {@code name:size:alignment[,name:size:alignment...]}, the metadata bytes and numpy alignment of
    * each custom field. Custom fields come back as their raw metadata bytes (BinaryType), with a
@@ -103,7 +110,7 @@ public final class BetonReadOptions {
    */
   public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, IGNORE_MISSING_FILES,
       MAX_PARTITION_BYTES, MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES,
-      MEMOIZE_AGGREGATES, VERIFY_CHECKSUMS, MAX_SHARDS_PER_TRIGGER);
+      MEMOIZE_AGGREGATES, VERIFY_CHECKSUMS, MAX_SHARDS_PER_TRIGGER, STARTING_POSITION);
 
   /** Values of {@link #IMAGE_MODE}. */
   public static final String IMAGE_MODE_BINARY = "binary";

@@ -38,11 +38,15 @@ public final class ReadConf implements Serializable {
   private final boolean verifyChecksums;
   /** 0: no limit. */
   private final int maxShardsPerTrigger;
+  /** A new streaming read starts after the shards there when it starts. */
+  private final boolean startAtLatest;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, boolean ignoreMissingFiles, long maxPartitionBytes,
       long maxSamplesPerPartition, long openCostInBytes, int minPartitionNum, Map<String, CustomLayout> customFields,
-      long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums, int maxShardsPerTrigger) {
+      long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums, int maxShardsPerTrigger,
+      boolean startAtLatest) {
     this.maxShardsPerTrigger = maxShardsPerTrigger;
+    this.startAtLatest = startAtLatest;
     this.openCostInBytes = openCostInBytes;
     this.minPartitionNum = minPartitionNum;
     this.verifyChecksums = verifyChecksums;
@@ -111,8 +115,14 @@ public final class ReadConf implements Serializable {
       throw new IllegalArgumentException("Option " + BetonReadOptions.MAX_SHARDS_PER_TRIGGER + " must be at most "
           + Integer.MAX_VALUE + ", got '" + maxShardsText + "'");
     }
+    String start = o.getOrDefault(BetonReadOptions.STARTING_POSITION.toLowerCase(Locale.ROOT), "earliest")
+        .toLowerCase(Locale.ROOT);
+    if (!start.equals("earliest") && !start.equals("latest")) {
+      throw new IllegalArgumentException("Option " + BetonReadOptions.STARTING_POSITION + " must be earliest or latest,"
+          + " got '" + start + "'");
+    }
     return new ReadConf(mode, ignoreCorrupt, ignoreMissing, maxBytes, maxSamples, openCost, (int) minPartitions,
-        custom, aggMax, memo, verify, (int) maxShards);
+        custom, aggMax, memo, verify, (int) maxShards, start.equals("latest"));
   }
 
   private static boolean bool(Map<String, String> options, String option, boolean defaultValue) {
@@ -210,6 +220,8 @@ public final class ReadConf implements Serializable {
   public long maxSamplesPerPartition() { return maxSamplesPerPartition; }
   /** The most shards a streaming read's micro-batch takes; 0 for no limit. */
   public int maxShardsPerTrigger() { return maxShardsPerTrigger; }
+  /** Whether a new streaming read skips the shards there when it starts ({@code startingPosition=latest}). */
+  public boolean startAtLatest() { return startAtLatest; }
   /** What opening one more shard costs, in bytes, when packing shards into input partitions. */
   public long openCostInBytes() { return openCostInBytes; }
   /** The number of input partitions a scan aims for at least, when its data is small. */

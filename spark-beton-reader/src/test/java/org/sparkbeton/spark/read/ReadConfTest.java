@@ -98,8 +98,8 @@ class ReadConfTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Unknown option 'imageMod' for format(\"beton\") reads; did you mean 'imageMode'? Valid options"
             + " (any case): imageMode, ignoreCorruptFiles, ignoreMissingFiles, maxPartitionBytes, maxSamplesPerPartition,"
-            + " customFieldLayout, aggregatePushdownMaxSamples, memoizeAggregates, verifyChecksums, maxShardsPerTrigger;"
-            + " names with a dot pass as file system settings (e.g. fs.s3a.endpoint)");
+            + " customFieldLayout, aggregatePushdownMaxSamples, memoizeAggregates, verifyChecksums, maxShardsPerTrigger,"
+            + " startingPosition; names with a dot pass as file system settings (e.g. fs.s3a.endpoint)");
     // a write option on a read is refused too: it would do nothing
     assertThatThrownBy(() -> ReadConf.parse(Map.of("imageColumns", "image"), Map.of()))
         .hasMessageStartingWith("Unknown option 'imageColumns' for format(\"beton\") reads. Valid options");
@@ -116,7 +116,7 @@ class ReadConfTest {
         constants.add((String) f.get(null));
       }
     }
-    assertThat(constants).hasSize(10);
+    assertThat(constants).hasSize(11);
     assertThat(BetonReadOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
   }
 }
