@@ -152,7 +152,7 @@ class S3EndToEndTest {
   static List<String> storedImages(String dataset) {
     List<String> rows = new ArrayList<>();
     for (Row row : spark.read().format("beton").load(dataset).selectExpr("label", "sha2(image, 256)").collectAsList()) {
-      rows.add(row.getLong(0) + " " + row.getString(1));
+      rows.add(row.getInt(0) + " " + row.getString(1));
     }
     rows.sort(null);
     return rows;
@@ -164,7 +164,7 @@ class S3EndToEndTest {
     spark.range(0, 500, 1, 4).selectExpr("cast(id % 9 as int) as label").write().format("beton").save(out);
     Map<Long, Long> expected = new TreeMap<>();
     for (Row r : spark.read().format("beton").load(out).groupBy("label").count().collectAsList()) {
-      expected.put(r.getLong(0), r.getLong(1));
+      expected.put((long) r.getInt(0), r.getLong(1));
     }
     Configuration conf = new Configuration();
     s3.s3aSettings().forEach(conf::set);

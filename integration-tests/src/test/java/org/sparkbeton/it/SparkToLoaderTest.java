@@ -53,7 +53,7 @@ class SparkToLoaderTest {
 
     Map<Long, Long> expected = new TreeMap<>();
     for (Row r : spark.read().format("beton").load(out.toString()).groupBy("label").count().collectAsList()) {
-      expected.put(r.getLong(0), r.getLong(1));
+      expected.put((long) r.getInt(0), r.getLong(1));
     }
     assertThat(expected.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(72);
 

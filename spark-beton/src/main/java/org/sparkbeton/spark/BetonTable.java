@@ -2,7 +2,6 @@ package org.sparkbeton.spark;
 
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.hadoop.conf.Configuration;
@@ -141,7 +140,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
             + " payloads it may point to are not interpreted", f.name(), path, conf.customFields().get(f.name()).size());
       }
     }
-    BetonSchema schema = BetonSchema.of(inputs.fields(), conf.imageMode(), inputs.root(), recipe(inputs));
+    BetonSchema schema = BetonSchema.of(inputs.fields(), conf.imageMode(), inputs.root(), inputs.recipe());
     return new BetonTable(inputs, schema, hadoopConf, null, null, null);
   }
 
@@ -204,8 +203,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     ReadConf conf = BetonProvider.readConf(options);
     DatasetInputs now = currentInputs();
     // annotated as at load(), as the table's schema Spark resolved the query with
-    BetonSchema readSchema = BetonSchema.of(now.fields(), conf.imageMode(), inputs.root(),
-        recipe(inputs));
+    BetonSchema readSchema = BetonSchema.of(now.fields(), conf.imageMode(), inputs.root(), inputs.recipe());
     return new BetonScanBuilder(now, readSchema, conf, hadoopConf);
   }
 
@@ -227,16 +225,14 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
           + " its fields are now " + now.fields() + ", they were " + inputs.fields() + " at load(). Load it again,"
           + " spark.read.format(\"beton\").load(...), to read it as it is now");
     }
+    inputs.requireSameColumnTypes(now, "this DataFrame", "Load it again, spark.read.format(\"beton\").load(...), to"
+        + " read it as it is now");
     LOG.info("beton: {} changed after it was loaded; reading it as it is now ({} samples in {} shards, {} before)",
         inputs.root(), now.totalSamples(), now.shards().size(), last.totalSamples());
     current = now;
     return now;
   }
 
-  /** The recipe of a dataset read through its manifest, which its image columns carry; empty for files and globs. */
-  private static Map<String, String> recipe(DatasetInputs inputs) {
-    return inputs.manifest() == null ? Map.of() : inputs.manifest().recipe();
-  }
 
   DatasetInputs inputs() {
     return opening != null ? opening.get().inputs() : inputs;

@@ -80,13 +80,13 @@ class BetonCatalogTableTest {
         .save(location.toString());
     spark.sql("create table existing using beton location '" + location.toUri() + "'");
 
-    assertThat(spark.table("existing").schema().simpleString()).isEqualTo("struct<label:bigint,name:string>");
+    assertThat(spark.table("existing").schema().simpleString()).isEqualTo("struct<label:int,name:string>");
     assertThat(rows("select label, count(*) from existing where name != 's0' group by label order by label"))
         .containsExactly("[0,3]", "[1,3]", "[2,3]");
     assertThat(rows("select count(*) from existing")).containsExactly("[10]");
     // the catalog holds the dataset's columns, as for a Parquet table: an append by saveAsTable is checked against
     // them (with none stored it failed: "The column number of the existing table ... (struct<>) doesn't match")
-    assertThat(rows("show create table existing").get(0)).contains("label BIGINT,", "name STRING)");
+    assertThat(rows("show create table existing").get(0)).contains("label INT,", "name STRING)");
     spark.range(10, 12).selectExpr("id % 3 as label", "concat('s', id) as name").write().format("beton")
         .mode(SaveMode.Append).saveAsTable("existing");
     assertThat(rows("select count(*), max(name) from existing")).containsExactly("[12,s9]");

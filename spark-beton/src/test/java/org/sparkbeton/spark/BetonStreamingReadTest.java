@@ -23,7 +23,7 @@ import org.sparkbeton.format.dataset.DatasetManifest;
 /**
  * Datasets read as streams ({@code spark.readStream().format("beton")}): what the dataset holds, then each append,
  * once, across restarts from the checkpoint; a limit of shards per batch; a start after what is there; a dataset
- * replaced under the stream; and what cannot be read as a stream.
+ * replaced under the stream, or appended to with wider column types; and what cannot be read as a stream.
  */
 class BetonStreamingReadTest {
   @TempDir static Path tmp;
@@ -80,7 +80,7 @@ class BetonStreamingReadTest {
     Path checkpoint = tmp.resolve("appended-checkpoint");
     assertThat(drain(stream(dir), out, checkpoint)).hasSize(1);
     assertThat(sums(out)).isEqualTo("[10,10,45]");
-    assertThat(stream(dir).schema().simpleString()).isEqualTo("struct<label:bigint,value:bigint>");
+    assertThat(stream(dir).schema().simpleString()).isEqualTo("struct<label:int,value:bigint>");
 
     // the query goes on from its checkpoint: only what was appended since, each row once
     append(dir, 10, 5);
@@ -135,6 +135,26 @@ class BetonStreamingReadTest {
     Path fresh = tmp.resolve("replaced-fresh-copy");
     drain(stream(dir), fresh, tmp.resolve("replaced-checkpoint-2"));
     assertThat(sums(fresh)).isEqualTo("[3,3,3]");
+  }
+
+  @Test
+  void anAppendThatWidensAColumnUnderARunningStreamFailsItsQuery() throws Exception {
+    Path dir = tmp.resolve("widened");
+    append(dir, 0, 4);
+    StreamingQuery query = stream(dir).writeStream().format("beton")
+        .option("checkpointLocation", tmp.resolve("widened-checkpoint").toString())
+        .trigger(Trigger.ProcessingTime(100)).start(tmp.resolve("widened-copy").toString());
+    try {
+      query.processAllAvailable();
+      // bigint labels appended to int ones: the dataset's label is bigint now, beyond the stream's int
+      spark.range(4, 6, 1, 1).selectExpr("id * 10000000000 as label", "id as value").write().format("beton")
+          .mode("append").save(dir.toString());
+      assertThatThrownBy(query::processAllAvailable).hasStackTraceContaining("changed after this stream read it")
+          .hasStackTraceContaining("{label=INT}").hasStackTraceContaining("Restart the query");
+    } finally {
+      query.stop();
+    }
+    assertThat(sums(tmp.resolve("widened-copy"))).isEqualTo("[4,4,6]");
   }
 
   @Test

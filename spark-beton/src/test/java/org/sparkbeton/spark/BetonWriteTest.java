@@ -136,18 +136,27 @@ class BetonWriteTest {
     List<Row> back = spark.read().format("beton").load(path).orderBy("i").collectAsList();
     assertThat(back).hasSize(2);
     Row neg = back.get(0);
-    assertThat(neg.<Long>getAs("i")).isEqualTo(-2L);
-    assertThat(neg.<Long>getAs("b")).isEqualTo(0L);
-    assertThat(neg.<Double>getAs("f")).isEqualTo(-1.25);
+    // each column with the type it was written with: the manifest records those its field is wider than
+    assertThat(neg.<Integer>getAs("i")).isEqualTo(-2);
+    assertThat(neg.<Boolean>getAs("b")).isFalse();
+    assertThat(neg.<Float>getAs("f")).isEqualTo(-1.25f);
     assertThat((byte[]) neg.getAs("blob")).isEmpty();
     assertThat(neg.<scala.collection.Seq<Float>>getAs("emb").apply(2)).isEqualTo(6f);
-    assertThat(neg.<String>getAs("meta")).isEqualTo("{\"k\": \"\\u00e9\", \"n\": -1}");
+    assertThat(neg.<Row>getAs("meta")).isEqualTo(RowFactory.create("é", -1L));
     // strings are stored as JSON string literals (FFCV's JSONField.unpack returns the str) and read back as they were
     assertThat(neg.<String>getAs("s")).isEqualTo("y\"z");
     assertThat(back.get(1).<String>getAs("s")).isEqualTo("x");
     Row pos = back.get(1);
-    assertThat(pos.<Long>getAs("i")).isEqualTo(1L);
+    assertThat(pos.<Integer>getAs("i")).isEqualTo(1);
+    assertThat(pos.<Boolean>getAs("b")).isTrue();
     assertThat((byte[]) pos.getAs("blob")).containsExactly(1, 2);
+
+    // as FFCV sees the fields: the shard files, read without the manifest, give the stored values
+    Row stored = spark.read().format("beton").load(path + "/*.beton").orderBy("i").first();
+    assertThat(stored.<Long>getAs("i")).isEqualTo(-2L);
+    assertThat(stored.<Long>getAs("b")).isEqualTo(0L);
+    assertThat(stored.<Double>getAs("f")).isEqualTo(-1.25);
+    assertThat(stored.<String>getAs("meta")).isEqualTo("{\"k\": \"\\u00e9\", \"n\": -1}");
   }
 
   @Test

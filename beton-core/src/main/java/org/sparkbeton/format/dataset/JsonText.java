@@ -83,6 +83,15 @@ public final class JsonText {
     return items.stream().map(String.class::cast).toList();
   }
 
+  /**
+   * The one JSON value {@code text} holds, as this class gives values (a {@link Map}, a {@link List}, a {@link Long},
+   * a {@link Double}, a {@link String}, a {@link Boolean} or null); malformed text is an IllegalArgumentException
+   * naming the offset.
+   */
+  public static Object value(String text) {
+    return parse(text);
+  }
+
   /** The members of a JSON object ({@code {"a": 1}}), in order; anything else is an IllegalArgumentException. */
   public static Map<String, Object> object(String text) {
     Object value;

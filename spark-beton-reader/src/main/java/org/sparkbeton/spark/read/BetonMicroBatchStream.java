@@ -28,6 +28,8 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
   private final ReadConf conf;
   private final Configuration hadoopConf;
   private DatasetInputs inputs;
+  /** The dataset as the stream's schema was made from it, whose column types every batch's shards must have. */
+  private final DatasetInputs schemaInputs;
   /** With {@code Trigger.AvailableNow()}: the shards there when the query started, the most it reads; else -1. */
   private int availableNow = -1;
 
@@ -39,6 +41,7 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
           + " paths. Read it with spark.read()");
     }
     this.inputs = inputs;
+    this.schemaInputs = inputs;
     this.schema = schema;
     this.required = required;
     this.conf = conf;
@@ -93,6 +96,8 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
     inputs = inputs.current(hadoopConf);
     requireListed(inputs, from);
     requireListed(inputs, to);
+    schemaInputs.requireSameColumnTypes(inputs, "this stream", "Restart the query to read it with the types it"
+        + " records now");
     List<Integer> shards = new ArrayList<>();
     for (int i = from.shards(); i < to.shards(); i++) {
       shards.add(i);

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.Metadata;
 import org.apache.spark.sql.types.MetadataBuilder;
 import org.apache.spark.sql.types.StructField;
@@ -14,11 +15,16 @@ import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.dataset.ColumnAnnotations;
 import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.RecordedColumnTypes;
 import org.sparkbeton.format.fields.NumpyDtype;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Maps a dataset's fields to Spark columns (see the README's schema table): Int to LongType,
- * Float to DoubleType, Bytes to BinaryType, JSON to StringType, NDArray/TorchTensor to a flat
+ * Float to DoubleType, Bytes to BinaryType, JSON to StringType, or to the type the dataset's Spark writer recorded
+ * for the column in its recipe ({@link RecordedColumnTypes}: an int column reads back as int, a struct as the
+ * struct), NDArray/TorchTensor to a flat
  * (C-order) array of the matching element type with dtype and shape in the column metadata,
  * RGBImage by {@link BetonReadOptions#IMAGE_MODE}, custom fields to their raw metadata bytes.
  * Every column records where it comes from, so a pruned schema maps back to fields, and its metadata says so
@@ -26,6 +32,7 @@ import org.sparkbeton.format.fields.NumpyDtype;
  * column as an image again, its width, height and mode columns as part of it, as the dataset's recipe stored them.
  */
 public final class BetonSchema {
+  private static final Logger LOG = LoggerFactory.getLogger(BetonSchema.class);
   /** Which part of a field a column holds. */
   public enum Part {
     /** The field's value (for images: payload, decoded pixels or the image struct). */
@@ -93,13 +100,16 @@ public final class BetonSchema {
   public static BetonSchema of(List<ManifestField> fields, String imageMode, String dataset,
       Map<String, String> recipe) {
     List<Column> out = new ArrayList<>();
+    Map<String, String> recorded = RecordedColumnTypes.of(recipe);
     for (ManifestField f : fields) {
       Metadata meta = metadata(f);
+      DataType written = writtenType(f, recorded.get(f.name()), dataset);
       switch (f.typeId()) {
-        case FieldTypes.INT -> out.add(col(f, f.name(), DataTypes.LongType, meta, Part.VALUE));
-        case FieldTypes.FLOAT -> out.add(col(f, f.name(), DataTypes.DoubleType, meta, Part.VALUE));
-        case FieldTypes.BYTES, FieldTypes.CUSTOM -> out.add(col(f, f.name(), DataTypes.BinaryType, meta, Part.VALUE));
-        case FieldTypes.JSON -> out.add(col(f, f.name(), DataTypes.StringType, meta, Part.VALUE));
+        case FieldTypes.INT -> out.add(col(f, f.name(), or(written, DataTypes.LongType), meta, Part.VALUE));
+        case FieldTypes.FLOAT -> out.add(col(f, f.name(), or(written, DataTypes.DoubleType), meta, Part.VALUE));
+        case FieldTypes.BYTES -> out.add(col(f, f.name(), or(written, DataTypes.BinaryType), meta, Part.VALUE));
+        case FieldTypes.CUSTOM -> out.add(col(f, f.name(), DataTypes.BinaryType, meta, Part.VALUE));
+        case FieldTypes.JSON -> out.add(col(f, f.name(), or(written, DataTypes.StringType), meta, Part.VALUE));
         case FieldTypes.NDARRAY, FieldTypes.TORCH_TENSOR ->
             out.add(col(f, f.name(), arrayType(NumpyDtype.of(f.dtype())), meta, Part.VALUE));
         case FieldTypes.RGB_IMAGE -> {
@@ -121,6 +131,49 @@ public final class BetonSchema {
       }
     }
     return new BetonSchema(out);
+  }
+
+  /**
+   * The Spark type the dataset's writer recorded for field {@code f} ({@link RecordedColumnTypes}), its values in
+   * nested types nullable (a JSON null, as a NaN is written, reads as one); null where none is recorded, or where the
+   * record is one this reader cannot use (a later version's), which it then ignores, saying so.
+   */
+  private static DataType writtenType(ManifestField f, String recorded, String dataset) {
+    if (recorded == null) {
+      return null;
+    }
+    if (RecordedColumnTypes.fits(f.typeId(), recorded)) {
+      try {
+        return nullableInside(DataType.fromDDL(recorded));
+      } catch (Exception e) {
+        // a type name this Spark does not parse (a ParseException, which Java takes for a checked one): below
+      }
+    }
+    LOG.warn("beton: {} records Spark type {} for {} field '{}', which this reader cannot give it: reading it as {}",
+        dataset, recorded, FieldTypes.name(f.typeId()), f.name(), FieldTypes.name(f.typeId()));
+    return null;
+  }
+
+  private static DataType or(DataType written, DataType stored) {
+    return written != null ? written : stored;
+  }
+
+  /** {@code t} with every struct field, list element and map value inside it nullable. */
+  static DataType nullableInside(DataType t) {
+    if (t instanceof StructType s) {
+      StructField[] fs = s.fields().clone();
+      for (int i = 0; i < fs.length; i++) {
+        fs[i] = new StructField(fs[i].name(), nullableInside(fs[i].dataType()), true, fs[i].metadata());
+      }
+      return new StructType(fs);
+    }
+    if (t instanceof ArrayType a) {
+      return new ArrayType(nullableInside(a.elementType()), true);
+    }
+    if (t instanceof MapType m) {
+      return new MapType(m.keyType(), nullableInside(m.valueType()), true);
+    }
+    return t;
   }
 
   private static Column col(ManifestField f, String name, DataType type, Metadata meta, Part part) {

@@ -29,6 +29,7 @@ import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.PageChecksums;
+import org.sparkbeton.format.dataset.RecordedColumnTypes;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.io.BetonSource;
@@ -123,6 +124,30 @@ public final class DatasetInputs {
 
   /** The manifest of a dataset directory, or null for files, globs and several paths. */
   public DatasetManifest manifest() { return manifest; }
+
+  /** The recipe of a dataset directory's manifest; empty for files, globs and several paths. */
+  public Map<String, String> recipe() {
+    return manifest == null ? Map.of() : manifest.recipe();
+  }
+
+  /**
+   * Fails unless {@code now}, this dataset read again, records the column types this one does
+   * ({@link RecordedColumnTypes}): an overwrite, or an append of wider values ({@code bigint} rows appended to
+   * {@code int} ones), changed them, and a query planned with the old schema would read values it cannot hold.
+   *
+   * @param reading what is reading, for the message: "this DataFrame", "this stream"
+   * @param again how to read the dataset as it is now
+   */
+  public void requireSameColumnTypes(DatasetInputs now, String reading, String again) {
+    Map<String, String> before = RecordedColumnTypes.of(recipe());
+    Map<String, String> after = RecordedColumnTypes.of(now.recipe());
+    if (!before.equals(after)) {
+      throw new IllegalStateException("The dataset " + root + " changed after " + reading + " read it: the column types"
+          + " its manifest records are now " + (after.isEmpty() ? "none" : after) + ", they were "
+          + (before.isEmpty() ? "none" : before) + " (a write replaced it, or appended rows of wider types). "
+          + again);
+    }
+  }
 
   /**
    * Whether every shard comes from a manifest, so that its sample count and min/max statistics are checked facts:

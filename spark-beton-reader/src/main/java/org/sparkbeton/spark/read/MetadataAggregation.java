@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.BetonFormatException;
@@ -111,7 +113,8 @@ final class MetadataAggregation {
 
   /**
    * Reads every shard's records and returns one row per group: the grouping values, then the aggregates,
-   * as {@code Long} (Int fields, counts), {@code Double} (Float fields) or {@code Integer} (image sizes);
+   * as their columns' Spark values ({@code Long} for counts and Int fields, {@code Double} for Float fields, the
+   * narrower type where the dataset's writer recorded one, {@code Integer} for image sizes);
    * {@code MIN}/{@code MAX} of an empty input are null.
    */
   List<Object[]> run(List<DatasetInputs.Shard> shards, ReadConf conf, Configuration hadoopConf) throws IOException {
@@ -165,12 +168,12 @@ final class MetadataAggregation {
     for (Map.Entry<Key, long[]> g : groups.entrySet()) {
       Object[] row = new Object[groupBy.size() + aggregates.size()];
       for (int i = 0; i < groupBy.size(); i++) {
-        row[i] = box(kind(groupBy.get(i)), g.getKey().values[i]);
+        row[i] = box(groupBy.get(i), g.getKey().values[i]);
       }
       for (int i = 0; i < aggregates.size(); i++) {
         Aggregate a = aggregates.get(i);
         long v = g.getValue()[i];
-        row[groupBy.size() + i] = a.function() == Function.COUNT ? (Object) v : box(kind(a.column()), v);
+        row[groupBy.size() + i] = a.function() == Function.COUNT ? (Object) v : box(a.column(), v);
       }
       rows.add(row);
     }
@@ -302,12 +305,45 @@ final class MetadataAggregation {
     return x == y ? 0 : Double.compare(x, y);
   }
 
-  private static Object box(Kind kind, long bits) {
-    return switch (kind) {
-      case LONG -> bits;
-      case DOUBLE -> Double.longBitsToDouble(bits);
-      case UNSIGNED_SHORT -> (int) bits;
-    };
+  /**
+   * Column {@code c}'s value from its bits: as its Spark type, which for Int and Float fields may be the narrower one
+   * the dataset's writer recorded ({@link BetonSchema}); a value outside it fails, as the rows' read would.
+   */
+  private static Object box(BetonSchema.Column c, long bits) {
+    Kind kind = kind(c);
+    if (kind == Kind.UNSIGNED_SHORT) {
+      return (int) bits;
+    }
+    DataType type = c.structField().dataType();
+    if (kind == Kind.DOUBLE) {
+      double d = Double.longBitsToDouble(bits);
+      if (type != DataTypes.FloatType) {
+        return d;
+      }
+      requireFits((float) d == d || Double.isNaN(d), c, d);
+      return (float) d;
+    }
+    if (type == DataTypes.IntegerType) {
+      requireFits((int) bits == bits, c, bits);
+      return (int) bits;
+    } else if (type == DataTypes.ShortType) {
+      requireFits((short) bits == bits, c, bits);
+      return (short) bits;
+    } else if (type == DataTypes.ByteType) {
+      requireFits((byte) bits == bits, c, bits);
+      return (byte) bits;
+    } else if (type == DataTypes.BooleanType) {
+      requireFits(bits == 0 || bits == 1, c, bits);
+      return bits == 1;
+    }
+    return bits;
+  }
+
+  private static void requireFits(boolean fits, BetonSchema.Column c, Object value) {
+    if (!fits) {
+      throw new IllegalStateException("Field '" + c.field().name() + "' holds " + value + ", which is not a "
+          + c.structField().dataType().simpleString() + ", the column type the dataset's manifest records for it");
+    }
   }
 
   /** A group's key: the grouping values' bits. Mutable only as the lookup probe, never once stored. */

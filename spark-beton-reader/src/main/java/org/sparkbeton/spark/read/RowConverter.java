@@ -86,8 +86,18 @@ final class RowConverter {
     String name = c.name();
     switch (c.field().typeId()) {
       case FieldTypes.INT:
-        return (chunk, rec, s) -> chunk.getLong(rec + at);
+        return integerReader(type, at, field);
       case FieldTypes.FLOAT:
+        if (type == DataTypes.FloatType) {
+          return (chunk, rec, s) -> {
+            double d = chunk.getDouble(rec + at);
+            float f = (float) d;
+            if (f != d && !Double.isNaN(d)) {
+              throw notOfType(s, field, Double.toString(d), type);
+            }
+            return f;
+          };
+        }
         return (chunk, rec, s) -> chunk.getDouble(rec + at);
       case FieldTypes.CUSTOM: {
         int size = reader.fields().get(field).codec().metadataSize();
@@ -98,8 +108,22 @@ final class RowConverter {
         };
       }
       case FieldTypes.BYTES:
+        if (type == DataTypes.StringType) {
+          return (chunk, rec, s) -> UTF8String.fromBytes((byte[]) decode(chunk, rec, s, field));
+        }
         return (chunk, rec, s) -> decode(chunk, rec, s, field);
       case FieldTypes.JSON:
+        if (type != DataTypes.StringType) {
+          return (chunk, rec, s) -> {
+            String text = (String) decode(chunk, rec, s, field);
+            try {
+              return JsonColumnValues.parse(text, type);
+            } catch (IllegalArgumentException e) {
+              String shown = text.length() <= 200 ? text : text.substring(0, 200) + "...";
+              throw notOfType(s, field, "JSON " + shown + " (" + e.getMessage() + ")", type);
+            }
+          };
+        }
         return (chunk, rec, s) -> UTF8String.fromString(jsonValue((String) decode(chunk, rec, s, field)));
       case FieldTypes.NDARRAY:
       case FieldTypes.TORCH_TENSOR:
@@ -109,6 +133,61 @@ final class RowConverter {
       default:
         throw new IllegalArgumentException("Column '" + name + "': unsupported type id " + c.field().typeId());
     }
+  }
+
+  /**
+   * An Int field's values as the column's type: the int64 stored, or the narrower integer or boolean the writer
+   * recorded, checked, as a value outside it means the dataset holds rows its schema does not describe.
+   */
+  private ColumnReader integerReader(DataType type, int at, int field) {
+    if (type == DataTypes.IntegerType) {
+      return (chunk, rec, s) -> {
+        long v = chunk.getLong(rec + at);
+        if ((int) v != v) {
+          throw notOfType(s, field, Long.toString(v), type);
+        }
+        return (int) v;
+      };
+    }
+    if (type == DataTypes.ShortType) {
+      return (chunk, rec, s) -> {
+        long v = chunk.getLong(rec + at);
+        if ((short) v != v) {
+          throw notOfType(s, field, Long.toString(v), type);
+        }
+        return (short) v;
+      };
+    }
+    if (type == DataTypes.ByteType) {
+      return (chunk, rec, s) -> {
+        long v = chunk.getLong(rec + at);
+        if ((byte) v != v) {
+          throw notOfType(s, field, Long.toString(v), type);
+        }
+        return (byte) v;
+      };
+    }
+    if (type == DataTypes.BooleanType) {
+      return (chunk, rec, s) -> {
+        long v = chunk.getLong(rec + at);
+        if (v != 0 && v != 1) {
+          throw notOfType(s, field, Long.toString(v), type);
+        }
+        return v == 1;
+      };
+    }
+    return (chunk, rec, s) -> chunk.getLong(rec + at);
+  }
+
+  /**
+   * A value that the column type the dataset's manifest records cannot hold: the shard was not written with the
+   * columns the manifest describes (edited, or copied in from another dataset).
+   */
+  private BetonFormatException notOfType(long sample, int field, String found, DataType type) {
+    return new BetonFormatException(reader.file(), "sample " + sample + " field '" + reader.fields().get(field).name()
+        + "'", reader.metadataStart() + sample * reader.layout().recordSize() + reader.layout().offset(field),
+        "holds " + found + ", which is not a " + type.simpleString() + ", the column type the dataset's manifest records"
+        + " for the field (spark_type." + reader.fields().get(field).name() + " in its recipe)", null);
   }
 
   /**

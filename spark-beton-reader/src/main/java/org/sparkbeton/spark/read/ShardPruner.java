@@ -105,6 +105,9 @@ public final class ShardPruner {
 
   /** Sign of {@code bound - value}, or null when the value is not a number we can compare exactly. */
   private static Integer compare(Number bound, Object value) {
+    if (value instanceof Boolean b) {
+      value = b ? 1L : 0L; // a boolean column the writer recorded: an Int field of 0 and 1
+    }
     if (!(value instanceof Number v)) {
       return null;
     }

@@ -24,6 +24,25 @@ class BetonSchemaTest {
       ManifestField.of("custom", FieldTypes.CUSTOM));
 
   @Test
+  void givesTheTypesTheWriterRecordedAndIgnoresOnesAFieldCannotHold() {
+    java.util.Map<String, String> recipe = java.util.Map.of("spark_type.label", "SMALLINT", "spark_type.weight",
+        "FLOAT", "spark_type.bytes", "STRING", "spark_type.json", "STRUCT<a: INT, b: ARRAY<STRING>>",
+        "spark_type.arr", "INT", "spark_type.custom", "STRING", "spark_type.image", "BOOLEAN");
+    BetonSchema s = BetonSchema.of(FIELDS, "binary", "/d", recipe);
+    assertThat(s.column("label").structField().dataType()).isEqualTo(DataTypes.ShortType);
+    assertThat(s.column("weight").structField().dataType()).isEqualTo(DataTypes.FloatType);
+    assertThat(s.column("bytes").structField().dataType()).isEqualTo(DataTypes.StringType);
+    assertThat(s.column("json").structField().dataType()).isEqualTo(new org.apache.spark.sql.types.StructType()
+        .add("a", DataTypes.IntegerType, true).add("b", new ArrayType(DataTypes.StringType, true), true));
+    // records a field's .beton type cannot hold are left aside: the stored types
+    assertThat(s.column("arr").structField().dataType()).isEqualTo(new ArrayType(DataTypes.FloatType, false));
+    assertThat(s.column("custom").structField().dataType()).isEqualTo(DataTypes.BinaryType);
+    assertThat(s.column("image").structField().dataType()).isEqualTo(DataTypes.BinaryType);
+    assertThat(BetonSchema.of(FIELDS, "binary", "/d", java.util.Map.of("spark_type.json", "STRUCT<a: NOSUCHTYPE>"))
+        .column("json").structField().dataType()).isEqualTo(DataTypes.StringType);
+  }
+
+  @Test
   void mapsEveryTypeInBinaryMode() {
     BetonSchema s = BetonSchema.of(FIELDS, "binary");
     assertThat(s.sparkSchema().fieldNames()).containsExactly("image", "image_width", "image_height", "image_mode",

@@ -43,6 +43,8 @@ final class BetonBatchWrite implements BatchWrite {
   private final CommitMode mode;
   private final String jobId = UUID.randomUUID().toString().substring(0, 8);
   private final List<BetonField> fields;
+  /** The recipe entries of the columns' Spark types ({@link WrittenColumnTypes}). */
+  private final java.util.Map<String, String> columnTypes;
   private final AtomicLong committedSamples = new AtomicLong();
   private volatile DatasetManifest published;
   /** This job's marker in the dataset directory, from the moment tasks may run until the job ends. */
@@ -54,7 +56,9 @@ final class BetonBatchWrite implements BatchWrite {
     this.conf = conf;
     this.hadoopConf = hadoopConf;
     this.mode = mode;
-    this.fields = BetonSchemaMapping.fields(schema, conf);
+    List<ColumnPlan> plans = BetonSchemaMapping.plan(schema, conf);
+    this.fields = plans.stream().map(ColumnPlan::field).toList();
+    this.columnTypes = WrittenColumnTypes.of(plans);
   }
 
   @Override
@@ -173,13 +177,14 @@ final class BetonBatchWrite implements BatchWrite {
     }
   }
 
-  /** The options that shaped the data, plus the libraries that did the work. */
+  /** The options that shaped the data, the libraries that did the work, and the columns' Spark types. */
   private java.util.Map<String, String> recipe() {
     java.util.Map<String, String> r = new java.util.LinkedHashMap<>(conf.recipe());
     r.put("jpeg_codec", org.sparkbeton.codec.jpeg.JpegCodecs.description() + " (driver's; no task ran)");
     r.put("spark_version", org.apache.spark.package$.MODULE$.SPARK_VERSION());
     r.put("java_version", System.getProperty("java.version"));
     r.put("job_id", jobId);
+    r.putAll(columnTypes);
     return r;
   }
 

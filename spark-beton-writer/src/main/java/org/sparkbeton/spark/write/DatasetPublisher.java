@@ -23,6 +23,7 @@ import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.Orphans;
+import org.sparkbeton.format.dataset.RecordedColumnTypes;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,7 +93,9 @@ public final class DatasetPublisher {
       messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
           .forEach(m -> shards.addAll(m.shards()));
       requirePresent(messages);
-      Map<String, String> nextRecipe = StreamBatch.recorded(withClassNames(withQuarantineJobs(recipe, previous,
+      Map<String, String> written = previous == null || overwrite ? recipe
+          : RecordedColumnTypes.afterAppend(recipe, previous);
+      Map<String, String> nextRecipe = StreamBatch.recorded(withClassNames(withQuarantineJobs(written, previous,
           overwrite, jobId, messages), overwrite ? null : previous), previous, batch);
       DatasetManifest next = new DatasetManifest(manifestFields, shards, nextRecipe, SparkBetonVersion.writer());
       publish(next);

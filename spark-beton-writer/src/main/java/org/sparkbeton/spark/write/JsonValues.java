@@ -66,9 +66,18 @@ final class JsonValues {
         if (i > 0) {
           sb.append(", ");
         }
+        // JSON keys are strings: a string key as it is (escaped once, here), another key's JSON text, unquoted
+        Object k = map.keyArray().get(i, m.keyType());
         StringBuilder key = new StringBuilder();
-        append(key, map.keyArray().get(i, m.keyType()), m.keyType());
-        string(sb, key.length() > 1 && key.charAt(0) == '"' ? key.substring(1, key.length() - 1) : key.toString());
+        if (m.keyType() instanceof StringType) {
+          key.append(k);
+        } else {
+          append(key, k, m.keyType());
+          if (key.length() > 1 && key.charAt(0) == '"') {
+            key.deleteCharAt(key.length() - 1).deleteCharAt(0);
+          }
+        }
+        string(sb, key.toString());
         sb.append(": ");
         append(sb, map.valueArray().isNullAt(i) ? null : map.valueArray().get(i, m.valueType()), m.valueType());
       }

@@ -250,7 +250,7 @@ public final class ImageFolderPrepare {
     labels.names().forEach(c -> perClass.put(c, 0L));
     // a label-only query: reads the metadata of each shard, never an image page
     for (Row r : spark.read().format("beton").load(output).groupBy("label").count().collectAsList()) {
-      perClass.put(labels.name(r.getLong(0)), r.getLong(1));
+      perClass.put(labels.name(((Number) r.get(0)).longValue()), r.getLong(1)); // int; bigint after an append to an older dataset
     }
     long bytes = manifest.shards().stream().mapToLong(s -> s.bytes()).sum();
     WriteCounts written = model.finished();

@@ -146,7 +146,7 @@ class ImageFolderPrepareTest {
     assertThat(r.classes()).containsExactlyElementsOf(pythonOrder);
     List<Row> perLabel = spark.read().format("beton").load(out.toString()).groupBy("label").count().orderBy("label")
         .collectAsList();
-    assertThat(perLabel).extracting(row -> row.getLong(0) + ":" + row.getLong(1))
+    assertThat(perLabel).extracting(row -> row.getInt(0) + ":" + row.getLong(1))
         .containsExactly("0:1", "1:2", "2:3", "3:4", "4:5");
   }
 

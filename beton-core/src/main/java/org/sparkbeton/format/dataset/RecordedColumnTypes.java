@@ -1,0 +1,106 @@
+package org.sparkbeton.format.dataset;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.sparkbeton.format.FieldTypes;
+
+/**
+ * The column types a Spark write records in its dataset's recipe, one entry {@code spark_type.<field>} per field whose
+ * .beton type is wider than the column it was written from: a field stores every integer as int64 and every
+ * floating-point number as float64, a string as UTF-8 bytes when asked, a struct, map or list as JSON text. A read
+ * of the dataset gives each such column the recorded type again ({@code int}, not {@code bigint}; the struct, not its
+ * JSON text). The values are Spark SQL type names ({@code INT}, {@code STRUCT<`a`: INT>}), which readers without
+ * Spark ignore: the .beton files are the same with or without them.
+ *
+ * <p>An append keeps a recorded type only where it holds for the rows appended too ({@link #afterAppend}): {@code int}
+ * rows appended to {@code smallint} ones make the field {@code int}; a {@code bigint} column, or a type recorded on
+ * one side only, leaves no record, and the field reads as its .beton type.
+ */
+public final class RecordedColumnTypes {
+  /** The prefix of a field's entry in the recipe. */
+  public static final String PREFIX = "spark_type.";
+  public static final String TINYINT = "TINYINT";
+  public static final String SMALLINT = "SMALLINT";
+  public static final String INT = "INT";
+  public static final String BOOLEAN = "BOOLEAN";
+  public static final String FLOAT = "FLOAT";
+  public static final String STRING = "STRING";
+  /** The integer types an Int field records, narrowest first: an append takes the wider of two. */
+  private static final List<String> INTEGERS = List.of(TINYINT, SMALLINT, INT);
+
+  private RecordedColumnTypes() {}
+
+  /** The recipe key of {@code field}'s type. */
+  public static String key(String field) {
+    return PREFIX + field;
+  }
+
+  /** The types {@code recipe} records, by field name. */
+  public static Map<String, String> of(Map<String, String> recipe) {
+    Map<String, String> out = new LinkedHashMap<>();
+    recipe.forEach((k, v) -> {
+      if (k.startsWith(PREFIX)) {
+        out.put(k.substring(PREFIX.length()), v);
+      }
+    });
+    return out;
+  }
+
+  /**
+   * Whether a field of FFCV type {@code typeId} can hold the values of a column of recorded type {@code type}: an Int
+   * field integers and booleans, a Float field floats, a Bytes field strings, a JSON field structs, maps and lists.
+   */
+  public static boolean fits(int typeId, String type) {
+    return switch (typeId) {
+      case FieldTypes.INT -> INTEGERS.contains(type) || type.equals(BOOLEAN);
+      case FieldTypes.FLOAT -> type.equals(FLOAT);
+      case FieldTypes.BYTES -> type.equals(STRING);
+      case FieldTypes.JSON -> {
+        String upper = type.toUpperCase(Locale.ROOT);
+        yield upper.startsWith("STRUCT<") || upper.startsWith("ARRAY<") || upper.startsWith("MAP<");
+      }
+      default -> false;
+    };
+  }
+
+  /**
+   * The recipe an append publishes: {@code written} (this write's recipe) with its recorded types replaced by those
+   * that hold for the dataset's rows and the appended ones alike, per field the type both record or, for integers,
+   * the wider of the two. A dataset without samples constrains nothing: this write's types stand.
+   *
+   * @param previous the dataset appended to
+   */
+  public static Map<String, String> afterAppend(Map<String, String> written, DatasetManifest previous) {
+    if (previous.totalSamples() == 0) {
+      return written;
+    }
+    Map<String, String> before = of(previous.recipe());
+    Map<String, String> out = new LinkedHashMap<>();
+    written.forEach((k, v) -> {
+      if (!k.startsWith(PREFIX)) {
+        out.put(k, v);
+        return;
+      }
+      String joined = join(before.get(k.substring(PREFIX.length())), v);
+      if (joined != null) {
+        out.put(k, joined);
+      }
+    });
+    return out;
+  }
+
+  /** The type that holds the values of both types, or null (the field's own type) when no recorded one does. */
+  static String join(String a, String b) {
+    if (a == null || b == null) {
+      return null;
+    }
+    if (a.equals(b)) {
+      return a;
+    }
+    int i = INTEGERS.indexOf(a);
+    int j = INTEGERS.indexOf(b);
+    return i < 0 || j < 0 ? null : INTEGERS.get(Math.max(i, j));
+  }
+}

@@ -1,0 +1,169 @@
+package org.sparkbeton.spark;
+
+import static org.apache.spark.sql.functions.col;
+import static org.apache.spark.sql.functions.max;
+import static org.apache.spark.sql.functions.min;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.dataset.DatasetManifest;
+
+/**
+ * Columns read back with the types they were written with: integers narrower than bigint, booleans and floats
+ * (stored in int64 and float64 fields), strings stored as bytes, and structs, maps and lists stored as JSON; with
+ * filters, pushed-down aggregates and copies; appends of other types; and a DataFrame loaded before one.
+ */
+class BetonColumnTypesTest {
+  @TempDir static Path tmp;
+  static SparkSession spark;
+
+  /** Every kind of column whose field is wider than it, with values at the ends of their ranges. */
+  private static final String[] COLUMNS = {
+      "cast(id as int) * 1000003 as label",
+      "cast(id - 2 as smallint) * cast(16000 as smallint) as small",
+      "cast(id * 60 - 120 as tinyint) as tiny",
+      "id % 2 = 0 as flag",
+      "cast(id / 3.0 as float) as score",
+      "named_struct('a', cast(id as int), 'b', array('x', concat('\"q', id)), 'c', map('k\"1', id / 4.0),"
+          + " 'd', cast(id * 1.25 as decimal(10, 2)), 'e', cast(concat('b', id) as binary)) as meta",
+      "map(cast(id as int), id * 10) as counts",
+      "array(concat('t', id), 'u') as tags",
+      "id"};
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkSession.builder().master("local[2]").appName("BetonColumnTypesTest")
+        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .config("spark.sql.shuffle.partitions", "2").getOrCreate();
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
+
+  private static Dataset<Row> rows(long first, long end) {
+    return spark.range(first, end, 1, 2).selectExpr(COLUMNS);
+  }
+
+  private static Dataset<Row> read(Path dir) {
+    return spark.read().format("beton").load(dir.toString());
+  }
+
+  @Test
+  void columnsReadBackWithTheTypesAndValuesTheyWereWrittenWith() {
+    Path dir = tmp.resolve("types");
+    Dataset<Row> written = rows(0, 5);
+    written.write().format("beton").save(dir.toString());
+
+    Dataset<Row> back = read(dir);
+    // the same types (catalogString leaves out nullability, which reads set their own way, and metadata)
+    assertThat(back.schema().catalogString()).isEqualTo(written.schema().catalogString());
+    assertThat(back.orderBy("id").collectAsList()).isEqualTo(written.orderBy("id").collectAsList());
+    Row two = back.where("id = 2").first();
+    assertThat(two.<Integer>getAs("label")).isEqualTo(2_000_006);
+    assertThat(two.<Boolean>getAs("flag")).isTrue();
+    assertThat(two.<Float>getAs("score")).isEqualTo(0.666667f); // 2 / 3.0 is the decimal 0.666667
+    Row meta = two.getAs("meta");
+    assertThat(meta.getList(1)).containsExactly("x", "\"q2");
+    assertThat(meta.getJavaMap(2)).isEqualTo(Map.of("k\"1", new BigDecimal("0.500000")));
+    assertThat(meta.getDecimal(3)).isEqualTo(new BigDecimal("2.50"));
+    assertThat((byte[]) meta.get(4)).isEqualTo("b2".getBytes());
+  }
+
+  @Test
+  void theManifestRecordsTheTypesItsFieldsAreWiderThan() throws Exception {
+    Path dir = tmp.resolve("recorded");
+    rows(0, 3).write().format("beton").save(dir.toString());
+    Map<String, String> recipe = BetonWriteTest.manifest(dir).recipe();
+    assertThat(recipe).containsEntry("spark_type.label", "INT").containsEntry("spark_type.small", "SMALLINT")
+        .containsEntry("spark_type.tiny", "TINYINT").containsEntry("spark_type.flag", "BOOLEAN")
+        .containsEntry("spark_type.score", "FLOAT").containsEntry("spark_type.counts", "MAP<INT, BIGINT>")
+        .containsEntry("spark_type.tags", "ARRAY<STRING>").doesNotContainKey("spark_type.id");
+    assertThat(recipe.get("spark_type.meta")).startsWith("STRUCT<a: INT, b: ARRAY<STRING>");
+  }
+
+  @Test
+  void filtersAndPushedDownAggregatesGiveTheColumnsTypes() {
+    Path dir = tmp.resolve("filters");
+    rows(0, 6).write().format("beton").save(dir.toString());
+    Dataset<Row> df = read(dir);
+
+    assertThat(df.where(col("flag").equalTo(true)).count()).isEqualTo(3);
+    assertThat(df.where("label > 3000009 and score < 1.5").count()).isEqualTo(1);
+    Dataset<Row> agg = df.agg(min("label"), max("tiny"), max("flag"), min("score"));
+    assertThat(agg.schema().fields()).extracting(StructField::dataType).containsExactly(DataTypes.IntegerType,
+        DataTypes.ByteType, DataTypes.BooleanType, DataTypes.FloatType);
+    Row r = agg.first();
+    assertThat(List.of(r.get(0), r.get(1), r.get(2), r.get(3))).containsExactly(0, (byte) 120, true, 0f);
+    assertThat(df.groupBy("flag").count().orderBy("flag").collectAsList())
+        .extracting(row -> row.get(0)).containsExactly(false, true);
+  }
+
+  @Test
+  void aCopyKeepsTheTypesAndStringsStoredAsBytesReadBackAsStrings() {
+    Path dir = tmp.resolve("bytes");
+    Dataset<Row> written = spark.range(0, 4, 1, 1).selectExpr("concat('name-', id) as name", "cast(id as int) as n");
+    written.write().format("beton").option("stringEncoding", "bytes").save(dir.toString());
+    Path copy = tmp.resolve("bytes-copy");
+    read(dir).write().format("beton").save(copy.toString());
+
+    for (Path p : List.of(dir, copy)) {
+      Dataset<Row> back = read(p);
+      assertThat(back.schema().apply("name").dataType()).isEqualTo(DataTypes.StringType);
+      assertThat(back.schema().apply("n").dataType()).isEqualTo(DataTypes.IntegerType);
+      assertThat(back.orderBy("n").collectAsList()).isEqualTo(written.orderBy("n").collectAsList());
+    }
+  }
+
+  @Test
+  void anAppendKeepsATypeThatHoldsBothWritesAndWidensOrDropsOneThatDoesNot() throws Exception {
+    Path dir = tmp.resolve("append");
+    spark.range(0, 3, 1, 1).selectExpr("cast(id as smallint) as n", "id % 2 = 0 as flag", "cast(id as float) as f")
+        .write().format("beton").save(dir.toString());
+    Dataset<Row> before = read(dir);
+    spark.range(3, 5, 1, 1).selectExpr("cast(id * 100000 as int) as n", "cast(id % 2 as long) as flag",
+        "cast(id as float) as f").write().format("beton").mode("append").save(dir.toString());
+
+    Dataset<Row> after = read(dir);
+    assertThat(after.schema().fields()).extracting(StructField::dataType).containsExactly(DataTypes.IntegerType,
+        DataTypes.LongType, DataTypes.FloatType);
+    assertThat(after.orderBy("n").collectAsList()).extracting(row -> row.get(0) + " " + row.get(1))
+        .containsExactly("0 1", "1 0", "2 1", "300000 1", "400000 0");
+    assertThat(BetonWriteTest.manifest(dir).recipe()).containsEntry("spark_type.n", "INT")
+        .doesNotContainKey("spark_type.flag").containsEntry("spark_type.f", "FLOAT");
+    // a DataFrame loaded with smallint and boolean columns cannot read the rows appended since
+    assertThatThrownBy(before::count).hasStackTraceContaining("changed after this DataFrame read it")
+        .hasStackTraceContaining("Load it again");
+  }
+
+  @Test
+  void aValueTheRecordedTypeCannotHoldFailsNamingTheField() throws Exception {
+    Path dir = tmp.resolve("mismatch");
+    spark.range(0, 2, 1, 1).selectExpr("cast(id as int) as n").write().format("beton").save(dir.toString());
+    Path other = tmp.resolve("mismatch-other");
+    spark.range(0, 2, 1, 1).selectExpr("id * 10000000000 as n").write().format("beton").save(other.toString());
+    // the other dataset's shard, with values beyond int, put in place of the first one's (same fields, same size)
+    String shard = BetonWriteTest.manifest(dir).shards().get(0).path();
+    String wide = BetonWriteTest.manifest(other).shards().get(0).path();
+    java.nio.file.Files.copy(other.resolve(wide), dir.resolve(shard), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+    assertThatThrownBy(() -> spark.read().format("beton").option("verifyChecksums", "false").load(dir.toString())
+        .collectAsList()).hasStackTraceContaining("field 'n'").hasStackTraceContaining("holds 10000000000, which is"
+            + " not a int, the column type the dataset's manifest records for the field");
+  }
+}
