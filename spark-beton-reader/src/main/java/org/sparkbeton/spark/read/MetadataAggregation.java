@@ -320,23 +320,15 @@ final class MetadataAggregation {
       if (type != DataTypes.FloatType) {
         return d;
       }
-      requireFits((float) d == d || Double.isNaN(d), c, d);
+      requireFits(NarrowColumn.floatFits(d), c, d);
       return (float) d;
     }
-    if (type == DataTypes.IntegerType) {
-      requireFits((int) bits == bits, c, bits);
-      return (int) bits;
-    } else if (type == DataTypes.ShortType) {
-      requireFits((short) bits == bits, c, bits);
-      return (short) bits;
-    } else if (type == DataTypes.ByteType) {
-      requireFits((byte) bits == bits, c, bits);
-      return (byte) bits;
-    } else if (type == DataTypes.BooleanType) {
-      requireFits(bits == 0 || bits == 1, c, bits);
-      return bits == 1;
+    NarrowColumn narrow = NarrowColumn.ofInteger(type);
+    if (narrow == null) {
+      return bits;
     }
-    return bits;
+    requireFits(narrow.fits(bits), c, bits);
+    return narrow.value(bits);
   }
 
   private static void requireFits(boolean fits, BetonSchema.Column c, Object value) {

@@ -91,11 +91,10 @@ final class RowConverter {
         if (type == DataTypes.FloatType) {
           return (chunk, rec, s) -> {
             double d = chunk.getDouble(rec + at);
-            float f = (float) d;
-            if (f != d && !Double.isNaN(d)) {
+            if (!NarrowColumn.floatFits(d)) {
               throw notOfType(s, field, Double.toString(d), type);
             }
-            return f;
+            return (float) d;
           };
         }
         return (chunk, rec, s) -> chunk.getDouble(rec + at);
@@ -140,43 +139,17 @@ final class RowConverter {
    * recorded, checked, as a value outside it means the dataset holds rows its schema does not describe.
    */
   private ColumnReader integerReader(DataType type, int at, int field) {
-    if (type == DataTypes.IntegerType) {
-      return (chunk, rec, s) -> {
-        long v = chunk.getLong(rec + at);
-        if ((int) v != v) {
-          throw notOfType(s, field, Long.toString(v), type);
-        }
-        return (int) v;
-      };
+    NarrowColumn narrow = NarrowColumn.ofInteger(type);
+    if (narrow == null) {
+      return (chunk, rec, s) -> chunk.getLong(rec + at);
     }
-    if (type == DataTypes.ShortType) {
-      return (chunk, rec, s) -> {
-        long v = chunk.getLong(rec + at);
-        if ((short) v != v) {
-          throw notOfType(s, field, Long.toString(v), type);
-        }
-        return (short) v;
-      };
-    }
-    if (type == DataTypes.ByteType) {
-      return (chunk, rec, s) -> {
-        long v = chunk.getLong(rec + at);
-        if ((byte) v != v) {
-          throw notOfType(s, field, Long.toString(v), type);
-        }
-        return (byte) v;
-      };
-    }
-    if (type == DataTypes.BooleanType) {
-      return (chunk, rec, s) -> {
-        long v = chunk.getLong(rec + at);
-        if (v != 0 && v != 1) {
-          throw notOfType(s, field, Long.toString(v), type);
-        }
-        return v == 1;
-      };
-    }
-    return (chunk, rec, s) -> chunk.getLong(rec + at);
+    return (chunk, rec, s) -> {
+      long v = chunk.getLong(rec + at);
+      if (!narrow.fits(v)) {
+        throw notOfType(s, field, Long.toString(v), type);
+      }
+      return narrow.value(v);
+    };
   }
 
   /**

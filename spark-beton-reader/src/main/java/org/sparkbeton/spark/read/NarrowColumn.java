@@ -1,0 +1,81 @@
+package org.sparkbeton.spark.read;
+
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+
+/**
+ * A column narrower than its field, as the dataset's writer recorded it ({@link BetonSchema}): an Int field's int64
+ * read as an int, smallint, tinyint or boolean; a Float field's float64 as a float. A stored value the column cannot
+ * hold exactly is no value of the column, and its readers fail rather than wrap it.
+ */
+enum NarrowColumn {
+  INT {
+    @Override
+    boolean fits(long v) {
+      return (int) v == v;
+    }
+
+    @Override
+    Object value(long v) {
+      return (int) v;
+    }
+  },
+  SMALLINT {
+    @Override
+    boolean fits(long v) {
+      return (short) v == v;
+    }
+
+    @Override
+    Object value(long v) {
+      return (short) v;
+    }
+  },
+  TINYINT {
+    @Override
+    boolean fits(long v) {
+      return (byte) v == v;
+    }
+
+    @Override
+    Object value(long v) {
+      return (byte) v;
+    }
+  },
+  BOOLEAN {
+    @Override
+    boolean fits(long v) {
+      return v == 0 || v == 1;
+    }
+
+    @Override
+    Object value(long v) {
+      return v == 1;
+    }
+  };
+
+  /** Whether the column holds the stored integer {@code v}. */
+  abstract boolean fits(long v);
+
+  /** The column's value for a stored integer it {@link #fits}. */
+  abstract Object value(long v);
+
+  /** The narrower integer column of Spark type {@code type}, or null for a {@code bigint} (or other) one. */
+  static NarrowColumn ofInteger(DataType type) {
+    if (type == DataTypes.IntegerType) {
+      return INT;
+    } else if (type == DataTypes.ShortType) {
+      return SMALLINT;
+    } else if (type == DataTypes.ByteType) {
+      return TINYINT;
+    } else if (type == DataTypes.BooleanType) {
+      return BOOLEAN;
+    }
+    return null;
+  }
+
+  /** Whether a {@code float} column holds the stored float64 {@code d}: exactly, or as a NaN. */
+  static boolean floatFits(double d) {
+    return (float) d == d || Double.isNaN(d);
+  }
+}
