@@ -23,8 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.dataset.DatasetManifest;
 
 /**
- * Columns read back with the types they were written with: integers narrower than bigint, booleans and floats
- * (stored in int64 and float64 fields), strings stored as bytes, and structs, maps and lists stored as JSON; with
+ * Columns read back with the types they were written with: integers narrower than bigint, booleans, dates,
+ * timestamps and floats (stored in int64 and float64 fields), strings stored as bytes, and structs, maps and lists stored as JSON; with
  * filters, pushed-down aggregates and copies; appends of other types; and a DataFrame loaded before one.
  */
 class BetonColumnTypesTest {
@@ -41,6 +41,10 @@ class BetonColumnTypesTest {
       "named_struct('a', cast(id as int), 'b', array('x', concat('\"q', id)), 'c', map('k\"1', id / 4.0),"
           + " 'd', cast(id * 1.25 as decimal(10, 2)), 'e', cast(concat('b', id) as binary)) as meta",
       "map(cast(id as int), id * 10) as counts",
+      "date_add(date'1969-12-30', cast(id * 400 as int)) as day",
+      "timestamp_micros(id * 86400123456 - 1) as at",
+      "cast(timestamp_micros(id * 3600000001) as timestamp_ntz) as local",
+      "named_struct('day', date_add(date'2024-02-28', cast(id as int)), 'at', timestamp_micros(id - 1)) as when",
       "array(concat('t', id), 'u') as tags",
       "id"};
 
@@ -48,7 +52,7 @@ class BetonColumnTypesTest {
   static void setUp() {
     spark = SparkSession.builder().master("local[2]").appName("BetonColumnTypesTest")
         .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2").getOrCreate();
+        .config("spark.sql.shuffle.partitions", "2").config("spark.sql.session.timeZone", "UTC").getOrCreate();
   }
 
   @AfterAll
@@ -83,6 +87,22 @@ class BetonColumnTypesTest {
     assertThat(meta.getJavaMap(2)).isEqualTo(Map.of("k\"1", new BigDecimal("0.500000")));
     assertThat(meta.getDecimal(3)).isEqualTo(new BigDecimal("2.50"));
     assertThat((byte[]) meta.get(4)).isEqualTo("b2".getBytes());
+    assertThat(two.<java.sql.Date>getAs("day")).isEqualTo(java.sql.Date.valueOf("1972-03-09"));
+    assertThat(two.<java.sql.Timestamp>getAs("at").toInstant()).isEqualTo(java.time.Instant.parse(
+        "1970-01-03T00:00:00.246911Z"));
+    assertThat(two.<java.time.LocalDateTime>getAs("local")).isEqualTo(java.time.LocalDateTime.parse(
+        "1970-01-01T02:00:00.000002"));
+    assertThat(two.<Row>getAs("when").getDate(0)).isEqualTo(java.sql.Date.valueOf("2024-03-01"));
+  }
+
+  @Test
+  void nestedDatesAndTimestampsAreIsoTextInTheJsonFfcvReads() {
+    Path dir = tmp.resolve("iso");
+    spark.range(0, 1, 1, 1).selectExpr("named_struct('d', date'2024-02-29', 'ts', timestamp_micros(-1),"
+        + " 'ntz', timestamp_ntz'2024-05-01 12:30:00.5') as s").write().format("beton").save(dir.toString());
+    // the shard read without the manifest: the field's JSON text, as FFCV's JSONField.unpack parses it
+    assertThat(spark.read().format("beton").load(dir + "/*.beton").first().getString(0)).isEqualTo(
+        "{\"d\": \"2024-02-29\", \"ts\": \"1969-12-31T23:59:59.999999Z\", \"ntz\": \"2024-05-01T12:30:00.500\"}");
   }
 
   @Test
@@ -93,7 +113,9 @@ class BetonColumnTypesTest {
     assertThat(recipe).containsEntry("spark_type.label", "INT").containsEntry("spark_type.small", "SMALLINT")
         .containsEntry("spark_type.tiny", "TINYINT").containsEntry("spark_type.flag", "BOOLEAN")
         .containsEntry("spark_type.score", "FLOAT").containsEntry("spark_type.counts", "MAP<INT, BIGINT>")
-        .containsEntry("spark_type.tags", "ARRAY<STRING>").doesNotContainKey("spark_type.id");
+        .containsEntry("spark_type.tags", "ARRAY<STRING>").containsEntry("spark_type.day", "DATE")
+        .containsEntry("spark_type.at", "TIMESTAMP").containsEntry("spark_type.local", "TIMESTAMP_NTZ")
+        .containsEntry("spark_type.when", "STRUCT<day: DATE, at: TIMESTAMP>").doesNotContainKey("spark_type.id");
     assertThat(recipe.get("spark_type.meta")).startsWith("STRUCT<a: INT, b: ARRAY<STRING>");
   }
 
@@ -112,6 +134,11 @@ class BetonColumnTypesTest {
     assertThat(List.of(r.get(0), r.get(1), r.get(2), r.get(3))).containsExactly(0, (byte) 120, true, 0f);
     assertThat(df.groupBy("flag").count().orderBy("flag").collectAsList())
         .extracting(row -> row.get(0)).containsExactly(false, true);
+    assertThat(df.where("day >= date'1973-01-01'").count()).isEqualTo(3);
+    assertThat(df.where("at < timestamp'1970-01-02 00:00:00.123456Z'").count()).isEqualTo(2);
+    Row times = df.agg(max("day"), min("at")).first();
+    assertThat(times.getDate(0)).isEqualTo(java.sql.Date.valueOf("1975-06-22"));
+    assertThat(times.getTimestamp(1).toInstant()).isEqualTo(java.time.Instant.parse("1969-12-31T23:59:59.999999Z"));
   }
 
   @Test

@@ -1,6 +1,11 @@
 package org.sparkbeton.spark.read;
 
 import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
@@ -11,6 +16,7 @@ import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
@@ -22,6 +28,8 @@ import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.format.dataset.JsonText;
 
@@ -29,7 +37,7 @@ import org.sparkbeton.format.dataset.JsonText;
  * A JSON field's value as the Spark value of the struct, map or list type its writer recorded
  * ({@link BetonSchema}), the inverse of the writer's JSON: objects to structs (by member name; a missing member is
  * null) and maps (keys parsed as the key type), lists to arrays, lists of byte values to binary, decimal text to
- * decimals. A value that is not of the type (a dataset edited by another writer) is an IllegalArgumentException
+ * decimals, ISO-8601 text to dates and timestamps. A value that is not of the type (a dataset edited by another writer) is an IllegalArgumentException
  * saying what was found.
  */
 final class JsonColumnValues {
@@ -108,6 +116,19 @@ final class JsonColumnValues {
         // below
       }
       throw new IllegalArgumentException("expected a " + t.simpleString() + " as text, found " + v);
+    }
+    if (t instanceof DateType || t instanceof TimestampType || t instanceof TimestampNTZType) {
+      String text = as(String.class, v, t);
+      try {
+        if (t instanceof DateType) {
+          return Math.toIntExact(LocalDate.parse(text).toEpochDay());
+        }
+        Instant at = t instanceof TimestampType ? Instant.parse(text)
+            : LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
+        return Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1_000L);
+      } catch (DateTimeParseException | ArithmeticException e) {
+        throw new IllegalArgumentException("expected a " + t.simpleString() + " as ISO-8601 text, found " + text, e);
+      }
     }
     throw new IllegalArgumentException("no JSON form of " + t.simpleString());
   }

@@ -1,6 +1,10 @@
 package org.sparkbeton.spark.read;
 
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.Map;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
 import org.apache.spark.sql.sources.And;
 import org.apache.spark.sql.sources.EqualNullSafe;
 import org.apache.spark.sql.sources.EqualTo;
@@ -17,8 +21,9 @@ import org.sparkbeton.format.dataset.ColumnStats;
 /**
  * Decides from a shard's manifest min/max whether a pushed filter can match any of its rows. Answers
  * "might match" whenever it cannot prove otherwise: unknown filters, columns without statistics,
- * Float columns holding NaN (Spark orders NaN above every number), non-numeric literals. Spark still
- * evaluates every filter on the rows, so pruning only ever skips whole shards that cannot match.
+ * Float columns holding NaN (Spark orders NaN above every number), literals other than numbers, booleans, dates and
+ * timestamps. Spark still evaluates every filter on the rows, so pruning only ever skips whole shards that cannot
+ * match.
  */
 public final class ShardPruner {
   private ShardPruner() {}
@@ -105,9 +110,7 @@ public final class ShardPruner {
 
   /** Sign of {@code bound - value}, or null when the value is not a number we can compare exactly. */
   private static Integer compare(Number bound, Object value) {
-    if (value instanceof Boolean b) {
-      value = b ? 1L : 0L; // a boolean column the writer recorded: an Int field of 0 and 1
-    }
+    value = storedInteger(value);
     if (!(value instanceof Number v)) {
       return null;
     }
@@ -122,6 +125,27 @@ public final class ShardPruner {
       return b == d ? 0 : b < d ? -1 : 1; // -0.0 == 0.0, as in Spark's comparison
     }
     return null;
+  }
+
+  /**
+   * The Int field value a filter's boolean, date or timestamp literal stands for, in a column the writer recorded as
+   * one (0 or 1; days; microseconds since 1970), converted as Spark converts them; any other value as it is.
+   */
+  private static Object storedInteger(Object value) {
+    if (value instanceof Boolean b) {
+      return b ? 1L : 0L;
+    } else if (value instanceof java.sql.Date d) {
+      return (long) DateTimeUtils.fromJavaDate(d);
+    } else if (value instanceof LocalDate d) {
+      return (long) DateTimeUtils.localDateToDays(d);
+    } else if (value instanceof java.sql.Timestamp t) {
+      return DateTimeUtils.fromJavaTimestamp(t);
+    } else if (value instanceof Instant i) {
+      return DateTimeUtils.instantToMicros(i);
+    } else if (value instanceof LocalDateTime t) {
+      return DateTimeUtils.localDateTimeToMicros(t);
+    }
+    return value;
   }
 
   private static String column(Filter f) {

@@ -30,6 +30,28 @@ class ShardPrunerTest {
   }
 
   @Test
+  void booleanDateAndTimestampLiteralsCompareAsTheIntegersTheirColumnsStore() {
+    // days of 2024-01-01..2024-01-31, microseconds of 2024-01-01T00:00Z..+1 s, a column of true only
+    long jan1 = java.time.LocalDate.parse("2024-01-01").toEpochDay();
+    long micros = java.time.Instant.parse("2024-01-01T00:00:00Z").getEpochSecond() * 1_000_000L;
+    Map<String, ColumnStats> stats = Map.of("day", ColumnStats.ofLongs(jan1, jan1 + 30),
+        "at", ColumnStats.ofLongs(micros, micros + 1_000_000L), "flag", ColumnStats.ofLongs(1, 1));
+    java.util.function.Predicate<Filter> might = f -> ShardPruner.mightMatch(new Filter[] {f}, stats);
+    assertThat(might.test(new EqualTo("flag", false))).isFalse();
+    assertThat(might.test(new EqualTo("flag", true))).isTrue();
+    assertThat(might.test(new GreaterThan("day", java.time.LocalDate.parse("2024-01-31")))).isFalse();
+    assertThat(might.test(new GreaterThanOrEqual("day", java.time.LocalDate.parse("2024-01-31")))).isTrue();
+    assertThat(might.test(new LessThan("day", java.sql.Date.valueOf("2024-01-01")))).isFalse();
+    assertThat(might.test(new LessThanOrEqual("day", java.sql.Date.valueOf("2024-01-01")))).isTrue();
+    assertThat(might.test(new GreaterThan("at", java.time.Instant.parse("2024-01-01T00:00:01Z")))).isFalse();
+    assertThat(might.test(new GreaterThan("at", java.time.Instant.parse("2024-01-01T00:00:00.999999Z")))).isTrue();
+    assertThat(might.test(new LessThan("at", java.sql.Timestamp.from(java.time.Instant.parse("2024-01-01T00:00:00Z")))))
+        .isFalse();
+    assertThat(might.test(new EqualTo("at", java.time.LocalDateTime.parse("2024-01-01T00:00:00.5")))).isTrue();
+    assertThat(might.test(new EqualTo("at", java.time.LocalDateTime.parse("2024-01-01T00:00:02")))).isFalse();
+  }
+
+  @Test
   void comparisonsAgainstIntBounds() {
     assertThat(might(new EqualTo("label", 10L))).isTrue();
     assertThat(might(new EqualTo("label", 20L))).isFalse();

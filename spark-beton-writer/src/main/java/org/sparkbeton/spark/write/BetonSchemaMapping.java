@@ -12,6 +12,7 @@ import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
@@ -22,6 +23,8 @@ import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.FieldDescriptor;
 import org.sparkbeton.format.FieldTypes;
@@ -37,7 +40,7 @@ import org.sparkbeton.format.options.OptionNames;
 /**
  * Spark schema → .beton fields, checked when the write is planned, with messages naming the column
  * (a column an option names must exist; image options need an image column):
- * integral and boolean → Int; float/double → Float; binary → Bytes, or RGBImage for the columns
+ * integral and boolean → Int; dates and timestamps → Int (days, microseconds since 1970); float/double → Float; binary → Bytes, or RGBImage for the columns
  * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
  * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} (or from the beton
  * read that gave them, with its dtype: {@link StoredArrays}) → NDArray; string → JSON string literal (or UTF-8
@@ -242,6 +245,12 @@ public final class BetonSchemaMapping {
       kind = ColumnKind.BYTE;
     } else if (t instanceof BooleanType) {
       kind = ColumnKind.BOOLEAN;
+    } else if (t instanceof DateType) {
+      kind = ColumnKind.DATE;
+    } else if (t instanceof TimestampType) {
+      kind = ColumnKind.TIMESTAMP;
+    } else if (t instanceof TimestampNTZType) {
+      kind = ColumnKind.TIMESTAMP_NTZ;
     } else if (t instanceof FloatType) {
       kind = ColumnKind.FLOAT;
     } else if (t instanceof DoubleType) {
@@ -274,7 +283,7 @@ public final class BetonSchemaMapping {
           + " as .beton: cast it to long, double, string or binary first");
     }
     field = switch (kind) {
-      case LONG, INT, SHORT, BYTE, BOOLEAN -> new BetonField(name, IntField.INSTANCE);
+      case LONG, INT, SHORT, BYTE, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ -> new BetonField(name, IntField.INSTANCE);
       case FLOAT, DOUBLE -> new BetonField(name, FloatField.INSTANCE);
       case BINARY, STRING_BYTES -> new BetonField(name, BytesField.INSTANCE);
       case ENCODED_IMAGE, READ_IMAGE, IMAGE_PATH, IMAGE_STRUCT -> new BetonField(name, RgbImageField.INSTANCE);

@@ -1,12 +1,14 @@
 package org.sparkbeton.spark.write;
 
 /**
- * How a Spark column becomes a .beton value. {@code READ_IMAGE}: an image as a beton read gives it, with the size
- * and mode columns the read adds ({@link ColumnPlan.ImageParts}). {@code READ_JSON}: a JSON field's values as a beton
- * read gives them (a string's text, any other value's JSON text).
+ * How a Spark column becomes a .beton value. {@code DATE}: days since 1970-01-01; {@code TIMESTAMP} and
+ * {@code TIMESTAMP_NTZ}: microseconds since 1970-01-01T00:00 (UTC, and local time), as Spark keeps them.
+ * {@code READ_IMAGE}: an image as a beton read gives it, with the size and mode columns the read adds
+ * ({@link ColumnPlan.ImageParts}). {@code READ_JSON}: a JSON field's values as a beton read gives them (a string's
+ * text, any other value's JSON text).
  */
 enum ColumnKind {
-  LONG, INT, SHORT, BYTE, BOOLEAN, FLOAT, DOUBLE,
+  LONG, INT, SHORT, BYTE, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ, FLOAT, DOUBLE,
   BINARY, ENCODED_IMAGE, READ_IMAGE, IMAGE_PATH, IMAGE_STRUCT, NUMERIC_ARRAY, STRING_JSON, STRING_BYTES, JSON,
   READ_JSON
 }

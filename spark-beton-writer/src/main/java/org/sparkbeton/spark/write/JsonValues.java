@@ -1,5 +1,9 @@
 package org.sparkbeton.spark.write;
 
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
 import org.apache.spark.sql.catalyst.util.MapData;
@@ -8,6 +12,7 @@ import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
@@ -17,12 +22,15 @@ import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 import org.sparkbeton.format.JsonStrings;
 
 /**
  * Spark values (structs, maps, arrays and their leaves) as JSON text in Python's {@code json.dumps}
  * style, so FFCV's {@code JSONField.unpack} gives back the dict. Binary leaves become arrays of
- * byte values; map keys become strings; non-finite floats become null.
+ * byte values; dates and timestamps their ISO-8601 text ({@code "2024-05-01"}, {@code "2024-05-01T12:30:00Z"},
+ * without a zone for timestamps without one); map keys become strings; non-finite floats become null.
  */
 final class JsonValues {
   private JsonValues() {}
@@ -90,6 +98,12 @@ final class JsonValues {
     } else if (t instanceof DoubleType || t instanceof FloatType) {
       double d = ((Number) v).doubleValue();
       sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
+    } else if (t instanceof DateType) {
+      string(sb, LocalDate.ofEpochDay((Integer) v).toString());
+    } else if (t instanceof TimestampType) {
+      string(sb, instant((Long) v).toString());
+    } else if (t instanceof TimestampNTZType) {
+      string(sb, LocalDateTime.ofInstant(instant((Long) v), ZoneOffset.UTC).toString());
     } else if (t instanceof BinaryType) {
       byte[] b = (byte[]) v;
       sb.append('[');
@@ -100,6 +114,11 @@ final class JsonValues {
     } else {
       string(sb, v.toString());
     }
+  }
+
+  /** The instant {@code micros} microseconds after 1970-01-01T00:00Z, as Spark keeps timestamps. */
+  private static Instant instant(long micros) {
+    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
   }
 
   static void string(StringBuilder sb, String s) {

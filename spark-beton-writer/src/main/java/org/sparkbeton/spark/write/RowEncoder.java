@@ -190,6 +190,8 @@ final class RowEncoder implements AutoCloseable {
       case SHORT -> (long) row.getShort(i);
       case BYTE -> (long) row.getByte(i);
       case BOOLEAN -> row.getBoolean(i) ? 1L : 0L;
+      case DATE -> (long) row.getInt(i);
+      case TIMESTAMP, TIMESTAMP_NTZ -> row.getLong(i);
       case FLOAT -> (double) row.getFloat(i);
       case DOUBLE -> row.getDouble(i);
       case BINARY -> row.getBinary(i);

@@ -8,6 +8,7 @@ import org.apache.spark.sql.types.BinaryType;
 import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
@@ -18,11 +19,13 @@ import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.types.TimestampNTZType;
+import org.apache.spark.sql.types.TimestampType;
 import org.sparkbeton.format.dataset.RecordedColumnTypes;
 
 /**
  * The recipe entries ({@link RecordedColumnTypes}) that record the Spark types of a write's columns whose fields are
- * wider than they: {@code int}, {@code smallint}, {@code tinyint} and {@code boolean} columns (Int fields),
+ * wider than they: {@code int}, {@code smallint}, {@code tinyint}, {@code boolean}, date and timestamp columns (Int fields),
  * {@code float} (Float), strings stored as bytes, and structs, maps and lists stored as JSON whose values the JSON
  * gives back exactly ({@link #jsonRestores}). Other columns read back as they were written without an entry.
  */
@@ -37,6 +40,9 @@ final class WrittenColumnTypes {
         case SHORT -> RecordedColumnTypes.SMALLINT;
         case BYTE -> RecordedColumnTypes.TINYINT;
         case BOOLEAN -> RecordedColumnTypes.BOOLEAN;
+        case DATE -> RecordedColumnTypes.DATE;
+        case TIMESTAMP -> RecordedColumnTypes.TIMESTAMP;
+        case TIMESTAMP_NTZ -> RecordedColumnTypes.TIMESTAMP_NTZ;
         case FLOAT -> RecordedColumnTypes.FLOAT;
         case STRING_BYTES -> RecordedColumnTypes.STRING;
         case JSON -> jsonRestores(p.type()) ? p.type().sql() : null;
@@ -51,9 +57,9 @@ final class WrittenColumnTypes {
 
   /**
    * Whether the JSON {@link JsonValues} writes for values of {@code t} gives them back: numbers (not-a-number and
-   * infinities become null), strings, booleans, binary (lists of byte values) and decimals (their text), in structs,
-   * lists and maps keyed by strings or integers. Dates, timestamps and intervals are written as the numbers Spark
-   * keeps them as, which a reader of the JSON cannot tell from numbers: such a column reads back as its JSON text.
+   * infinities become null), strings, booleans, binary (lists of byte values), decimals, dates and timestamps (their
+   * ISO-8601 text), in structs, lists and maps keyed by strings or integers. Intervals and other types are written
+   * as their text, which this reader does not parse back: such a column reads back as its JSON text.
    */
   static boolean jsonRestores(DataType t) {
     if (t instanceof StructType s) {
@@ -75,6 +81,7 @@ final class WrittenColumnTypes {
     }
     return t instanceof StringType || t instanceof BooleanType || t instanceof LongType || t instanceof IntegerType
         || t instanceof ShortType || t instanceof ByteType || t instanceof DoubleType || t instanceof FloatType
-        || t instanceof BinaryType || t instanceof DecimalType;
+        || t instanceof BinaryType || t instanceof DecimalType || t instanceof DateType || t instanceof TimestampType
+        || t instanceof TimestampNTZType;
   }
 }

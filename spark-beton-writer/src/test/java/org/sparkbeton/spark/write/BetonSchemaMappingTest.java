@@ -75,8 +75,12 @@ class BetonSchemaMappingTest {
     assertThatThrownBy(() -> BetonSchemaMapping.fields(
         new StructType().add("a_column_name_too_long", DataTypes.IntegerType), none))
         .hasMessageContaining("'a_column_name_too_long' is 22 bytes; .beton stores at most 16");
-    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("when", DataTypes.DateType), none))
-        .hasMessage("Cannot write column 'when' of type date as .beton: cast it to long, double, string or binary first");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("price", DataTypes.createDecimalType(10, 2)),
+        none)).hasMessage("Cannot write column 'price' of type decimal(10,2) as .beton: cast it to long, double, string"
+            + " or binary first");
+    // dates and timestamps are Int fields of days and microseconds
+    assertThat(BetonSchemaMapping.fields(new StructType().add("when", DataTypes.DateType)
+        .add("at", DataTypes.TimestampType), none)).extracting(f -> f.typeId()).containsExactly(1, 1);
     assertThatThrownBy(() -> BetonSchemaMapping.fields(
         new StructType().add("emb", DataTypes.createArrayType(DataTypes.DoubleType)), none))
         .hasMessage("Column 'emb' is an array of double: give its shape with option arrayShapes, e.g. 'emb:3x4'");
