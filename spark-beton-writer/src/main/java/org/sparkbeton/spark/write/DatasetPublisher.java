@@ -95,6 +95,9 @@ public final class DatasetPublisher {
       requirePresent(messages);
       Map<String, String> written = previous == null || overwrite ? recipe
           : RecordedColumnTypes.afterAppend(recipe, previous);
+      if (previous != null && !overwrite) {
+        warnOfWiderColumns(jobId, previous, written);
+      }
       Map<String, String> nextRecipe = StreamBatch.recorded(withClassNames(withQuarantineJobs(written, previous,
           overwrite, jobId, messages), overwrite ? null : previous), previous, batch);
       DatasetManifest next = new DatasetManifest(manifestFields, shards, nextRecipe, SparkBetonVersion.writer());
@@ -117,6 +120,24 @@ public final class DatasetPublisher {
       deleteUnlisted(jobId, live, quarantine, overwrite);
       return next;
     }
+  }
+
+  /**
+   * Says which columns of the dataset read as other types from now on: the rows appended are of a wider type than
+   * the dataset's (bigint ones appended to int ones), and DataFrames and streams that read it before fail their next
+   * query (the reader README's "Column types as written").
+   */
+  private void warnOfWiderColumns(String jobId, DatasetManifest previous, Map<String, String> next) {
+    Map<String, String> before = RecordedColumnTypes.of(previous.recipe());
+    Map<String, String> after = RecordedColumnTypes.of(next);
+    before.forEach((field, type) -> {
+      String now = after.get(field);
+      if (!type.equals(now)) {
+        LOG.warn("beton write {}: column '{}' of {} reads as {} from now on, not {}: the rows appended are of a wider"
+            + " type", jobId, field, dir, now != null ? now : "its field's own type (bigint, double, binary or string)",
+            type);
+      }
+    });
   }
 
   /**
