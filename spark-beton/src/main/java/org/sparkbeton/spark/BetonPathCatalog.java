@@ -14,6 +14,8 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.StagedTable;
+import org.apache.spark.sql.connector.catalog.StagingTableCatalog;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
@@ -30,7 +32,8 @@ import org.sparkbeton.spark.write.DatasetPublisher;
  * A catalog whose tables are beton datasets named by their paths, for SQL: with
  * {@code spark.sql.catalog.beton=org.sparkbeton.spark.BetonPathCatalog}, {@code SELECT * FROM beton.`/data/photos`}
  * reads the dataset (or a {@code .beton} file, or a glob) as {@code spark.read().format("beton").load(path)} does,
- * {@code INSERT INTO} / {@code INSERT OVERWRITE beton.`/data/photos`} append to or replace it, and
+ * {@code INSERT INTO} / {@code INSERT OVERWRITE beton.`/data/photos`} append to or replace its rows,
+ * {@code CREATE OR REPLACE TABLE ... AS SELECT} replaces it, all at once ({@link BetonStagedTable}), and
  * {@code CREATE TABLE beton.`/data/new` [(columns)] [AS SELECT ...]} writes a new one, as do
  * {@code df.write().format("beton").saveAsTable(...)} and a streaming query's {@code toTable(...)}. Spark's own
  * {@code parquet.`path`} form serves file formats only, and a data source of Spark's DataSource V2 cannot join it; a
@@ -40,7 +43,7 @@ import org.sparkbeton.spark.write.DatasetPublisher;
  * ({@code spark.sql.catalog.beton.<option>}) are read and write options every table of it takes (e.g.
  * {@code verifyChecksums}, {@code fs.s3a.endpoint}); Spark's {@code OPTIONS (...)} of a statement come after them.
  */
-public final class BetonPathCatalog implements TableCatalog {
+public final class BetonPathCatalog implements StagingTableCatalog {
   private String name = "beton";
   private Map<String, String> defaults = Map.of();
 
@@ -101,31 +104,83 @@ public final class BetonPathCatalog implements TableCatalog {
   }
 
   /**
-   * {@code CREATE TABLE beton.`path` (columns)} and the create of {@code CREATE TABLE beton.`path` AS SELECT ...}: an
-   * empty dataset of those columns at the path, written now, so that the table exists as Spark expects after a
-   * create (a plain create's {@code INSERT}s then append to it); a create by a query then appends the query's rows
-   * to it. A path holding a dataset or other files exists (Spark then refuses the create, or skips it for
-   * {@code IF NOT EXISTS}); the files of a write that never published do not count, as for
+   * {@code CREATE TABLE beton.`path` (columns)}: an empty dataset of those columns at the path, written now, so that
+   * the table exists as Spark expects after a create (its {@code INSERT}s then append to it); a create by a query is
+   * {@link #stageCreate}'s. A path holding a dataset or other files exists (Spark then refuses the create, or skips
+   * it for {@code IF NOT EXISTS}); the files of a write that never published do not count, as for
    * {@code df.write().format("beton").save(path)}.
    */
   @Override
   public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
       throws TableAlreadyExistsException {
     String path = path(ident);
+    refusePartitions(partitions);
+    Map<String, String> options = createOptions(path, properties);
+    refuseExisting(path);
+    SparkSession spark = SparkSession.active();
+    spark.createDataFrame(List.<Row>of(), schema).write().format(BetonDataSource.SHORT_NAME)
+        .options(BetonPathTable.writeOptions(options)).mode(SaveMode.ErrorIfExists).save(path);
+    return BetonPathTable.existing(quoted(path), path, options);
+  }
+
+  /**
+   * A create by a query ({@code CREATE TABLE ... AS SELECT}, {@code saveAsTable}, {@code writeTo(...).create()}): the
+   * dataset appears when the query's write publishes it ({@link BetonStagedTable}); a query that fails leaves no
+   * dataset.
+   */
+  @Override
+  public StagedTable stageCreate(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) throws TableAlreadyExistsException {
+    String path = path(ident);
+    refusePartitions(partitions);
+    Map<String, String> options = createOptions(path, properties);
+    refuseExisting(path);
+    return new BetonStagedTable(quoted(path), path, schema, options, SaveMode.ErrorIfExists);
+  }
+
+  /**
+   * {@code REPLACE TABLE}: the dataset at the path replaced, as an {@code INSERT OVERWRITE} replaces it, by the
+   * query's rows, with the query's columns; all at once when the write publishes, so a query that fails leaves the
+   * dataset as it was.
+   */
+  @Override
+  public StagedTable stageReplace(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) throws NoSuchTableException {
+    String path = path(ident);
+    refusePartitions(partitions);
+    Map<String, String> options = createOptions(path, properties);
+    if (inspect(path).holdsNoDataset()) {
+      throw new NoSuchTableException(ident);
+    }
+    return new BetonStagedTable(quoted(path), path, schema, options, SaveMode.Overwrite);
+  }
+
+  /**
+   * {@code CREATE OR REPLACE TABLE}, {@code saveAsTable} in mode overwrite, {@code writeTo(...).createOrReplace()}:
+   * as {@link #stageReplace}, creating the dataset where there is none.
+   */
+  @Override
+  public StagedTable stageCreateOrReplace(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) {
+    String path = path(ident);
+    refusePartitions(partitions);
+    return new BetonStagedTable(quoted(path), path, schema, createOptions(path, properties), SaveMode.Overwrite);
+  }
+
+  private static void refusePartitions(Transform[] partitions) {
     if (partitions.length > 0) {
       throw new IllegalArgumentException("A beton table takes no PARTITIONED BY ("
           + String.join(", ", Arrays.stream(partitions).map(Transform::describe).toList()) + "): "
           + BetonWriteConf.WHY_NOT_PARTITIONED + "; keep the columns as fields");
     }
-    Map<String, String> options = createOptions(path, properties);
+  }
+
+  private void refuseExisting(String path) throws TableAlreadyExistsException {
     if (!inspect(path).holdsNoDataset()) {
       throw new TableAlreadyExistsException("Path " + path + " already holds a beton dataset or other files:"
-          + " INSERT INTO " + quoted(path) + " appends to a dataset, INSERT OVERWRITE replaces it");
+          + " INSERT INTO " + quoted(path) + " appends to a dataset, INSERT OVERWRITE or CREATE OR REPLACE TABLE"
+          + " replaces it");
     }
-    SparkSession spark = SparkSession.active();
-    spark.createDataFrame(List.<Row>of(), schema).write().format(BetonDataSource.SHORT_NAME)
-        .options(BetonPathTable.writeOptions(options)).mode(SaveMode.ErrorIfExists).save(path);
-    return BetonPathTable.existing(quoted(path), path, options);
   }
 
   /**
@@ -160,9 +215,9 @@ public final class BetonPathCatalog implements TableCatalog {
   }
 
   /**
-   * Drops a dataset of no samples (only its manifest: what a create wrote, which Spark drops again when the query of a
-   * {@code CREATE TABLE ... AS SELECT} fails); refuses one with samples, as a path's table is its data, and deleting
-   * data is for a file system command or {@code beton gc}. False where there is no dataset.
+   * Drops a dataset of no samples (only its manifest: what a create with columns wrote); refuses one with samples, as
+   * a path's table is its data, and deleting data is for a file system command or {@code beton gc}. False where there
+   * is no dataset.
    */
   @Override
   public boolean dropTable(Identifier ident) {

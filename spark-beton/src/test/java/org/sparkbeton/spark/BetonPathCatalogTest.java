@@ -141,7 +141,7 @@ class BetonPathCatalogTest {
 
   /**
    * A create with columns and no query writes an empty dataset of them, which inserts then fill; a create whose query
-   * fails leaves nothing, as Spark drops the table it created; an empty dataset drops, one with samples does not.
+   * fails leaves nothing (its write published nothing); an empty dataset drops, one with samples does not.
    */
   @Test
   void createTableWithColumnsWritesAnEmptyDatasetAndAFailedCreateLeavesNothing() throws Exception {
@@ -180,13 +180,47 @@ class BetonPathCatalogTest {
     assertThat(samples(dir)).isEqualTo(6);
     spark.range(2).selectExpr("id + 100 as label").writeTo(table(dir)).overwrite(org.apache.spark.sql.functions.lit(true));
     assertThat(rows("select label from " + table(dir) + " order by label")).containsExactly("[100]", "[101]");
-    assertThatThrownBy(() -> spark.range(1).selectExpr("id as label").writeTo(table(dir)).createOrReplace())
-        .hasMessageContaining("does not delete datasets").hasMessageContaining("INSERT OVERWRITE");
-    assertThat(samples(dir)).isEqualTo(2);
+    spark.range(1).selectExpr("id + 7 as label", "'x' as note").writeTo(table(dir)).createOrReplace();
+    assertThat(rows("select * from " + table(dir))).containsExactly("[7,x]");
+    Path fresh = tmp.resolve("v2-fresh");
+    spark.range(2).selectExpr("id as label").writeTo(table(fresh)).createOrReplace();
+    assertThat(samples(fresh)).isEqualTo(2);
+  }
+
+  /**
+   * A replace writes the new rows, with their columns, in place of the dataset when its write publishes: a query that
+   * fails leaves the dataset as it was; a replace without a query leaves an empty dataset of the columns given.
+   */
+  @Test
+  void createOrReplaceAndReplaceSwapTheDatasetWhenTheirWritePublishes() throws Exception {
+    Path dir = scalars("replaced", 6);
+    spark.sql("create or replace table " + table(dir) + " as select concat('n', id) as name from range(4)");
+    assertThat(rows("select * from " + table(dir) + " order by name")).containsExactly("[n0]", "[n1]", "[n2]", "[n3]");
+    try (Stream<Path> files = Files.list(dir)) {
+      // the replaced dataset's shards are gone: only what the new manifest lists is left
+      assertThat(files.filter(p -> p.toString().endsWith(".beton")).count())
+          .isEqualTo(DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).shards().size());
+    }
+
+    assertThatThrownBy(() -> spark.sql("replace table " + table(dir) + " as select cast(null as int) as label"))
+        .hasMessageContaining("null; .beton has no nulls");
+    assertThat(rows("select count(*) from " + table(dir))).containsExactly("[4]");
+
+    spark.sql("replace table " + table(dir) + " (label int, weight double) using beton");
+    assertThat(samples(dir)).isZero();
+    assertThat(spark.table(table(dir)).schema().simpleString()).isEqualTo("struct<label:int,weight:double>");
+
+    Path missing = tmp.resolve("replaced-missing");
+    assertThatThrownBy(() -> spark.sql("replace table " + table(missing) + " as select 1 as a"))
+        .hasMessageContaining("TABLE_OR_VIEW_NOT_FOUND");
+    assertThat(missing).doesNotExist();
+    assertThatThrownBy(() -> spark.sql("create or replace table " + table(dir) + " partitioned by (a) as select 1 as a"))
+        .hasMessageContaining("takes no PARTITIONED BY (a)");
+    assertThat(samples(dir)).isZero();
   }
 
   @Test
-  void saveAsTableCreatesAppendsAndKeepsTheOtherModes() throws Exception {
+  void saveAsTableCreatesAppendsAndOverwritesInEveryMode() throws Exception {
     Path dir = tmp.resolve("saved");
     Dataset<Row> three = spark.range(3).selectExpr("id as label");
     three.write().format("beton").saveAsTable(table(dir));
@@ -198,10 +232,12 @@ class BetonPathCatalogTest {
     three.write().format("beton").mode("append").saveAsTable(table(dir));
     three.write().insertInto(table(dir));
     assertThat(samples(dir)).isEqualTo(9);
-    assertThatThrownBy(() -> three.write().format("beton").mode("overwrite").saveAsTable(table(dir)))
-        .hasMessageContaining("does not delete datasets").hasMessageContaining("INSERT OVERWRITE");
     assertThat(rows("select label, count(*) from " + table(dir) + " group by label order by label"))
         .containsExactly("[0,3]", "[1,3]", "[2,3]");
+    spark.range(5).selectExpr("cast(id as int) as label").write().format("beton").mode("overwrite")
+        .saveAsTable(table(dir));
+    assertThat(samples(dir)).isEqualTo(5);
+    assertThat(spark.table(table(dir)).schema().simpleString()).isEqualTo("struct<label:int>");
 
     Path unformatted = tmp.resolve("saved-as-parquet");
     assertThatThrownBy(() -> three.write().saveAsTable(table(unformatted)))
