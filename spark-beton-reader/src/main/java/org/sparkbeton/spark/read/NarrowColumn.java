@@ -5,9 +5,8 @@ import org.apache.spark.sql.types.DataTypes;
 
 /**
  * A column narrower than its field, as the dataset's writer recorded it ({@link BetonSchema}): an Int field's int64
- * read as an int, smallint, tinyint, boolean, date (days) or timestamp (microseconds); a Float field's float64 as a
- * float. A stored value the column cannot
- * hold exactly is no value of the column, and its readers fail rather than wrap it.
+ * read as an int, smallint, tinyint, boolean or date (an int of days); a Float field's float64 as a float. A stored
+ * value the column cannot hold exactly is no value of the column, and its readers fail rather than wrap it.
  */
 enum NarrowColumn {
   INT {
@@ -53,30 +52,6 @@ enum NarrowColumn {
     Object value(long v) {
       return v == 1;
     }
-  },
-  /** Days since 1970-01-01, an int as Spark keeps dates. */
-  DATE {
-    @Override
-    boolean fits(long v) {
-      return (int) v == v;
-    }
-
-    @Override
-    Object value(long v) {
-      return (int) v;
-    }
-  },
-  /** Microseconds since 1970, a long as Spark keeps timestamps (with a zone or without): any int64 is one. */
-  TIMESTAMP {
-    @Override
-    boolean fits(long v) {
-      return true;
-    }
-
-    @Override
-    Object value(long v) {
-      return v;
-    }
   };
 
   /** Whether the column holds the stored integer {@code v}. */
@@ -85,9 +60,12 @@ enum NarrowColumn {
   /** The column's value for a stored integer it {@link #fits}. */
   abstract Object value(long v);
 
-  /** The column of Spark type {@code type} that an Int field's values are read as, or null for a {@code bigint} one. */
+  /**
+   * The column of Spark type {@code type} that an Int field's values are read as, or null where they are read as the
+   * longs they are ({@code bigint}, and timestamps, which Spark keeps as microseconds). A date is an int of days.
+   */
   static NarrowColumn ofInteger(DataType type) {
-    if (type == DataTypes.IntegerType) {
+    if (type == DataTypes.IntegerType || type == DataTypes.DateType) {
       return INT;
     } else if (type == DataTypes.ShortType) {
       return SMALLINT;
@@ -95,10 +73,6 @@ enum NarrowColumn {
       return TINYINT;
     } else if (type == DataTypes.BooleanType) {
       return BOOLEAN;
-    } else if (type == DataTypes.DateType) {
-      return DATE;
-    } else if (type == DataTypes.TimestampType || type == DataTypes.TimestampNTZType) {
-      return TIMESTAMP;
     }
     return null;
   }

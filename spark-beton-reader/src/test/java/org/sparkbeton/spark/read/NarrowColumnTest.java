@@ -9,6 +9,8 @@ class NarrowColumnTest {
   @Test
   void holdsTheStoredIntegersOfItsRangeOnly() {
     assertThat(NarrowColumn.ofInteger(DataTypes.LongType)).isNull();
+    assertThat(NarrowColumn.ofInteger(DataTypes.TimestampType)).isNull(); // microseconds: the long itself
+    assertThat(NarrowColumn.ofInteger(DataTypes.DateType)).isEqualTo(NarrowColumn.INT); // days: an int
     NarrowColumn i = NarrowColumn.ofInteger(DataTypes.IntegerType);
     assertThat(i.fits(Integer.MIN_VALUE)).isTrue();
     assertThat(i.fits(1L << 31)).isFalse();
