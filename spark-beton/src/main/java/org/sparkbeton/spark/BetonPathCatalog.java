@@ -2,15 +2,12 @@ package org.sparkbeton.spark;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
-import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
 import org.apache.spark.sql.connector.catalog.Identifier;
@@ -113,14 +110,9 @@ public final class BetonPathCatalog implements StagingTableCatalog {
   @Override
   public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
       throws TableAlreadyExistsException {
-    String path = path(ident);
-    refusePartitions(partitions);
-    Map<String, String> options = createOptions(path, properties);
-    refuseExisting(path);
-    SparkSession spark = SparkSession.active();
-    spark.createDataFrame(List.<Row>of(), schema).write().format(BetonDataSource.SHORT_NAME)
-        .options(BetonPathTable.writeOptions(options)).mode(SaveMode.ErrorIfExists).save(path);
-    return BetonPathTable.existing(quoted(path), path, options);
+    BetonStagedTable create = staged(ident, schema, partitions, properties);
+    create.commitStagedChanges(); // no rows written: the empty dataset
+    return BetonPathTable.existing(create.name(), create.path(), create.options());
   }
 
   /**
@@ -130,6 +122,12 @@ public final class BetonPathCatalog implements StagingTableCatalog {
    */
   @Override
   public StagedTable stageCreate(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties) throws TableAlreadyExistsException {
+    return staged(ident, schema, partitions, properties);
+  }
+
+  /** The create of a new dataset at the path; a path holding one, or other files, is refused. */
+  private BetonStagedTable staged(Identifier ident, StructType schema, Transform[] partitions,
       Map<String, String> properties) throws TableAlreadyExistsException {
     String path = path(ident);
     refusePartitions(partitions);

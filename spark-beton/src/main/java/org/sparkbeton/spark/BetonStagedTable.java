@@ -57,6 +57,15 @@ final class BetonStagedTable implements StagedTable, SupportsWrite {
     return name;
   }
 
+  String path() {
+    return path;
+  }
+
+  /** The catalog's and the statement's options. */
+  Map<String, String> options() {
+    return options;
+  }
+
   @Override
   public StructType schema() {
     return schema;

@@ -233,7 +233,6 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     return now;
   }
 
-
   DatasetInputs inputs() {
     return opening != null ? opening.get().inputs() : inputs;
   }

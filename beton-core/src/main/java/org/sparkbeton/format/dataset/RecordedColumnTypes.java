@@ -10,8 +10,8 @@ import org.sparkbeton.format.FieldTypes;
  * The column types a Spark write records in its dataset's recipe, one entry {@code spark_type.<field>} per field whose
  * .beton type is wider than the column it was written from: a field stores every integer as int64 and every
  * floating-point number as float64 (and a date as its days, a timestamp as its microseconds since 1970), a string as
- * UTF-8 bytes when asked, a struct, map or list as JSON text. A read
- * of the dataset gives each such column the recorded type again ({@code int}, not {@code bigint}; the struct, not its
+ * UTF-8 bytes when asked, a struct, map or list as JSON text. A read of the dataset gives each such column the
+ * recorded type again ({@code int}, not {@code bigint}; the struct, not its
  * JSON text). The values are Spark SQL type names ({@code INT}, {@code STRUCT<`a`: INT>}), which readers without
  * Spark ignore: the .beton files are the same with or without them.
  *
@@ -36,6 +36,8 @@ public final class RecordedColumnTypes {
   public static final String STRING = "STRING";
   /** The integer types an Int field records, narrowest first: an append takes the wider of two. */
   private static final List<String> INTEGERS = List.of(TINYINT, SMALLINT, INT);
+  /** The other types an Int field records. */
+  private static final List<String> OTHER_INT_FIELD_TYPES = List.of(BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ);
 
   private RecordedColumnTypes() {}
 
@@ -57,11 +59,12 @@ public final class RecordedColumnTypes {
 
   /**
    * Whether a field of FFCV type {@code typeId} can hold the values of a column of recorded type {@code type}: an Int
-   * field integers, booleans, dates and timestamps, a Float field floats, a Bytes field strings, a JSON field structs, maps and lists.
+   * field integers, booleans, dates and timestamps, a Float field floats, a Bytes field strings, a JSON field structs,
+   * maps and lists.
    */
   public static boolean fits(int typeId, String type) {
     return switch (typeId) {
-      case FieldTypes.INT -> INTEGERS.contains(type) || List.of(BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ).contains(type);
+      case FieldTypes.INT -> INTEGERS.contains(type) || OTHER_INT_FIELD_TYPES.contains(type);
       case FieldTypes.FLOAT -> type.equals(FLOAT);
       case FieldTypes.BYTES -> type.equals(STRING);
       case FieldTypes.JSON -> {

@@ -4,12 +4,12 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
 import org.apache.spark.sql.catalyst.util.GenericArrayData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
@@ -37,8 +37,8 @@ import org.sparkbeton.format.dataset.JsonText;
  * A JSON field's value as the Spark value of the struct, map or list type its writer recorded
  * ({@link BetonSchema}), the inverse of the writer's JSON: objects to structs (by member name; a missing member is
  * null) and maps (keys parsed as the key type), lists to arrays, lists of byte values to binary, decimal text to
- * decimals, ISO-8601 text to dates and timestamps. A value that is not of the type (a dataset edited by another writer) is an IllegalArgumentException
- * saying what was found.
+ * decimals, ISO-8601 text to dates and timestamps. A value that is not of the type (a dataset edited by another
+ * writer) is an IllegalArgumentException saying what was found.
  */
 final class JsonColumnValues {
   private JsonColumnValues() {}
@@ -121,11 +121,10 @@ final class JsonColumnValues {
       String text = as(String.class, v, t);
       try {
         if (t instanceof DateType) {
-          return Math.toIntExact(LocalDate.parse(text).toEpochDay());
+          return DateTimeUtils.localDateToDays(LocalDate.parse(text));
         }
-        Instant at = t instanceof TimestampType ? Instant.parse(text)
-            : LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
-        return Math.addExact(Math.multiplyExact(at.getEpochSecond(), 1_000_000L), at.getNano() / 1_000L);
+        return t instanceof TimestampType ? DateTimeUtils.instantToMicros(Instant.parse(text))
+            : DateTimeUtils.localDateTimeToMicros(LocalDateTime.parse(text));
       } catch (DateTimeParseException | ArithmeticException e) {
         throw new IllegalArgumentException("expected a " + t.simpleString() + " as ISO-8601 text, found " + text, e);
       }
@@ -145,20 +144,16 @@ final class JsonColumnValues {
     }
   }
 
+  /** An integer of type {@code t} (bigint, int, smallint, tinyint), narrowed as an Int field's values are. */
   private static Object integer(long v, DataType t) {
-    if (t instanceof LongType) {
+    NarrowColumn narrow = NarrowColumn.ofInteger(t);
+    if (narrow == null) {
       return v;
     }
-    if (t instanceof IntegerType && (int) v == v) {
-      return (int) v;
+    if (!narrow.fits(v)) {
+      throw new IllegalArgumentException(v + " is out of range for " + t.simpleString());
     }
-    if (t instanceof ShortType && (short) v == v) {
-      return (short) v;
-    }
-    if (t instanceof ByteType && (byte) v == v) {
-      return (byte) v;
-    }
-    throw new IllegalArgumentException(v + " is out of range for " + t.simpleString());
+    return narrow.value(v);
   }
 
   private static <T> T as(Class<T> kind, Object v, DataType t) {

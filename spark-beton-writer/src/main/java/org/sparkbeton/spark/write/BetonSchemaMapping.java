@@ -40,8 +40,8 @@ import org.sparkbeton.format.options.OptionNames;
 /**
  * Spark schema → .beton fields, checked when the write is planned, with messages naming the column
  * (a column an option names must exist; image options need an image column):
- * integral and boolean → Int; dates and timestamps → Int (days, microseconds since 1970); float/double → Float; binary → Bytes, or RGBImage for the columns
- * named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
+ * integral and boolean → Int; dates and timestamps → Int (days, microseconds since 1970); float/double → Float;
+ * binary → Bytes, or RGBImage for the columns named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
  * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} (or from the beton
  * read that gave them, with its dtype: {@link StoredArrays}) → NDArray; string → JSON string literal (or UTF-8
  * Bytes), except a JSON field a beton read gave, which stays a JSON field ({@link #readFromJsonField}); other structs,

@@ -1,11 +1,8 @@
 package org.sparkbeton.spark.write;
 
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.catalyst.util.DateTimeUtils;
 import org.apache.spark.sql.catalyst.util.MapData;
 import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.BinaryType;
@@ -99,11 +96,11 @@ final class JsonValues {
       double d = ((Number) v).doubleValue();
       sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
     } else if (t instanceof DateType) {
-      string(sb, LocalDate.ofEpochDay((Integer) v).toString());
+      string(sb, DateTimeUtils.daysToLocalDate((Integer) v).toString());
     } else if (t instanceof TimestampType) {
-      string(sb, instant((Long) v).toString());
+      string(sb, DateTimeUtils.microsToInstant((Long) v).toString());
     } else if (t instanceof TimestampNTZType) {
-      string(sb, LocalDateTime.ofInstant(instant((Long) v), ZoneOffset.UTC).toString());
+      string(sb, DateTimeUtils.microsToLocalDateTime((Long) v).toString());
     } else if (t instanceof BinaryType) {
       byte[] b = (byte[]) v;
       sb.append('[');
@@ -114,11 +111,6 @@ final class JsonValues {
     } else {
       string(sb, v.toString());
     }
-  }
-
-  /** The instant {@code micros} microseconds after 1970-01-01T00:00Z, as Spark keeps timestamps. */
-  private static Instant instant(long micros) {
-    return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
   }
 
   static void string(StringBuilder sb, String s) {

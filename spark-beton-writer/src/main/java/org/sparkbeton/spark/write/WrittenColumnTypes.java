@@ -25,8 +25,8 @@ import org.sparkbeton.format.dataset.RecordedColumnTypes;
 
 /**
  * The recipe entries ({@link RecordedColumnTypes}) that record the Spark types of a write's columns whose fields are
- * wider than they: {@code int}, {@code smallint}, {@code tinyint}, {@code boolean}, date and timestamp columns (Int fields),
- * {@code float} (Float), strings stored as bytes, and structs, maps and lists stored as JSON whose values the JSON
+ * wider than they: {@code int}, {@code smallint}, {@code tinyint}, {@code boolean}, date and timestamp columns (Int
+ * fields), {@code float} (Float), strings stored as bytes, and structs, maps and lists stored as JSON whose values the JSON
  * gives back exactly ({@link #jsonRestores}). Other columns read back as they were written without an entry.
  */
 final class WrittenColumnTypes {

@@ -249,8 +249,9 @@ public final class ImageFolderPrepare {
     Map<String, Long> perClass = new LinkedHashMap<>();
     labels.names().forEach(c -> perClass.put(c, 0L));
     // a label-only query: reads the metadata of each shard, never an image page
+    // the label reads as the int it was written as, or as bigint after an append to a dataset written before types
     for (Row r : spark.read().format("beton").load(output).groupBy("label").count().collectAsList()) {
-      perClass.put(labels.name(((Number) r.get(0)).longValue()), r.getLong(1)); // int; bigint after an append to an older dataset
+      perClass.put(labels.name(((Number) r.get(0)).longValue()), r.getLong(1));
     }
     long bytes = manifest.shards().stream().mapToLong(s -> s.bytes()).sum();
     WriteCounts written = model.finished();
