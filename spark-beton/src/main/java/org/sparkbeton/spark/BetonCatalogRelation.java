@@ -47,7 +47,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
     this.writeOptions = writeOptions;
     StructType stored = declared == null || holdsData() ? read().schema() : null;
     if (declared != null && stored != null) {
-      requireColumns(declared, stored);
+      requireColumns(declared, stored, path);
     }
     this.schema = declared == null ? stored : annotated(declared, stored);
   }
@@ -57,7 +57,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
    * (an image's dataset, parts and recipe), as the dataset is now, so that rows of the table written elsewhere with
    * {@code format("beton")} are stored as the dataset stored them. The catalog keeps the types.
    */
-  private static StructType annotated(StructType declared, StructType stored) {
+  static StructType annotated(StructType declared, StructType stored) {
     if (stored == null) {
       return declared;
     }
@@ -125,8 +125,8 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
     return !BetonProvider.inspect(path, readOptions).state().holdsNoDataset();
   }
 
-  /** Every column the catalog declares must be one of the dataset's (any case). */
-  private void requireColumns(StructType declared, StructType stored) {
+  /** Every column the catalog declares must be one of the dataset's at {@code path} (any case). */
+  static void requireColumns(StructType declared, StructType stored, String path) {
     for (StructField f : declared.fields()) {
       if (java.util.Arrays.stream(stored.fieldNames()).noneMatch(f.name()::equalsIgnoreCase)) {
         throw new IllegalArgumentException("Table column '" + f.name() + "' is not a field of the beton dataset at "
@@ -163,8 +163,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   public RDD<Row> buildScan(String[] requiredColumns, Filter[] filters) {
     Column[] columns = new Column[requiredColumns.length];
     for (int i = 0; i < columns.length; i++) {
-      String name = requiredColumns[i];
-      columns[i] = functions.col("`" + name.replace("`", "``") + "`").cast(schema.apply(name).dataType()).as(name);
+      columns[i] = asDeclared(schema.apply(requiredColumns[i]));
     }
     if (!holdsData()) {
       return sqlContext.sparkContext().emptyRDD(scala.reflect.ClassTag$.MODULE$.apply(Row.class));
@@ -179,6 +178,12 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
     }
     RDD<?> rows = data.select(columns).queryExecution().toRdd();
     return (RDD<Row>) rows;
+  }
+
+  /** The dataset's column of {@code declared}'s name, cast to the type the catalog holds for it. */
+  static Column asDeclared(StructField declared) {
+    return functions.col("`" + declared.name().replace("`", "``") + "`").cast(declared.dataType())
+        .as(declared.name(), declared.metadata());
   }
 
   /** The rows written as the dataset holds them ({@link CatalogInsert}), appended or replacing it. */

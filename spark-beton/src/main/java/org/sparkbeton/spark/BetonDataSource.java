@@ -8,11 +8,13 @@ import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.connector.catalog.Table;
 import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.execution.streaming.Source;
 import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.sources.CreatableRelationProvider;
 import org.apache.spark.sql.sources.DataSourceRegister;
 import org.apache.spark.sql.sources.RelationProvider;
 import org.apache.spark.sql.sources.SchemaRelationProvider;
+import org.apache.spark.sql.sources.StreamSourceProvider;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
@@ -26,7 +28,7 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * one it found.
  */
 public final class BetonDataSource implements TableProvider, DataSourceRegister, CreatableRelationProvider,
-    RelationProvider, SchemaRelationProvider {
+    RelationProvider, SchemaRelationProvider, StreamSourceProvider {
   public static final String SHORT_NAME = "beton";
   /** Loaded by name: a reference the verifier follows would load it with this class. */
   private static final String PROVIDER = "org.sparkbeton.spark.BetonProvider";
@@ -69,6 +71,18 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
   public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters,
       StructType schema) {
     return ((SchemaRelationProvider) provider()).createRelation(sqlContext, parameters, schema);
+  }
+
+  @Override
+  public scala.Tuple2<String, StructType> sourceSchema(SQLContext sqlContext, scala.Option<StructType> schema,
+      String providerName, scala.collection.immutable.Map<String, String> parameters) {
+    return ((StreamSourceProvider) provider()).sourceSchema(sqlContext, schema, providerName, parameters);
+  }
+
+  @Override
+  public Source createSource(SQLContext sqlContext, String metadataPath, scala.Option<StructType> schema,
+      String providerName, scala.collection.immutable.Map<String, String> parameters) {
+    return ((StreamSourceProvider) provider()).createSource(sqlContext, metadataPath, schema, providerName, parameters);
   }
 
   private synchronized Object provider() {

@@ -17,9 +17,11 @@ import org.apache.spark.sql.connector.catalog.TableProvider;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.connector.write.LogicalWriteInfo;
 import org.apache.spark.sql.connector.write.WriteBuilder;
+import org.apache.spark.sql.execution.streaming.Source;
 import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.sources.RelationProvider;
 import org.apache.spark.sql.sources.SchemaRelationProvider;
+import org.apache.spark.sql.sources.StreamSourceProvider;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 import org.slf4j.Logger;
@@ -32,6 +34,8 @@ import org.sparkbeton.spark.write.BetonWriteBuilder;
 import org.sparkbeton.spark.write.BetonWriteOptions;
 import org.sparkbeton.spark.write.DatasetDirectory;
 import org.sparkbeton.spark.write.DatasetPublisher;
+import scala.Option;
+import scala.Tuple2;
 import scala.collection.JavaConverters;
 
 /**
@@ -42,7 +46,7 @@ import scala.collection.JavaConverters;
  * writer joins through the same {@link BetonTable}.
  */
 public final class BetonProvider implements TableProvider, CreatableRelationProvider, RelationProvider,
-    SchemaRelationProvider {
+    SchemaRelationProvider, StreamSourceProvider {
   private static final Logger LOG = LoggerFactory.getLogger(BetonProvider.class);
   /** Internal option: marks the V2 write that {@link #createRelation} runs once the SaveMode is settled. */
   static final String V2_WRITE = "__beton_v2_write";
@@ -317,6 +321,26 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
   public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters,
       StructType schema) {
     return BetonCatalogRelation.open(sqlContext, asGiven(parameters), schema);
+  }
+
+  /**
+   * The columns of a stream of a table of the session catalog ({@code spark.readStream().table("photos")}), which
+   * Spark 3.5 resolves through this V1 interface only ({@link BetonStreamSource}); {@code schema} is the catalog's.
+   * Spark also asks this of {@code spark.readStream().format("beton").load(path)}, which then runs as a V2 stream.
+   */
+  @Override
+  public Tuple2<String, StructType> sourceSchema(SQLContext sqlContext, Option<StructType> schema, String providerName,
+      scala.collection.immutable.Map<String, String> parameters) {
+    return new Tuple2<>(BetonDataSource.SHORT_NAME,
+        BetonStreamSource.schema(asGiven(parameters), schema.isDefined() ? schema.get() : null));
+  }
+
+  /** The source of {@link #sourceSchema}'s stream, for a query that keeps its state under {@code metadataPath}. */
+  @Override
+  public Source createSource(SQLContext sqlContext, String metadataPath, Option<StructType> schema,
+      String providerName, scala.collection.immutable.Map<String, String> parameters) {
+    return BetonStreamSource.open(sqlContext, metadataPath, asGiven(parameters),
+        schema.isDefined() ? schema.get() : null);
   }
 
   /** Spark's options with their keys as the user wrote them (a CaseInsensitiveMap iterates lower-cased keys). */

@@ -322,4 +322,64 @@ class BetonCatalogTableTest {
         .option("checkpointLocation", tmp.resolve("stream-checkpoint-2").toString()).toTable("streamed"))
         .hasMessageContaining("data source provider(beton)");
   }
+
+  /**
+   * Runs {@code rows} over what is there now into the dataset {@code out}, from {@code checkpoint}; the input row
+   * counts of its batches that read rows.
+   */
+  private static List<Long> drain(org.apache.spark.sql.Dataset<Row> rows, Path out, Path checkpoint)
+      throws Exception {
+    org.apache.spark.sql.streaming.StreamingQuery query = rows.writeStream().format("beton")
+        .option("checkpointLocation", checkpoint.toString())
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start(out.toString());
+    assertThat(query.awaitTermination(120_000)).as("the stream ran to the end of its input").isTrue();
+    return java.util.Arrays.stream(query.recentProgress()).map(p -> p.numInputRows()).filter(n -> n > 0).toList();
+  }
+
+  private static String countAndSum(Path dataset) {
+    return spark.read().format("beton").load(dataset.toString()).selectExpr("count(*)", "sum(id)").first()
+        .toString();
+  }
+
+  @Test
+  void aStreamReadsATableByNameWithTheCatalogsColumnsAndOffsets() throws Exception {
+    Path location = tmp.resolve("stream-source");
+    spark.range(0, 6, 1, 2).selectExpr("id", "id / 2 as w").write().format("beton").save(location.toString());
+    // the catalog's columns: one of the dataset's two, narrower than it; a write option among the table's options
+    spark.sql("create table stream_source (id int) using beton options (jpegQuality '80') location '"
+        + location.toUri() + "'");
+    assertThat(spark.readStream().table("stream_source").schema().simpleString()).isEqualTo("struct<id:int>");
+
+    // a stream of the location first, then the table's from the same checkpoint: only what was appended since
+    Path out = tmp.resolve("stream-source-copy");
+    Path checkpoint = tmp.resolve("stream-source-checkpoint");
+    assertThat(drain(spark.readStream().format("beton").load(location.toString()).select("id"), out, checkpoint))
+        .containsExactly(6L);
+    spark.range(6, 10, 1, 2).selectExpr("id", "id / 2 as w").write().format("beton").mode("append")
+        .save(location.toString());
+    assertThat(drain(spark.readStream().table("stream_source").selectExpr("cast(id as bigint) as id"), out,
+        checkpoint)).containsExactly(4L);
+    assertThat(countAndSum(out)).isEqualTo("[10,45]");
+
+    // a new query of the table, with a read option of its own: one shard a batch
+    Path fresh = tmp.resolve("stream-source-fresh");
+    Path freshCheckpoint = tmp.resolve("stream-source-fresh-checkpoint");
+    assertThat(drain(spark.readStream().option("maxShardsPerTrigger", "1").table("stream_source"), fresh,
+        freshCheckpoint)).containsExactly(3L, 3L, 2L, 2L);
+    assertThat(countAndSum(fresh)).isEqualTo("[10,45]");
+    assertThat(spark.read().format("beton").load(fresh.toString()).schema().simpleString())
+        .isEqualTo("struct<id:int>");
+
+    // the dataset replaced under the table's stream: its next run fails, as a stream of the location does
+    spark.range(3).selectExpr("id", "id / 2 as w").write().format("beton").mode("overwrite")
+        .save(location.toString());
+    assertThatThrownBy(() -> drain(spark.readStream().table("stream_source"), fresh, freshCheckpoint))
+        .hasStackTraceContaining("was replaced after this stream read it");
+    assertThat(countAndSum(fresh)).isEqualTo("[10,45]");
+
+    Path empty = Files.createDirectories(tmp.resolve("stream-source-empty"));
+    spark.sql("create table stream_empty (id bigint) using beton location '" + empty.toUri() + "'");
+    assertThatThrownBy(() -> spark.readStream().table("stream_empty")).hasMessageContaining("No beton dataset at")
+        .hasMessageContaining("start it once the first write to the path has committed");
+  }
 }

@@ -175,5 +175,7 @@ class BetonStreamingReadTest {
         .hasStackTraceContaining("did you mean 'maxShardsPerTrigger'");
     assertThatThrownBy(() -> stream(tmp.resolve("missing")))
         .hasStackTraceContaining("Path does not exist");
+    assertThatThrownBy(() -> stream(Files.createDirectories(tmp.resolve("nothing-yet"))))
+        .hasMessageContaining("No beton dataset at").hasMessageContaining("holds no published manifest");
   }
 }
