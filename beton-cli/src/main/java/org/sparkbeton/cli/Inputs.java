@@ -32,8 +32,8 @@ final class Inputs {
   }
 
   /**
-   * What to name instead of a directory: for a dataset directory its first shard and {@code beton verify} of the
-   * whole; for a directory of .beton files one of them; else nothing.
+   * What to name instead of a directory: for a dataset directory its first shard, and {@code beton inspect} and
+   * {@code beton verify} of the whole; for a directory of .beton files one of them; else nothing.
    */
   private static String directoryHint(Path dir) {
     if (Files.isRegularFile(dir.resolve(DatasetManifest.FILE_NAME))) {
@@ -41,8 +41,9 @@ final class Inputs {
         DatasetManifest manifest = DatasetVerifier.manifest(dir);
         if (!manifest.shards().isEmpty()) {
           return String.format(Locale.ROOT, "; it is a dataset directory of %,d shards and %,d samples: name one of"
-              + " its shards (the first is %s), or check them all with `beton verify %s`", manifest.shards().size(),
-              manifest.totalSamples(), dir.resolve(manifest.shards().get(0).path()), dir);
+              + " its shards (the first is %s); `beton inspect %s` describes the dataset, `beton verify %s` checks"
+              + " every shard", manifest.shards().size(), manifest.totalSamples(),
+              dir.resolve(manifest.shards().get(0).path()), dir, dir);
         }
       } catch (IOException | RuntimeException unreadable) {
         return "; its manifest does not read (" + unreadable.getMessage() + "): `beton verify " + dir + "` says more";

@@ -1,7 +1,8 @@
 package org.sparkbeton.cli;
 
-import org.sparkbeton.format.JsonStrings;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,20 +10,27 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.JsonStrings;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.DatasetVerifier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 @Command(name = "inspect", mixinStandardHelpOptions = true,
-    description = {"Show header, fields, layout, bytes per field and image histograms.",
-        "Prints the header, the regions of the file, every field (type, dtype/shape, metadata column, allocations and"
-            + " payload bytes, from the allocation table), unused data bytes, and per image field the jpg/raw counts,"
-            + " the longest-side histogram and the most common sizes. Reads no payload."})
+    description = {"Show header, fields, layout, bytes per field and image histograms; or a dataset's manifest.",
+        "Of a .beton file: the header, the regions of the file, every field (type, dtype/shape, metadata column,"
+            + " allocations and payload bytes, from the allocation table), unused data bytes, and per image field the"
+            + " jpg/raw counts, the longest-side histogram and the most common sizes. Reads no payload.",
+        "Of a dataset directory (one with _manifest.json): who wrote it, its samples and shards, every field with the"
+            + " Spark type its write recorded and its stored min .. max over the shards, the write's recipe, and the"
+            + " shards. Reads the manifest only; `beton verify DIR` checks the shards against it."})
 final class InspectCommand implements Callable<Integer> {
   private static final int LISTED_SIZES = 10;
+  private static final int LISTED_SHARDS = 10;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file.")
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file, or a dataset directory.")
   Path file;
 
   @Option(names = "--json", description = "Print one JSON document instead of text.")
@@ -32,6 +40,10 @@ final class InspectCommand implements Callable<Integer> {
       description = "Image sizes listed per image field in text output (default ${DEFAULT-VALUE}).")
   int sizes = LISTED_SIZES;
 
+  @Option(names = "--shards", paramLabel = "N", defaultValue = "10",
+      description = "Shards listed in the text output of a dataset directory (default ${DEFAULT-VALUE}).")
+  int shards = LISTED_SHARDS;
+
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
@@ -40,11 +52,26 @@ final class InspectCommand implements Callable<Integer> {
     if (sizes < 0) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--sizes must be >= 0, got " + sizes);
     }
+    if (shards < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--shards must be >= 0, got " + shards);
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (Files.isRegularFile(file.resolve(DatasetManifest.FILE_NAME))) {
+      DatasetManifest manifest;
+      try {
+        manifest = DatasetVerifier.manifest(file);
+      } catch (IOException e) {
+        throw new CliException(e.getMessage() + "; `beton verify " + file + "` says more");
+      }
+      DatasetReport report = DatasetReport.of(file.toString(), manifest);
+      out.print(json ? DatasetReportText.toJson(report) : DatasetReportText.toText(report, shards));
+      out.flush();
+      return BetonCli.OK;
+    }
     InspectReport report;
     try (BetonReader reader = Inputs.open(file)) {
       report = Inspect.of(reader);
     }
-    PrintWriter out = spec.commandLine().getOut();
     out.print(json ? toJson(report) : toText(report, sizes));
     out.flush();
     return BetonCli.OK;
@@ -105,11 +132,11 @@ final class InspectCommand implements Callable<Integer> {
     return "[" + from + ", " + to + ") " + SizeArgs.human(Math.max(0, to - from));
   }
 
-  private static void line(StringBuilder b, String key, String value) {
+  static void line(StringBuilder b, String key, String value) {
     b.append(String.format(Locale.ROOT, "%-13s %s%n", key, value));
   }
 
-  private static void table(StringBuilder b, List<String[]> rows, boolean[] rightAlign) {
+  static void table(StringBuilder b, List<String[]> rows, boolean[] rightAlign) {
     if (rows.isEmpty()) {
       return;
     }

@@ -49,13 +49,14 @@ class VerifyDatasetTest {
   }
 
   @Test
-  void inspectingTheDirectoryNamesItsFirstShardAndVerify() throws Exception {
+  void aCommandThatReadsOneFileNamesTheDirectorysFirstShardInspectAndVerify() throws Exception {
     Path dir = dataset(3);
-    Cli.Result r = Cli.run("inspect", dir);
+    Cli.Result r = Cli.run("dump", dir);
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly("beton: " + dir + ": is a directory, expected a .beton file; it is a"
         + " dataset directory of 3 shards and 15 samples: name one of its shards (the first is "
-        + dir.resolve("part-00000.beton") + "), or check them all with `beton verify " + dir + "`");
+        + dir.resolve("part-00000.beton") + "); `beton inspect " + dir + "` describes the dataset, `beton verify "
+        + dir + "` checks every shard");
   }
 
   @Test
