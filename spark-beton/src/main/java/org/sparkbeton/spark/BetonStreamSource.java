@@ -16,6 +16,8 @@ import org.apache.spark.sql.execution.streaming.SerializedOffset;
 import org.apache.spark.sql.execution.streaming.Source;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.sparkbeton.spark.read.BetonMicroBatchStream;
 import org.sparkbeton.spark.read.ReadConf;
 import org.sparkbeton.spark.write.BetonWriteConf;
@@ -30,22 +32,33 @@ import scala.Option;
  * the same checks (a dataset replaced under the stream, a column widened by an append) and the same batches, whose
  * rows come as a streaming DataFrame over the batch's input partitions ({@link InputPartitionRDD}), each column cast
  * to the type the catalog holds for it, as the table's batch reads are ({@link BetonCatalogRelation}).
+ *
+ * <p>A table whose location holds no dataset yet (created with its columns, not written to) streams too: the
+ * catalog gives the columns, and the source offers no data until the first write there commits, then reads from
+ * that write's first shard on.
  */
 final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
+  private static final Logger LOG = LoggerFactory.getLogger(BetonStreamSource.class);
+
   private final SQLContext sqlContext;
-  private final BetonMicroBatchStream stream;
-  /** The rows the stream's readers give: the dataset's columns. */
-  private final StructType readSchema;
+  private final String metadataPath;
+  private final CaseInsensitiveStringMap options;
   /** The rows of this source: the catalog's columns, or null where none were declared (the dataset's, as read). */
   private final StructType declared;
+  /** The stream of the dataset; null while the location holds none yet. */
+  private BetonMicroBatchStream stream;
+  /** The rows the stream's readers give: the dataset's columns (null with the stream). */
+  private StructType readSchema;
   /** Where the query starts when its checkpoint holds no offset of this source: taken once, at the first ask. */
   private Offset initial;
+  /** {@code Trigger.AvailableNow()} began while the location held no dataset: this run reads nothing. */
+  private boolean availableNowBeforeDataset;
 
-  private BetonStreamSource(SQLContext sqlContext, BetonMicroBatchStream stream, StructType readSchema,
+  private BetonStreamSource(SQLContext sqlContext, String metadataPath, CaseInsensitiveStringMap options,
       StructType declared) {
     this.sqlContext = sqlContext;
-    this.stream = stream;
-    this.readSchema = readSchema;
+    this.metadataPath = metadataPath;
+    this.options = options;
     this.declared = declared;
   }
 
@@ -55,7 +68,43 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
    * dataset's.
    */
   static StructType schema(Map<String, String> options, StructType declared) {
-    return columns(load(options), declared);
+    CaseInsensitiveStringMap read = readOptions(options);
+    if (declared != null && holdsNoDatasetYet(read)) {
+      return declared;
+    }
+    return columns(load(read), declared);
+  }
+
+  /** The source of a query whose checkpoint keeps this source's state under {@code metadataPath}. */
+  static BetonStreamSource open(SQLContext sqlContext, String metadataPath, Map<String, String> options,
+      StructType declared) {
+    CaseInsensitiveStringMap read = readOptions(options);
+    BetonStreamSource source = new BetonStreamSource(sqlContext, metadataPath, read, declared);
+    if (declared != null && holdsNoDatasetYet(read)) {
+      LOG.info("beton: {} holds no dataset yet; its stream starts with the first write there", read.get("path"));
+    } else {
+      source.startStream(load(read));
+    }
+    return source;
+  }
+
+  private void startStream(BetonTable table) {
+    if (declared != null) {
+      columns(table, declared); // fails for a declared column the dataset lacks
+    }
+    Scan scan = table.newScanBuilder(options).build();
+    stream = (BetonMicroBatchStream) scan.toMicroBatchStream(metadataPath);
+    readSchema = scan.readSchema();
+  }
+
+  /** The stream, started now if the first write to the location has committed since the query began; else null. */
+  private BetonMicroBatchStream stream() {
+    if (stream == null && !availableNowBeforeDataset && !holdsNoDatasetYet(options)) {
+      LOG.info("beton: {} has its first write; its stream reads from the first shard", options.get("path"));
+      startStream(load(options));
+      initial = stream.beforeFirstShard(); // the dataset is new to this query: all of it, startingPosition aside
+    }
+    return stream;
   }
 
   private static StructType columns(BetonTable table, StructType declared) {
@@ -67,24 +116,21 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
     return BetonCatalogRelation.annotated(declared, stored);
   }
 
-  /** The source of a query whose checkpoint keeps this source's state under {@code metadataPath}. */
-  static BetonStreamSource open(SQLContext sqlContext, String metadataPath, Map<String, String> options,
-      StructType declared) {
-    BetonTable table = load(options);
-    Scan scan = table.newScanBuilder(readOptions(options)).build();
-    BetonMicroBatchStream stream = (BetonMicroBatchStream) scan.toMicroBatchStream(metadataPath);
-    StructType columns = declared == null ? null : columns(table, declared);
-    return new BetonStreamSource(sqlContext, stream, scan.readSchema(), columns);
+  /** Nothing at the location, or a directory with no published manifest (nothing written, or a failed write). */
+  private static boolean holdsNoDatasetYet(CaseInsensitiveStringMap read) {
+    String path = read.get("path");
+    return path != null && BetonProvider.inspect(path, read).state().holdsNoDataset();
   }
 
-  private static BetonTable load(Map<String, String> options) {
-    CaseInsensitiveStringMap read = readOptions(options);
+  private static BetonTable load(CaseInsensitiveStringMap read) {
     String path = read.get("path");
     if (path != null && BetonProvider.inspect(path, read).state() == DatasetDirectory.State.LEFTOVERS) {
       // the batch read's message would suggest a glob of shards, which a stream cannot read
       throw new IllegalArgumentException("No beton dataset at " + path + " yet: the directory holds no published"
-          + " manifest (nothing was written there, or only a write that failed). A stream reads a dataset, then its"
-          + " appends: start it once the first write to the path has committed (for a table, its first INSERT)");
+          + " manifest (nothing was written there, or only a write that failed). A stream of a path reads a"
+          + " dataset, then its appends: start it once the first write to the path has committed, or stream a table"
+          + " created with its columns (CREATE TABLE t (...) USING beton LOCATION '" + path + "'), which waits for"
+          + " it");
     }
     return BetonTable.load(read, BetonProvider.hadoopConf(read), BetonProvider.readConf(read));
   }
@@ -101,17 +147,22 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
 
   @Override
   public StructType schema() {
-    return declared == null ? readSchema : declared;
+    return declared != null ? declared : readSchema;
   }
 
   @Override
   public ReadLimit getDefaultReadLimit() {
-    return stream.getDefaultReadLimit();
+    return BetonMicroBatchStream.readLimit(BetonProvider.readConf(options));
   }
 
   @Override
   public void prepareForTriggerAvailableNow() {
-    stream.prepareForTriggerAvailableNow();
+    BetonMicroBatchStream now = stream();
+    if (now == null) {
+      availableNowBeforeDataset = true;
+    } else {
+      now.prepareForTriggerAvailableNow();
+    }
   }
 
   /** Spark asks a source with admission control for {@link #latestOffset(Offset, ReadLimit)}; this answers alike. */
@@ -120,18 +171,27 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
     return Option.apply(latestOffset(null, ReadLimit.allAvailable()));
   }
 
-  /** {@code start} is null before this query's first batch, else the last offset Spark recorded for this source. */
+  /**
+   * {@code start} is null before this query's first batch, else the last offset Spark recorded for this source.
+   * Null (no data) while the location holds no dataset.
+   */
   @Override
   public org.apache.spark.sql.execution.streaming.Offset latestOffset(Offset start, ReadLimit limit) {
-    return new SerializedOffset(stream.latestOffset(fromSpark(start), limit).json());
+    BetonMicroBatchStream now = stream();
+    return now == null ? null : new SerializedOffset(now.latestOffset(fromSpark(start), limit).json());
   }
 
   @Override
   public Dataset<Row> getBatch(Option<org.apache.spark.sql.execution.streaming.Offset> start,
       org.apache.spark.sql.execution.streaming.Offset end) {
-    InputPartition[] inputs = stream.planInputPartitions(fromSpark(start.isDefined() ? start.get() : null),
+    BetonMicroBatchStream now = stream();
+    if (now == null) {
+      throw new IllegalStateException("The beton dataset at " + options.get("path") + " is gone: this stream read it"
+          + " up to " + end.json() + ". Start a new query (a new checkpointLocation) once a dataset is there again");
+    }
+    InputPartition[] inputs = now.planInputPartitions(fromSpark(start.isDefined() ? start.get() : null),
         fromSpark(end));
-    InputPartitionRDD rdd = new InputPartitionRDD(sqlContext.sparkContext(), inputs, stream.createReaderFactory());
+    InputPartitionRDD rdd = new InputPartitionRDD(sqlContext.sparkContext(), inputs, now.createReaderFactory());
     Dataset<Row> rows = sqlContext.internalCreateDataFrame(rdd, readSchema, true);
     if (declared == null) {
       return rows;
@@ -152,11 +212,13 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
 
   @Override
   public void stop() {
-    stream.stop();
+    if (stream != null) {
+      stream.stop();
+    }
   }
 
   @Override
   public String toString() {
-    return "BetonStreamSource(" + schema().simpleString() + ")";
+    return "BetonStreamSource(" + options.get("path") + ")";
   }
 }

@@ -376,10 +376,40 @@ class BetonCatalogTableTest {
     assertThatThrownBy(() -> drain(spark.readStream().table("stream_source"), fresh, freshCheckpoint))
         .hasStackTraceContaining("was replaced after this stream read it");
     assertThat(countAndSum(fresh)).isEqualTo("[10,45]");
+  }
 
-    Path empty = Files.createDirectories(tmp.resolve("stream-source-empty"));
-    spark.sql("create table stream_empty (id bigint) using beton location '" + empty.toUri() + "'");
-    assertThatThrownBy(() -> spark.readStream().table("stream_empty")).hasMessageContaining("No beton dataset at")
-        .hasMessageContaining("start it once the first write to the path has committed");
+  @Test
+  void aStreamOfATableNotYetWrittenStartsWithItsFirstWrite() throws Exception {
+    Path empty = Files.createDirectories(tmp.resolve("stream-later"));
+    spark.sql("create table stream_later (id int) using beton location '" + empty.toUri() + "'");
+    assertThat(spark.readStream().table("stream_later").schema().simpleString()).isEqualTo("struct<id:int>");
+    // a run of Trigger.AvailableNow() reads what is there at its start: nothing
+    assertThat(drain(spark.readStream().table("stream_later"), tmp.resolve("stream-later-none"),
+        tmp.resolve("stream-later-none-checkpoint"))).isEmpty();
+
+    Path out = tmp.resolve("stream-later-copy");
+    org.apache.spark.sql.streaming.StreamingQuery query = spark.readStream().option("startingPosition", "latest")
+        .table("stream_later").writeStream().format("beton")
+        .option("checkpointLocation", tmp.resolve("stream-later-checkpoint").toString())
+        .trigger(org.apache.spark.sql.streaming.Trigger.ProcessingTime(100)).start(out.toString());
+    try {
+      query.processAllAvailable();
+      assertThat(Files.exists(out.resolve(DatasetManifest.FILE_NAME))).as("no batch with rows yet").isFalse();
+      // the first write is new to the query, latest or not: all of it; then each append
+      spark.range(0, 5, 1, 2).selectExpr("id").write().format("beton").save(empty.toString());
+      query.processAllAvailable();
+      assertThat(countAndSum(out)).isEqualTo("[5,10]");
+      spark.sql("insert into stream_later values (100)");
+      query.processAllAvailable();
+      assertThat(countAndSum(out)).isEqualTo("[6,110]");
+    } finally {
+      query.stop();
+    }
+    assertThat(spark.read().format("beton").load(out.toString()).schema().simpleString()).isEqualTo("struct<id:int>");
+
+    // a stream of the location itself needs the dataset there: no columns to read yet
+    Path nothing = Files.createDirectories(tmp.resolve("stream-nothing"));
+    assertThatThrownBy(() -> spark.readStream().format("beton").load(nothing.toString()))
+        .hasMessageContaining("No beton dataset at").hasMessageContaining("stream a table created with its columns");
   }
 }

@@ -176,6 +176,7 @@ class BetonStreamingReadTest {
     assertThatThrownBy(() -> stream(tmp.resolve("missing")))
         .hasStackTraceContaining("Path does not exist");
     assertThatThrownBy(() -> stream(Files.createDirectories(tmp.resolve("nothing-yet"))))
-        .hasMessageContaining("No beton dataset at").hasMessageContaining("holds no published manifest");
+        .hasMessageContaining("No beton dataset at").hasMessageContaining("start it once the first write to the path"
+            + " has committed");
   }
 }

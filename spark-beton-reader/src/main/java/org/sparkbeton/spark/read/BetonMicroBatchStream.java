@@ -60,7 +60,20 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
 
   @Override
   public ReadLimit getDefaultReadLimit() {
+    return readLimit(conf);
+  }
+
+  /** The shards a trigger reads at most: {@link BetonReadOptions#MAX_SHARDS_PER_TRIGGER}, else all there are. */
+  public static ReadLimit readLimit(ReadConf conf) {
     return conf.maxShardsPerTrigger() > 0 ? ReadLimit.maxFiles(conf.maxShardsPerTrigger()) : ReadLimit.allAvailable();
+  }
+
+  /**
+   * Before the dataset's first shard, whatever {@link BetonReadOptions#STARTING_POSITION} says: where a query starts
+   * that began before the dataset had been written, so that it reads the first write too.
+   */
+  public Offset beforeFirstShard() {
+    return ShardOffset.START;
   }
 
   /** Spark asks a source with admission control for {@link #latestOffset(Offset, ReadLimit)} instead. */
