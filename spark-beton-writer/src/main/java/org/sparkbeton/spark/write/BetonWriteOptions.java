@@ -179,7 +179,7 @@ public final class BetonWriteOptions {
     m.put("compress_probability", COMPRESS_PROBABILITY);
     m.put("smart_threshold", SMART_THRESHOLD);
     m.put("seed", SEED);
-    return Map.copyOf(m);
+    return java.util.Collections.unmodifiableMap(m); // in this order, for messages
   }
 
   /**
@@ -200,6 +200,11 @@ public final class BetonWriteOptions {
       }
     });
     return out;
+  }
+
+  /** The recipe entries of a write's image settings, the ones {@link #withRecipe} takes back as options. */
+  static java.util.Set<String> recipeImageEntries() {
+    return RECIPE_OPTIONS.keySet();
   }
 
   /** Whether {@code options} hold {@code option}, in any case. */

@@ -97,6 +97,8 @@ public final class DatasetPublisher {
           : RecordedColumnTypes.afterAppend(recipe, previous);
       if (previous != null && !overwrite) {
         warnOfWiderColumns(jobId, previous, written);
+        ImageSettingsChange.of(previous.recipe(), written)
+            .ifPresent(change -> LOG.warn("beton write {} to {}: {}", jobId, dir, change));
       }
       Map<String, String> nextRecipe = StreamBatch.recorded(withClassNames(withQuarantineJobs(written, previous,
           overwrite, jobId, messages), overwrite ? null : previous), previous, batch);
