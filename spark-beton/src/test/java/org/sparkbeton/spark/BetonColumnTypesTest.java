@@ -24,7 +24,7 @@ import org.sparkbeton.format.dataset.DatasetManifest;
 
 /**
  * Columns read back with the types they were written with: integers narrower than bigint, booleans, dates,
- * timestamps and floats (stored in int64 and float64 fields), strings stored as bytes, and structs, maps and lists stored as JSON; with
+ * timestamps, floats and decimals (stored in int64 and float64 fields), strings stored as bytes, and structs, maps and lists stored as JSON; with
  * filters, pushed-down aggregates and copies; appends of other types; and a DataFrame loaded before one.
  */
 class BetonColumnTypesTest {
@@ -46,6 +46,8 @@ class BetonColumnTypesTest {
       "cast(timestamp_micros(id * 3600000001) as timestamp_ntz) as local",
       "named_struct('day', date_add(date'2024-02-28', cast(id as int)), 'at', timestamp_micros(id - 1)) as when",
       "array(concat('t', id), 'u') as tags",
+      "cast(id * 1.25 - 2 as decimal(10, 2)) as price",
+      "id * 0.5 as half", // a decimal(22,1), as Spark types the literal 0.5
       "id"};
 
   @BeforeAll
@@ -93,6 +95,25 @@ class BetonColumnTypesTest {
     assertThat(two.<java.time.LocalDateTime>getAs("local")).isEqualTo(java.time.LocalDateTime.parse(
         "1970-01-01T02:00:00.000002"));
     assertThat(two.<Row>getAs("when").getDate(0)).isEqualTo(java.sql.Date.valueOf("2024-03-01"));
+    assertThat(two.<BigDecimal>getAs("price")).isEqualTo(new BigDecimal("0.50"));
+    assertThat(two.<BigDecimal>getAs("half")).isEqualTo(new BigDecimal("1.0"));
+  }
+
+  @Test
+  void decimalsAreFloat64sForFfcvAndADecimalWithTooManyDigitsIsRefused() {
+    Path dir = tmp.resolve("decimals");
+    spark.range(0, 3, 1, 1).selectExpr("cast(id * 1.25 - 2 as decimal(10, 2)) as price").write().format("beton")
+        .save(dir.toString());
+    // the shard read without the manifest: the float64s FFCV's loader gives
+    assertThat(spark.read().format("beton").load(dir + "/*.beton").orderBy("price").collectAsList())
+        .extracting(r -> r.get(0)).containsExactly(-2.0, -0.75, 0.5);
+
+    Path refused = tmp.resolve("decimals-refused");
+    assertThatThrownBy(() -> spark.sql("select cast('0.12345678901234567' as decimal(18, 17)) as p").write()
+        .format("beton").save(refused.toString()))
+        .hasMessageContaining("Bad value in column 'p', row 0")
+        .hasMessageContaining("decimal 0.12345678901234567 has more significant digits (17) than a float64 gives back"
+            + " exactly");
   }
 
   @Test
@@ -115,7 +136,8 @@ class BetonColumnTypesTest {
         .containsEntry("spark_type.score", "FLOAT").containsEntry("spark_type.counts", "MAP<INT, BIGINT>")
         .containsEntry("spark_type.tags", "ARRAY<STRING>").containsEntry("spark_type.day", "DATE")
         .containsEntry("spark_type.at", "TIMESTAMP").containsEntry("spark_type.local", "TIMESTAMP_NTZ")
-        .containsEntry("spark_type.when", "STRUCT<day: DATE, at: TIMESTAMP>").doesNotContainKey("spark_type.id");
+        .containsEntry("spark_type.when", "STRUCT<day: DATE, at: TIMESTAMP>").doesNotContainKey("spark_type.id")
+        .containsEntry("spark_type.price", "DECIMAL(10,2)").containsEntry("spark_type.half", "DECIMAL(22,1)");
     assertThat(recipe.get("spark_type.meta")).startsWith("STRUCT<a: INT, b: ARRAY<STRING>");
   }
 
@@ -139,6 +161,12 @@ class BetonColumnTypesTest {
     Row times = df.agg(max("day"), min("at")).first();
     assertThat(times.getDate(0)).isEqualTo(java.sql.Date.valueOf("1975-06-22"));
     assertThat(times.getTimestamp(1).toInstant()).isEqualTo(java.time.Instant.parse("1969-12-31T23:59:59.999999Z"));
+    // decimals: compared as decimals (no shard is skipped for them), MIN and MAX answered from metadata
+    assertThat(df.where("price > 1.0").count()).isEqualTo(3);
+    assertThat(df.where("price = 1.75").select("id").first().getLong(0)).isEqualTo(3);
+    Row prices = df.agg(min("price"), max("half")).first();
+    assertThat(df.agg(min("price")).schema().fields()[0].dataType()).isEqualTo(DataTypes.createDecimalType(10, 2));
+    assertThat(List.of(prices.get(0), prices.get(1))).containsExactly(new BigDecimal("-2.00"), new BigDecimal("2.5"));
   }
 
   @Test

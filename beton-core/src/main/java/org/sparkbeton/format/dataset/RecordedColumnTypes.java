@@ -37,9 +37,17 @@ public final class RecordedColumnTypes {
   /** The integer types an Int field records, narrowest first: an append takes the wider of two. */
   private static final List<String> INTEGERS = List.of(TINYINT, SMALLINT, INT);
   /** The other types an Int field records. */
+  /** A decimal's type as Spark writes it ({@code DecimalType.sql()}): {@code DECIMAL(10,2)}. */
+  private static final java.util.regex.Pattern DECIMAL = java.util.regex.Pattern.compile("DECIMAL\\(\\d+, ?\\d+\\)");
+
   private static final List<String> OTHER_INT_FIELD_TYPES = List.of(BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ);
 
   private RecordedColumnTypes() {}
+
+  /** Whether {@code type} is a decimal's, {@code DECIMAL(p,s)}: stored as {@link StoredDecimals}. */
+  public static boolean isDecimal(String type) {
+    return DECIMAL.matcher(type).matches();
+  }
 
   /** The recipe key of {@code field}'s type. */
   public static String key(String field) {
@@ -59,13 +67,13 @@ public final class RecordedColumnTypes {
 
   /**
    * Whether a field of FFCV type {@code typeId} can hold the values of a column of recorded type {@code type}: an Int
-   * field integers, booleans, dates and timestamps, a Float field floats, a Bytes field strings, a JSON field structs,
-   * maps and lists.
+   * field integers, booleans, dates and timestamps, a Float field floats and decimals, a Bytes field strings, a JSON
+   * field structs, maps and lists.
    */
   public static boolean fits(int typeId, String type) {
     return switch (typeId) {
       case FieldTypes.INT -> INTEGERS.contains(type) || OTHER_INT_FIELD_TYPES.contains(type);
-      case FieldTypes.FLOAT -> type.equals(FLOAT);
+      case FieldTypes.FLOAT -> type.equals(FLOAT) || isDecimal(type);
       case FieldTypes.BYTES -> type.equals(STRING);
       case FieldTypes.JSON -> {
         String upper = type.toUpperCase(Locale.ROOT);

@@ -40,6 +40,9 @@ class RecordedColumnTypesTest {
     assertThat(RecordedColumnTypes.fits(FieldTypes.INT, "FLOAT")).isFalse();
     assertThat(RecordedColumnTypes.fits(FieldTypes.FLOAT, "FLOAT")).isTrue();
     assertThat(RecordedColumnTypes.fits(FieldTypes.FLOAT, "DOUBLE")).isFalse();
+    assertThat(RecordedColumnTypes.fits(FieldTypes.FLOAT, "DECIMAL(10,2)")).isTrue();
+    assertThat(RecordedColumnTypes.fits(FieldTypes.FLOAT, "DECIMAL(10)")).isFalse();
+    assertThat(RecordedColumnTypes.fits(FieldTypes.INT, "DECIMAL(10,0)")).isFalse();
     assertThat(RecordedColumnTypes.fits(FieldTypes.BYTES, "STRING")).isTrue();
     assertThat(RecordedColumnTypes.fits(FieldTypes.JSON, "STRUCT<a: INT>")).isTrue();
     assertThat(RecordedColumnTypes.fits(FieldTypes.JSON, "map<string, int>")).isTrue();

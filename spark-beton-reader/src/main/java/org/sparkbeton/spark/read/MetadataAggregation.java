@@ -11,6 +11,8 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.BetonFormatException;
@@ -317,6 +319,12 @@ final class MetadataAggregation {
     DataType type = c.structField().dataType();
     if (kind == Kind.DOUBLE) {
       double d = Double.longBitsToDouble(bits);
+      if (type instanceof DecimalType decimal) {
+        // the float64s of a decimal column order as its decimals do, and each gives back its decimal
+        Decimal value = NarrowColumn.decimal(d, decimal);
+        requireFits(value != null, c, d);
+        return value;
+      }
       if (type != DataTypes.FloatType) {
         return d;
       }

@@ -2,11 +2,14 @@ package org.sparkbeton.spark.read;
 
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
+import org.sparkbeton.format.dataset.StoredDecimals;
 
 /**
  * A column narrower than its field, as the dataset's writer recorded it ({@link BetonSchema}): an Int field's int64
- * read as an int, smallint, tinyint, boolean or date (an int of days); a Float field's float64 as a float. A stored
- * value the column cannot hold exactly is no value of the column, and its readers fail rather than wrap it.
+ * read as an int, smallint, tinyint, boolean or date (an int of days); a Float field's float64 as a float or a decimal.
+ * A stored value the column cannot hold exactly is no value of the column, and its readers fail rather than wrap it.
  */
 enum NarrowColumn {
   INT {
@@ -75,6 +78,19 @@ enum NarrowColumn {
       return BOOLEAN;
     }
     return null;
+  }
+
+  /**
+   * The value of a decimal column of {@code type} that the stored float64 {@code d} gives back
+   * ({@link StoredDecimals}), or null where {@code d} is none (not finite, or more digits than the type holds).
+   */
+  static Decimal decimal(double d, DecimalType type) {
+    if (!Double.isFinite(d)) {
+      return null;
+    }
+    java.math.BigDecimal value = StoredDecimals.fromDouble(d, type.scale());
+    return value.precision() - value.scale() > type.precision() - type.scale() ? null
+        : Decimal.apply(value, type.precision(), type.scale());
   }
 
   /** Whether a {@code float} column holds the stored float64 {@code d}: exactly, or as a NaN. */

@@ -6,6 +6,8 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeArrayData;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
@@ -95,6 +97,16 @@ final class RowConverter {
               throw notOfType(s, field, Double.toString(d), type);
             }
             return (float) d;
+          };
+        }
+        if (type instanceof DecimalType decimal) {
+          return (chunk, rec, s) -> {
+            double d = chunk.getDouble(rec + at);
+            Decimal value = NarrowColumn.decimal(d, decimal);
+            if (value == null) {
+              throw notOfType(s, field, Double.toString(d), type);
+            }
+            return value;
           };
         }
         return (chunk, rec, s) -> chunk.getDouble(rec + at);

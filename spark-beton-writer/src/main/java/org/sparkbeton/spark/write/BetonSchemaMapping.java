@@ -13,6 +13,7 @@ import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
@@ -255,6 +256,8 @@ public final class BetonSchemaMapping {
       kind = ColumnKind.FLOAT;
     } else if (t instanceof DoubleType) {
       kind = ColumnKind.DOUBLE;
+    } else if (t instanceof DecimalType) {
+      kind = ColumnKind.DECIMAL;
     } else if (t instanceof BinaryType) {
       kind = !conf.isImageColumn(name) ? ColumnKind.BINARY
           : parts != null ? ColumnKind.READ_IMAGE : ColumnKind.ENCODED_IMAGE;
@@ -284,7 +287,7 @@ public final class BetonSchemaMapping {
     }
     field = switch (kind) {
       case LONG, INT, SHORT, BYTE, BOOLEAN, DATE, TIMESTAMP, TIMESTAMP_NTZ -> new BetonField(name, IntField.INSTANCE);
-      case FLOAT, DOUBLE -> new BetonField(name, FloatField.INSTANCE);
+      case FLOAT, DOUBLE, DECIMAL -> new BetonField(name, FloatField.INSTANCE);
       case BINARY, STRING_BYTES -> new BetonField(name, BytesField.INSTANCE);
       case ENCODED_IMAGE, READ_IMAGE, IMAGE_PATH, IMAGE_STRUCT -> new BetonField(name, RgbImageField.INSTANCE);
       default -> new BetonField(name, JsonField.INSTANCE);

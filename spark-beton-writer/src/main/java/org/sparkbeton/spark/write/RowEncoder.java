@@ -6,12 +6,14 @@ import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
 import org.apache.spark.sql.catalyst.util.ArrayData;
+import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.Platform;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
 import org.sparkbeton.format.dataset.JsonText;
+import org.sparkbeton.format.dataset.StoredDecimals;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.NdArrayField;
 import org.sparkbeton.format.fields.RgbImage;
@@ -194,6 +196,10 @@ final class RowEncoder implements AutoCloseable {
       case TIMESTAMP, TIMESTAMP_NTZ -> row.getLong(i);
       case FLOAT -> (double) row.getFloat(i);
       case DOUBLE -> row.getDouble(i);
+      case DECIMAL -> {
+        DecimalType type = (DecimalType) p.type();
+        yield StoredDecimals.toDouble(row.getDecimal(i, type.precision(), type.scale()).toJavaBigDecimal());
+      }
       case BINARY -> row.getBinary(i);
       case STRING_BYTES -> row.getUTF8String(i).toString().getBytes(StandardCharsets.UTF_8);
       case STRING_JSON -> jsonString(row.getUTF8String(i).toString());

@@ -44,6 +44,7 @@ final class WrittenColumnTypes {
         case TIMESTAMP -> RecordedColumnTypes.TIMESTAMP;
         case TIMESTAMP_NTZ -> RecordedColumnTypes.TIMESTAMP_NTZ;
         case FLOAT -> RecordedColumnTypes.FLOAT;
+        case DECIMAL -> p.type().sql(); // DECIMAL(10,2)
         case STRING_BYTES -> RecordedColumnTypes.STRING;
         case JSON -> jsonRestores(p.type()) ? p.type().sql() : null;
         default -> null;
