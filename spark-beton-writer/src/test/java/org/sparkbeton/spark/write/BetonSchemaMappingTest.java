@@ -75,10 +75,12 @@ class BetonSchemaMappingTest {
     assertThatThrownBy(() -> BetonSchemaMapping.fields(
         new StructType().add("a_column_name_too_long", DataTypes.IntegerType), none))
         .hasMessageContaining("'a_column_name_too_long' is 22 bytes; .beton stores at most 16");
-    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("price", DataTypes.createDecimalType(10, 2)),
-        none)).hasMessage("Cannot write column 'price' of type decimal(10,2) as .beton: cast it to long, double, string"
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("span", DataTypes.CalendarIntervalType),
+        none)).hasMessage("Cannot write column 'span' of type interval as .beton: cast it to long, double, string"
             + " or binary first");
-    // dates and timestamps are Int fields of days and microseconds
+    // decimals are Float fields; dates and timestamps are Int fields of days and microseconds
+    assertThat(BetonSchemaMapping.fields(new StructType().add("price", DataTypes.createDecimalType(10, 2)), none))
+        .extracting(f -> f.typeId()).containsExactly(0);
     assertThat(BetonSchemaMapping.fields(new StructType().add("when", DataTypes.DateType)
         .add("at", DataTypes.TimestampType), none)).extracting(f -> f.typeId()).containsExactly(1, 1);
     assertThatThrownBy(() -> BetonSchemaMapping.fields(
