@@ -43,8 +43,13 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
   private final SQLContext sqlContext;
   private final String metadataPath;
   private final CaseInsensitiveStringMap options;
-  /** The rows of this source: the catalog's columns, or null where none were declared (the dataset's, as read). */
+  /** The catalog's columns, or null where none were declared (the rows are the dataset's, as read). */
   private final StructType declared;
+  /**
+   * {@link #declared} with the dataset's field metadata as it is when the stream starts (an image's dataset and
+   * recipe, which an append since the table's creation may have changed); null before.
+   */
+  private StructType columns;
   /** The stream of the dataset; null while the location holds none yet. */
   private BetonMicroBatchStream stream;
   /** The rows the stream's readers give: the dataset's columns (null with the stream). */
@@ -90,7 +95,7 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
 
   private void startStream(BetonTable table) {
     if (declared != null) {
-      columns(table, declared); // fails for a declared column the dataset lacks
+      columns = columns(table, declared); // fails for a declared column the dataset lacks
     }
     Scan scan = table.newScanBuilder(options).build();
     stream = (BetonMicroBatchStream) scan.toMicroBatchStream(metadataPath);
@@ -147,7 +152,7 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
 
   @Override
   public StructType schema() {
-    return declared != null ? declared : readSchema;
+    return columns != null ? columns : declared != null ? declared : readSchema;
   }
 
   @Override
@@ -196,7 +201,7 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
     if (declared == null) {
       return rows;
     }
-    return rows.select(Arrays.stream(declared.fields()).map(BetonCatalogRelation::asDeclared).toArray(Column[]::new));
+    return rows.select(Arrays.stream(columns.fields()).map(BetonCatalogRelation::asDeclared).toArray(Column[]::new));
   }
 
   /** Spark's offset (ours, or as its checkpoint gave it back) as the stream's; null: where the query starts. */

@@ -168,7 +168,7 @@ class BetonCatalogTableTest {
    * table pass through byte for byte and new photos are resized as the first ones were.
    */
   @Test
-  void anInsertIntoATableOfImagesKeepsItsRecipe() {
+  void anInsertIntoATableOfImagesKeepsItsRecipe() throws Exception {
     List<Row> photos = new java.util.ArrayList<>();
     for (int i = 0; i < 6; i++) {
       photos.add(org.apache.spark.sql.RowFactory.create(org.sparkbeton.codec.testing.TestPhotos.photo(5, i), i % 2));
@@ -192,6 +192,20 @@ class BetonCatalogTableTest {
     assertThat(rows("select sha2(image, 256) from images where label = 0")).hasSize(6)
         .containsAll(before);
     assertThat(rows("select distinct image_mode from images")).containsExactly("[jpg]");
+
+    // a table's stream (here of a table declaring two of the columns) gives its images as a read does: written on,
+    // they are images again, stored as they were, by the dataset's recipe
+    spark.sql("create table declared_images (image binary, label int) using beton location '" + location.toUri()
+        + "'");
+    Path copy = tmp.resolve("images-stream-copy");
+    assertThat(drain(spark.readStream().table("declared_images"), copy, tmp.resolve("images-stream-checkpoint")))
+        .containsExactly(9L);
+    DatasetManifest copied = BetonWriteTest.manifest(copy);
+    assertThat(copied.fields().get(0).typeId()).isEqualTo(org.sparkbeton.format.FieldTypes.RGB_IMAGE);
+    assertThat(copied.recipe()).containsEntry("max_resolution", "64");
+    assertThat(spark.read().format("beton").load(copy.toString()).selectExpr("sha2(image, 256)").collectAsList()
+        .stream().map(Row::toString).toList()).containsExactlyInAnyOrderElementsOf(rows("select sha2(image, 256)"
+        + " from images"));
   }
 
   /**
