@@ -74,10 +74,11 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
    */
   static StructType schema(Map<String, String> options, StructType declared) {
     CaseInsensitiveStringMap read = readOptions(options);
-    if (declared != null && holdsNoDatasetYet(read)) {
+    DatasetDirectory.State state = state(read);
+    if (declared != null && state.holdsNoDataset()) {
       return declared;
     }
-    return columns(load(read), declared);
+    return columns(load(read, state), declared);
   }
 
   /** The source of a query whose checkpoint keeps this source's state under {@code metadataPath}. */
@@ -85,10 +86,11 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
       StructType declared) {
     CaseInsensitiveStringMap read = readOptions(options);
     BetonStreamSource source = new BetonStreamSource(sqlContext, metadataPath, read, declared);
-    if (declared != null && holdsNoDatasetYet(read)) {
+    DatasetDirectory.State state = state(read);
+    if (declared != null && state.holdsNoDataset()) {
       LOG.info("beton: {} holds no dataset yet; its stream starts with the first write there", read.get("path"));
     } else {
-      source.startStream(load(read));
+      source.startStream(load(read, state));
     }
     return source;
   }
@@ -104,9 +106,13 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
 
   /** The stream, started now if the first write to the location has committed since the query began; else null. */
   private BetonMicroBatchStream stream() {
-    if (stream == null && !availableNowBeforeDataset && !holdsNoDatasetYet(options)) {
+    if (stream != null || availableNowBeforeDataset) {
+      return stream;
+    }
+    DatasetDirectory.State state = state(options);
+    if (!state.holdsNoDataset()) {
       LOG.info("beton: {} has its first write; its stream reads from the first shard", options.get("path"));
-      startStream(load(options));
+      startStream(load(options, state));
       initial = stream.beforeFirstShard(); // the dataset is new to this query: all of it, startingPosition aside
     }
     return stream;
@@ -121,15 +127,19 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
     return BetonCatalogRelation.annotated(declared, stored);
   }
 
-  /** Nothing at the location, or a directory with no published manifest (nothing written, or a failed write). */
-  private static boolean holdsNoDatasetYet(CaseInsensitiveStringMap read) {
+  /**
+   * What the location holds ({@link DatasetDirectory.State#holdsNoDataset}: nothing, or a directory with no published
+   * manifest); {@code DATASET} where no single path is given (several, for the read to refuse).
+   */
+  private static DatasetDirectory.State state(CaseInsensitiveStringMap read) {
     String path = read.get("path");
-    return path != null && BetonProvider.inspect(path, read).state().holdsNoDataset();
+    return path == null ? DatasetDirectory.State.DATASET : BetonProvider.inspect(path, read).state();
   }
 
-  private static BetonTable load(CaseInsensitiveStringMap read) {
+  /** The table of the dataset at the location, whose {@link #state} is {@code state}. */
+  private static BetonTable load(CaseInsensitiveStringMap read, DatasetDirectory.State state) {
     String path = read.get("path");
-    if (path != null && BetonProvider.inspect(path, read).state() == DatasetDirectory.State.LEFTOVERS) {
+    if (state == DatasetDirectory.State.LEFTOVERS) {
       // the batch read's message would suggest a glob of shards, which a stream cannot read
       throw new IllegalArgumentException("No beton dataset at " + path + " yet: the directory holds no published"
           + " manifest (nothing was written there, or only a write that failed). A stream of a path reads a"
