@@ -14,6 +14,7 @@ import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.ByteSizes;
+import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.loader.doctor.RemoteOptions;
 import org.sparkbeton.loader.hadoop.HadoopDatasetStoreProvider;
 
@@ -115,6 +116,10 @@ final class DatasetArgument {
     if (uri.getHost() == null && uri.getAuthority() != null) {
       throw new CliException(arg + ": not a valid URI (no host in '" + uri.getAuthority() + "')");
     }
+    HadoopJavaSupport.refusal().ifPresent(why -> {
+      throw new CliException(arg + ": " + why + "; local files and dataset directories read on this Java (copy"
+          + " the dataset here first, e.g. `hadoop fs -get " + arg + "`)");
+    });
     HadoopDatasetStoreProvider provider = new HadoopDatasetStoreProvider(configuration(flags));
     if (!provider.supports(uri)) {
       throw new CliException(arg + ": no Hadoop FileSystem for scheme '" + uri.getScheme() + "'"

@@ -16,6 +16,7 @@ import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
+import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.format.write.BetonWriter;
 import org.sparkbeton.loader.testing.PhotoFiles;
@@ -45,6 +46,16 @@ class DoctorErrorsTest {
     assertThat(r.errLines().get(0)).isEqualTo(line);
   }
 
+  /**
+   * A remote dataset's failure: {@code line} where Hadoop runs on this Java; where it cannot (Java 24 and later, CI's
+   * newer-Java leg), the refusal that says so, before any remote flag or scheme is looked at.
+   */
+  static void failsRemote(Cli.Result r, String dataset, String line) {
+    fails(r, HadoopJavaSupport.refusal().map(why -> "beton: " + dataset + ": " + why + "; local files and dataset"
+        + " directories read on this Java (copy the dataset here first, e.g. `hadoop fs -get " + dataset + "`)")
+        .orElse(line), false);
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"doctor", "bench"})
   void unreadableDatasets(String command) throws IOException {
@@ -64,15 +75,18 @@ class DoctorErrorsTest {
     assertThat(Cli.run(command, scalars).errLines().get(0)).startsWith("beton: " + scalars + " has no image field"
         + " (its fields: ").endsWith("); the doctor measures image pipelines");
 
-    fails(Cli.run(command, "s3://bucket/train"), "beton: s3://bucket/train: no Hadoop FileSystem for scheme 's3' on"
+    failsRemote(Cli.run(command, "s3://bucket/train"), "s3://bucket/train",
+        "beton: s3://bucket/train: no Hadoop FileSystem for scheme 's3' on"
         + " the classpath; the loader reads local files and dataset directories, and hdfs:// and other Hadoop file"
-        + " systems", false);
-    fails(Cli.run(command, "s3a://bucket/train"), "beton: s3a://bucket/train: no Hadoop FileSystem for scheme 's3a'"
+        + " systems");
+    failsRemote(Cli.run(command, "s3a://bucket/train"), "s3a://bucket/train",
+        "beton: s3a://bucket/train: no Hadoop FileSystem for scheme 's3a'"
         + " (s3a:// needs hadoop-aws 3.3.4 and the AWS SDK bundle on the classpath; see beton-cli/README.md); the"
-        + " loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems", false);
-    fails(Cli.run(command, "nosuch://host/train"), "beton: nosuch://host/train: no Hadoop FileSystem for scheme"
+        + " loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems");
+    failsRemote(Cli.run(command, "nosuch://host/train"), "nosuch://host/train",
+        "beton: nosuch://host/train: no Hadoop FileSystem for scheme"
         + " 'nosuch' on the classpath; the loader reads local files and dataset directories, and hdfs:// and other"
-        + " Hadoop file systems", false);
+        + " Hadoop file systems");
   }
 
   @Test
@@ -88,12 +102,13 @@ class DoctorErrorsTest {
         + " --downloads: for remote datasets (hdfs://, s3a://, ...); " + photos + " is read in place", false);
     fails(Cli.run(command, photos, "-D", "fs.defaultFS=hdfs://x:1"), "beton: -D: for remote datasets (hdfs://,"
         + " s3a://, ...); " + photos + " is read in place", false);
-    fails(Cli.run(command, "hdfs://localhost:1/x", "--cache-bytes", "lots"),
-        "beton: --cache-bytes lots: " + sizeError("lots"), false);
-    fails(Cli.run(command, "hdfs://localhost:1/x", "--downloads", 0), "beton: --downloads must be >= 1, got 0", false);
+    failsRemote(Cli.run(command, "hdfs://localhost:1/x", "--cache-bytes", "lots"), "hdfs://localhost:1/x",
+        "beton: --cache-bytes lots: " + sizeError("lots"));
+    failsRemote(Cli.run(command, "hdfs://localhost:1/x", "--downloads", 0), "hdfs://localhost:1/x",
+        "beton: --downloads must be >= 1, got 0");
     Path none = tmp.resolve("no-site.xml");
-    fails(Cli.run(command, "hdfs://localhost:1/x", "--hadoop-conf", none), "beton: --hadoop-conf " + none
-        + ": no such file", false);
+    failsRemote(Cli.run(command, "hdfs://localhost:1/x", "--hadoop-conf", none), "hdfs://localhost:1/x",
+        "beton: --hadoop-conf " + none + ": no such file");
   }
 
   static String sizeError(String text) {

@@ -1,6 +1,7 @@
 package org.sparkbeton.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,6 +30,7 @@ import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.loader.hadoop.testing.MiniHdfs;
 import org.sparkbeton.loader.testing.PhotoFiles;
 
@@ -52,6 +54,7 @@ class HdfsDoctorTest {
 
   @BeforeAll
   static void setUp() throws Exception {
+    assumeTrue(HadoopJavaSupport.refusal().isEmpty(), () -> HadoopJavaSupport.refusal().get());
     hdfs = MiniHdfs.start(tmp.resolve("hdfs"));
     Path dir = Files.createDirectories(tmp.resolve("dataset"));
     List<ShardEntry> entries = new ArrayList<>();

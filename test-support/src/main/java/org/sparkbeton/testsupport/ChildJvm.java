@@ -46,6 +46,8 @@ public final class ChildJvm {
   private static Finished run(List<String> jvmOptions, Consumer<Map<String, String>> environment, Class<?> main,
       String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    // the codec's JNI library loads quietly on Java 24 and later only with native access enabled (README.md)
+    cmd.add("--enable-native-access=ALL-UNNAMED");
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
     cmd.addAll(List.of(args));

@@ -18,11 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.codec.testing.CorruptionCorpus;
 import org.sparkbeton.codec.testing.CorruptionCorpus.Kind;
 import org.sparkbeton.codec.testing.CorruptionCorpus.Mutant;
+import org.sparkbeton.codec.testing.JdkJpegLibrary;
 
 /**
  * The corruption corpus (600 random mutants of real photos and 5 lying frame headers, seed 25) through both codecs:
- * the strict decode flags the same mutants at every scale and as planes, on the native and the Java path, and as
- * libjpeg-turbo's own {@code djpeg} does where it is installed; the counts per kind are asserted. The photos are
+ * the strict decode flags the same mutants at every scale and as planes, on the native path, on the Java path (a few
+ * more where the JDK's ImageIO is IJG libjpeg 6b), and as libjpeg-turbo's own {@code djpeg} does where it is installed; the counts per kind are asserted. The photos are
  * encoded by the native codec, so the counts need it (the relations are checked whatever the path).
  */
 class CorruptionCorpusTest {
@@ -94,14 +95,33 @@ class CorruptionCorpusTest {
     }
   }
 
+  /**
+   * Where the JDK's ImageIO decodes with libjpeg-turbo (Debian's and Ubuntu's OpenJDK), the Java codec flags exactly
+   * the mutants the native one flags. Where the JDK bundles IJG libjpeg 6b (Temurin, Oracle, macOS), it flags all of
+   * them and a few more (one of these 605 on Temurin 25): scans with a bad Huffman code that libjpeg-turbo's decoder
+   * reads past. So the fallback may refuse a damaged image the native codec stores; it never stores one the native
+   * codec refuses.
+   */
   @Test
-  void theJavaCodecFlagsExactlyWhatLibjpegTurboFlags() {
+  void theJavaCodecFlagsWhatLibjpegTurboFlags() {
     assumeTrue(NativeJpegCodec.isAvailable(), "native library not loaded");
+    JdkJpegLibrary jdkLibjpeg = JdkJpegLibrary.ofThisJdk();
     try (JpegCodec java = new JavaJpegCodec(Strictness.STRICT)) {
       List<String> javaVerdicts = verdicts(java, 8);
+      List<String> onlyJava = new ArrayList<>();
       for (int i = 0; i < corpus.size(); i++) {
-        assertThat(javaVerdicts.get(i) != null).as("%s: native says %s, Java %s", corpus.get(i).name(),
-            strictVerdicts.get(i), javaVerdicts.get(i)).isEqualTo(strictVerdicts.get(i) != null);
+        String name = corpus.get(i).name();
+        if (strictVerdicts.get(i) != null) {
+          assertThat(javaVerdicts.get(i)).as("%s: native says %s", name, strictVerdicts.get(i)).isNotNull();
+        } else if (javaVerdicts.get(i) != null) {
+          onlyJava.add(name + ": " + javaVerdicts.get(i));
+        }
+      }
+      if (jdkLibjpeg == JdkJpegLibrary.SYSTEM) {
+        assertThat(onlyJava).as("flagged by the Java codec only, on a JDK whose ImageIO is libjpeg-turbo").isEmpty();
+      } else {
+        assertThat(onlyJava).as("flagged by the Java codec (IJG libjpeg 6b) only").hasSizeLessThanOrEqualTo(3)
+            .allSatisfy(v -> assertThat(v).contains("Corrupt JPEG data: bad Huffman code"));
       }
     }
   }

@@ -46,6 +46,8 @@ class NativeLibraryTest {
       throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(childJava());
+    // as README.md asks of every JVM that loads the codec: Java 24 and later warn on System.load without it
+    cmd.add("--enable-native-access=ALL-UNNAMED");
     cmd.addAll(List.of(props));
     cmd.add("-cp");
     String cp = System.getProperty("java.class.path");

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.loader.store.DatasetStore;
 import org.sparkbeton.loader.store.DatasetStoreProvider;
 
@@ -12,7 +13,8 @@ import org.sparkbeton.loader.store.DatasetStoreProvider;
  * Opens {@link HadoopDatasetStore}s. Found by {@code Loader.builder(URI)} through {@link java.util.ServiceLoader}
  * for every scheme but {@code file:} that Hadoop has a FileSystem for, with a default {@link Configuration}
  * (the {@code core-site.xml} on the classpath); pass one with your configuration to
- * {@code Loader.builder(uri, new HadoopDatasetStoreProvider(conf))}.
+ * {@code Loader.builder(uri, new HadoopDatasetStoreProvider(conf))}. On a Java that Hadoop 3.3 cannot run on (24 and
+ * later, {@link HadoopJavaSupport}) it claims every scheme but {@code file:} and refuses to open, saying why.
  */
 public final class HadoopDatasetStoreProvider implements DatasetStoreProvider {
   private final Configuration conf;
@@ -32,6 +34,10 @@ public final class HadoopDatasetStoreProvider implements DatasetStoreProvider {
     if (scheme == null) {
       return false;
     }
+    if (HadoopJavaSupport.refusal().isPresent()) {
+      // Hadoop's FileSystem lookup itself would log the JDK's refusal; open() says it once, in words
+      return !scheme.equalsIgnoreCase("file");
+    }
     try {
       FileSystem.getFileSystemClass(scheme, conf);
       return true;
@@ -44,6 +50,10 @@ public final class HadoopDatasetStoreProvider implements DatasetStoreProvider {
 
   @Override
   public DatasetStore open(URI uri) throws IOException {
+    HadoopJavaSupport.refusal().ifPresent(why -> {
+      throw new UnsupportedOperationException(uri + ": " + why + "; local files and dataset directories read on"
+          + " this Java");
+    });
     return HadoopDatasetStore.open(uri, conf);
   }
 }

@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.hadoop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
@@ -54,6 +56,7 @@ class HdfsLoaderTest {
 
   @BeforeAll
   static void setUp() throws Exception {
+    assumeTrue(HadoopJavaSupport.refusal().isEmpty(), () -> HadoopJavaSupport.refusal().get());
     hdfs = MiniHdfs.start(tmp.resolve("hdfs"));
     local = PhotoShards.write(tmp.resolve("photos"), SHARDS, PER_SHARD, 40);
     uri = URI.create(MiniHdfs.upload(hdfs, local, "/datasets/photos"));

@@ -2,25 +2,27 @@ package org.sparkbeton.loader.hadoop;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetVerifier;
+import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
@@ -46,6 +48,7 @@ class S3LoaderTest {
 
   @BeforeAll
   static void setUp() throws Exception {
+    assumeTrue(HadoopJavaSupport.refusal().isEmpty(), () -> HadoopJavaSupport.refusal().get());
     s3 = S3ProxyServer.start(tmp.resolve("s3"));
     local = PhotoShards.write(tmp.resolve("photos"), SAMPLES_PER_SHARD, g -> g, 40, 3);
     upload(local, "photos");

@@ -5,10 +5,12 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.sparkbeton.codec.nativeimpl.NativeLibrary;
+import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.spark.BetonKryoRegistrator;
 import org.sparkbeton.spark.write.BadImageException;
 import org.sparkbeton.spark.write.DatasetDirectory;
@@ -49,6 +51,12 @@ public final class PrepareJob {
   }
 
   static int run(PrepareArgs a, PrintStream out, PrintStream err) {
+    Optional<String> noHadoop = HadoopJavaSupport.refusal();
+    if (noHadoop.isPresent()) {
+      // Spark's first step, before any option is read, is Hadoop's user lookup: say so instead of its stack trace
+      err.println("beton-prepare: Spark 3.5 cannot start on this Java: " + noHadoop.get());
+      return 2;
+    }
     org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarning()
         .ifPresent(w -> err.println("beton-prepare: " + w)); // the Java codec: why, and what it costs
     SparkSession.Builder builder = SparkSession.builder().appName("beton-prepare")

@@ -2,6 +2,7 @@ package org.sparkbeton.spark.prepare;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,12 @@ class PrepareCliTest {
 
   /** {@link #prepare(String...)} with more JVM options, such as the {@code -Dspark.*} settings spark-submit passes. */
   Run prepare(List<String> jvmOptions, String... args) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+    return prepareOn(Path.of(System.getProperty("java.home"), "bin", "java"), jvmOptions, args);
+  }
+
+  /** {@link #prepare(List, String...)} in the JVM that {@code java} starts. */
+  Run prepareOn(Path java, List<String> jvmOptions, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(java.toString()));
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
         cmd.add(a);
@@ -170,6 +176,44 @@ class PrepareCliTest {
       assertThat(run.exitCode()).as("exit code with %s; stderr: %s", options, run.err()).isZero();
       assertThat(run.out()).as("with %s", options).contains("images listed     12", "samples written   12");
     }
+  }
+
+  /**
+   * On a Java that Hadoop 3.3 cannot run on (24 and later), Spark cannot start: one line says why and which Java to
+   * use, before Spark prints its stack trace, and nothing is written. Runs where {@code BETON_NEWER_JAVA} names such a
+   * Java (.ci/run sets it where the machine has one).
+   */
+  @Test
+  void onAJavaHadoopCannotRunOnOneLineSaysWhichJavaToUse() throws Exception {
+    String newer = System.getenv("BETON_NEWER_JAVA");
+    assumeTrue(newer != null && !newer.isBlank(), "BETON_NEWER_JAVA names no newer Java");
+    Path java = Path.of(newer);
+    int feature = featureVersion(java);
+    assumeTrue(feature >= 24, "BETON_NEWER_JAVA is Java " + feature + ", which Hadoop 3.3 runs on");
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 2, 1, 47);
+    Run run = prepareOn(java, List.of("--enable-native-access=ALL-UNNAMED"), "--input", "photos", "--output",
+        "dataset", "--master", "local[1]", "--progress-interval", "0");
+    assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    // Spark's --add-opens name a package Java 24 removed: the JVM says so before the job starts
+    assertThat(run.err()).filteredOn(line -> !line.equals("WARNING: package sun.security.action not in java.base"))
+        .containsExactly("beton-prepare: Spark 3.5 cannot start on this Java: Hadoop 3.3 cannot run"
+        + " on this Java " + feature + ": its UserGroupInformation asks Subject.getSubject for the caller's identity,"
+        + " which Java 24 and later refuse (Java 23 unless started with -Djava.security.manager=allow). Run it on Java"
+        + " 17 to 22 (set JAVA_HOME to one)");
+    assertThat(tmp.resolve("dataset")).doesNotExist();
+  }
+
+  /** The feature release of the JDK whose {@code bin/java} is {@code java}, from its {@code release} file. */
+  static int featureVersion(Path java) throws java.io.IOException {
+    Path release = java.toAbsolutePath().getParent().getParent().resolve("release");
+    for (String line : Files.readAllLines(release)) {
+      if (line.startsWith("JAVA_VERSION=")) {
+        return Runtime.Version.parse(line.substring("JAVA_VERSION=".length()).replace("\"", "")).feature();
+      }
+    }
+    throw new IllegalStateException(release + " names no JAVA_VERSION");
   }
 
   @Test
