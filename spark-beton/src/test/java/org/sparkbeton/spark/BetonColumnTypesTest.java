@@ -161,8 +161,15 @@ class BetonColumnTypesTest {
     Row times = df.agg(max("day"), min("at")).first();
     assertThat(times.getDate(0)).isEqualTo(java.sql.Date.valueOf("1975-06-22"));
     assertThat(times.getTimestamp(1).toInstant()).isEqualTo(java.time.Instant.parse("1969-12-31T23:59:59.999999Z"));
-    // decimals: compared as decimals (no shard is skipped for them), MIN and MAX answered from metadata
+    // decimals: compared as decimals, each shard skipped by its float64 statistics rounded to the column's scale
+    // (two shards: prices -2.00, -0.75, 0.50 and 1.75, 3.00, 4.25); MIN and MAX answered from metadata
     assertThat(df.where("price > 1.0").count()).isEqualTo(3);
+    assertThat(df.where("price > 1.0").queryExecution().executedPlan().toString()).contains("shards=1/2");
+    assertThat(df.where("price <= 0.5").count()).isEqualTo(3);
+    assertThat(df.where("price <= 0.5").queryExecution().executedPlan().toString()).contains("shards=1/2");
+    assertThat(df.where("price < -2 or price > 4.25").count()).isZero();
+    assertThat(df.where("price < -2 or price > 4.25").queryExecution().executedPlan().toString())
+        .contains("shards=0/2");
     assertThat(df.where("price = 1.75").select("id").first().getLong(0)).isEqualTo(3);
     Row prices = df.agg(min("price"), max("half")).first();
     assertThat(df.agg(min("price")).schema().fields()[0].dataType()).isEqualTo(DataTypes.createDecimalType(10, 2));

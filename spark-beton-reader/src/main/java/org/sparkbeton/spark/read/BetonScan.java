@@ -2,7 +2,9 @@ package org.sparkbeton.spark.read;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.connector.metric.CustomMetric;
@@ -13,6 +15,8 @@ import org.apache.spark.sql.connector.read.Statistics;
 import org.apache.spark.sql.connector.read.SupportsReportStatistics;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 
 /** A planned read: the pruned schema and the shards left after min/max pruning. */
@@ -34,11 +38,23 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
     this.conf = conf;
     this.hadoopConf = hadoopConf;
     this.kept = new ArrayList<>();
+    Map<String, Integer> decimalScales = decimalScales(schema.sparkSchema());
     for (int i = 0; i < inputs.shards().size(); i++) {
-      if (ShardPruner.mightMatch(pushed, inputs.shards().get(i).stats())) {
+      if (ShardPruner.mightMatch(pushed, inputs.shards().get(i).stats(), decimalScales)) {
         kept.add(i);
       }
     }
+  }
+
+  /** The scale of each decimal column: its float64 statistics compare with decimal literals through it. */
+  private static Map<String, Integer> decimalScales(StructType columns) {
+    Map<String, Integer> scales = new HashMap<>();
+    for (StructField f : columns.fields()) {
+      if (f.dataType() instanceof DecimalType d) {
+        scales.put(f.name(), d.scale());
+      }
+    }
+    return scales;
   }
 
   @Override

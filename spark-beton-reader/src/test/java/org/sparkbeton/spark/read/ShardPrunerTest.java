@@ -95,6 +95,35 @@ class ShardPrunerTest {
         .isFalse();
   }
 
+  /**
+   * A decimal(10,2) column of 0.10 .. 0.30, stored as the float64s nearest them (0.1 is 0.1000000000000000055..., 0.3
+   * is 0.2999999999999999888...): decimal literals compare with the bounds rounded back to the scale, so the shard's
+   * own least and greatest values match and the next cents do not; without the scale no shard is skipped.
+   */
+  @Test
+  void decimalLiteralsCompareWithTheBoundsRoundedToTheColumnsScale() {
+    Map<String, ColumnStats> stats = Map.of("price", ColumnStats.ofDoubles(0.1, 0.3, false));
+    Map<String, Integer> scales = Map.of("price", 2);
+    java.util.function.Predicate<Filter> might = f -> ShardPruner.mightMatch(new Filter[] {f}, stats, scales);
+    java.math.BigDecimal tenCents = new java.math.BigDecimal("0.10");
+    java.math.BigDecimal thirtyCents = new java.math.BigDecimal("0.3"); // any scale: compared by value
+    assertThat(might.test(new LessThanOrEqual("price", tenCents))).isTrue();
+    assertThat(might.test(new LessThan("price", tenCents))).isFalse();
+    assertThat(might.test(new GreaterThanOrEqual("price", thirtyCents))).isTrue();
+    assertThat(might.test(new GreaterThan("price", thirtyCents))).isFalse();
+    assertThat(might.test(new GreaterThan("price", new java.math.BigDecimal("0.29")))).isTrue();
+    assertThat(might.test(new EqualTo("price", thirtyCents))).isTrue();
+    assertThat(might.test(new EqualTo("price", new java.math.BigDecimal("0.31")))).isFalse();
+    assertThat(might.test(new EqualTo("price", new java.math.BigDecimal("0.095")))).isFalse();
+    assertThat(might.test(new In("price", new Object[] {new java.math.BigDecimal("0.05"),
+        new java.math.BigDecimal("0.31")}))).isFalse();
+    assertThat(might.test(new In("price", new Object[] {new java.math.BigDecimal("0.05"), tenCents}))).isTrue();
+    // the float64 bounds compared as they are would wrongly skip price <= 0.10 (0.1000000000000000055 > 0.10)
+    assertThat(new java.math.BigDecimal(0.1).compareTo(tenCents)).isPositive();
+    // no scale (not a decimal column): a decimal literal skips nothing
+    assertThat(ShardPruner.mightMatch(new Filter[] {new LessThan("price", tenCents)}, stats)).isTrue();
+  }
+
   @Test
   void reportsOnlyFiltersOnStatsColumnsAsPushed() {
     Set<String> cols = Set.of("label");
