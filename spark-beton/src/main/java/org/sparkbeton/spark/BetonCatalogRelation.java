@@ -129,7 +129,7 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   static void requireColumns(StructType declared, StructType stored, String path) {
     for (StructField f : declared.fields()) {
       if (java.util.Arrays.stream(stored.fieldNames()).noneMatch(f.name()::equalsIgnoreCase)) {
-        throw new IllegalArgumentException("Table column '" + f.name() + "' is not a field of the beton dataset at "
+        throw new IllegalArgumentException("Column '" + f.name() + "' is not a field of the beton dataset at "
             + path + " (its fields: " + String.join(", ", stored.fieldNames()) + ")");
       }
     }

@@ -96,7 +96,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     }
     // opened when a read first uses it: a write asks for a table (with its write options, to a path that may not exist
     // yet) only to learn it takes the V1 route
-    return BetonTable.opening(() -> {
+    java.util.function.Supplier<BetonTable> open = () -> {
       try {
         BetonTable table = BetonTable.load(options, hadoopConf(options), readConf(options));
         requireSameSchema(schema, table.schema(), options.get("path"));
@@ -106,7 +106,8 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
         // this message. A read given a schema skips inferSchema: its scan fails with the message.
         return BetonTable.unreadable(hadoopConf(options), e);
       }
-    });
+    };
+    return schema.isEmpty() ? BetonTable.opening(open) : BetonTable.openingWithGivenColumns(open);
   }
 
   /**

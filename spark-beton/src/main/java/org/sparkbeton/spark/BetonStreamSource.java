@@ -36,6 +36,10 @@ import scala.Option;
  * <p>A table whose location holds no dataset yet (created with its columns, not written to) streams too: the
  * catalog gives the columns, and the source offers no data until the first write there commits, then reads from
  * that write's first shard on.
+ *
+ * <p>A stream of a path given its columns ({@code readStream().format("beton").schema(...).load(path)}) comes here
+ * too ({@link BetonTable#openingWithGivenColumns} claims no micro-batch read), with the given columns as the
+ * declared ones.
  */
 final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
   private static final Logger LOG = LoggerFactory.getLogger(BetonStreamSource.class);
@@ -143,9 +147,9 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
       // the batch read's message would suggest a glob of shards, which a stream cannot read
       throw new IllegalArgumentException("No beton dataset at " + path + " yet: the directory holds no published"
           + " manifest (nothing was written there, or only a write that failed). A stream of a path reads a"
-          + " dataset, then its appends: start it once the first write to the path has committed, or stream a table"
-          + " created with its columns (CREATE TABLE t (...) USING beton LOCATION '" + path + "'), which waits for"
-          + " it");
+          + " dataset, then its appends: start it once the first write to the path has committed, give the stream its"
+          + " columns (.schema(...)), or stream a table created with its columns (CREATE TABLE t (...) USING beton"
+          + " LOCATION '" + path + "'); either waits for it");
     }
     return BetonTable.load(read, BetonProvider.hadoopConf(read), BetonProvider.readConf(read));
   }

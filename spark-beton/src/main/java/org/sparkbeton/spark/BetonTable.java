@@ -64,9 +64,12 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private static final class Opening {
     private Supplier<BetonTable> open;
     private BetonTable opened;
+    /** The read was given its columns ({@code .schema(...)}): a stream of it is {@link BetonStreamSource}'s. */
+    private final boolean givenColumns;
 
-    Opening(Supplier<BetonTable> open) {
+    Opening(Supplier<BetonTable> open, boolean givenColumns) {
       this.open = open;
+      this.givenColumns = givenColumns;
     }
 
     synchronized BetonTable get() {
@@ -90,7 +93,18 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
    * over an existing dataset, read its manifest) for nothing on every write.
    */
   static BetonTable opening(Supplier<BetonTable> open) {
-    return new BetonTable(null, null, null, null, null, new Opening(open));
+    return new BetonTable(null, null, null, null, null, new Opening(open, false));
+  }
+
+  /**
+   * {@link #opening} for a read given its columns ({@code spark.read().schema(...)},
+   * {@code spark.readStream().schema(...)}). A batch read of it checks them against the dataset's at {@code load()}
+   * as any; a stream of it claims no micro-batch read, so Spark streams it through the V1 source instead
+   * ({@link BetonStreamSource}), which takes the columns as a table's declared ones: a subset, each read as its
+   * given type, and, where the location holds no dataset yet, a query that waits for the first write there.
+   */
+  static BetonTable openingWithGivenColumns(Supplier<BetonTable> open) {
+    return new BetonTable(null, null, null, null, null, new Opening(open, true));
   }
 
   /**
@@ -178,6 +192,11 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   public Set<TableCapability> capabilities() {
     if (write != null) {
       return EnumSet.of(TableCapability.BATCH_WRITE, TableCapability.TRUNCATE);
+    }
+    if (opening != null && opening.givenColumns) {
+      // Spark streams a table without MICRO_BATCH_READ through the data source's V1 StreamSourceProvider, without
+      // asking this table for its schema (which would open, or fail for, a location not yet written)
+      return EnumSet.of(TableCapability.BATCH_READ, TableCapability.STREAMING_WRITE, TableCapability.TRUNCATE);
     }
     return EnumSet.of(TableCapability.BATCH_READ, TableCapability.MICRO_BATCH_READ, TableCapability.STREAMING_WRITE,
         TableCapability.TRUNCATE);

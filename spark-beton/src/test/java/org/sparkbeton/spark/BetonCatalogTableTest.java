@@ -126,7 +126,7 @@ class BetonCatalogTableTest {
 
     spark.sql("create table declared (label int, caption string) using beton location '" + location.toUri() + "'");
     assertThatThrownBy(() -> spark.table("declared").collect())
-        .rootCause().hasMessage("Table column 'caption' is not a field of the beton dataset at file:" + location
+        .rootCause().hasMessage("Column 'caption' is not a field of the beton dataset at file:" + location
             + " (its fields: label)");
 
     assertThatThrownBy(() -> {

@@ -157,6 +157,46 @@ class BetonStreamingReadTest {
     assertThat(sums(tmp.resolve("widened-copy"))).isEqualTo("[4,4,6]");
   }
 
+  /**
+   * A stream given its columns ({@code readStream().schema(...)}) reads them as a table's declared columns: a subset,
+   * each as its given type; over a directory not yet written it waits for the first write there and reads all of it,
+   * then each append, and goes on from its checkpoint after a restart. A given column the dataset lacks is named.
+   */
+  @Test
+  void aStreamGivenItsColumnsWaitsForTheFirstWriteAndReadsThoseColumns() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("given"));
+    Path out = tmp.resolve("given-copy");
+    Path checkpoint = tmp.resolve("given-checkpoint");
+    Dataset<Row> rows = spark.readStream().format("beton").schema("value bigint, label bigint")
+        .option("startingPosition", "latest").load(dir.toString());
+    assertThat(rows.schema().simpleString()).isEqualTo("struct<value:bigint,label:bigint>");
+    StreamingQuery query = rows.writeStream().format("beton").option("checkpointLocation", checkpoint.toString())
+        .trigger(Trigger.ProcessingTime(100)).start(out.toString());
+    try {
+      query.processAllAvailable();
+      assertThat(Files.exists(out.resolve(DatasetManifest.FILE_NAME))).as("no batch with rows yet").isFalse();
+      append(dir, 0, 6); // label int, value bigint
+      query.processAllAvailable();
+      assertThat(sums(out)).isEqualTo("[6,6,15]");
+      append(dir, 6, 2);
+      query.processAllAvailable();
+      assertThat(sums(out)).isEqualTo("[8,8,28]");
+    } finally {
+      query.stop();
+    }
+    assertThat(spark.read().format("beton").load(out.toString()).schema().simpleString())
+        .isEqualTo("struct<value:bigint,label:bigint>");
+
+    append(dir, 8, 2);
+    Dataset<Row> again = spark.readStream().format("beton").schema("value bigint, label bigint").load(dir.toString());
+    assertThat(drain(again, out, checkpoint)).hasSize(1);
+    assertThat(sums(out)).isEqualTo("[10,10,45]");
+
+    assertThatThrownBy(() -> spark.readStream().format("beton").schema("value bigint, caption string")
+        .load(dir.toString())).hasMessageContaining("Column 'caption' is not a field of the beton dataset at ")
+        .hasMessageContaining("(its fields: label, value)");
+  }
+
   @Test
   void refusesWhatCannotBeReadAsAStream() throws Exception {
     Path dir = tmp.resolve("refused");
