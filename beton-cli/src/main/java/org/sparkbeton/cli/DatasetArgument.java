@@ -88,13 +88,40 @@ final class DatasetArgument {
     if ("file".equalsIgnoreCase(scheme)) {
       return local(LocalPathArgument.fileUri(arg), flags);
     }
+    return remote(arg, remoteUri(arg), flags);
+  }
+
+  /** {@code arg}, a URI of a scheme other than {@code file:}, parsed; refused where it is no valid URI. */
+  static URI remoteUri(String arg) {
     URI uri;
     try {
       uri = new URI(arg);
     } catch (java.net.URISyntaxException e) {
       throw new CliException(arg + ": not a valid URI (" + e.getMessage() + ")");
     }
-    return remote(arg, uri, flags);
+    if (uri.getHost() == null && uri.getAuthority() != null) {
+      throw new CliException(arg + ": not a valid URI (no host in '" + uri.getAuthority() + "')");
+    }
+    return uri;
+  }
+
+  /**
+   * The Hadoop configuration for the remote dataset {@code uri} ({@code arg} as given), once this Java can run Hadoop
+   * and a Hadoop FileSystem serves the URI's scheme; refused, saying why, where not.
+   */
+  static Configuration remoteConfiguration(String arg, URI uri, HadoopFlags flags) {
+    HadoopJavaSupport.refusal().ifPresent(why -> {
+      throw new CliException(arg + ": " + why + "; local files and dataset directories read on this Java (copy"
+          + " the dataset here first, e.g. `hadoop fs -get " + arg + "`)");
+    });
+    Configuration conf = flags.configuration();
+    if (!new HadoopDatasetStoreProvider(conf).supports(uri)) {
+      throw new CliException(arg + ": no Hadoop FileSystem for scheme '" + uri.getScheme() + "'"
+          + (uri.getScheme().equals("s3a") ? " (s3a:// needs hadoop-aws 3.3.4 and the AWS SDK bundle on the"
+              + " classpath; see beton-cli/README.md)" : " on the classpath")
+          + "; the loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems");
+    }
+    return conf;
   }
 
   private static Dataset local(Path path, RemoteFlags flags) {
@@ -113,20 +140,8 @@ final class DatasetArgument {
   }
 
   private static Dataset remote(String arg, URI uri, RemoteFlags flags) {
-    if (uri.getHost() == null && uri.getAuthority() != null) {
-      throw new CliException(arg + ": not a valid URI (no host in '" + uri.getAuthority() + "')");
-    }
-    HadoopJavaSupport.refusal().ifPresent(why -> {
-      throw new CliException(arg + ": " + why + "; local files and dataset directories read on this Java (copy"
-          + " the dataset here first, e.g. `hadoop fs -get " + arg + "`)");
-    });
-    HadoopDatasetStoreProvider provider = new HadoopDatasetStoreProvider(configuration(flags));
-    if (!provider.supports(uri)) {
-      throw new CliException(arg + ": no Hadoop FileSystem for scheme '" + uri.getScheme() + "'"
-          + (uri.getScheme().equals("s3a") ? " (s3a:// needs hadoop-aws 3.3.4 and the AWS SDK bundle on the"
-              + " classpath; see beton-cli/README.md)" : " on the classpath")
-          + "; the loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems");
-    }
+    HadoopDatasetStoreProvider provider = new HadoopDatasetStoreProvider(
+        remoteConfiguration(arg, uri, flags.hadoopFlags));
     long bytes = -1;
     if (flags.cacheBytes != null) {
       try {
@@ -164,32 +179,6 @@ final class DatasetArgument {
    * {@code $HADOOP_CONF_DIR}'s core-site.xml and hdfs-site.xml, then each {@code --hadoop-conf} file, then each
    * {@code -D key=value}.
    */
-  static Configuration configuration(RemoteFlags flags) {
-    Configuration conf = new Configuration();
-    String confDir = System.getenv("HADOOP_CONF_DIR");
-    if (confDir != null && !confDir.isBlank()) {
-      for (String name : new String[] {"core-site.xml", "hdfs-site.xml"}) {
-        Path f = Path.of(confDir, name);
-        if (Files.isRegularFile(f)) {
-          conf.addResource(new org.apache.hadoop.fs.Path(f.toUri()));
-        }
-      }
-    }
-    if (flags.hadoopConf != null) {
-      for (Path f : flags.hadoopConf) {
-        if (!Files.isRegularFile(f)) {
-          throw new CliException("--hadoop-conf " + f + ": no such file");
-        }
-        conf.addResource(new org.apache.hadoop.fs.Path(f.toAbsolutePath().toUri()));
-      }
-    }
-    if (flags.hadoop != null) {
-      for (Map.Entry<String, String> e : flags.hadoop.entrySet()) {
-        conf.set(e.getKey(), e.getValue());
-      }
-    }
-    return conf;
-  }
 
   /**
    * A failure inside the loader caused by the data (a corrupt image or file) is the user's to fix: one line, with

@@ -25,13 +25,18 @@ import picocli.CommandLine.Parameters;
             + " jpg/raw counts, the longest-side histogram and the most common sizes. Reads no payload.",
         "Of a dataset directory (one with _manifest.json): who wrote it, its samples and shards, every field with the"
             + " Spark type its write recorded and its stored min .. max over the shards, the write's recipe, and the"
-            + " shards. Reads the manifest only; `beton verify DIR` checks the shards against it."})
+            + " shards. Reads the manifest only, also of a remote dataset (hdfs://, s3a://, any Hadoop file system);"
+            + " `beton verify DIR` checks the shards against it."})
 final class InspectCommand implements Callable<Integer> {
   private static final int LISTED_SIZES = 10;
   private static final int LISTED_SHARDS = 10;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file, or a dataset directory.")
-  Path file;
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file, or a dataset directory, local or"
+      + " remote (hdfs://, s3a://, any Hadoop FileSystem URI).")
+  String target;
+
+  @CommandLine.Mixin
+  HadoopFlags hadoop;
 
   @Option(names = "--json", description = "Print one JSON document instead of text.")
   boolean json;
@@ -56,6 +61,19 @@ final class InspectCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--shards must be >= 0, got " + shards);
     }
     PrintWriter out = spec.commandLine().getOut();
+    String scheme = LocalPathArgument.scheme(target);
+    if (scheme != null && !"file".equalsIgnoreCase(scheme)) {
+      DatasetReport report = DatasetReport.of(target, RemoteManifest.read(target, hadoop));
+      out.print(json ? DatasetReportText.toJson(report) : DatasetReportText.toText(report, shards));
+      out.flush();
+      return BetonCli.OK;
+    }
+    StringBuilder given = new StringBuilder();
+    hadoop.given(given);
+    if (given.length() > 0) {
+      throw new CliException(given + ": for remote datasets (hdfs://, s3a://, ...); " + target + " is read in place");
+    }
+    Path file = scheme == null ? Path.of(target) : LocalPathArgument.fileUri(target);
     if (Files.isRegularFile(file.resolve(DatasetManifest.FILE_NAME))) {
       DatasetManifest manifest;
       try {

@@ -1,8 +1,7 @@
 package org.sparkbeton.cli;
 
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -23,16 +22,8 @@ final class RemoteFlags {
       description = "Remote datasets: shards downloaded at once (default 4).")
   Integer downloads;
 
-  @Option(names = "-D", paramLabel = "KEY=VALUE",
-      description = "Remote datasets: a Hadoop configuration property (e.g. -D fs.s3a.endpoint=http://host:9000);"
-          + " repeatable, applied last.")
-  Map<String, String> hadoop;
-
-  @Option(names = "--hadoop-conf", paramLabel = "FILE",
-      description = "Remote datasets: a Hadoop configuration file (core-site.xml format) added to the default"
-          + " configuration (core-site.xml on the classpath, then $HADOOP_CONF_DIR's core-site.xml and"
-          + " hdfs-site.xml); repeatable.")
-  List<Path> hadoopConf;
+  @Mixin
+  HadoopFlags hadoopFlags = new HadoopFlags();
 
   /** The flags given, for the refusal on a local dataset; empty when none. */
   String given() {
@@ -40,12 +31,11 @@ final class RemoteFlags {
     append(b, cacheDir != null, "--cache-dir");
     append(b, cacheBytes != null, "--cache-bytes");
     append(b, downloads != null, "--downloads");
-    append(b, hadoop != null && !hadoop.isEmpty(), "-D");
-    append(b, hadoopConf != null && !hadoopConf.isEmpty(), "--hadoop-conf");
+    hadoopFlags.given(b);
     return b.toString();
   }
 
-  private static void append(StringBuilder b, boolean given, String flag) {
+  static void append(StringBuilder b, boolean given, String flag) {
     if (given) {
       b.append(b.length() == 0 ? "" : ", ").append(flag);
     }

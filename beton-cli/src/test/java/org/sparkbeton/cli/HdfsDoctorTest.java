@@ -51,6 +51,7 @@ class HdfsDoctorTest {
   static long datasetBytes;
   static long shardBytes;
   static String largest;
+  static Path local;
 
   @BeforeAll
   static void setUp() throws Exception {
@@ -78,6 +79,7 @@ class HdfsDoctorTest {
     Files.writeString(dir.resolve(DatasetManifest.FILE_NAME),
         new DatasetManifest(fields, entries, Map.of(), "test").toJson());
     uri = MiniHdfs.upload(hdfs, dir, "/datasets/photos");
+    local = dir;
   }
 
   @AfterAll
@@ -108,6 +110,41 @@ class HdfsDoctorTest {
       return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".beton"))
           .collect(Collectors.toSet());
     }
+  }
+
+  /**
+   * {@code beton inspect} of the dataset where it lies on HDFS: its manifest read through Hadoop, shown as the local
+   * copy's is (text and JSON), no shard read; what is not a dataset directory is named for what it is.
+   */
+  @Test
+  void inspectShowsARemoteDatasetFromItsManifest() throws IOException {
+    for (List<String> format : List.of(List.<String>of(), List.of("--json"))) {
+      Cli.Result there = Cli.run(concat(List.of("inspect", uri), format));
+      Cli.Result here = Cli.run(concat(List.of("inspect", local.toString()), format));
+      assertThat(there.exitCode()).as("stderr: %s", there.err()).isZero();
+      assertThat(there.err()).isEmpty();
+      assertThat(there.out()).contains(uri).isEqualTo(here.out().replace(local.toString(), uri));
+    }
+
+    hdfs.getFileSystem().mkdirs(new org.apache.hadoop.fs.Path("/datasets/empty"));
+    String empty = uri.replace("/datasets/photos", "/datasets/empty");
+    assertThat(Cli.run("inspect", empty).errLines()).containsExactly("beton: " + empty + " has no _manifest.json:"
+        + " not a dataset directory (nothing was written there, or only a write that failed)");
+    String missing = uri.replace("/datasets/photos", "/datasets/missing");
+    assertThat(Cli.run("inspect", missing).errLines()).containsExactly("beton: " + missing
+        + ": no such file or directory");
+    String shard = uri + "/part-00000.beton";
+    assertThat(Cli.run("inspect", shard).errLines()).containsExactly("beton: " + shard + " is a file: of a remote"
+        + " dataset `beton inspect` reads the directory's manifest; for a .beton file's layout, copy it here first"
+        + " (`hadoop fs -get " + shard + "`)");
+    assertThat(Cli.run("inspect", local.toString(), "-D", "fs.defaultFS=" + uri).errLines())
+        .containsExactly("beton: -D: for remote datasets (hdfs://, s3a://, ...); " + local + " is read in place");
+  }
+
+  private static Object[] concat(List<String> a, List<String> b) {
+    List<Object> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all.toArray();
   }
 
   @Test

@@ -74,7 +74,7 @@ class PathArgumentsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"inspect", "dump", "verify", "gc"})
+  @ValueSource(strings = {"dump", "verify", "gc"})
   void aRemotePathIsRefusedNamingTheCommandsThatReadOne(String command) {
     Cli.Result r = Cli.run(command, "hdfs://namenode:8020/datasets/photos");
 
@@ -82,18 +82,22 @@ class PathArgumentsTest {
     assertThat(r.errLines()).hasSize(2);
     assertThat(r.errLines().get(0)).startsWith("beton: Invalid value for positional parameter at index 0").endsWith(
         "): hdfs://namenode:8020/datasets/photos is not a local path: this command reads and writes local files"
-        + " (`beton bench` and `beton doctor` read datasets on hdfs://, s3a:// and other Hadoop file systems; copy one"
-        + " here first for the others, e.g. `hadoop fs -get hdfs://namenode:8020/datasets/photos`)");
+        + " (`beton bench` and `beton doctor` read datasets on hdfs://, s3a:// and other Hadoop file systems, and"
+        + " `beton inspect` their manifests; copy one here first for the others, e.g. `hadoop fs -get"
+        + " hdfs://namenode:8020/datasets/photos`)");
   }
 
   @Test
   void aFileUriOfAnotherHostIsRefused() {
-    Cli.Result r = Cli.run("inspect", "file://fileserver" + shard);
+    Cli.Result r = Cli.run("dump", "file://fileserver" + shard);
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly("beton: Invalid value for positional parameter at index 0 (FILE):"
         + " file://fileserver" + shard + ": a file: URI with a host (fileserver); name a file of this machine, e.g."
-        + " file:///data/x", "Try 'beton inspect --help' for usage.");
+        + " file:///data/x", "Try 'beton dump --help' for usage.");
+    // inspect takes remote datasets too: the same refusal, as its own line
+    assertThat(Cli.run("inspect", "file://fileserver" + shard).errLines()).containsExactly("beton: file://fileserver"
+        + shard + ": a file: URI with a host (fileserver); name a file of this machine, e.g. file:///data/x");
   }
 
   @Test
