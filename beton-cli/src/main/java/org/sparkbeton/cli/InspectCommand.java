@@ -63,7 +63,7 @@ final class InspectCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     String scheme = LocalPathArgument.scheme(target);
     if (scheme != null && !"file".equalsIgnoreCase(scheme)) {
-      DatasetReport report = DatasetReport.of(target, RemoteManifest.read(target, hadoop));
+      DatasetReport report = DatasetReport.of(target, RemoteManifest.read(target, hadoop).manifest());
       out.print(json ? DatasetReportText.toJson(report) : DatasetReportText.toText(report, shards));
       out.flush();
       return BetonCli.OK;

@@ -26,9 +26,8 @@ final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
     }
     if (!"file".equalsIgnoreCase(scheme)) {
       throw new CommandLine.TypeConversionException(arg + " is not a local path: this command reads and writes"
-          + " local files (`beton bench` and `beton doctor` read datasets on hdfs://, s3a:// and other Hadoop file"
-          + " systems, and `beton inspect` their manifests; copy one here first for the others, e.g. `hadoop fs -get "
-          + arg + "`)");
+          + " local files (`beton inspect`, `verify`, `bench` and `doctor` read datasets on hdfs://, s3a:// and other"
+          + " Hadoop file systems; copy one here first for the others, e.g. `hadoop fs -get " + arg + "`)");
     }
     try {
       return fileUri(arg);

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -12,21 +14,22 @@ import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.dataset.DatasetManifest;
 
 /**
- * The manifest of a remote dataset directory ({@code hdfs://}, {@code s3a://}, any Hadoop FileSystem), read through
- * Hadoop: {@code beton inspect} of a dataset where Spark wrote it, one small file read, no shard downloaded.
+ * A remote dataset directory ({@code hdfs://}, {@code s3a://}, any Hadoop FileSystem) and its manifest, read through
+ * Hadoop where Spark wrote it: {@code beton inspect} reads the manifest alone, {@code beton verify} each listed shard
+ * in turn ({@link #download}).
  */
-final class RemoteManifest {
-  private RemoteManifest() {}
+record RemoteManifest(String arg, FileSystem fs, Path dir, DatasetManifest manifest) {
 
-  /** The manifest of the dataset directory {@code arg} names; what is not one is refused, saying what it is. */
-  static DatasetManifest read(String arg, HadoopFlags flags) {
+  /** The dataset directory {@code arg} names, with its manifest; what is not one is refused, saying what it is. */
+  static RemoteManifest read(String arg, HadoopFlags flags) {
     URI uri = DatasetArgument.remoteUri(arg);
     Configuration conf = DatasetArgument.remoteConfiguration(arg, uri, flags);
     Path dir = new Path(uri);
     Path file = new Path(dir, DatasetManifest.FILE_NAME);
+    FileSystem fs;
     String json;
     try {
-      FileSystem fs = dir.getFileSystem(conf);
+      fs = dir.getFileSystem(conf);
       FileStatus status;
       try {
         status = fs.getFileStatus(dir);
@@ -34,8 +37,8 @@ final class RemoteManifest {
         throw new CliException(arg + ": no such file or directory");
       }
       if (status.isFile()) {
-        throw new CliException(arg + " is a file: of a remote dataset `beton inspect` reads the directory's"
-            + " manifest; for a .beton file's layout, copy it here first (`hadoop fs -get " + arg + "`)");
+        throw new CliException(arg + " is a file: of a remote dataset `beton` reads the directory's manifest and"
+            + " the shards it lists; for a .beton file alone, copy it here first (`hadoop fs -get " + arg + "`)");
       }
       try (InputStream in = fs.open(file)) {
         json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -44,14 +47,39 @@ final class RemoteManifest {
             + " was written there, or only a write that failed)");
       }
     } catch (IOException e) {
-      // a remote exception's message carries the server's stack trace after its first line
-      throw new CliException(arg + ": cannot read " + file + ": " + String.valueOf(e.getMessage()).lines()
-          .findFirst().orElse(e.getClass().getSimpleName()));
+      throw new CliException(arg + ": cannot read " + file + ": " + firstLine(e));
     }
     try {
-      return DatasetManifest.parse(json);
+      return new RemoteManifest(arg, fs, dir, DatasetManifest.parse(json));
     } catch (IllegalArgumentException e) {
       throw new CliException(file + ": " + e.getMessage());
     }
+  }
+
+  /** Where the shard the manifest lists as {@code path} lies, for messages. */
+  String shardName(String path) {
+    return new Path(dir, path).toString();
+  }
+
+  /**
+   * Copies the listed shard {@code path} to {@code local}; false where the store has no such file. A path that would
+   * leave the dataset directory ({@code ..}, absolute) is refused, as the local verifier refuses a link out of it.
+   */
+  boolean download(String path, java.nio.file.Path local) throws IOException {
+    if (path.startsWith("/") || path.contains(":") || java.util.Arrays.asList(path.split("/")).contains("..")) {
+      throw new IllegalArgumentException("shard " + path + " lies outside the dataset directory " + dir
+          + "; a dataset's shards must lie inside its directory");
+    }
+    try (InputStream in = fs.open(new Path(dir, path))) {
+      Files.copy(in, local, StandardCopyOption.REPLACE_EXISTING);
+      return true;
+    } catch (FileNotFoundException e) {
+      return false;
+    }
+  }
+
+  /** A remote exception's message carries the server's stack trace after its first line. */
+  static String firstLine(IOException e) {
+    return String.valueOf(e.getMessage()).lines().findFirst().orElse(e.getClass().getSimpleName());
   }
 }

@@ -3,6 +3,7 @@ package org.sparkbeton.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.sparkbeton.codec.format.FfcvPixels;
@@ -11,6 +12,7 @@ import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.Orphans;
+import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.verify.BetonVerifier;
 import org.sparkbeton.format.verify.VerifyReport;
 import picocli.CommandLine;
@@ -28,11 +30,18 @@ import picocli.CommandLine.Parameters;
         + " sample count and fields the manifest says, and pass the same structural checks; files it does not list"
         + " are not read, and those of jobs that died (orphans) are listed after the verdict: `beton gc DIR`"
         + " deletes them.",
+        "A remote dataset directory (hdfs://, s3a://, any Hadoop FileSystem URI) is checked the same way, each listed"
+        + " shard downloaded in turn to a temporary file (one at a time) and deleted after its check; orphans are"
+        + " not looked for there.",
         "Exit code 0 when every file is sound; 1 when any has problems, including a file too damaged to open;"
         + " 2 when a file is missing or not readable."})
 final class VerifyCommand implements Callable<Integer> {
-  @Parameters(arity = "1..*", paramLabel = "FILE", description = "The .beton files or dataset directories.")
-  List<Path> files;
+  @Parameters(arity = "1..*", paramLabel = "FILE", description = "The .beton files or dataset directories, local"
+      + " or remote (a dataset directory on hdfs://, s3a://, any Hadoop FileSystem URI).")
+  List<String> targets;
+
+  @CommandLine.Mixin
+  HadoopFlags hadoop;
 
   @Option(names = "--decode",
       description = "Also decode every JPEG in full (libjpeg-turbo when available, else the pure-Java decoder),"
@@ -45,8 +54,20 @@ final class VerifyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    List<Path> files = new ArrayList<>(); // the local ones; null for a remote one
+    for (String target : targets) {
+      String scheme = LocalPathArgument.scheme(target);
+      files.add(scheme == null ? Path.of(target) : "file".equalsIgnoreCase(scheme)
+          ? LocalPathArgument.fileUri(target) : null);
+    }
+    StringBuilder given = new StringBuilder();
+    hadoop.given(given);
+    if (given.length() > 0 && !files.contains(null)) {
+      throw new CliException(given + ": for remote datasets (hdfs://, s3a://, ...); " + String.join(", ", targets)
+          + " " + (targets.size() == 1 ? "is" : "are") + " read in place");
+    }
     for (Path file : files) {
-      if (!Files.isDirectory(file)) {
+      if (file != null && !Files.isDirectory(file)) {
         Inputs.requireReadableFile(file);
       }
     }
@@ -55,8 +76,10 @@ final class VerifyCommand implements Callable<Integer> {
       org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarning().ifPresent(spec.commandLine().getErr()::println);
     }
     boolean allOk = true;
-    for (Path file : files) {
-      allOk &= Files.isDirectory(file) ? verifyDataset(file, out) : verify(file, out);
+    for (int i = 0; i < files.size(); i++) {
+      Path file = files.get(i);
+      allOk &= file == null ? verifyRemoteDataset(RemoteManifest.read(targets.get(i), hadoop), out)
+          : Files.isDirectory(file) ? verifyDataset(file, out) : verify(file, out);
       out.flush();
     }
     return allOk ? BetonCli.OK : BetonCli.PROBLEMS;
@@ -82,14 +105,7 @@ final class VerifyCommand implements Callable<Integer> {
             jpegs += decodeShard(dir.resolve(r.shard().path()), pixels, problems);
           }
         }
-        if (problems.isEmpty()) {
-          continue;
-        }
-        ok = false;
-        out.printf("%s: FAILED, %s%n", dir.resolve(r.shard().path()), Words.plural(problems.size(), "problem"));
-        for (String p : problems) {
-          out.println("  - " + p);
-        }
+        ok &= reportShard(dir.resolve(r.shard().path()).toString(), problems, out);
       }
     }
     String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples"
@@ -97,6 +113,67 @@ final class VerifyCommand implements Callable<Integer> {
     out.printf("%s: %s (%s)%n", dir, ok ? "OK" : "FAILED", summary);
     reportOrphans(dir, out);
     return ok;
+  }
+
+  /**
+   * {@link #verifyDataset} of a remote dataset: each listed shard downloaded to one temporary file in turn, checked
+   * as a local shard is, then deleted, so the disk holds one shard at a time.
+   */
+  private boolean verifyRemoteDataset(RemoteManifest remote, PrintWriter out) throws Exception {
+    DatasetManifest manifest = remote.manifest();
+    boolean ok = true;
+    long samples = 0;
+    long jpegs = 0;
+    Path local = Files.createTempFile("beton-verify-", ".beton");
+    try (FfcvPixels pixels = decode ? RgbMode.strict() : null) {
+      for (ShardEntry shard : manifest.shards()) {
+        samples += shard.samples();
+        List<String> problems = new ArrayList<>();
+        boolean downloaded;
+        try {
+          downloaded = remote.download(shard.path(), local);
+        } catch (IllegalArgumentException e) {
+          problems.add(e.getMessage());
+          downloaded = false;
+        } catch (java.io.IOException e) {
+          problems.add("cannot read it: " + RemoteManifest.firstLine(e));
+          downloaded = false;
+        }
+        if (downloaded) {
+          DatasetVerifier.ShardResult r = DatasetVerifier.verifyShardFile(local, manifest, shard);
+          problems.addAll(r.problems());
+          if (r.report() != null) {
+            problems.addAll(r.report().problems());
+            if (decode) {
+              jpegs += decodeShard(local, pixels, problems);
+            }
+          }
+        } else if (problems.isEmpty()) {
+          problems.add("missing: the manifest lists it, the directory has no such file");
+        }
+        String name = remote.shardName(shard.path());
+        problems.replaceAll(p -> p.replace(local.toString(), name)); // the checks name the file they read
+        ok &= reportShard(name, problems, out);
+      }
+    } finally {
+      Files.deleteIfExists(local);
+    }
+    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples"
+        + (decode ? ", " + jpegs + " JPEGs decoded" : "");
+    out.printf("%s: %s (%s)%n", remote.arg(), ok ? "OK" : "FAILED", summary);
+    return ok;
+  }
+
+  /** Prints a shard's problems under its name; true when it has none. */
+  private static boolean reportShard(String name, List<String> problems, PrintWriter out) {
+    if (problems.isEmpty()) {
+      return true;
+    }
+    out.printf("%s: FAILED, %s%n", name, Words.plural(problems.size(), "problem"));
+    for (String p : problems) {
+      out.println("  - " + p);
+    }
+    return false;
   }
 
   /** Decodes every JPEG of one listed shard, adding what fails to {@code problems}; returns the JPEGs decoded. */

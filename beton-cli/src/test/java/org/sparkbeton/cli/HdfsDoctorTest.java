@@ -135,10 +135,43 @@ class HdfsDoctorTest {
         + ": no such file or directory");
     String shard = uri + "/part-00000.beton";
     assertThat(Cli.run("inspect", shard).errLines()).containsExactly("beton: " + shard + " is a file: of a remote"
-        + " dataset `beton inspect` reads the directory's manifest; for a .beton file's layout, copy it here first"
-        + " (`hadoop fs -get " + shard + "`)");
+        + " dataset `beton` reads the directory's manifest and the shards it lists; for a .beton file alone, copy it"
+        + " here first (`hadoop fs -get " + shard + "`)");
     assertThat(Cli.run("inspect", local.toString(), "-D", "fs.defaultFS=" + uri).errLines())
         .containsExactly("beton: -D: for remote datasets (hdfs://, s3a://, ...); " + local + " is read in place");
+  }
+
+  /**
+   * {@code beton verify} of the dataset on HDFS: each listed shard downloaded in turn and checked as a local one is;
+   * a shard changed in the store and one missing there are named with what is wrong, and the exit code says so.
+   */
+  @Test
+  void verifyChecksARemoteDatasetShardByShard() throws IOException {
+    Cli.Result sound = Cli.run("verify", uri);
+    assertThat(sound.exitCode()).as("stderr: %s", sound.err()).isZero();
+    assertThat(sound.outLines()).containsExactly(uri + ": OK (6 shards, " + SHARDS * PER_SHARD + " samples)");
+
+    Path damaged = Files.createDirectories(tmp.resolve("damaged"));
+    try (Stream<Path> files = Files.list(local)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, damaged.resolve(f.getFileName()));
+      }
+    }
+    byte[] bytes = Files.readAllBytes(damaged.resolve("part-00001.beton"));
+    bytes[bytes.length - 100] ^= 0x40; // inside the last page: the checksum differs, the structure holds
+    Files.write(damaged.resolve("part-00001.beton"), bytes);
+    Files.delete(damaged.resolve("part-00002.beton"));
+    String there = MiniHdfs.upload(hdfs, damaged, "/datasets/damaged");
+
+    Cli.Result r = Cli.run("verify", there);
+    Cli.Result here = Cli.run("verify", damaged.toString());
+    assertThat(r.exitCode()).isEqualTo(1).isEqualTo(here.exitCode());
+    assertThat(r.outLines()).isEqualTo(here.out().replace(damaged.toString(), there).lines().toList())
+        .contains(there + "/part-00002.beton: FAILED, 1 problem",
+            "  - missing: the manifest lists it, the directory has no such file",
+            there + ": FAILED (6 shards, " + SHARDS * PER_SHARD + " samples)");
+    assertThat(r.outLines().get(0)).startsWith(there + "/part-00001.beton: FAILED, ");
+    assertThat(r.outLines()).anyMatch(line -> line.startsWith("  - sha256 is "));
   }
 
   private static Object[] concat(List<String> a, List<String> b) {

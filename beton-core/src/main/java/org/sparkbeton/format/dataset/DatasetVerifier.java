@@ -111,6 +111,15 @@ public final class DatasetVerifier {
       problems.add("missing: the manifest lists it, the directory has no such file");
       return new ShardResult(shard, problems, null);
     }
+    return verifyShardFile(file, manifest, shard);
+  }
+
+  /**
+   * Checks {@code file} as the shard {@code shard} of the dataset {@code manifest} describes: its size, checksums,
+   * sample count, fields, statistics and structure. For a remote dataset's shard, {@code file} is a local copy.
+   */
+  public static ShardResult verifyShardFile(Path file, DatasetManifest manifest, ShardEntry shard) throws IOException {
+    List<String> problems = new ArrayList<>();
     long size = Files.size(file);
     if (size != shard.bytes()) {
       problems.add("size is " + size + " bytes, the manifest says " + shard.bytes());
