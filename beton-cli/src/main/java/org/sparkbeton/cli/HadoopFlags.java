@@ -29,6 +29,16 @@ final class HadoopFlags {
     RemoteFlags.append(b, hadoopConf != null && !hadoopConf.isEmpty(), "--hadoop-conf");
   }
 
+  /** Refuses these flags where a command was given local files or directories only ({@code local}). */
+  void refuseFor(List<String> local) {
+    StringBuilder given = new StringBuilder();
+    given(given);
+    if (given.length() > 0) {
+      throw new CliException(given + ": for remote datasets (hdfs://, s3a://, ...); " + String.join(", ", local)
+          + (local.size() == 1 ? " is" : " are") + " read in place");
+    }
+  }
+
   /** The default configuration, then $HADOOP_CONF_DIR's files, then {@code --hadoop-conf}'s, then {@code -D}'s. */
   Configuration configuration() {
     Configuration conf = new Configuration();

@@ -68,11 +68,7 @@ final class InspectCommand implements Callable<Integer> {
       out.flush();
       return BetonCli.OK;
     }
-    StringBuilder given = new StringBuilder();
-    hadoop.given(given);
-    if (given.length() > 0) {
-      throw new CliException(given + ": for remote datasets (hdfs://, s3a://, ...); " + target + " is read in place");
-    }
+    hadoop.refuseFor(List.of(target));
     Path file = scheme == null ? Path.of(target) : LocalPathArgument.fileUri(target);
     if (Files.isRegularFile(file.resolve(DatasetManifest.FILE_NAME))) {
       DatasetManifest manifest;

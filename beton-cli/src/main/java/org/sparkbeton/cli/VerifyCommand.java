@@ -60,11 +60,8 @@ final class VerifyCommand implements Callable<Integer> {
       files.add(scheme == null ? Path.of(target) : "file".equalsIgnoreCase(scheme)
           ? LocalPathArgument.fileUri(target) : null);
     }
-    StringBuilder given = new StringBuilder();
-    hadoop.given(given);
-    if (given.length() > 0 && !files.contains(null)) {
-      throw new CliException(given + ": for remote datasets (hdfs://, s3a://, ...); " + String.join(", ", targets)
-          + " " + (targets.size() == 1 ? "is" : "are") + " read in place");
+    if (!files.contains(null)) {
+      hadoop.refuseFor(targets);
     }
     for (Path file : files) {
       if (file != null && !Files.isDirectory(file)) {

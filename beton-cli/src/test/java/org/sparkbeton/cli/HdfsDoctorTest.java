@@ -139,6 +139,9 @@ class HdfsDoctorTest {
         + " here first (`hadoop fs -get " + shard + "`)");
     assertThat(Cli.run("inspect", local.toString(), "-D", "fs.defaultFS=" + uri).errLines())
         .containsExactly("beton: -D: for remote datasets (hdfs://, s3a://, ...); " + local + " is read in place");
+    assertThat(Cli.run("verify", local.toString(), local.toString(), "--hadoop-conf", "core-site.xml").errLines())
+        .containsExactly("beton: --hadoop-conf: for remote datasets (hdfs://, s3a://, ...); " + local + ", " + local
+            + " are read in place");
   }
 
   /**
