@@ -11,6 +11,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.Scan;
 import org.apache.spark.sql.connector.read.streaming.Offset;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
+import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
 import org.apache.spark.sql.execution.streaming.SerializedOffset;
 import org.apache.spark.sql.execution.streaming.Source;
@@ -41,7 +42,7 @@ import scala.Option;
  * too ({@link BetonTable#openingWithGivenColumns} claims no micro-batch read), with the given columns as the
  * declared ones.
  */
-final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
+final class BetonStreamSource implements Source, SupportsTriggerAvailableNow, ReportsSourceMetrics {
   private static final Logger LOG = LoggerFactory.getLogger(BetonStreamSource.class);
 
   private final SQLContext sqlContext;
@@ -227,6 +228,12 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow {
       initial = stream.initialOffset();
     }
     return initial;
+  }
+
+  /** The stream's lag ({@link BetonMicroBatchStream#metrics}); none while the location holds no dataset yet. */
+  @Override
+  public java.util.Map<String, String> metrics(java.util.Optional<Offset> latestConsumedOffset) {
+    return stream == null ? java.util.Map.of() : stream.metrics(latestConsumedOffset);
   }
 
   @Override

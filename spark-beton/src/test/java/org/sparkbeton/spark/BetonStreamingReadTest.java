@@ -158,6 +158,29 @@ class BetonStreamingReadTest {
   }
 
   /**
+   * Each progress says how far the query is behind the dataset: the shards, and their samples, published after what it
+   * has read; the same through the V1 source a stream given its columns runs on.
+   */
+  @Test
+  void eachProgressSaysHowManyShardsAndSamplesAreLeft() throws Exception {
+    Path dir = tmp.resolve("lag");
+    append(dir, 0, 6); // two shards of 3 samples
+    append(dir, 6, 4); // two of 2
+    for (boolean given : List.of(false, true)) {
+      Dataset<Row> rows = given
+          ? spark.readStream().format("beton").schema("label int, value bigint").option("maxShardsPerTrigger", "1")
+              .load(dir.toString())
+          : stream(dir, "maxShardsPerTrigger", "1");
+      List<StreamingQueryProgress> progress = drain(rows, tmp.resolve("lag-copy-" + given),
+          tmp.resolve("lag-checkpoint-" + given));
+      assertThat(progress).as("given columns: %s", given)
+          .extracting(p -> p.sources()[0].metrics().get("shardsBehindLatest")).containsExactly("3", "2", "1", "0");
+      assertThat(progress).as("given columns: %s", given)
+          .extracting(p -> p.sources()[0].metrics().get("samplesBehindLatest")).containsExactly("7", "4", "2", "0");
+    }
+  }
+
+  /**
    * A stream given its columns ({@code readStream().schema(...)}) reads them as a table's declared columns: a subset,
    * each as its given type; over a directory not yet written it waits for the first write there and reads all of it,
    * then each append, and goes on from its checkpoint after a restart. A given column the dataset lacks is named.

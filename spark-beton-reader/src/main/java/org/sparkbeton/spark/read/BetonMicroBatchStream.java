@@ -2,6 +2,8 @@ package org.sparkbeton.spark.read;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.read.InputPartition;
@@ -10,6 +12,7 @@ import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
 import org.apache.spark.sql.connector.read.streaming.Offset;
 import org.apache.spark.sql.connector.read.streaming.ReadLimit;
 import org.apache.spark.sql.connector.read.streaming.ReadMaxFiles;
+import org.apache.spark.sql.connector.read.streaming.ReportsSourceMetrics;
 import org.apache.spark.sql.connector.read.streaming.SupportsTriggerAvailableNow;
 import org.apache.spark.sql.types.StructType;
 
@@ -22,7 +25,8 @@ import org.apache.spark.sql.types.StructType;
  * changed (one status call per trigger). A dataset replaced under the stream (an overwrite) fails the query: its
  * samples are no longer those the offsets count, and reading on would skip or repeat samples.
  */
-public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow {
+public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow,
+    ReportsSourceMetrics {
   private final BetonSchema schema;
   private final StructType required;
   private final ReadConf conf;
@@ -122,6 +126,29 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
   public PartitionReaderFactory createReaderFactory() {
     return new BetonBatch(inputs, schema, required, List.of(), conf, hadoopConf).createReaderFactory();
   }
+
+  /**
+   * How far the query is behind the dataset as its last trigger found it: the shards, and their samples, published
+   * after the offset it last consumed ({@code shardsBehindLatest}, {@code samplesBehindLatest}). Spark puts them in
+   * each progress's source metrics, as Kafka's source reports its offsets behind latest: a dashboard sees a stream
+   * keep up with its writers, or not.
+   */
+  @Override
+  public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
+    int consumed = latestConsumedOffset.map(o -> ShardOffset.parse(o.json()).shards()).orElse(0);
+    List<DatasetInputs.Shard> shards = inputs.shards();
+    long samplesBehind = 0;
+    for (int i = Math.min(consumed, shards.size()); i < shards.size(); i++) {
+      samplesBehind += shards.get(i).samples();
+    }
+    return Map.of(SHARDS_BEHIND_LATEST, Integer.toString(Math.max(0, shards.size() - consumed)),
+        SAMPLES_BEHIND_LATEST, Long.toString(samplesBehind));
+  }
+
+  /** Source metric: shards published after the last offset the query consumed. */
+  public static final String SHARDS_BEHIND_LATEST = "shardsBehindLatest";
+  /** Source metric: samples in those shards. */
+  public static final String SAMPLES_BEHIND_LATEST = "samplesBehindLatest";
 
   @Override
   public Offset deserializeOffset(String json) {
