@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.sparkbeton.codec.ImageDecodeException;
 import org.sparkbeton.codec.jpeg.JpegException;
@@ -81,14 +80,8 @@ final class DatasetArgument {
 
   /** The dataset {@code arg} names; remote flags on a local dataset, or a scheme nothing reads, are refused. */
   static Dataset open(String arg, RemoteFlags flags) {
-    String scheme = LocalPathArgument.scheme(arg);
-    if (scheme == null) {
-      return local(Path.of(arg), flags);
-    }
-    if ("file".equalsIgnoreCase(scheme)) {
-      return local(LocalPathArgument.fileUri(arg), flags);
-    }
-    return remote(arg, remoteUri(arg), flags);
+    Path path = LocalPathArgument.localPath(arg);
+    return path != null ? local(path, flags) : remote(arg, remoteUri(arg), flags);
   }
 
   /** {@code arg}, a URI of a scheme other than {@code file:}, parsed; refused where it is no valid URI. */
@@ -173,12 +166,6 @@ final class DatasetArgument {
     }
     return new Dataset(null, remote, temporary);
   }
-
-  /**
-   * Hadoop's default configuration (core-default.xml and a core-site.xml on the classpath), then
-   * {@code $HADOOP_CONF_DIR}'s core-site.xml and hdfs-site.xml, then each {@code --hadoop-conf} file, then each
-   * {@code -D key=value}.
-   */
 
   /**
    * A failure inside the loader caused by the data (a corrupt image or file) is the user's to fix: one line, with

@@ -39,7 +39,11 @@ final class HadoopFlags {
     }
   }
 
-  /** The default configuration, then $HADOOP_CONF_DIR's files, then {@code --hadoop-conf}'s, then {@code -D}'s. */
+  /**
+   * Hadoop's default configuration (core-default.xml and a core-site.xml on the classpath), then
+   * {@code $HADOOP_CONF_DIR}'s core-site.xml and hdfs-site.xml, then each {@code --hadoop-conf} file, then each
+   * {@code -D key=value}.
+   */
   Configuration configuration() {
     Configuration conf = new Configuration();
     String confDir = System.getenv("HADOOP_CONF_DIR");

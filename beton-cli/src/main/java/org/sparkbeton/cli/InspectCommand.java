@@ -61,15 +61,11 @@ final class InspectCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), "--shards must be >= 0, got " + shards);
     }
     PrintWriter out = spec.commandLine().getOut();
-    String scheme = LocalPathArgument.scheme(target);
-    if (scheme != null && !"file".equalsIgnoreCase(scheme)) {
-      DatasetReport report = DatasetReport.of(target, RemoteManifest.read(target, hadoop).manifest());
-      out.print(json ? DatasetReportText.toJson(report) : DatasetReportText.toText(report, shards));
-      out.flush();
-      return BetonCli.OK;
+    Path file = LocalPathArgument.localPath(target);
+    if (file == null) {
+      return printDataset(DatasetReport.of(target, RemoteManifest.read(target, hadoop).manifest()), out);
     }
     hadoop.refuseFor(List.of(target));
-    Path file = scheme == null ? Path.of(target) : LocalPathArgument.fileUri(target);
     if (Files.isRegularFile(file.resolve(DatasetManifest.FILE_NAME))) {
       DatasetManifest manifest;
       try {
@@ -77,16 +73,19 @@ final class InspectCommand implements Callable<Integer> {
       } catch (IOException e) {
         throw new CliException(e.getMessage() + "; `beton verify " + file + "` says more");
       }
-      DatasetReport report = DatasetReport.of(file.toString(), manifest);
-      out.print(json ? DatasetReportText.toJson(report) : DatasetReportText.toText(report, shards));
-      out.flush();
-      return BetonCli.OK;
+      return printDataset(DatasetReport.of(file.toString(), manifest), out);
     }
     InspectReport report;
     try (BetonReader reader = Inputs.open(file)) {
       report = Inspect.of(reader);
     }
     out.print(json ? toJson(report) : toText(report, sizes));
+    out.flush();
+    return BetonCli.OK;
+  }
+
+  private int printDataset(DatasetReport report, PrintWriter out) {
+    out.print(json ? DatasetReportText.toJson(report) : DatasetReportText.toText(report, shards));
     out.flush();
     return BetonCli.OK;
   }

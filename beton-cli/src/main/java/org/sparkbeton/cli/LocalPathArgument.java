@@ -36,6 +36,15 @@ final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
     }
   }
 
+  /**
+   * The local path {@code arg} names, a path or a {@code file:} URI; null where it is a URI of another scheme (a remote
+   * dataset, for the commands that read one).
+   */
+  static Path localPath(String arg) {
+    String scheme = scheme(arg);
+    return scheme == null ? Path.of(arg) : "file".equalsIgnoreCase(scheme) ? fileUri(arg) : null;
+  }
+
   /** The scheme of {@code arg} when it is a URI ({@code scheme:/...}), else null. */
   static String scheme(String arg) {
     Matcher m = SCHEME.matcher(arg);

@@ -56,9 +56,7 @@ final class VerifyCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     List<Path> files = new ArrayList<>(); // the local ones; null for a remote one
     for (String target : targets) {
-      String scheme = LocalPathArgument.scheme(target);
-      files.add(scheme == null ? Path.of(target) : "file".equalsIgnoreCase(scheme)
-          ? LocalPathArgument.fileUri(target) : null);
+      files.add(LocalPathArgument.localPath(target));
     }
     if (!files.contains(null)) {
       hadoop.refuseFor(targets);
@@ -90,24 +88,16 @@ final class VerifyCommand implements Callable<Integer> {
       throw new CliException(e.getMessage());
     }
     boolean ok = true;
-    long samples = 0;
     long jpegs = 0;
     try (FfcvPixels pixels = decode ? RgbMode.strict() : null) {
       for (DatasetVerifier.ShardResult r : DatasetVerifier.verify(dir, manifest)) {
-        samples += r.shard().samples();
-        List<String> problems = new java.util.ArrayList<>(r.problems());
-        if (r.report() != null) {
-          problems.addAll(r.report().problems());
-          if (decode) {
-            jpegs += decodeShard(dir.resolve(r.shard().path()), pixels, problems);
-          }
-        }
-        ok &= reportShard(dir.resolve(r.shard().path()).toString(), problems, out);
+        Path file = dir.resolve(r.shard().path());
+        List<String> problems = new ArrayList<>();
+        jpegs += addProblems(r, file, pixels, problems);
+        ok &= reportShard(file.toString(), problems, out);
       }
     }
-    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples"
-        + (decode ? ", " + jpegs + " JPEGs decoded" : "");
-    out.printf("%s: %s (%s)%n", dir, ok ? "OK" : "FAILED", summary);
+    printVerdict(dir.toString(), manifest, ok, jpegs, out);
     reportOrphans(dir, out);
     return ok;
   }
@@ -119,12 +109,10 @@ final class VerifyCommand implements Callable<Integer> {
   private boolean verifyRemoteDataset(RemoteManifest remote, PrintWriter out) throws Exception {
     DatasetManifest manifest = remote.manifest();
     boolean ok = true;
-    long samples = 0;
     long jpegs = 0;
     Path local = Files.createTempFile("beton-verify-", ".beton");
     try (FfcvPixels pixels = decode ? RgbMode.strict() : null) {
       for (ShardEntry shard : manifest.shards()) {
-        samples += shard.samples();
         List<String> problems = new ArrayList<>();
         boolean downloaded;
         try {
@@ -137,14 +125,7 @@ final class VerifyCommand implements Callable<Integer> {
           downloaded = false;
         }
         if (downloaded) {
-          DatasetVerifier.ShardResult r = DatasetVerifier.verifyShardFile(local, manifest, shard);
-          problems.addAll(r.problems());
-          if (r.report() != null) {
-            problems.addAll(r.report().problems());
-            if (decode) {
-              jpegs += decodeShard(local, pixels, problems);
-            }
-          }
+          jpegs += addProblems(DatasetVerifier.verifyShardFile(local, manifest, shard), local, pixels, problems);
         } else if (problems.isEmpty()) {
           problems.add("missing: the manifest lists it, the directory has no such file");
         }
@@ -155,10 +136,30 @@ final class VerifyCommand implements Callable<Integer> {
     } finally {
       Files.deleteIfExists(local);
     }
+    printVerdict(remote.arg(), manifest, ok, jpegs, out);
+    return ok;
+  }
+
+  /**
+   * Adds the problems of one listed shard, read from {@code file}, to {@code problems}: the manifest's checks, the
+   * structure's and, with {@code --decode}, its JPEGs' (decoded with {@code pixels}); returns the JPEGs decoded.
+   */
+  private long addProblems(DatasetVerifier.ShardResult r, Path file, FfcvPixels pixels, List<String> problems)
+      throws Exception {
+    problems.addAll(r.problems());
+    if (r.report() == null) {
+      return 0;
+    }
+    problems.addAll(r.report().problems());
+    return decode ? decodeShard(file, pixels, problems) : 0;
+  }
+
+  /** The dataset's verdict line: OK or FAILED, its shards and samples (the manifest's), the JPEGs decoded. */
+  private void printVerdict(String name, DatasetManifest manifest, boolean ok, long jpegs, PrintWriter out) {
+    long samples = manifest.shards().stream().mapToLong(ShardEntry::samples).sum();
     String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples"
         + (decode ? ", " + jpegs + " JPEGs decoded" : "");
-    out.printf("%s: %s (%s)%n", remote.arg(), ok ? "OK" : "FAILED", summary);
-    return ok;
+    out.printf("%s: %s (%s)%n", name, ok ? "OK" : "FAILED", summary);
   }
 
   /** Prints a shard's problems under its name; true when it has none. */

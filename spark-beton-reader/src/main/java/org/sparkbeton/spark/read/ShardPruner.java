@@ -43,8 +43,9 @@ public final class ShardPruner {
    */
   public static boolean mightMatch(Filter[] filters, Map<String, ColumnStats> stats,
       Map<String, Integer> decimalScales) {
+    Bounds bounds = new Bounds(stats, decimalScales);
     for (Filter f : filters) {
-      if (!mightMatch(f, new Bounds(stats, decimalScales))) {
+      if (!mightMatch(f, bounds)) {
         return false;
       }
     }
