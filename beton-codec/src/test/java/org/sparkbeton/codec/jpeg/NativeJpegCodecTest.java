@@ -89,17 +89,28 @@ class NativeJpegCodecTest extends JpegCodecContractTest {
     int before = NativeJpegCodec.liveHandles();
     ThreadLocal<JpegCodec> perThread = ThreadLocal.withInitial(NativeJpegCodec::new);
     Thread[] threads = new Thread[8];
+    // the threads stay alive until their handles are counted: a dead thread's handle may be freed at any GC
+    java.util.concurrent.CountDownLatch decoded = new java.util.concurrent.CountDownLatch(threads.length);
+    java.util.concurrent.CountDownLatch counted = new java.util.concurrent.CountDownLatch(1);
     for (int i = 0; i < threads.length; i++) {
       threads[i] = new Thread(() -> {
         ByteBuffer dst = ByteBuffer.allocateDirect(64 * 48 * 3);
         perThread.get().decode(ByteBuffer.wrap(TestImages.image("quad-420.jpg")), 8, Idct.FAST, dst, 0);
+        decoded.countDown();
+        try {
+          counted.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
       });
       threads[i].start();
     }
+    decoded.await();
+    assertThat(NativeJpegCodec.liveHandles()).isGreaterThanOrEqualTo(before + 8);
+    counted.countDown();
     for (Thread t : threads) {
       t.join();
     }
-    assertThat(NativeJpegCodec.liveHandles()).isGreaterThanOrEqualTo(before + 8);
     threads = null;
     long deadline = System.nanoTime() + 20_000_000_000L;
     while (NativeJpegCodec.liveHandles() > before && System.nanoTime() < deadline) {
