@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.sparkbeton.format.dataset.Orphans;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,11 +21,16 @@ import picocli.CommandLine.Parameters;
             + " its files are left alone, and a job whose marker was not rewritten for 10 minutes is taken for dead."
             + " A file whose name is not one a write makes is never touched. The next successful write to the"
             + " dataset deletes the same files.",
+        "DIR may be remote (hdfs://, s3a://, any Hadoop FileSystem URI): the same rules, its files listed and deleted"
+            + " through Hadoop (-D, --hadoop-conf and $HADOOP_CONF_DIR configure it, as for inspect).",
         "Exit code 0, also when there is nothing to delete; 2 when DIR is not a directory or its manifest is"
             + " unreadable."})
 final class GcCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "DIR", description = "The dataset directory.")
-  Path dir;
+  @Parameters(index = "0", paramLabel = "DIR", description = "The dataset directory, local or remote.")
+  String target;
+
+  @CommandLine.Mixin
+  HadoopFlags hadoop;
 
   @Option(names = "--delete", description = "Delete the orphaned files (without it, they are only listed).")
   boolean delete;
@@ -33,31 +40,46 @@ final class GcCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!Files.isDirectory(dir)) {
-      throw new CliException(dir + ": not a directory" + (Files.exists(dir) ? "" : " (no such directory)"));
-    }
+    Path local = LocalPathArgument.localPath(target);
+    Orphans.Directory dir;
+    Function<String, String> name;
     Orphans.Findings found;
     try {
-      found = Orphans.find(dir);
+      if (local != null) {
+        hadoop.refuseFor(List.of(target));
+        if (!Files.isDirectory(local)) {
+          throw new CliException(local + ": not a directory" + (Files.exists(local) ? "" : " (no such directory)"));
+        }
+        dir = Orphans.local(local);
+        name = p -> local.resolve(p).toString();
+        found = Orphans.find(local);
+      } else {
+        RemoteDirectory remote = RemoteDirectory.open(target, hadoop);
+        dir = remote;
+        name = remote::name;
+        // the manifest read after the listing, as Orphans.find asks: a job publishing meanwhile is then in it
+        List<Orphans.FileInfo> files = Orphans.list(remote);
+        found = Orphans.find(files, remote.manifest(), System.currentTimeMillis());
+      }
     } catch (IOException e) {
-      throw new CliException(e.getMessage() + "; gc judges files against the manifest, so it deletes nothing");
+      throw new CliException(RemoteManifest.firstLine(e) + "; gc judges files against the manifest, so it deletes nothing");
     }
     PrintWriter out = spec.commandLine().getOut();
     for (Orphans.Orphan o : found.orphans()) {
-      out.printf("%s (%s): %s%n", dir.resolve(o.path()), SizeArgs.human(o.bytes()), o.reason());
+      out.printf("%s (%s): %s%n", name.apply(o.path()), SizeArgs.human(o.bytes()), o.reason());
     }
     if (!found.held().isEmpty()) {
-      out.printf("%s: %s of running jobs left alone%n", dir, Words.plural(found.held().size(), "file"));
+      out.printf("%s: %s of running jobs left alone%n", target, Words.plural(found.held().size(), "file"));
     }
     String files = Words.plural(found.orphans().size(), "orphaned file") + ", " + SizeArgs.human(found.orphanBytes());
     if (found.orphans().isEmpty()) {
-      out.printf("%s: no orphaned files%n", dir);
+      out.printf("%s: no orphaned files%n", target);
     } else if (delete) {
       int deleted = Orphans.delete(dir, found);
-      out.printf("%s: deleted %s%n", dir, deleted == found.orphans().size() ? files
+      out.printf("%s: deleted %s%n", target, deleted == found.orphans().size() ? files
           : Words.plural(deleted, "orphaned file") + " of " + found.orphans().size() + " (the others were gone)");
     } else {
-      out.printf("%s: %s; run `beton gc %s --delete` to delete them%n", dir, files, dir);
+      out.printf("%s: %s; run `beton gc %s --delete` to delete them%n", target, files, target);
     }
     return BetonCli.OK;
   }

@@ -21,8 +21,15 @@ import org.sparkbeton.format.fields.IntField;
 class GcCommandTest {
   @TempDir Path tmp;
 
-  /** A dataset of one listed shard, a killed job's files, a running job's, and the user's. */
   Path dataset() throws Exception {
+    return dataset(tmp);
+  }
+
+  /**
+   * A dataset of one listed shard, a killed job's files, a running job's, and the user's, in {@code tmp/ds}: every
+   * file an hour old but the running job's marker.
+   */
+  static Path dataset(Path tmp) throws Exception {
     Path dir = Files.createDirectories(tmp.resolve("ds").resolve("_quarantine")).getParent();
     List<org.sparkbeton.format.BetonField> fields = List.of(new org.sparkbeton.format.BetonField("x", IntField.INSTANCE));
     Path shard = dir.resolve("part-00000-aaaaaaaa-a0-000.beton");

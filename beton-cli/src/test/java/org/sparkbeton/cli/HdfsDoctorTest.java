@@ -177,6 +177,49 @@ class HdfsDoctorTest {
     assertThat(r.outLines()).anyMatch(line -> line.startsWith("  - sha256 is "));
   }
 
+  /**
+   * {@code beton gc} on a dataset directory where it lies on HDFS: the same files listed, for the same reasons, as in
+   * a local copy with the same modification times; {@code --delete} leaves the dataset, the running job's files and
+   * the user's.
+   */
+  @Test
+  void gcFindsAndDeletesTheFilesOfDeadJobsOnHdfsAsInALocalCopy() throws Exception {
+    Path here = GcCommandTest.dataset(Files.createDirectories(tmp.resolve("gc")));
+    String there = MiniHdfs.upload(hdfs, here, "/datasets/gc");
+    org.apache.hadoop.fs.FileSystem fs = hdfs.getFileSystem();
+    try (Stream<Path> files = Files.walk(here)) {
+      for (Path f : files.filter(Files::isRegularFile).toList()) {
+        fs.setTimes(new org.apache.hadoop.fs.Path(there + "/" + here.relativize(f)),
+            Files.getLastModifiedTime(f).toMillis(), -1);
+      }
+    }
+
+    Cli.Result listed = Cli.run("gc", there);
+    assertThat(listed.exitCode()).as(listed.err()).isZero();
+    assertThat(listed.outLines()).isEqualTo(Cli.run("gc", here).out().replace(here.toString(), there).lines().toList())
+        .hasSize(5).contains(there + ": 3 orphaned files, 42.0 MiB; run `beton gc " + there + " --delete` to delete"
+            + " them");
+
+    Cli.Result deleted = Cli.run("gc", there, "--delete");
+    assertThat(deleted.outLines()).last().isEqualTo(there + ": deleted 3 orphaned files, 42.0 MiB");
+    List<String> left = new ArrayList<>();
+    var it = fs.listFiles(new org.apache.hadoop.fs.Path(there), true);
+    while (it.hasNext()) {
+      left.add(it.next().getPath().toString().substring(there.length() + 1));
+    }
+    assertThat(left).containsExactlyInAnyOrder("_job-2badc0de.live", DatasetManifest.FILE_NAME, "notes.txt",
+        "part-00000-aaaaaaaa-a0-000.beton", "part-00003-2badc0de-a0-000.beton");
+    assertThat(fs.exists(new org.apache.hadoop.fs.Path(there + "/_quarantine"))).isFalse();
+    assertThat(Cli.run("gc", there).outLines()).containsExactly(there + ": 2 files of running jobs left alone",
+        there + ": no orphaned files");
+
+    DoctorErrorsTest.fails(Cli.run("gc", there + "/notes.txt"), "beton: " + there + "/notes.txt: not a directory",
+        false);
+    DoctorErrorsTest.fails(Cli.run("gc", there + "-none"), "beton: " + there + "-none: no such directory", false);
+    DoctorErrorsTest.fails(Cli.run("gc", here.toString(), "-D", "a=b"), "beton: -D: for remote datasets (hdfs://,"
+        + " s3a://, ...); " + here + " is read in place", false);
+  }
+
   private static Object[] concat(List<String> a, List<String> b) {
     List<Object> all = new ArrayList<>(a);
     all.addAll(b);

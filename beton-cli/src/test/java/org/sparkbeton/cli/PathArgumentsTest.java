@@ -74,7 +74,7 @@ class PathArgumentsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"dump", "gc"})
+  @ValueSource(strings = {"dump", "rewrite"})
   void aRemotePathIsRefusedNamingTheCommandsThatReadOne(String command) {
     Cli.Result r = Cli.run(command, "hdfs://namenode:8020/datasets/photos");
 
@@ -82,7 +82,7 @@ class PathArgumentsTest {
     assertThat(r.errLines()).hasSize(2);
     assertThat(r.errLines().get(0)).startsWith("beton: Invalid value for positional parameter at index 0").endsWith(
         "): hdfs://namenode:8020/datasets/photos is not a local path: this command reads and writes local files"
-        + " (`beton inspect`, `verify`, `bench` and `doctor` read datasets on hdfs://, s3a:// and other Hadoop file"
+        + " (`beton inspect`, `verify`, `gc`, `bench` and `doctor` read datasets on hdfs://, s3a:// and other Hadoop file"
         + " systems; copy one here first for the others, e.g. `hadoop fs -get hdfs://namenode:8020/datasets/photos`)");
   }
 

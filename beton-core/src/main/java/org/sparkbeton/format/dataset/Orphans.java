@@ -2,6 +2,7 @@ package org.sparkbeton.format.dataset;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -171,59 +172,88 @@ public final class Orphans {
     return out;
   }
 
-  /** The files of a local dataset directory (its top level and {@value DatasetFiles#QUARANTINE_DIR}). */
-  public static List<FileInfo> list(Path dir) throws IOException {
-    List<FileInfo> out = new ArrayList<>();
-    addFiles(dir, "", out);
-    Path quarantine = dir.resolve(DatasetFiles.QUARANTINE_DIR);
-    if (Files.isDirectory(quarantine, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      addFiles(quarantine, DatasetFiles.QUARANTINE_DIR + "/", out);
-    }
-    List<FileInfo> again = new ArrayList<>();
-    addFiles(dir, "", again);
-    return withMarkersListedAgain(out, again);
+  /**
+   * A dataset directory on some file system, as {@link Orphans} lists and cleans it: local disk
+   * ({@link #local(Path)}), or any Hadoop file system through an adapter of the module that knows Hadoop.
+   */
+  public interface Directory {
+    /**
+     * The plain files directly in {@code sub} ({@code ""} for the directory itself, else
+     * {@value DatasetFiles#QUARANTINE_DIR}), named by their paths inside the dataset directory ({@code x},
+     * {@code _quarantine/x}); none where {@code sub} does not exist. A file deleted while it is listed is left out.
+     */
+    List<FileInfo> files(String sub) throws IOException;
+
+    /** Deletes the file, or the empty directory, at {@code path} inside the dataset directory; false where none is. */
+    boolean delete(String path) throws IOException;
   }
 
-  private static void addFiles(Path dir, String prefix, List<FileInfo> out) throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      for (Path p : files.toList()) {
-        if (Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-          try {
-            out.add(new FileInfo(prefix + p.getFileName(), Files.size(p), Files.getLastModifiedTime(p).toMillis()));
-          } catch (NoSuchFileException e) {
-            // deleted since it was listed (a job finishing): nothing to judge
+  /** The local dataset directory {@code dir}. */
+  public static Directory local(Path dir) {
+    return new Directory() {
+      @Override
+      public List<FileInfo> files(String sub) throws IOException {
+        Path in = sub.isEmpty() ? dir : dir.resolve(sub);
+        List<FileInfo> out = new ArrayList<>();
+        if (!Files.isDirectory(in, LinkOption.NOFOLLOW_LINKS)) {
+          return out;
+        }
+        String prefix = sub.isEmpty() ? "" : sub + "/";
+        try (Stream<Path> files = Files.list(in)) {
+          for (Path p : files.toList()) {
+            if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS)) {
+              try {
+                out.add(new FileInfo(prefix + p.getFileName(), Files.size(p), Files.getLastModifiedTime(p).toMillis()));
+              } catch (NoSuchFileException e) {
+                // deleted since it was listed (a job finishing): nothing to judge
+              }
+            }
           }
         }
+        return out;
       }
-    }
+
+      @Override
+      public boolean delete(String path) throws IOException {
+        return Files.deleteIfExists(dir.resolve(path));
+      }
+    };
+  }
+
+  /**
+   * The files of a dataset directory (its top level and {@value DatasetFiles#QUARANTINE_DIR}), the job markers and
+   * lock listed again at the end ({@link #withMarkersListedAgain}).
+   */
+  public static List<FileInfo> list(Directory dir) throws IOException {
+    List<FileInfo> out = new ArrayList<>(dir.files(""));
+    out.addAll(dir.files(DatasetFiles.QUARANTINE_DIR));
+    return withMarkersListedAgain(out, dir.files(""));
   }
 
   /** The orphans of the local dataset directory {@code dir} now. */
   public static Findings find(Path dir) throws IOException {
+    List<FileInfo> files = list(local(dir));
     DatasetManifest manifest = Files.isRegularFile(dir.resolve(DatasetManifest.FILE_NAME))
         ? DatasetVerifier.manifest(dir) : null;
-    return find(list(dir), manifest, System.currentTimeMillis());
+    return find(files, manifest, System.currentTimeMillis());
   }
 
   /**
-   * Deletes the orphans {@code findings} lists from the local directory {@code dir}, then its quarantine directory
-   * if that is left empty; returns the number of files deleted (one already gone is not counted).
+   * Deletes the orphans {@code findings} lists from {@code dir}, then its quarantine directory if that is left empty;
+   * returns the number of files deleted (one already gone is not counted).
    */
-  public static int delete(Path dir, Findings findings) throws IOException {
+  public static int delete(Directory dir, Findings findings) throws IOException {
     int deleted = 0;
     for (Orphan o : findings.orphans()) {
-      if (Files.deleteIfExists(dir.resolve(o.path()))) {
+      if (dir.delete(o.path())) {
         deleted++;
       }
     }
-    Path quarantine = dir.resolve(DatasetFiles.QUARANTINE_DIR);
-    if (Files.isDirectory(quarantine, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-      try (Stream<Path> left = Files.list(quarantine)) {
-        if (left.findAny().isEmpty()) {
-          Files.deleteIfExists(quarantine);
-        }
-      } catch (java.nio.file.DirectoryNotEmptyException e) {
-        // a running job has just quarantined a row there: the directory stays
+    if (dir.files(DatasetFiles.QUARANTINE_DIR).isEmpty()) {
+      try {
+        dir.delete(DatasetFiles.QUARANTINE_DIR);
+      } catch (IOException e) {
+        // a running job has just quarantined a row there (the directory is not empty), or there is none: it stays
       }
     }
     return deleted;

@@ -157,7 +157,7 @@ class OrphansTest {
     assertThat(paths(f)).containsExactlyInAnyOrder("part-00001-" + C + "-a0-000.beton",
         "part-00001-" + C + "-a0-001.beton", "_quarantine/part-00001-" + C + "-a0.jsonl", "_job-" + D + ".live");
     assertThat(f.orphanBytes()).isEqualTo(42 + 3 + 2);
-    assertThat(Orphans.delete(dir, f)).isEqualTo(4);
+    assertThat(Orphans.delete(Orphans.local(dir), f)).isEqualTo(4);
     try (var left = Files.list(dir)) {
       assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(DatasetManifest.FILE_NAME,
           "part-00000-" + A + "-a0-000.beton", "README.txt", "part-00002-" + C + "-a0-000.beton");

@@ -113,54 +113,15 @@ public final class DatasetDirectory {
    * quarantine records, temporary manifests, spools and markers of writes that never published, with their checksum
    * files, and the quarantine directory once empty ({@link Orphans#find} without a manifest). Leaves the directory,
    * the files of a job whose marker is fresh, a fresh {@code _manifest.lock} (a job may be publishing) and any other
-   * file alone. Returns the number of files deleted (a checksum file that went with its file not counted).
+   * file alone. Returns the number of files deleted (a checksum file that went with its file is not counted).
    */
   public static int deleteLeftovers(FileSystem fs, Path dir) throws IOException {
     if (fs.exists(new Path(dir, DatasetManifest.FILE_NAME))) {
       throw new IllegalStateException(dir + " holds a dataset; its unlisted files are not leftovers of a first write");
     }
-    int deleted = 0;
-    for (Orphans.Orphan o : Orphans.find(list(fs, dir), null, System.currentTimeMillis()).orphans()) {
-      Path file = new Path(dir, o.path());
-      if (fs.delete(file, false)) {
-        deleted += file.getName().endsWith(".crc") && file.getName().startsWith(".") ? 0 : 1;
-      }
-    }
-    Path quarantine = new Path(dir, DatasetFiles.QUARANTINE_DIR);
-    if (fs.exists(quarantine) && fs.listStatus(quarantine).length == 0) {
-      fs.delete(quarantine, false);
-    }
-    return deleted;
+    Orphans.Directory files = new HadoopDatasetDirectory(fs, dir);
+    Orphans.Findings found = Orphans.find(Orphans.list(files), null, System.currentTimeMillis());
+    return Orphans.delete(files, found);
   }
 
-  /**
-   * The files of {@code dir} (its top level and its quarantine directory) as {@link Orphans} judges them, the job
-   * markers listed again at the end ({@link Orphans#withMarkersListedAgain}).
-   */
-  static List<Orphans.FileInfo> list(FileSystem fs, Path dir) throws IOException {
-    List<Orphans.FileInfo> out = new ArrayList<>();
-    if (!fs.exists(dir)) {
-      return out;
-    }
-    for (FileStatus f : fs.listStatus(dir)) {
-      String name = f.getPath().getName();
-      if (f.isFile()) {
-        out.add(new Orphans.FileInfo(name, f.getLen(), f.getModificationTime()));
-      } else if (name.equals(DatasetFiles.QUARANTINE_DIR)) {
-        for (FileStatus q : fs.listStatus(f.getPath())) {
-          if (q.isFile()) {
-            out.add(new Orphans.FileInfo(DatasetFiles.QUARANTINE_DIR + "/" + q.getPath().getName(), q.getLen(),
-                q.getModificationTime()));
-          }
-        }
-      }
-    }
-    List<Orphans.FileInfo> again = new ArrayList<>();
-    for (FileStatus f : fs.listStatus(dir)) {
-      if (f.isFile()) {
-        again.add(new Orphans.FileInfo(f.getPath().getName(), f.getLen(), f.getModificationTime()));
-      }
-    }
-    return Orphans.withMarkersListedAgain(out, again);
-  }
 }

@@ -190,25 +190,14 @@ public final class DatasetPublisher {
    * which stays held for milliseconds; returns the number of files deleted.
    */
   int deleteOrphans(String jobId) throws IOException {
-    List<Orphans.FileInfo> files = DatasetDirectory.list(fs, dir);
+    Orphans.Directory files = new HadoopDatasetDirectory(fs, dir);
+    List<Orphans.FileInfo> listed = Orphans.list(files);
     DatasetManifest manifest = current();
-    Orphans.Findings found = Orphans.find(files, manifest, System.currentTimeMillis());
-    int deleted = 0;
+    Orphans.Findings found = Orphans.find(listed, manifest, System.currentTimeMillis());
     for (Orphans.Orphan o : found.orphans()) {
-      if (fs.delete(new Path(dir, o.path()), false)) {
-        deleted++;
-        LOG.info("beton write {}: deleted {} ({} bytes): {}", jobId, o.path(), o.bytes(), o.reason());
-      }
+      LOG.info("beton write {}: deleting {} ({} bytes): {}", jobId, o.path(), o.bytes(), o.reason());
     }
-    Path quarantineDir = new Path(dir, QuarantineLog.DIR);
-    try {
-      if (deleted > 0 && fs.exists(quarantineDir) && fs.listStatus(quarantineDir).length == 0) {
-        fs.delete(quarantineDir, false);
-      }
-    } catch (IOException e) {
-      // a running job has just quarantined a row there: the directory stays
-    }
-    return deleted;
+    return Orphans.delete(files, found);
   }
 
   /**
