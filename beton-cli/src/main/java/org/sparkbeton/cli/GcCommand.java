@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.Orphans;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -67,6 +68,10 @@ final class GcCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     for (Orphans.Orphan o : found.orphans()) {
       out.printf("%s (%s): %s%n", name.apply(o.path()), SizeArgs.human(o.bytes()), o.reason());
+    }
+    if (!found.replaced().isEmpty()) {
+      out.printf("%s: %s a compaction replaced less than %d minutes ago left alone for the readers that planned them%n",
+          target, Words.plural(found.replaced().size(), "shard"), DatasetFiles.STALE_AFTER.toMinutes());
     }
     if (!found.held().isEmpty()) {
       out.printf("%s: %s of running jobs left alone%n", target, Words.plural(found.held().size(), "file"));

@@ -119,6 +119,28 @@ class GcCommandTest {
   }
 
   @Test
+  void shardsACompactionReplacedMomentsAgoAreLeftForReaders() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("compacted"));
+    String merged = "part-00000-0c0c0c0c-a0-000.beton";
+    String old = "part-00000-aaaaaaaa-a0-000.beton";
+    Files.write(dir.resolve(merged), new byte[3]);
+    Files.write(dir.resolve(old), new byte[2]);
+    org.sparkbeton.format.dataset.CompactionRecord record = new org.sparkbeton.format.dataset.CompactionRecord(
+        "0c0c0c0c", System.currentTimeMillis() - 60_000, List.of(old));
+    List<org.sparkbeton.format.BetonField> fields = List.of(new org.sparkbeton.format.BetonField("x",
+        IntField.INSTANCE));
+    Files.writeString(dir.resolve(DatasetManifest.FILE_NAME), new DatasetManifest(
+        fields.stream().map(ManifestField::of).toList(), List.of(new ShardEntry(merged, 1, 3, new ShardChecksum(
+            ShardChecksum.CRC32C, "00000000"), Map.of())), Map.of("compacted.0c0c0c0c", record.json()), "test")
+        .toJson());
+
+    Cli.Result r = Cli.run("gc", dir, "--delete");
+    assertThat(r.outLines()).containsExactly(dir + ": 1 shard a compaction replaced less than 10 minutes ago left"
+        + " alone for the readers that planned them", dir + ": no orphaned files");
+    assertThat(names(dir)).contains(old);
+  }
+
+  @Test
   void badDirectoriesAreUsageErrors() throws Exception {
     Cli.Result missing = Cli.run("gc", tmp.resolve("nope"));
     assertThat(missing.exitCode()).isEqualTo(2);

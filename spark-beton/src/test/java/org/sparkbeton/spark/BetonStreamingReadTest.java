@@ -137,6 +137,50 @@ class BetonStreamingReadTest {
     assertThat(sums(fresh)).isEqualTo("[3,3,3]");
   }
 
+  /**
+   * A compaction under a stream changes nothing it reads: a batch planned before it and run again after it (its
+   * commit lost) reads the same rows out of the merged shard, and the next batch starts inside that shard where the
+   * stream stood; every row once.
+   */
+  @Test
+  void aCompactionUnderTheStreamChangesNothingItReads() throws Exception {
+    Path dir = tmp.resolve("compacted");
+    append(dir, 0, 10);
+    append(dir, 10, 10); // 4 shards of 5 rows
+    Path out = tmp.resolve("compacted-copy");
+    Path checkpoint = tmp.resolve("compacted-checkpoint");
+    assertThat(drain(stream(dir, "maxShardsPerTrigger", "3"), out, checkpoint)).extracting(
+        StreamingQueryProgress::numInputRows).containsExactly(15L, 5L);
+    // the checkpoint loses batch 1's commit: the query runs it again, from the offsets it planned it with
+    Files.delete(checkpoint.resolve("commits").resolve("1"));
+    Files.deleteIfExists(checkpoint.resolve("commits").resolve(".1.crc"));
+
+    append(dir, 20, 10); // 6 shards
+    List<String> before;
+    try (Stream<Path> files = Files.list(dir)) {
+      before = files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".beton")).sorted().toList();
+    }
+    org.sparkbeton.spark.write.BetonCompaction.Result r =
+        org.sparkbeton.spark.write.BetonCompaction.compact(spark, dir.toString());
+    assertThat(r.shardsBefore()).isEqualTo(6);
+    assertThat(r.shardsAfter()).isEqualTo(1);
+    assertThat(r.samplesMoved()).isEqualTo(30);
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".beton")).toList())
+          .as("the replaced shards stay for readers that planned them").containsAll(before).hasSize(7);
+    }
+
+    // batch 1 again (rows 15..19, now inside the merged shard; the sink had published it, so it adds nothing), then
+    // rows 20..29 from inside the merged shard
+    assertThat(drain(stream(dir, "maxShardsPerTrigger", "3"), out, checkpoint)).extracting(
+        StreamingQueryProgress::numInputRows).containsExactly(5L, 10L);
+    assertThat(sums(out)).isEqualTo("[30,30,435]");
+    append(dir, 30, 4);
+    assertThat(drain(stream(dir), out, checkpoint)).extracting(StreamingQueryProgress::numInputRows)
+        .containsExactly(4L);
+    assertThat(sums(out)).isEqualTo("[34,34,561]");
+  }
+
   @Test
   void anAppendThatWidensAColumnUnderARunningStreamFailsItsQuery() throws Exception {
     Path dir = tmp.resolve("widened");

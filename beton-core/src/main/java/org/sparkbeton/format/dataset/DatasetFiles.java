@@ -36,6 +36,14 @@ public final class DatasetFiles {
    */
   public static final String CLASS_NAMES = "class_names";
 
+  /**
+   * The recipe key of the dataset's identity (a random id): a write that creates the dataset or replaces it (an
+   * overwrite) gives it a new one, appends and compactions keep it. The samples of a dataset whose identity did not
+   * change are those it held before, in the same order, then the appended ones: a stream's position, counted in
+   * samples, stays valid across compactions, which rename shards.
+   */
+  public static final String DATASET_ID = "dataset_id";
+
   /** A task attempt's shard: {@code part-<partition>-<job>-a<attempt>-<n>.beton}. */
   private static final Pattern SHARD = Pattern.compile("part-(\\d{5,})-([0-9a-f]{8})-a(\\d+)-\\d{3,}\\.beton");
   /** A task attempt's quarantine records, in {@value #QUARANTINE_DIR}: {@code part-<partition>-<job>-a<attempt>.jsonl}. */

@@ -36,10 +36,12 @@ public final class Orphans {
   }
 
   /**
-   * The orphans of a directory, and the files of ours left alone because a running job may hold them (those of a
-   * job whose marker is fresh, fresh locks, temporary manifests and spools).
+   * The orphans of a directory, the files of ours left alone because a running job may hold them (those of a
+   * job whose marker is fresh, fresh locks, temporary manifests and spools), and the shards a compaction replaced
+   * less than {@link DatasetFiles#STALE_AFTER} ago, left alone for readers that planned their reads before it
+   * ({@link CompactionRecord}).
    */
-  public record Findings(List<Orphan> orphans, List<String> held) {
+  public record Findings(List<Orphan> orphans, List<String> held, List<String> replaced) {
     public long orphanBytes() {
       return orphans.stream().mapToLong(Orphan::bytes).sum();
     }
@@ -76,7 +78,13 @@ public final class Orphans {
     // per job and partition, the attempt whose shards the manifest lists
     Map<String, Integer> committedAttempt = new HashMap<>();
     Set<String> quarantineJobs = null;
+    Set<String> recentlyReplaced = new HashSet<>();
     if (manifest != null) {
+      for (CompactionRecord r : CompactionRecord.of(manifest.recipe())) {
+        if (r.fresh(nowMillis)) {
+          recentlyReplaced.addAll(r.replaced());
+        }
+      }
       for (ShardEntry s : manifest.shards()) {
         listed.add(s.path());
         Name n = DatasetFiles.classify(s.path(), false);
@@ -91,6 +99,7 @@ public final class Orphans {
     }
     List<Orphan> orphans = new ArrayList<>();
     List<String> held = new ArrayList<>();
+    List<String> replaced = new ArrayList<>();
     for (FileInfo f : files) {
       boolean inQuarantine = f.path().startsWith(DatasetFiles.QUARANTINE_DIR + "/");
       String name = inQuarantine ? f.path().substring(DatasetFiles.QUARANTINE_DIR.length() + 1) : f.path();
@@ -107,7 +116,9 @@ public final class Orphans {
       }
       switch (n.kind()) {
         case SHARD -> {
-          if (!listed.contains(base)) {
+          if (!listed.contains(base) && recentlyReplaced.contains(base)) {
+            replaced.add(f.path());
+          } else if (!listed.contains(base)) {
             // a killed write leaves its marker: without one, and without a manifest, say what else it may be
             reason = manifest == null && !markedJobs.contains(n.job())
                 ? "shard of job " + n.job() + ", which left no marker, and no manifest lists it: a failed write's, or"
@@ -152,7 +163,7 @@ public final class Orphans {
         held.add(f.path()); // a fresh lock, temporary manifest or spool: a job may be using it
       }
     }
-    return new Findings(List.copyOf(orphans), List.copyOf(held));
+    return new Findings(List.copyOf(orphans), List.copyOf(held), List.copyOf(replaced));
   }
 
   /**

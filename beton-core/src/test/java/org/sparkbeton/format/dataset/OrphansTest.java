@@ -184,4 +184,40 @@ class OrphansTest {
     assertThat(Orphans.age(185 * MIN)).isEqualTo("3 h 5 min");
     assertThat(Orphans.age(4 * 24 * 60 * MIN)).isEqualTo("4 days");
   }
+
+  /**
+   * Shards a compaction replaced are left alone for {@link DatasetFiles#STALE_AFTER} after it published (readers may
+   * have planned them), then are orphans as any unlisted shard.
+   */
+  @Test
+  void shardsARecentCompactionReplacedAreLeftForReadersThenAreOrphans() {
+    String merged = "part-00000-" + D + "-a0-000.beton";
+    String a = "part-00000-" + A + "-a0-000.beton";
+    String c = "part-00001-" + C + "-a0-000.beton";
+    CompactionRecord record = new CompactionRecord(D, NOW - 3 * MIN, List.of(a, c));
+    List<FileInfo> files = List.of(file(merged, 3), file(a, 300), file(c, 200), file("part-00002-" + C
+        + "-a0-000.beton", 200));
+
+    Findings fresh = Orphans.find(files, manifest(Map.of("compacted." + D, record.json()), merged), NOW);
+    assertThat(fresh.replaced()).containsExactly(a, c);
+    assertThat(paths(fresh)).containsExactly("part-00002-" + C + "-a0-000.beton");
+
+    Findings later = Orphans.find(files, manifest(Map.of("compacted." + D, record.json()), merged), NOW + 8 * MIN);
+    assertThat(later.replaced()).isEmpty();
+    assertThat(paths(later)).containsExactly(a, c, "part-00002-" + C + "-a0-000.beton");
+  }
+
+  @Test
+  void anAppendCarriesOnlyFreshCompactionRecords() {
+    CompactionRecord fresh = new CompactionRecord(D, NOW - 2 * MIN, List.of("x.beton"));
+    CompactionRecord stale = new CompactionRecord(C, NOW - 11 * MIN, List.of("y.beton"));
+    DatasetManifest previous = manifest(Map.of("compacted." + D, fresh.json(), "compacted." + C, stale.json(),
+        "mode", "jpg"));
+
+    Map<String, String> next = CompactionRecord.carried(Map.of("mode", "raw", "compacted.0000beef", "{}"), previous,
+        NOW);
+    assertThat(next).containsOnlyKeys("mode", "compacted." + D).containsEntry("mode", "raw");
+    assertThat(CompactionRecord.of(next)).containsExactly(fresh);
+    assertThat(CompactionRecord.carried(Map.of(), null, NOW)).isEmpty();
+  }
 }

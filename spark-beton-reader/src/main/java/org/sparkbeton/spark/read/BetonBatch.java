@@ -44,11 +44,21 @@ public final class BetonBatch implements Batch {
 
   @Override
   public InputPartition[] planInputPartitions() {
+    return SplitPlanner.plan(inputs.shards(), kept, conf, metadataOnly(), this::hosts).toArray(new InputPartition[0]);
+  }
+
+  /** The partitions of parts of shards: a stream's batch that starts or ends inside a shard. */
+  InputPartition[] planInputPartitions(List<SplitPlanner.Slice> slices) {
+    return SplitPlanner.planSlices(inputs.shards(), slices, conf, metadataOnly(), this::hosts)
+        .toArray(new InputPartition[0]);
+  }
+
+  private boolean metadataOnly() {
     boolean metadataOnly = true;
     for (String column : required.fieldNames()) {
       metadataOnly &= schema.column(column).metadataOnly();
     }
-    return SplitPlanner.plan(inputs.shards(), kept, conf, metadataOnly, this::hosts).toArray(new InputPartition[0]);
+    return metadataOnly;
   }
 
   private final Map<String, FileStatus> statuses = new HashMap<>();

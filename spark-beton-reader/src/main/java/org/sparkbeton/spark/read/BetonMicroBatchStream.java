@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.streaming.MicroBatchStream;
@@ -22,8 +21,10 @@ import org.apache.spark.sql.types.StructType;
  * reads them ({@link BetonBatch}). What the dataset held when the query started comes in its first batch (or, with
  * {@link BetonReadOptions#MAX_SHARDS_PER_TRIGGER}, its first batches), unless
  * {@link BetonReadOptions#STARTING_POSITION} is {@code latest}. The manifest is read again only when it
- * changed (one status call per trigger). A dataset replaced under the stream (an overwrite) fails the query: its
- * samples are no longer those the offsets count, and reading on would skip or repeat samples.
+ * changed (one status call per trigger). A compaction ({@code BetonCompaction}) under the stream changes nothing it
+ * reads: offsets find their place again by their sample count ({@link StreamPositions}), and a batch may then start or
+ * end inside a merged shard. A dataset replaced under the stream (an overwrite) fails the query: its samples are no
+ * longer those the offsets count, and reading on would skip or repeat samples.
  */
 public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTriggerAvailableNow,
     ReportsSourceMetrics {
@@ -34,8 +35,8 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
   private DatasetInputs inputs;
   /** The dataset as the stream's schema was made from it, whose column types every batch's shards must have. */
   private final DatasetInputs schemaInputs;
-  /** With {@code Trigger.AvailableNow()}: the shards there when the query started, the most it reads; else -1. */
-  private int availableNow = -1;
+  /** With {@code Trigger.AvailableNow()}: the samples there when the query started, the most it reads; else -1. */
+  private long availableNow = -1;
 
   BetonMicroBatchStream(DatasetInputs inputs, BetonSchema schema, StructType required, ReadConf conf,
       Configuration hadoopConf) {
@@ -59,7 +60,8 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
       return ShardOffset.START;
     }
     inputs = inputs.current(hadoopConf);
-    return offset(inputs, inputs.shards().size());
+    StreamPositions positions = StreamPositions.of(inputs);
+    return positions.offset(positions.end());
   }
 
   @Override
@@ -86,40 +88,47 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
     throw new UnsupportedOperationException("latestOffset(start, limit) is the one a stream with a read limit takes");
   }
 
-  /** The shards published after {@code start}, at most the limit's number of them. */
+  /**
+   * The shards published after {@code start}, at most the limit's number of them (a shard {@code start} is inside
+   * counts as one); {@code start} itself where there is nothing new.
+   */
   @Override
   public Offset latestOffset(Offset start, ReadLimit limit) {
     inputs = inputs.current(hadoopConf);
-    ShardOffset from = (ShardOffset) start;
-    requireListed(inputs, from);
-    int end = availableNow >= 0 ? availableNow : inputs.shards().size();
-    if (limit instanceof ReadMaxFiles max) {
-      end = (int) Math.min(end, (long) from.shards() + max.maxFiles());
+    StreamPositions positions = StreamPositions.of(inputs);
+    StreamPositions.Position from = positions.find((ShardOffset) start);
+    StreamPositions.Position end = availableNow >= 0 ? positions.atSamples(availableNow) : positions.end();
+    if (limit instanceof ReadMaxFiles max && end.shard() > from.shard() + (long) max.maxFiles()) {
+      end = new StreamPositions.Position(from.shard() + max.maxFiles(), 0);
     }
-    return offset(inputs, end);
+    return positions.samplesBefore(end) <= positions.samplesBefore(from) ? start : positions.offset(end);
   }
 
   /** {@code Trigger.AvailableNow()}: what is there now, in batches of at most the limit's shards, then the end. */
   @Override
   public void prepareForTriggerAvailableNow() {
     inputs = inputs.current(hadoopConf);
-    availableNow = inputs.shards().size();
+    StreamPositions positions = StreamPositions.of(inputs);
+    availableNow = positions.samplesBefore(positions.end());
   }
 
   @Override
   public InputPartition[] planInputPartitions(Offset start, Offset end) {
-    ShardOffset from = (ShardOffset) start;
-    ShardOffset to = (ShardOffset) end;
     inputs = inputs.current(hadoopConf);
-    requireListed(inputs, from);
-    requireListed(inputs, to);
+    StreamPositions positions = StreamPositions.of(inputs);
+    StreamPositions.Position from = positions.find((ShardOffset) start);
+    StreamPositions.Position to = positions.find((ShardOffset) end);
     schemaInputs.requireSameColumnTypes(inputs, "this stream", "Restart the query to read it with the types it"
         + " records now");
-    List<Integer> shards = new ArrayList<>();
-    for (int i = from.shards(); i < to.shards(); i++) {
-      shards.add(i);
+    List<SplitPlanner.Slice> slices = new ArrayList<>();
+    for (int i = from.shard(); i <= to.shard() && i < positions.shardCount(); i++) {
+      long first = i == from.shard() ? from.into() : 0;
+      long last = i == to.shard() ? to.into() : inputs.shards().get(i).samples();
+      if (last > first) {
+        slices.add(new SplitPlanner.Slice(i, first, last));
+      }
     }
-    return new BetonBatch(inputs, schema, required, shards, conf, hadoopConf).planInputPartitions();
+    return new BetonBatch(inputs, schema, required, List.of(), conf, hadoopConf).planInputPartitions(slices);
   }
 
   @Override
@@ -135,14 +144,17 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
    */
   @Override
   public Map<String, String> metrics(Optional<Offset> latestConsumedOffset) {
-    int consumed = latestConsumedOffset.map(o -> ShardOffset.parse(o.json()).shards()).orElse(0);
-    List<DatasetInputs.Shard> shards = inputs.shards();
-    long samplesBehind = 0;
-    for (int i = Math.min(consumed, shards.size()); i < shards.size(); i++) {
-      samplesBehind += shards.get(i).samples();
+    StreamPositions positions = StreamPositions.of(inputs);
+    StreamPositions.Position consumed;
+    try {
+      consumed = latestConsumedOffset.map(o -> positions.find(ShardOffset.parse(o.json())))
+          .orElse(new StreamPositions.Position(0, 0));
+    } catch (IllegalStateException e) {
+      return Map.of(); // the dataset was replaced: the next trigger fails the query, saying so
     }
-    return Map.of(SHARDS_BEHIND_LATEST, Integer.toString(Math.max(0, shards.size() - consumed)),
-        SAMPLES_BEHIND_LATEST, Long.toString(samplesBehind));
+    return Map.of(SHARDS_BEHIND_LATEST, Integer.toString(positions.shardCount() - consumed.shard()),
+        SAMPLES_BEHIND_LATEST, Long.toString(positions.samplesBefore(positions.end())
+            - positions.samplesBefore(consumed)));
   }
 
   /** Source metric: shards published after the last offset the query consumed. */
@@ -161,24 +173,4 @@ public final class BetonMicroBatchStream implements MicroBatchStream, SupportsTr
 
   @Override
   public void stop() {}
-
-  private static ShardOffset offset(DatasetInputs inputs, int shards) {
-    return shards == 0 ? ShardOffset.START : new ShardOffset(shards, name(inputs, shards - 1));
-  }
-
-  private static String name(DatasetInputs inputs, int shard) {
-    return new Path(inputs.shards().get(shard).path()).getName();
-  }
-
-  /** Fails unless the manifest still lists, first, the shards {@code offset} counts. */
-  private static void requireListed(DatasetInputs inputs, ShardOffset offset) {
-    int n = offset.shards();
-    if (n == 0 || (n <= inputs.shards().size() && name(inputs, n - 1).equals(offset.last()))) {
-      return;
-    }
-    throw new IllegalStateException("The dataset " + inputs.root() + " was replaced after this stream read it: its"
-        + " manifest no longer lists " + offset.last() + " as shard " + n + " of " + inputs.shards().size()
-        + " (an overwrite, or a dataset written anew at the path). A stream reads appends only; start a new query"
-        + " (a new checkpointLocation) to read the dataset as it is now");
-  }
 }

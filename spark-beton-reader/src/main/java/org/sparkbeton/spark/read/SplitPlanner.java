@@ -33,31 +33,48 @@ public final class SplitPlanner {
 
   private SplitPlanner() {}
 
+  /** Samples {@code [from, to)} of shard {@code shard}: what a stream's batch reads of a shard it starts or ends in. */
+  public record Slice(int shard, long from, long to) {
+  }
+
   /**
    * @param shardIndices the shards to read (after pruning), in dataset order
    * @param metadataOnly true when the scan reads no payload, so sizes count metadata bytes
    */
   public static List<BetonInputPartition> plan(List<DatasetInputs.Shard> shards, List<Integer> shardIndices,
       ReadConf conf, boolean metadataOnly, BlockLocator locator) {
-    long total = 0;
+    List<Slice> whole = new ArrayList<>();
     for (int index : shardIndices) {
-      DatasetInputs.Shard s = shards.get(index);
-      if (s.samples() > 0) {
-        total += (metadataOnly ? s.samples() * METADATA_BYTES_PER_SAMPLE : s.bytes()) + conf.openCostInBytes();
+      whole.add(new Slice(index, 0, shards.get(index).samples()));
+    }
+    return planSlices(shards, whole, conf, metadataOnly, locator);
+  }
+
+  /** As {@link #plan}, for parts of shards ({@code slices}, in dataset order). */
+  public static List<BetonInputPartition> planSlices(List<DatasetInputs.Shard> shards, List<Slice> slices,
+      ReadConf conf, boolean metadataOnly, BlockLocator locator) {
+    long total = 0;
+    for (Slice slice : slices) {
+      DatasetInputs.Shard s = shards.get(slice.shard());
+      long n = slice.to() - slice.from();
+      if (n > 0) {
+        total += (metadataOnly ? n * METADATA_BYTES_PER_SAMPLE : s.bytes() * n / Math.max(1, s.samples()))
+            + conf.openCostInBytes();
       }
     }
     long splitBytes = splitBytes(total, conf);
     Packer packer = new Packer(splitBytes, conf.openCostInBytes(), conf.maxSamplesPerPartition());
-    for (int index : shardIndices) {
+    for (Slice slice : slices) {
+      int index = slice.shard();
       DatasetInputs.Shard s = shards.get(index);
       long n = s.samples();
-      if (n == 0) {
+      if (slice.to() <= slice.from()) {
         continue;
       }
       long bytesPerSample = metadataOnly ? METADATA_BYTES_PER_SAMPLE : Math.max(1, s.bytes() / n);
       long perSplit = Math.max(1, Math.min(conf.maxSamplesPerPartition(), splitBytes / bytesPerSample));
-      for (long from = 0; from < n; from += perSplit) {
-        long to = Math.min(n, from + perSplit);
+      for (long from = slice.from(); from < slice.to(); from += perSplit) {
+        long to = Math.min(slice.to(), from + perSplit);
         long byteStart = (long) ((double) s.bytes() * from / n);
         long byteEnd = (long) ((double) s.bytes() * to / n);
         long scanned = metadataOnly ? (to - from) * METADATA_BYTES_PER_SAMPLE : byteEnd - byteStart;

@@ -19,11 +19,13 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.SparkBetonVersion;
+import org.sparkbeton.format.dataset.CompactionRecord;
 import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
 import org.sparkbeton.format.dataset.Orphans;
 import org.sparkbeton.format.dataset.RecordedColumnTypes;
+import org.sparkbeton.format.dataset.ShardCompaction;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -100,8 +102,9 @@ public final class DatasetPublisher {
         ImageSettingsChange.of(previous.recipe(), written)
             .ifPresent(change -> LOG.warn("beton write {} to {}: {}", jobId, dir, change));
       }
-      Map<String, String> nextRecipe = StreamBatch.recorded(withClassNames(withQuarantineJobs(written, previous,
-          overwrite, jobId, messages), overwrite ? null : previous), previous, batch);
+      Map<String, String> nextRecipe = withIdentity(StreamBatch.recorded(withClassNames(withQuarantineJobs(written,
+          previous, overwrite, jobId, messages), overwrite ? null : previous), previous, batch),
+          overwrite ? null : previous);
       DatasetManifest next = new DatasetManifest(manifestFields, shards, nextRecipe, SparkBetonVersion.writer());
       publish(next);
       Set<String> live = new HashSet<>();
@@ -122,6 +125,69 @@ public final class DatasetPublisher {
       deleteUnlisted(jobId, live, quarantine, overwrite);
       return next;
     }
+  }
+
+  /**
+   * Publishes a compaction ({@link BetonCompaction}): in the current manifest, each of {@code groups} whose shards it
+   * still lists in a row, as planned, is replaced by its merged shard ({@code merged}, in the same order); the
+   * identity, fields and recipe stay, and the recipe records the shards replaced ({@link CompactionRecord}), which stay
+   * on disk for the readers that planned them. Nothing is published where the dataset's identity is no longer
+   * {@code datasetId} (replaced meanwhile; null for a dataset written before identities, which then gets one) or no group is left as planned (another compaction). Then this job's files
+   * that the manifest does not list are deleted (the shards of groups left out, other attempts'). Returns the groups
+   * published.
+   */
+  List<ShardCompaction.Group> commitCompaction(String jobId, String datasetId, List<ShardCompaction.Group> groups,
+      List<ShardEntry> merged) throws IOException {
+    List<ShardCompaction.Group> published = new ArrayList<>();
+    Set<String> live = new HashSet<>();
+    try (ManifestLock lock = ManifestLock.acquire(fs, dir, "spark-beton compaction " + jobId, lockTimeoutMillis)) {
+      DatasetManifest current = current();
+      if (current != null && java.util.Objects.equals(datasetId, current.recipe().get(DatasetFiles.DATASET_ID))) {
+        Map<String, Integer> groupAt = new java.util.HashMap<>();
+        for (int g = 0; g < groups.size(); g++) {
+          groupAt.put(groups.get(g).shards().get(0).path(), g);
+        }
+        List<ShardEntry> shards = new ArrayList<>();
+        List<String> replaced = new ArrayList<>();
+        List<ShardEntry> listed = current.shards();
+        for (int i = 0; i < listed.size(); ) {
+          Integer g = groupAt.get(listed.get(i).path());
+          List<String> paths = g == null ? null : groups.get(g).paths();
+          if (paths != null && i + paths.size() <= listed.size()
+              && listed.subList(i, i + paths.size()).stream().map(ShardEntry::path).toList().equals(paths)) {
+            shards.add(merged.get(g));
+            replaced.addAll(paths);
+            published.add(groups.get(g));
+            live.add(merged.get(g).path());
+            i += paths.size();
+          } else {
+            shards.add(listed.get(i++));
+          }
+        }
+        if (!published.isEmpty()) {
+          long now = System.currentTimeMillis();
+          Map<String, String> recipe = CompactionRecord.carried(current.recipe(), current, now);
+          recipe.put(CompactionRecord.PREFIX + jobId, new CompactionRecord(jobId, now, replaced).json());
+          // a dataset written before identities gets one: streams reading it from now on can follow compactions
+          recipe.putIfAbsent(DatasetFiles.DATASET_ID, UUID.randomUUID().toString());
+          publish(new DatasetManifest(current.fields(), shards, recipe, SparkBetonVersion.writer()));
+        }
+      }
+      deleteUnlisted(jobId, live);
+    }
+    return published;
+  }
+
+  /**
+   * {@code recipe} with the dataset's identity ({@link DatasetFiles#DATASET_ID}) and the records of compactions that
+   * published moments ago ({@link CompactionRecord}) taken from {@code previous}, the dataset appended to; a new
+   * dataset, or one replaced ({@code previous} null), gets a new identity and no record.
+   */
+  static Map<String, String> withIdentity(Map<String, String> recipe, DatasetManifest previous) {
+    Map<String, String> r = CompactionRecord.carried(recipe, previous, System.currentTimeMillis());
+    String id = previous == null ? null : previous.recipe().get(DatasetFiles.DATASET_ID);
+    r.put(DatasetFiles.DATASET_ID, id != null ? id : UUID.randomUUID().toString());
+    return r;
   }
 
   /**

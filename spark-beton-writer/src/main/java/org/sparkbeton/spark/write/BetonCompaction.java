@@ -1,0 +1,195 @@
+package org.sparkbeton.spark.write;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.api.java.function.Function;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.util.SerializableConfiguration;
+import org.sparkbeton.format.dataset.DatasetFiles;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ShardCompaction;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.options.OptionNames;
+
+/**
+ * Compacts a dataset in place: runs of small consecutive shards (a streaming write's micro-batches, many small
+ * appends) merged into shards of up to {@code targetShardSize} bytes, the samples in their order, nothing decoded
+ * ({@link ShardCompaction}). One Spark task per merged shard copies its run to the executor's local disk, merges it
+ * and writes the result back as an attempt-unique shard; the driver publishes under the manifest lock, as a write
+ * does. Readers see the dataset before or after, whole; streams reading it go on where they were (their positions
+ * count samples, which a compaction keeps), and the shards replaced stay on disk for {@link DatasetFiles#STALE_AFTER}
+ * for readers that planned them. Appends may run meanwhile: a run that changed under the compaction (the dataset
+ * replaced, compacted by another job) is left as it is.
+ *
+ * <pre>{@code
+ * BetonCompaction.Result r = BetonCompaction.compact(spark, "hdfs:///datasets/photos");
+ * BetonCompaction.compact(spark, path, Map.of("targetShardSize", "256M"));
+ * }</pre>
+ */
+public final class BetonCompaction {
+  /** The size a merged shard stays within: {@code 512M}, {@code 1G}, bytes. Default 1 GiB, as writes' shards. */
+  public static final String TARGET_SHARD_SIZE = BetonWriteOptions.TARGET_SHARD_SIZE;
+  /** Seconds to wait for the manifest lock. Default 120, as writes. */
+  public static final String MANIFEST_LOCK_TIMEOUT = BetonWriteOptions.MANIFEST_LOCK_TIMEOUT;
+
+  private static final OptionNames NAMES = OptionNames.of("BetonCompaction.compact",
+      List.of(TARGET_SHARD_SIZE, MANIFEST_LOCK_TIMEOUT), Set.of(), true);
+
+  private BetonCompaction() {}
+
+  /**
+   * What a compaction did: the shards of the dataset before and after, the runs merged and their samples and bytes.
+   * {@code groupsLeftAsTheyWere} counts planned runs the dataset no longer listed as planned when it published.
+   */
+  public record Result(String path, int shardsBefore, int shardsAfter, int groupsMerged, int groupsLeftAsTheyWere,
+      long samplesMoved, long bytesMoved) {
+  }
+
+  /** Compacts the dataset at {@code path} into shards of up to 1 GiB. */
+  public static Result compact(SparkSession spark, String path) throws IOException {
+    return compact(spark, path, Map.of());
+  }
+
+  /**
+   * Compacts the dataset at {@code path} with {@code options}: {@link #TARGET_SHARD_SIZE}, {@link
+   * #MANIFEST_LOCK_TIMEOUT}, and Hadoop settings (names with a dot, as for reads and writes). An unknown option is
+   * refused naming the nearest; a path without a dataset is refused.
+   */
+  public static Result compact(SparkSession spark, String path, Map<String, String> options) throws IOException {
+    NAMES.check(options.keySet());
+    Map<String, String> lower = new HashMap<>();
+    options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
+    long target = SizeOption.parse(TARGET_SHARD_SIZE,
+        lower.getOrDefault(TARGET_SHARD_SIZE.toLowerCase(Locale.ROOT), "1G"));
+    if (target < 1) {
+      throw new IllegalArgumentException("Option " + TARGET_SHARD_SIZE + " must be positive");
+    }
+    long lockTimeoutMillis = 1000L * lockTimeoutSeconds(lower.get(MANIFEST_LOCK_TIMEOUT.toLowerCase(Locale.ROOT)));
+    Configuration conf = new Configuration(spark.sessionState().newHadoopConf());
+    options.forEach((k, v) -> {
+      if (k.contains(".")) {
+        conf.set(k, v);
+      }
+    });
+    Path dir = new Path(path);
+    FileSystem fs = dir.getFileSystem(conf);
+    DatasetManifest manifest = DatasetPublisher.read(fs, dir);
+    if (manifest == null) {
+      throw new IllegalArgumentException("No dataset at " + path + ": it has no " + DatasetManifest.FILE_NAME
+          + " (BetonCompaction.compact merges the shards of a dataset a write published)");
+    }
+    int before = manifest.shards().size();
+    List<ShardCompaction.Group> groups = ShardCompaction.plan(manifest.shards(), target);
+    if (groups.isEmpty()) {
+      return new Result(path, before, before, 0, 0, 0, 0);
+    }
+    String datasetId = manifest.recipe().get(DatasetFiles.DATASET_ID); // null: written before identities
+    String jobId = UUID.randomUUID().toString().substring(0, 8);
+    DatasetPublisher publisher = new DatasetPublisher(fs, dir, lockTimeoutMillis);
+    List<ShardCompaction.Group> published;
+    try (JobMarker marker = JobMarker.start(fs, dir, jobId)) {
+      JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      Broadcast<SerializableConfiguration> hadoop = jsc.broadcast(new SerializableConfiguration(conf));
+      jsc.setJobDescription("beton compaction of " + path + ": " + groups.size() + " merged shards");
+      List<ShardEntry> merged;
+      try {
+        merged = jsc.parallelize(IntStream.range(0, groups.size()).boxed().toList(), groups.size())
+            .map(new MergeGroup(groups, dir.toString(), jobId, hadoop)).collect();
+      } finally {
+        jsc.setJobDescription(null);
+      }
+      published = publisher.commitCompaction(jobId, datasetId, groups, merged);
+    } catch (IOException | RuntimeException e) {
+      publisher.deleteUnlisted(jobId, Set.of());
+      throw e;
+    }
+    publisher.deleteOrphans(jobId);
+    int replaced = published.stream().mapToInt(g -> g.shards().size()).sum();
+    return new Result(path, before, before - replaced + published.size(), published.size(),
+        groups.size() - published.size(), published.stream().mapToLong(ShardCompaction.Group::samples).sum(),
+        published.stream().mapToLong(ShardCompaction.Group::bytes).sum());
+  }
+
+  private static int lockTimeoutSeconds(String given) {
+    if (given == null) {
+      return 120;
+    }
+    try {
+      int s = Integer.parseInt(given.trim());
+      if (s > 0) {
+        return s;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw new IllegalArgumentException("Option " + MANIFEST_LOCK_TIMEOUT + " must be a positive number of seconds,"
+        + " got '" + given + "'");
+  }
+
+  /**
+   * One task: the run's shards copied to a local directory in order, merged, and the result written into the dataset
+   * directory as {@code part-<first shard's index>-<job>-a<attempt>-000.beton}; returns its manifest entry.
+   */
+  private record MergeGroup(List<ShardCompaction.Group> groups, String dir, String jobId,
+      Broadcast<SerializableConfiguration> hadoop) implements Function<Integer, ShardEntry> {
+    @Override
+    public ShardEntry call(Integer index) throws IOException {
+      ShardCompaction.Group group = groups.get(index);
+      Path datasetDir = new Path(dir);
+      FileSystem fs = datasetDir.getFileSystem(hadoop.value().value());
+      int attempt = TaskContext.get() == null ? 0 : TaskContext.get().attemptNumber();
+      String name = String.format(Locale.ROOT, "part-%05d-%s-a%d-000.beton", group.first(), jobId, attempt);
+      java.nio.file.Path local = Files.createTempDirectory("beton-compaction-");
+      try {
+        List<java.nio.file.Path> files = new ArrayList<>();
+        for (int i = 0; i < group.shards().size(); i++) {
+          java.nio.file.Path copy = local.resolve(i + ".beton");
+          try (InputStream in = fs.open(new Path(datasetDir, group.shards().get(i).path()))) {
+            Files.copy(in, copy);
+          }
+          files.add(copy);
+        }
+        java.nio.file.Path out = local.resolve("merged.beton");
+        ShardEntry entry = ShardCompaction.merge(group, files, out, name);
+        for (java.nio.file.Path f : files) {
+          Files.delete(f); // the run's copies before the upload: local disk holds one run and its merge at most
+        }
+        try (OutputStream o = RawFileSystems.create(RawFileSystems.withoutChecksums(fs), new Path(datasetDir, name),
+            true)) {
+          Files.copy(out, o);
+        }
+        return entry;
+      } finally {
+        deleteTree(local);
+      }
+    }
+
+    /** Best effort: a failure here must not hide the task's own. */
+    private static void deleteTree(java.nio.file.Path dir) {
+      try (var files = Files.list(dir)) {
+        for (java.nio.file.Path f : files.toList()) {
+          Files.deleteIfExists(f);
+        }
+        Files.deleteIfExists(dir);
+      } catch (IOException e) {
+        // the executor's temporary directory is cleaned with the executor
+      }
+    }
+  }
+}

@@ -1,0 +1,152 @@
+package org.sparkbeton.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.dataset.ColumnStats;
+import org.sparkbeton.format.dataset.CompactionRecord;
+import org.sparkbeton.format.dataset.DatasetFiles;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.DatasetVerifier;
+import org.sparkbeton.format.dataset.Orphans;
+import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.spark.write.BetonCompaction;
+
+/**
+ * {@link BetonCompaction}: many small appends merged into a few shards, the rows and their order unchanged, the
+ * dataset's identity kept, the replaced shards left for readers and cleaned up later; options and paths refused
+ * with reasons.
+ */
+class BetonCompactionTest {
+  @TempDir static Path tmp;
+  static SparkSession spark;
+
+  @BeforeAll
+  static void setUp() {
+    spark = SparkTests.session("BetonCompactionTest");
+  }
+
+  @AfterAll
+  static void tearDown() {
+    spark.stop();
+  }
+
+  /** Eight appends of 25 rows, one shard each, with a payload of about 2 KB a row. */
+  static Path smallAppends(String name) {
+    Path dir = tmp.resolve(name);
+    for (int i = 0; i < 8; i++) {
+      spark.range(i * 25L, (i + 1) * 25L, 1, 1).selectExpr("id", "cast(id % 7 as int) as label",
+          "repeat(cast(id as string), 2000 div length(cast(id as string))) as blob")
+          .write().format("beton").mode("append").save(dir.toString());
+    }
+    return dir;
+  }
+
+  static DatasetManifest manifest(Path dir) throws Exception {
+    return DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME)));
+  }
+
+  static List<String> shardFiles(Path dir) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".beton")).sorted().toList();
+    }
+  }
+
+  @Test
+  void mergesRunsOfSmallShardsKeepingEveryRowInOrder() throws Exception {
+    Path dir = smallAppends("small");
+    DatasetManifest before = manifest(dir);
+    List<Row> rows = spark.read().format("beton").load(dir.toString()).collectAsList();
+    long third = before.shards().stream().mapToLong(ShardEntry::bytes).limit(3).sum();
+
+    // room for three shards of these in each merged one: 8 shards become 3 (3, 3 and 2)
+    BetonCompaction.Result r = BetonCompaction.compact(spark, dir.toString(),
+        Map.of("targetShardSize", Long.toString(third)));
+
+    assertThat(r).isEqualTo(new BetonCompaction.Result(dir.toString(), 8, 3, 3, 0, 200,
+        before.shards().stream().mapToLong(ShardEntry::bytes).sum()));
+    DatasetManifest after = manifest(dir);
+    assertThat(after.shards()).extracting(ShardEntry::samples).containsExactly(75L, 75L, 50L);
+    assertThat(after.shards().get(0).stats("id")).isEqualTo(ColumnStats.ofLongs(0, 74));
+    assertThat(after.shards().get(2).stats("label")).isEqualTo(ColumnStats.ofLongs(0, 6));
+    assertThat(after.fields()).isEqualTo(before.fields());
+    assertThat(after.recipe().get(DatasetFiles.DATASET_ID)).isNotNull()
+        .isEqualTo(before.recipe().get(DatasetFiles.DATASET_ID));
+    assertThat(CompactionRecord.of(after.recipe())).singleElement().satisfies(c -> assertThat(c.replaced())
+        .isEqualTo(before.shards().stream().map(ShardEntry::path).toList()));
+    assertThat(DatasetVerifier.verify(dir, after)).allSatisfy(s -> assertThat(s.ok()).as(s.problems().toString())
+        .isTrue());
+    assertThat(spark.read().format("beton").load(dir.toString()).collectAsList()).isEqualTo(rows);
+
+    // the replaced shards stay for readers that planned them: neither gc nor the next write deletes them yet
+    assertThat(shardFiles(dir)).hasSize(11);
+    assertThat(Orphans.find(dir).replaced()).hasSize(8);
+    assertThat(Orphans.find(dir).orphans()).isEmpty();
+    spark.range(200, 210, 1, 1).selectExpr("id", "cast(id % 7 as int) as label", "'x' as blob").write()
+        .format("beton").mode("append").save(dir.toString());
+    assertThat(shardFiles(dir)).hasSize(12);
+    DatasetManifest appended = manifest(dir);
+    assertThat(appended.recipe()).containsEntry(DatasetFiles.DATASET_ID, before.recipe().get(DatasetFiles.DATASET_ID));
+    assertThat(CompactionRecord.of(appended.recipe())).isEqualTo(CompactionRecord.of(after.recipe()));
+
+    // ten minutes later they are a killed job's leftovers, as any unlisted shard
+    long later = System.currentTimeMillis() + DatasetFiles.STALE_AFTER.toMillis() + 60_000;
+    assertThat(Orphans.find(Orphans.list(Orphans.local(dir)), appended, later).orphans()).hasSize(8);
+
+    // the last merged shard (two of the old ones' size) and the appended one fit in one: merged again; the first
+    // compaction's record is still fresh, so both are kept
+    BetonCompaction.Result again = BetonCompaction.compact(spark, dir.toString(),
+        Map.of("targetShardSize", Long.toString(third)));
+    assertThat(again.groupsMerged()).isEqualTo(1);
+    assertThat(again.shardsBefore()).isEqualTo(4);
+    assertThat(again.shardsAfter()).isEqualTo(3);
+    assertThat(manifest(dir).shards()).extracting(ShardEntry::samples).containsExactly(75L, 75L, 60L);
+    assertThat(CompactionRecord.of(manifest(dir).recipe())).hasSize(2);
+    assertThat(spark.read().format("beton").load(dir.toString()).count()).isEqualTo(210);
+
+    // nothing left to merge: nothing published
+    String published = Files.readString(dir.resolve(DatasetManifest.FILE_NAME));
+    BetonCompaction.Result none = BetonCompaction.compact(spark, dir.toString(),
+        Map.of("targetShardSize", Long.toString(third)));
+    assertThat(none).isEqualTo(new BetonCompaction.Result(dir.toString(), 3, 3, 0, 0, 0, 0));
+    assertThat(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).isEqualTo(published);
+  }
+
+  @Test
+  void anOverwriteGivesTheDatasetANewIdentityAndAnAppendKeepsIt() throws Exception {
+    Path dir = tmp.resolve("identity");
+    spark.range(3).write().format("beton").save(dir.toString());
+    String first = manifest(dir).recipe().get(DatasetFiles.DATASET_ID);
+    spark.range(3, 5).write().format("beton").mode("append").save(dir.toString());
+    assertThat(manifest(dir).recipe().get(DatasetFiles.DATASET_ID)).isEqualTo(first);
+    spark.range(2).write().format("beton").mode("overwrite").save(dir.toString());
+    assertThat(manifest(dir).recipe().get(DatasetFiles.DATASET_ID)).isNotNull().isNotEqualTo(first);
+  }
+
+  @Test
+  void refusesUnknownOptionsAndPathsWithoutADataset() {
+    Path dir = smallAppends("refused");
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("targetShardSzie", "1G")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("targetShardSzie")
+        .hasMessageContaining("targetShardSize");
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("targetShardSize", "big")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("targetShardSize");
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("manifestLockTimeout", "0")))
+        .hasMessage("Option manifestLockTimeout must be a positive number of seconds, got '0'");
+    Path none = tmp.resolve("none");
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, none.toString()))
+        .hasMessage("No dataset at " + none + ": it has no _manifest.json (BetonCompaction.compact merges the shards"
+            + " of a dataset a write published)");
+  }
+}
