@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
-import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.Orphans;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -70,8 +69,8 @@ final class GcCommand implements Callable<Integer> {
       out.printf("%s (%s): %s%n", name.apply(o.path()), SizeArgs.human(o.bytes()), o.reason());
     }
     if (!found.replaced().isEmpty()) {
-      out.printf("%s: %s a compaction replaced less than %d minutes ago left alone for the readers that planned them%n",
-          target, Words.plural(found.replaced().size(), "shard"), DatasetFiles.STALE_AFTER.toMinutes());
+      out.printf("%s: %s a compaction replaced left alone for the readers that planned them (until its"
+          + " keepReplacedFor has passed)%n", target, Words.plural(found.replaced().size(), "shard"));
     }
     if (!found.held().isEmpty()) {
       out.printf("%s: %s of running jobs left alone%n", target, Words.plural(found.held().size(), "file"));

@@ -100,8 +100,10 @@ class BetonCompactionTest {
     assertThat(appended.recipe()).containsEntry(DatasetFiles.DATASET_ID, before.recipe().get(DatasetFiles.DATASET_ID));
     assertThat(CompactionRecord.of(appended.recipe())).isEqualTo(CompactionRecord.of(after.recipe()));
 
-    // ten minutes later they are a killed job's leftovers, as any unlisted shard
-    long later = System.currentTimeMillis() + DatasetFiles.STALE_AFTER.toMillis() + 60_000;
+    // an hour later (keepReplacedFor's default) they are a killed job's leftovers, as any unlisted shard
+    CompactionRecord record = CompactionRecord.of(appended.recipe()).get(0);
+    assertThat(record.keepUntilMillis() - record.publishedMillis()).isEqualTo(3_600_000);
+    long later = record.keepUntilMillis() + 1;
     assertThat(Orphans.find(Orphans.list(Orphans.local(dir)), appended, later).orphans()).hasSize(8);
 
     // the last merged shard (two of the old ones' size) and the appended one fit in one: merged again; the first
@@ -121,6 +123,15 @@ class BetonCompactionTest {
         Map.of("targetShardSize", Long.toString(third)));
     assertThat(none).isEqualTo(new BetonCompaction.Result(dir.toString(), 3, 3, 0, 0, 0, 0));
     assertThat(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).isEqualTo(published);
+  }
+
+  @Test
+  void keepReplacedForSetsHowLongTheReplacedShardsStay() throws Exception {
+    Path dir = smallAppends("kept");
+    BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "7d"));
+    CompactionRecord record = CompactionRecord.of(manifest(dir).recipe()).get(0);
+    assertThat(record.keepUntilMillis() - record.publishedMillis()).isEqualTo(7 * 86_400_000L);
+    assertThat(manifest(dir).shards()).hasSize(1);
   }
 
   @Test
@@ -144,6 +155,10 @@ class BetonCompactionTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("targetShardSize");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("manifestLockTimeout", "0")))
         .hasMessage("Option manifestLockTimeout must be a positive number of seconds, got '0'");
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "90")))
+        .hasMessage("Option keepReplacedFor must be a duration with its unit (90s, 30m, 12h, 7d), got '90'");
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "2 fortnights")))
+        .hasMessageStartingWith("Option keepReplacedFor must be a duration");
     Path none = tmp.resolve("none");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, none.toString()))
         .hasMessage("No dataset at " + none + ": it has no _manifest.json (BetonCompaction.compact merges the shards"

@@ -8,11 +8,12 @@ import org.sparkbeton.format.JsonStrings;
 
 /**
  * What a compaction replaced, as the manifest records it in its recipe ({@code compacted.<job>}): the shards it merged
- * into others and when it published. Readers that planned their reads on the manifest before (a stream's batch under
- * way, a query's tasks) still open those files: the cleanups ({@link Orphans}: the next write's, {@code beton gc})
- * keep them for {@link DatasetFiles#STALE_AFTER} after the compaction, and every publish carries a record that long.
+ * into others, when it published, and until when they are kept. Readers that planned their reads on the manifest
+ * before (a stream's batch under way, a query's tasks, a training run's loader) still open those files: the cleanups
+ * ({@link Orphans}: the next write's, {@code beton gc}) leave them until {@code keepUntilMillis}, and every publish
+ * carries the record that long.
  */
-public record CompactionRecord(String job, long publishedMillis, List<String> replaced) {
+public record CompactionRecord(String job, long publishedMillis, long keepUntilMillis, List<String> replaced) {
   /** The recipe key prefix of a compaction's record: {@code compacted.<job>}. */
   public static final String PREFIX = "compacted.";
 
@@ -20,9 +21,10 @@ public record CompactionRecord(String job, long publishedMillis, List<String> re
     replaced = List.copyOf(replaced);
   }
 
-  /** The recipe entry: {@code {"at":<millis>,"replaced":["part-...beton",...]}}. */
+  /** The recipe entry: {@code {"at":<millis>,"until":<millis>,"replaced":["part-...beton",...]}}. */
   public String json() {
-    StringBuilder b = new StringBuilder("{\"at\":").append(publishedMillis).append(",\"replaced\":[");
+    StringBuilder b = new StringBuilder("{\"at\":").append(publishedMillis).append(",\"until\":")
+        .append(keepUntilMillis).append(",\"replaced\":[");
     for (int i = 0; i < replaced.size(); i++) {
       JsonStrings.append(b.append(i == 0 ? "" : ","), replaced.get(i));
     }
@@ -37,13 +39,14 @@ public record CompactionRecord(String job, long publishedMillis, List<String> re
         try {
           Map<String, Object> m = JsonText.object(value);
           List<String> names = new ArrayList<>();
-          if (m.get("at") instanceof Long at && m.get("replaced") instanceof List<?> list) {
+          if (m.get("at") instanceof Long at && m.get("until") instanceof Long until
+              && m.get("replaced") instanceof List<?> list) {
             for (Object o : list) {
               if (o instanceof String s) {
                 names.add(s);
               }
             }
-            out.add(new CompactionRecord(key.substring(PREFIX.length()), at, names));
+            out.add(new CompactionRecord(key.substring(PREFIX.length()), at, until, names));
           }
         } catch (IllegalArgumentException e) {
           // not a record of ours
@@ -54,9 +57,9 @@ public record CompactionRecord(String job, long publishedMillis, List<String> re
   }
 
   /**
-   * {@code recipe} with the records of {@code previous} (the manifest a publish replaces; null for none) that are
-   * younger than {@link DatasetFiles#STALE_AFTER} at {@code nowMillis}: an append keeps the files of a compaction that
-   * just published safe from cleanups. Any record {@code recipe} holds already is dropped first.
+   * {@code recipe} with the records of {@code previous} (the manifest a publish replaces; null for none) whose files
+   * are still kept at {@code nowMillis}: an append keeps them safe from cleanups. Any record {@code recipe} holds
+   * already is dropped first.
    */
   public static Map<String, String> carried(Map<String, String> recipe, DatasetManifest previous, long nowMillis) {
     Map<String, String> out = new LinkedHashMap<>();
@@ -77,6 +80,6 @@ public record CompactionRecord(String job, long publishedMillis, List<String> re
 
   /** Whether the files it replaced are still kept at {@code nowMillis}. */
   public boolean fresh(long nowMillis) {
-    return nowMillis - publishedMillis <= DatasetFiles.STALE_AFTER.toMillis();
+    return nowMillis <= keepUntilMillis;
   }
 }

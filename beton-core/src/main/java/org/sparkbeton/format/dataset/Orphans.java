@@ -38,8 +38,7 @@ public final class Orphans {
   /**
    * The orphans of a directory, the files of ours left alone because a running job may hold them (those of a
    * job whose marker is fresh, fresh locks, temporary manifests and spools), and the shards a compaction replaced
-   * less than {@link DatasetFiles#STALE_AFTER} ago, left alone for readers that planned their reads before it
-   * ({@link CompactionRecord}).
+   * that its record keeps still, for readers that planned their reads before it ({@link CompactionRecord}).
    */
   public record Findings(List<Orphan> orphans, List<String> held, List<String> replaced) {
     public long orphanBytes() {

@@ -186,15 +186,15 @@ class OrphansTest {
   }
 
   /**
-   * Shards a compaction replaced are left alone for {@link DatasetFiles#STALE_AFTER} after it published (readers may
-   * have planned them), then are orphans as any unlisted shard.
+   * Shards a compaction replaced are left alone until its record says (readers may have planned them), then are
+   * orphans as any unlisted shard.
    */
   @Test
   void shardsARecentCompactionReplacedAreLeftForReadersThenAreOrphans() {
     String merged = "part-00000-" + D + "-a0-000.beton";
     String a = "part-00000-" + A + "-a0-000.beton";
     String c = "part-00001-" + C + "-a0-000.beton";
-    CompactionRecord record = new CompactionRecord(D, NOW - 3 * MIN, List.of(a, c));
+    CompactionRecord record = new CompactionRecord(D, NOW - 3 * MIN, NOW + 5 * MIN, List.of(a, c));
     List<FileInfo> files = List.of(file(merged, 3), file(a, 300), file(c, 200), file("part-00002-" + C
         + "-a0-000.beton", 200));
 
@@ -209,8 +209,8 @@ class OrphansTest {
 
   @Test
   void anAppendCarriesOnlyFreshCompactionRecords() {
-    CompactionRecord fresh = new CompactionRecord(D, NOW - 2 * MIN, List.of("x.beton"));
-    CompactionRecord stale = new CompactionRecord(C, NOW - 11 * MIN, List.of("y.beton"));
+    CompactionRecord fresh = new CompactionRecord(D, NOW - 2 * MIN, NOW + 58 * MIN, List.of("x.beton"));
+    CompactionRecord stale = new CompactionRecord(C, NOW - 61 * MIN, NOW - MIN, List.of("y.beton"));
     DatasetManifest previous = manifest(Map.of("compacted." + D, fresh.json(), "compacted." + C, stale.json(),
         "mode", "jpg"));
 

@@ -33,8 +33,8 @@ import org.sparkbeton.format.options.OptionNames;
  * ({@link ShardCompaction}). One Spark task per merged shard copies its run to the executor's local disk, merges it
  * and writes the result back as an attempt-unique shard; the driver publishes under the manifest lock, as a write
  * does. Readers see the dataset before or after, whole; streams reading it go on where they were (their positions
- * count samples, which a compaction keeps), and the shards replaced stay on disk for {@link DatasetFiles#STALE_AFTER}
- * for readers that planned them. Appends may run meanwhile: a run that changed under the compaction (the dataset
+ * count samples, which a compaction keeps), and the shards replaced stay on disk for {@link #KEEP_REPLACED_FOR} (an
+ * hour by default) for readers that planned them. Appends may run meanwhile: a run that changed under the compaction (the dataset
  * replaced, compacted by another job) is left as it is.
  *
  * <pre>{@code
@@ -47,9 +47,14 @@ public final class BetonCompaction {
   public static final String TARGET_SHARD_SIZE = BetonWriteOptions.TARGET_SHARD_SIZE;
   /** Seconds to wait for the manifest lock. Default 120, as writes. */
   public static final String MANIFEST_LOCK_TIMEOUT = BetonWriteOptions.MANIFEST_LOCK_TIMEOUT;
+  /**
+   * How long the shards replaced stay on disk for reads planned before the compaction (a query's tasks, a stream's
+   * batch, a training run that opened the dataset): {@code 30m}, {@code 12h}, {@code 7d}. Default {@code 1h}.
+   */
+  public static final String KEEP_REPLACED_FOR = "keepReplacedFor";
 
   private static final OptionNames NAMES = OptionNames.of("BetonCompaction.compact",
-      List.of(TARGET_SHARD_SIZE, MANIFEST_LOCK_TIMEOUT), Set.of(), true);
+      List.of(TARGET_SHARD_SIZE, KEEP_REPLACED_FOR, MANIFEST_LOCK_TIMEOUT), Set.of(), true);
 
   private BetonCompaction() {}
 
@@ -81,6 +86,7 @@ public final class BetonCompaction {
       throw new IllegalArgumentException("Option " + TARGET_SHARD_SIZE + " must be positive");
     }
     long lockTimeoutMillis = 1000L * lockTimeoutSeconds(lower.get(MANIFEST_LOCK_TIMEOUT.toLowerCase(Locale.ROOT)));
+    long keepMillis = duration(KEEP_REPLACED_FOR, lower.getOrDefault(KEEP_REPLACED_FOR.toLowerCase(Locale.ROOT), "1h"));
     Configuration conf = new Configuration(spark.sessionState().newHadoopConf());
     options.forEach((k, v) -> {
       if (k.contains(".")) {
@@ -114,7 +120,7 @@ public final class BetonCompaction {
       } finally {
         jsc.setJobDescription(null);
       }
-      published = publisher.commitCompaction(jobId, datasetId, groups, merged);
+      published = publisher.commitCompaction(jobId, datasetId, groups, merged, keepMillis);
     } catch (IOException | RuntimeException e) {
       publisher.deleteUnlisted(jobId, Set.of());
       throw e;
@@ -124,6 +130,20 @@ public final class BetonCompaction {
     return new Result(path, before, before - replaced + published.size(), published.size(),
         groups.size() - published.size(), published.stream().mapToLong(ShardCompaction.Group::samples).sum(),
         published.stream().mapToLong(ShardCompaction.Group::bytes).sum());
+  }
+
+  /** A duration with its unit, as Spark's settings take them ({@code 90s}, {@code 30m}, {@code 12h}, {@code 7d}). */
+  static long duration(String option, String given) {
+    String text = given.trim();
+    if (!text.isEmpty() && Character.isLetter(text.charAt(text.length() - 1))) {
+      try {
+        return org.apache.spark.network.util.JavaUtils.timeStringAsMs(text);
+      } catch (NumberFormatException e) {
+        // refused below
+      }
+    }
+    throw new IllegalArgumentException("Option " + option + " must be a duration with its unit (90s, 30m, 12h, 7d),"
+        + " got '" + given + "'");
   }
 
   private static int lockTimeoutSeconds(String given) {

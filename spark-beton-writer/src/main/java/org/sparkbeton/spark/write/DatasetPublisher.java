@@ -131,13 +131,13 @@ public final class DatasetPublisher {
    * Publishes a compaction ({@link BetonCompaction}): in the current manifest, each of {@code groups} whose shards it
    * still lists in a row, as planned, is replaced by its merged shard ({@code merged}, in the same order); the
    * identity, fields and recipe stay, and the recipe records the shards replaced ({@link CompactionRecord}), which stay
-   * on disk for the readers that planned them. Nothing is published where the dataset's identity is no longer
+   * on disk for the readers that planned them, {@code keepReplacedMillis} from now. Nothing is published where the dataset's identity is no longer
    * {@code datasetId} (replaced meanwhile; null for a dataset written before identities, which then gets one) or no group is left as planned (another compaction). Then this job's files
    * that the manifest does not list are deleted (the shards of groups left out, other attempts'). Returns the groups
    * published.
    */
   List<ShardCompaction.Group> commitCompaction(String jobId, String datasetId, List<ShardCompaction.Group> groups,
-      List<ShardEntry> merged) throws IOException {
+      List<ShardEntry> merged, long keepReplacedMillis) throws IOException {
     List<ShardCompaction.Group> published = new ArrayList<>();
     Set<String> live = new HashSet<>();
     try (ManifestLock lock = ManifestLock.acquire(fs, dir, "spark-beton compaction " + jobId, lockTimeoutMillis)) {
@@ -167,7 +167,8 @@ public final class DatasetPublisher {
         if (!published.isEmpty()) {
           long now = System.currentTimeMillis();
           Map<String, String> recipe = CompactionRecord.carried(current.recipe(), current, now);
-          recipe.put(CompactionRecord.PREFIX + jobId, new CompactionRecord(jobId, now, replaced).json());
+          recipe.put(CompactionRecord.PREFIX + jobId, new CompactionRecord(jobId, now,
+              now + keepReplacedMillis, replaced).json());
           // a dataset written before identities gets one: streams reading it from now on can follow compactions
           recipe.putIfAbsent(DatasetFiles.DATASET_ID, UUID.randomUUID().toString());
           publish(new DatasetManifest(current.fields(), shards, recipe, SparkBetonVersion.writer()));

@@ -61,7 +61,7 @@ class CompactionCommitTest {
     }
     FileSystem fs = FileSystem.getLocal(new Configuration());
     return new DatasetPublisher(fs, new org.apache.hadoop.fs.Path(dir.toUri()), 10_000).commitCompaction(JOB, id,
-        GROUPS, List.of(AB, CD));
+        GROUPS, List.of(AB, CD), 3_600_000);
   }
 
   List<String> files() throws Exception {
@@ -81,6 +81,7 @@ class CompactionCommitTest {
     assertThat(m.recipe()).containsEntry(DatasetFiles.DATASET_ID, "id-1");
     assertThat(CompactionRecord.of(m.recipe())).singleElement().satisfies(r -> {
       assertThat(r.job()).isEqualTo(JOB);
+      assertThat(r.keepUntilMillis() - r.publishedMillis()).isEqualTo(3_600_000);
       assertThat(r.replaced()).containsExactly(A.path(), B.path(), C.path(), D.path());
     });
     assertThat(files()).contains(AB.path(), CD.path());
