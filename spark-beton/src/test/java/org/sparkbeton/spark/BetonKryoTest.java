@@ -31,10 +31,16 @@ class BetonKryoTest {
     return b.getOrCreate();
   }
 
-  /** Writes 1,000 rows in 4 tasks and reads them back: the count, the distinct ids, their sum. */
+  /**
+   * Writes 1,000 rows in 4 tasks, compacts them into one shard (its tasks' results travel as a write's do) and reads
+   * them back: the count, the distinct ids, their sum.
+   */
   private static void writeAndReadBack(SparkSession spark, Path dir) throws Exception {
     spark.range(0, 1000, 1, 4).selectExpr("id", "cast(id % 7 as int) as label").write().format("beton")
         .save(dir.toString());
+    // keepReplacedFor 0s: the replaced shards go at once, so the directory holds what the manifest lists only
+    assertThat(org.sparkbeton.spark.write.BetonCompaction.compact(spark, dir.toString(),
+        Map.of("keepReplacedFor", "0s")).shardsAfter()).isEqualTo(1);
     assertThat(spark.read().format("beton").load(dir.toString())
         .selectExpr("count(*)", "count(distinct id)", "sum(id)", "sum(label)").first().toString())
         .isEqualTo("[1000,1000,499500," + sumOfLabels() + "]");

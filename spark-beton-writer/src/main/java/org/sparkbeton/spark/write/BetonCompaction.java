@@ -111,12 +111,15 @@ public final class BetonCompaction {
     List<ShardCompaction.Group> published;
     try (JobMarker marker = JobMarker.start(fs, dir, jobId)) {
       JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+      TaskResultSerialization.check(jsc.sc().env().serializer(), jsc.getConf()); // as a write: before any task runs
       Broadcast<SerializableConfiguration> hadoop = jsc.broadcast(new SerializableConfiguration(conf));
       jsc.setJobDescription("beton compaction of " + path + ": " + groups.size() + " merged shards");
-      List<ShardEntry> merged;
+      List<ShardEntry> merged = new ArrayList<>();
       try {
-        merged = jsc.parallelize(IntStream.range(0, groups.size()).boxed().toList(), groups.size())
-            .map(new MergeGroup(groups, dir.toString(), jobId, hadoop)).collect();
+        for (BetonCommitMessage m : jsc.parallelize(IntStream.range(0, groups.size()).boxed().toList(), groups.size())
+            .map(new MergeGroup(groups, dir.toString(), jobId, hadoop)).collect()) {
+          merged.add(m.shards().get(0));
+        }
       } finally {
         jsc.setJobDescription(null);
       }
@@ -164,12 +167,13 @@ public final class BetonCompaction {
 
   /**
    * One task: the run's shards copied to a local directory in order, merged, and the result written into the dataset
-   * directory as {@code part-<first shard's index>-<job>-a<attempt>-000.beton}; returns its manifest entry.
+   * directory as {@code part-<first shard's index>-<job>-a<attempt>-000.beton}; returns the shard's manifest entry
+   * as a write task's commit message, which Spark's serializer is known to carry ({@link TaskResultSerialization}).
    */
   private record MergeGroup(List<ShardCompaction.Group> groups, String dir, String jobId,
-      Broadcast<SerializableConfiguration> hadoop) implements Function<Integer, ShardEntry> {
+      Broadcast<SerializableConfiguration> hadoop) implements Function<Integer, BetonCommitMessage> {
     @Override
-    public ShardEntry call(Integer index) throws IOException {
+    public BetonCommitMessage call(Integer index) throws IOException {
       ShardCompaction.Group group = groups.get(index);
       Path datasetDir = new Path(dir);
       FileSystem fs = datasetDir.getFileSystem(hadoop.value().value());
@@ -194,7 +198,7 @@ public final class BetonCompaction {
             true)) {
           Files.copy(out, o);
         }
-        return entry;
+        return new BetonCommitMessage(index, attempt, List.of(entry), entry.samples(), 0, 0, null, 0, null);
       } finally {
         deleteTree(local);
       }

@@ -18,9 +18,12 @@ public final class TaskResultSerialization {
 
   private TaskResultSerialization() {}
 
-  /** The classes of ours that Spark's serializer carries: Kryo must know them when it requires registration. */
+  /**
+   * The classes of ours that Spark's serializer carries: Kryo must know them when it requires registration. A
+   * compaction's tasks return the same messages, collected as arrays of objects.
+   */
   public static List<Class<?>> classes() {
-    return List.of(BetonCommitMessage.class);
+    return List.of(BetonCommitMessage.class, BetonCommitMessage[].class, Object[].class);
   }
 
   /**
