@@ -18,6 +18,10 @@ final class ReadmeCommands {
       + "--packages org.sparkbeton:spark-beton-runtime-3.5_2.12:$VERSION --repositories $REPO "
       + "--class org.sparkbeton.spark.prepare.PrepareJob spark-internal --input $PHOTOS --output $DATASET";
 
+  /** The compaction job on the dataset the prepare job wrote, the runtime jar being the application. */
+  static final String COMPACT = "spark-submit --master $MASTER --class org.sparkbeton.spark.prepare.CompactJob "
+      + "$JAR $DATASET";
+
   /** A Spark shell with the runtime jar added. */
   static final String SHELL = "spark-shell --master $MASTER --jars $JAR";
 

@@ -17,7 +17,8 @@ class ReadmeCommandsTest {
     // whole lines, a shell line continued with a backslash joined: a README command with more or fewer words fails
     List<String> lines = Files.readString(Path.of(System.getProperty("spark.it.readme", "../README.md")))
         .replaceAll("[ \\t]*\\\\\\n[ \\t]*", " ").lines().map(String::trim).toList();
-    assertThat(lines).contains(ReadmeCommands.PREPARE, ReadmeCommands.PREPARE_PACKAGES, ReadmeCommands.SHELL,
+    assertThat(lines).contains(ReadmeCommands.PREPARE, ReadmeCommands.PREPARE_PACKAGES, ReadmeCommands.COMPACT,
+        ReadmeCommands.SHELL,
         ReadmeCommands.SHELL_KRYO, ReadmeCommands.SHELL_SQL);
     assertThat(lines).containsSequence(ReadmeCommands.SHELL_READ_BACK);
   }

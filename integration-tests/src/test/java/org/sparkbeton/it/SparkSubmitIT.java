@@ -66,6 +66,15 @@ class SparkSubmitIT {
     Finished prepare = UserCommand.run(ReadmeCommands.PREPARE, variables(dataset), spark, tmp, "prepare-jar", null,
         TIMEOUT_MINUTES);
     assertPrepared(prepare, dataset);
+    // its shards compacted into one, by the job the README submits; the shell reads the compacted dataset back
+    int shards = DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME))).shards().size();
+    Finished compact = UserCommand.run(ReadmeCommands.COMPACT, variables(dataset), spark, tmp, "compact-jar", null,
+        TIMEOUT_MINUTES);
+    assertThat(compact.exitCode()).as(compact.describe()).isZero();
+    assertThat(compact.stdout()).as(compact.describe()).contains("beton compaction of " + dataset + ": " + shards
+        + " shards into 1 (1 runs merged, " + PHOTOS + " samples, ");
+    assertThat(DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME))).shards())
+        .hasSize(1);
 
     // then a copy saved by a relative path: the driver's directory, not the executors' work directories
     String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n"

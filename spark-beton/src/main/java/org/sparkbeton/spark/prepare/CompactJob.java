@@ -1,0 +1,84 @@
+package org.sparkbeton.spark.prepare;
+
+import java.io.PrintStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.sql.SparkSession;
+import org.sparkbeton.format.io.HadoopJavaSupport;
+import org.sparkbeton.spark.write.BetonCompaction;
+
+/**
+ * {@link BetonCompaction} as a job to submit, the runtime jar being the application:
+ * {@code spark-submit --class org.sparkbeton.spark.prepare.CompactJob $JAR $DATASET [--target-shard-size 256M]
+ * [--keep-replaced-for 12h]}. Prints one line saying what it merged; a bad argument or a path without a dataset is
+ * one line and exit code 2.
+ */
+public final class CompactJob {
+  static final String USAGE = "usage: CompactJob DATASET [--target-shard-size SIZE (1G)] [--keep-replaced-for"
+      + " DURATION (1h)]";
+
+  private CompactJob() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    String path = null;
+    Map<String, String> options = new LinkedHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String flag = args[i];
+      String option = switch (flag) {
+        case "--target-shard-size" -> BetonCompaction.TARGET_SHARD_SIZE;
+        case "--keep-replaced-for" -> BetonCompaction.KEEP_REPLACED_FOR;
+        default -> null;
+      };
+      if (option != null && i + 1 < args.length) {
+        options.put(option, args[++i]);
+      } else if (option != null || flag.startsWith("-") || path != null) {
+        err.println("beton-compact: " + (option != null ? flag + " needs a value" : "unexpected argument " + flag));
+        err.println(USAGE);
+        return 2;
+      } else {
+        path = flag;
+      }
+    }
+    if (path == null) {
+      err.println(USAGE);
+      return 2;
+    }
+    if (HadoopJavaSupport.refusal().isPresent()) {
+      err.println("beton-compact: Spark 3.5 cannot start on this Java: " + HadoopJavaSupport.refusal().get());
+      return 2;
+    }
+    SparkSession.Builder builder = SparkSession.builder().appName("beton-compact").config(PrepareJob.KRYO_REGISTRATOR,
+        PrepareJob.withOurRegistrator(System.getProperty(PrepareJob.KRYO_REGISTRATOR)));
+    if (System.getProperty("spark.master") == null) {
+      builder.master("local[*]"); // started without spark-submit: on this machine
+    }
+    SparkSession spark = builder.getOrCreate();
+    try {
+      BetonCompaction.Result r = BetonCompaction.compact(spark, path, options);
+      out.println(describe(r));
+      return 0;
+    } catch (IllegalArgumentException | java.io.IOException e) {
+      err.println("beton-compact: " + e.getMessage());
+      return 2;
+    } finally {
+      spark.stop();
+    }
+  }
+
+  /** {@code beton compaction of hdfs:///x: 9 shards into 2 (2 runs merged, 1,200 samples, 48.0 MiB moved)}. */
+  static String describe(BetonCompaction.Result r) {
+    if (r.groupsMerged() == 0) {
+      return "beton compaction of " + r.path() + ": " + r.shardsBefore() + " shards, none to merge"
+          + (r.groupsLeftAsTheyWere() > 0 ? " (" + r.groupsLeftAsTheyWere() + " runs changed under it: run it again)"
+              : "");
+    }
+    return String.format(java.util.Locale.ROOT, "beton compaction of %s: %d shards into %d (%d runs merged, %,d"
+        + " samples, %.1f MiB moved)%s", r.path(), r.shardsBefore(), r.shardsAfter(), r.groupsMerged(),
+        r.samplesMoved(), r.bytesMoved() / 1048576.0, r.groupsLeftAsTheyWere() > 0 ? "; "
+            + r.groupsLeftAsTheyWere() + " runs changed under it were left as they were" : "");
+  }
+}

@@ -1,0 +1,42 @@
+package org.sparkbeton.spark.prepare;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.sparkbeton.spark.write.BetonCompaction;
+
+/** The compaction job's arguments and its line; the job itself runs under spark-submit in SparkSubmitIT. */
+class CompactJobTest {
+  static String[] run(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int code = CompactJob.run(args, new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new String[] {Integer.toString(code), out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8)};
+  }
+
+  @Test
+  void badArgumentsAreOneLineAndTheUsage() {
+    assertThat(run()).containsExactly("2", "", CompactJob.USAGE + "\n");
+    assertThat(run("/d", "--target-shard-size")).containsExactly("2", "",
+        "beton-compact: --target-shard-size needs a value\n" + CompactJob.USAGE + "\n");
+    assertThat(run("/d", "--target-size", "1G")).containsExactly("2", "",
+        "beton-compact: unexpected argument --target-size\n" + CompactJob.USAGE + "\n");
+    assertThat(run("/d", "/e")).containsExactly("2", "", "beton-compact: unexpected argument /e\n" + CompactJob.USAGE
+        + "\n");
+  }
+
+  @Test
+  void theLineSaysWhatWasMerged() {
+    assertThat(CompactJob.describe(new BetonCompaction.Result("hdfs:///d", 9, 2, 2, 0, 1200, 50_331_648)))
+        .isEqualTo("beton compaction of hdfs:///d: 9 shards into 2 (2 runs merged, 1,200 samples, 48.0 MiB moved)");
+    assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 3, 3, 0, 0, 0, 0)))
+        .isEqualTo("beton compaction of /d: 3 shards, none to merge");
+    assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 5, 5, 0, 1, 0, 0)))
+        .isEqualTo("beton compaction of /d: 5 shards, none to merge (1 runs changed under it: run it again)");
+  }
+}
