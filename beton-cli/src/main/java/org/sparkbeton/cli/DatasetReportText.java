@@ -1,10 +1,13 @@
 package org.sparkbeton.cli;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.sparkbeton.format.JsonStrings;
+import org.sparkbeton.format.dataset.CompactionRecord;
 import org.sparkbeton.format.dataset.ShardEntry;
 
 /** {@link DatasetReport} as {@code beton inspect DIR} prints it: text, or one JSON document. */
@@ -38,7 +41,11 @@ final class DatasetReportText {
     if (!r.recipe().isEmpty()) {
       b.append("\nrecipe\n");
       List<String[]> entries = new ArrayList<>();
-      r.recipe().forEach((k, v) -> entries.add(new String[] {"  " + k, v}));
+      Map<String, CompactionRecord> compactions = new HashMap<>();
+      CompactionRecord.of(r.recipe())
+          .forEach(c -> compactions.put(CompactionRecord.PREFIX + c.job(), c));
+      r.recipe().forEach((k, v) -> entries.add(new String[] {"  " + k,
+          compactions.containsKey(k) ? compaction(compactions.get(k)) : v}));
       InspectCommand.table(b, entries, new boolean[] {false, false});
     }
 
@@ -111,5 +118,11 @@ final class DatasetReportText {
       return JsonStrings.quote(d.toString());
     }
     return n.toString();
+  }
+
+  /** A compaction's record in a line: its list of replaced shards can run to thousands (--json has it whole). */
+  private static String compaction(CompactionRecord c) {
+    return Words.plural(c.replaced().size(), "shard") + " replaced at " + Instant.ofEpochMilli(
+        c.publishedMillis()) + ", kept until " + Instant.ofEpochMilli(c.keepUntilMillis());
   }
 }

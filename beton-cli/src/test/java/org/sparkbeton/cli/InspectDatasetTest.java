@@ -98,6 +98,21 @@ class InspectDatasetTest {
   }
 
   @Test
+  void aCompactionsRecordIsOneLineAndItsShardsAreInTheJson() throws Exception {
+    Path dir = dataset(true);
+    DatasetManifest m = DatasetVerifier.manifest(dir);
+    Map<String, String> recipe = new LinkedHashMap<>(m.recipe());
+    recipe.put("compacted.0c0c0c0c", new org.sparkbeton.format.dataset.CompactionRecord("0c0c0c0c",
+        1_800_000_000_000L, 1_800_003_600_000L, List.of("part-a.beton", "part-b.beton")).json());
+    Files.writeString(dir.resolve(DatasetManifest.FILE_NAME), new DatasetManifest(m.fields(), m.shards(), recipe,
+        m.createdBy()).toJson());
+
+    assertThat(Cli.run("inspect", dir).outLines()).contains("  null_policy         fail",
+        "  compacted.0c0c0c0c  2 shards replaced at 2027-01-15T08:00:00Z, kept until 2027-01-15T09:00:00Z");
+    assertThat(Cli.run("inspect", "--json", dir).out()).contains("part-b.beton");
+  }
+
+  @Test
   void jsonListsEveryShardAndARangeOnlyWhereEveryShardHasStatistics() throws Exception {
     Path dir = dataset(false);
     Cli.Result r = Cli.run("inspect", "--json", dir);

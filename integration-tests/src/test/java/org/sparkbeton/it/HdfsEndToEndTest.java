@@ -26,6 +26,7 @@ import org.sparkbeton.format.io.ByteArraySource;
 import org.sparkbeton.format.verify.BetonVerifier;
 import org.sparkbeton.spark.prepare.DemoImageFolder;
 import org.sparkbeton.spark.prepare.ImageFolderPrepare;
+import org.sparkbeton.spark.write.BetonCompaction;
 
 /**
  * The whole path on a real HDFS (MiniDFSCluster, one datanode): images prepared by Spark into
@@ -118,5 +119,37 @@ class HdfsEndToEndTest {
     spark.range(7).selectExpr("id", "cast(id as int) as label").write().format("beton").mode(SaveMode.Overwrite).save(out);
     assertThat(assertShardsVerify(fs, out)).isEqualTo(7);
     assertThat(spark.read().format("beton").load(out).selectExpr("sum(id)").first().getLong(0)).isEqualTo(21);
+  }
+
+  /**
+   * A compaction on HDFS: five shards of three writes merged into one by Spark tasks, the rows in their order; the
+   * replaced shards stay (by default), or go at once with {@code keepReplacedFor=0s}.
+   */
+  @Test
+  void compactionOnHdfs() throws Exception {
+    FileSystem fs = hdfs.getFileSystem();
+    String out = root + "/datasets/compacted";
+    spark.range(0, 300, 1, 3).selectExpr("id", "cast(id % 5 as int) as label").write().format("beton").save(out);
+    spark.range(300, 400, 1, 2).selectExpr("id", "cast(id % 5 as int) as label").write().format("beton")
+        .mode(SaveMode.Append).save(out);
+    List<Row> rows = spark.read().format("beton").load(out).collectAsList();
+
+    BetonCompaction.Result r = BetonCompaction.compact(spark, out);
+    assertThat(r.shardsBefore()).isEqualTo(5);
+    assertThat(r.shardsAfter()).isEqualTo(1);
+    assertThat(manifest(fs, out).shards()).singleElement().satisfies(s -> assertThat(s.samples()).isEqualTo(400));
+    assertThat(spark.read().format("beton").load(out).collectAsList()).isEqualTo(rows);
+    assertThat(fs.listStatus(new org.apache.hadoop.fs.Path(out), p -> p.getName().endsWith(".beton")))
+        .as("the replaced shards stay for readers").hasSize(6);
+
+    spark.range(400, 410, 1, 1).selectExpr("id", "cast(id % 5 as int) as label").write().format("beton")
+        .mode(SaveMode.Append).save(out);
+    BetonCompaction.compact(spark, out, java.util.Map.of("keepReplacedFor", "0s"));
+    assertThat(manifest(fs, out).shards()).singleElement().satisfies(s -> assertThat(s.samples()).isEqualTo(410));
+    // the first compaction's shards are kept an hour still; this one's went at once
+    assertThat(fs.listStatus(new org.apache.hadoop.fs.Path(out), p -> p.getName().endsWith(".beton")))
+        .hasSize(6);
+    assertThat(spark.read().format("beton").load(out).selectExpr("count(*)", "sum(id)").first().toString())
+        .isEqualTo("[410,83845]");
   }
 }

@@ -107,6 +107,26 @@ class S3EndToEndTest {
     assertThat(spark.read().format("beton").load(out).selectExpr("sum(id)").first().getLong(0)).isEqualTo(21);
   }
 
+  /**
+   * A compaction on S3: four small appends merged into one shard, the rows in their order, and with {@code
+   * keepReplacedFor=0s} nothing left in the bucket but the manifest and that shard (no lock, no job marker).
+   */
+  @Test
+  void compactionOnS3() throws Exception {
+    String out = s3.uri("datasets/compacted").toString();
+    for (int i = 0; i < 4; i++) {
+      spark.range(i * 50L, (i + 1) * 50L, 1, 1).selectExpr("id", "cast(id % 5 as int) as label").write()
+          .format("beton").mode(SaveMode.Append).save(out);
+    }
+    List<Row> rows = spark.read().format("beton").load(out).collectAsList();
+    org.sparkbeton.spark.write.BetonCompaction.Result r = org.sparkbeton.spark.write.BetonCompaction.compact(spark,
+        out, java.util.Map.of("keepReplacedFor", "0s"));
+    assertThat(r.shardsBefore()).isEqualTo(4);
+    assertThat(r.shardsAfter()).isEqualTo(1);
+    assertThat(assertOnlyListedShards(out)).isEqualTo(200);
+    assertThat(spark.read().format("beton").load(out).collectAsList()).isEqualTo(rows);
+  }
+
   @Test
   void anImageFolderOnS3PreparedIntoS3StoresWhatALocalPrepareStores() throws Exception {
     Path shapes = DemoImageFolder.ensure(tmp.resolve("shapes"), 64, 17);

@@ -145,6 +145,29 @@ class BetonCompactionTest {
     assertThat(manifest(dir).recipe().get(DatasetFiles.DATASET_ID)).isNotNull().isNotEqualTo(first);
   }
 
+  /** A shard that is not the one its manifest describes fails its task: nothing published, nothing left behind. */
+  @Test
+  void aFailedMergeChangesNothing() throws Exception {
+    Path dir = smallAppends("failing");
+    spark.range(0, 3, 1, 1).selectExpr("id", "cast(id as int) as label", "'x' as blob").write().format("beton")
+        .mode("append").save(dir.toString());
+    DatasetManifest before = manifest(dir);
+    String published = Files.readString(dir.resolve(DatasetManifest.FILE_NAME));
+    List<String> files = shardFiles(dir);
+    // the second shard's file replaced by the last one's (3 samples, not 25)
+    Files.copy(dir.resolve(before.shards().get(8).path()), dir.resolve(before.shards().get(1).path()),
+        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString()))
+        .hasStackTraceContaining("shard " + before.shards().get(1).path() + " holds 3 samples; the manifest lists 25:"
+            + " not the shard the manifest describes, so it is not merged");
+    assertThat(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).isEqualTo(published);
+    assertThat(shardFiles(dir)).isEqualTo(files);
+    try (Stream<Path> left = Files.list(dir)) {
+      assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith("_job-"));
+    }
+  }
+
   @Test
   void refusesUnknownOptionsAndPathsWithoutADataset() {
     Path dir = smallAppends("refused");

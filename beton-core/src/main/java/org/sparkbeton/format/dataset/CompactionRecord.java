@@ -78,8 +78,8 @@ public record CompactionRecord(String job, long publishedMillis, long keepUntilM
     return out;
   }
 
-  /** Whether the files it replaced are still kept at {@code nowMillis}. */
+  /** Whether the files it replaced are still kept at {@code nowMillis} (not at {@code keepUntilMillis} itself). */
   public boolean fresh(long nowMillis) {
-    return nowMillis <= keepUntilMillis;
+    return nowMillis < keepUntilMillis;
   }
 }

@@ -59,8 +59,9 @@ public final class BetonCompaction {
   private BetonCompaction() {}
 
   /**
-   * What a compaction did: the shards of the dataset before and after, the runs merged and their samples and bytes.
-   * {@code groupsLeftAsTheyWere} counts planned runs the dataset no longer listed as planned when it published.
+   * What a compaction did: the shards of the manifest it planned from, and as many after the merge (shards appended
+   * meanwhile not counted), the runs merged and their samples and bytes. {@code groupsLeftAsTheyWere} counts planned
+   * runs the dataset no longer listed as planned when it published.
    */
   public record Result(String path, int shardsBefore, int shardsAfter, int groupsMerged, int groupsLeftAsTheyWere,
       long samplesMoved, long bytesMoved) {
@@ -72,9 +73,9 @@ public final class BetonCompaction {
   }
 
   /**
-   * Compacts the dataset at {@code path} with {@code options}: {@link #TARGET_SHARD_SIZE}, {@link
-   * #MANIFEST_LOCK_TIMEOUT}, and Hadoop settings (names with a dot, as for reads and writes). An unknown option is
-   * refused naming the nearest; a path without a dataset is refused.
+   * Compacts the dataset at {@code path} with {@code options}: {@link #TARGET_SHARD_SIZE}, {@link #KEEP_REPLACED_FOR},
+   * {@link #MANIFEST_LOCK_TIMEOUT}, and Hadoop settings (names with a dot, as for reads and writes). An unknown option
+   * is refused naming the nearest; a path without a dataset is refused.
    */
   public static Result compact(SparkSession spark, String path, Map<String, String> options) throws IOException {
     NAMES.check(options.keySet());
@@ -125,7 +126,12 @@ public final class BetonCompaction {
       }
       published = publisher.commitCompaction(jobId, datasetId, groups, merged, keepMillis);
     } catch (IOException | RuntimeException e) {
-      publisher.deleteUnlisted(jobId, Set.of());
+      // the marker is gone: the cleanup takes this job's merged shards that no manifest lists, and none that one does
+      try {
+        publisher.deleteOrphans(jobId);
+      } catch (IOException | RuntimeException cleanup) {
+        e.addSuppressed(cleanup);
+      }
       throw e;
     }
     publisher.deleteOrphans(jobId);
