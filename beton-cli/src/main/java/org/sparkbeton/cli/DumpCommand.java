@@ -2,6 +2,7 @@ package org.sparkbeton.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import org.sparkbeton.codec.format.FfcvPixels;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
@@ -23,8 +24,12 @@ import picocli.CommandLine.Parameters;
         "A JPEG's rgb_sha256 is the hash of its pixels decoded as FFCV decodes them (libjpeg-turbo, fast integer"
         + " IDCT); see --rgb."})
 final class DumpCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file.")
-  Path file;
+  @Parameters(index = "0", paramLabel = "FILE", description = "The .beton file, local or remote (hdfs://, s3a://, any"
+      + " Hadoop FileSystem URI: read in place, the samples asked for only).")
+  String target;
+
+  @CommandLine.Mixin
+  HadoopFlags hadoop;
 
   @Option(names = "--from", paramLabel = "I", defaultValue = "0", description = "First sample (default 0).")
   long from;
@@ -50,10 +55,23 @@ final class DumpCommand implements Callable<Integer> {
     if (count != null && count < 0) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--count must be >= 0, got " + count);
     }
-    try (BetonReader reader = Inputs.open(file)) {
+    Path local = LocalPathArgument.localPath(target);
+    BetonReader opened;
+    if (local == null) {
+      RemoteFile remote = RemoteFile.openIfFile(target, hadoop);
+      if (remote == null) {
+        throw new CliException(target + ": is a directory, expected a .beton file (of a dataset, name one of its"
+            + " shards; `beton inspect " + target + "` lists them)");
+      }
+      opened = remote.reader();
+    } else {
+      hadoop.refuseFor(List.of(target));
+      opened = Inputs.open(local);
+    }
+    try (BetonReader reader = opened) {
       long n = reader.numSamples();
       if (from > n) {
-        throw new CliException("--from " + from + " is past the last sample: " + file + " has " + n + " samples");
+        throw new CliException("--from " + from + " is past the last sample: " + target + " has " + n + " samples");
       }
       long end = count == null || count >= n - from ? n : from + count;
       if (rgb == RgbMode.AUTO && !JpegCodecs.nativeAvailable()) {
@@ -81,7 +99,7 @@ final class DumpCommand implements Callable<Integer> {
     } catch (BetonFormatException e) {
       throw e;
     } catch (IllegalArgumentException e) {
-      throw new CliException(file + ": sample " + sample + ": " + e.getMessage());
+      throw new CliException(target + ": sample " + sample + ": " + e.getMessage());
     }
   }
 }

@@ -22,7 +22,8 @@ import picocli.CommandLine.Parameters;
     description = {"Show header, fields, layout, bytes per field and image histograms; or a dataset's manifest.",
         "Of a .beton file: the header, the regions of the file, every field (type, dtype/shape, metadata column,"
             + " allocations and payload bytes, from the allocation table), unused data bytes, and per image field the"
-            + " jpg/raw counts, the longest-side histogram and the most common sizes. Reads no payload.",
+            + " jpg/raw counts, the longest-side histogram and the most common sizes. Reads no payload, also of a"
+            + " remote file (hdfs://, s3a://), read in place.",
         "Of a dataset directory (one with _manifest.json): who wrote it, its samples and shards, every field with the"
             + " Spark type its write recorded and its stored min .. max over the shards, the write's recipe, and the"
             + " shards. Reads the manifest only, also of a remote dataset (hdfs://, s3a://, any Hadoop file system);"
@@ -62,21 +63,28 @@ final class InspectCommand implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     Path file = LocalPathArgument.localPath(target);
+    BetonReader opened;
     if (file == null) {
-      return printDataset(DatasetReport.of(target, RemoteManifest.read(target, hadoop).manifest()), out);
-    }
-    hadoop.refuseFor(List.of(target));
-    if (Files.isRegularFile(file.resolve(DatasetManifest.FILE_NAME))) {
-      DatasetManifest manifest;
-      try {
-        manifest = DatasetVerifier.manifest(file);
-      } catch (IOException e) {
-        throw new CliException(e.getMessage() + "; `beton verify " + file + "` says more");
+      RemoteFile remote = RemoteFile.openIfFile(target, hadoop);
+      if (remote == null) {
+        return printDataset(DatasetReport.of(target, RemoteManifest.read(target, hadoop).manifest()), out);
       }
-      return printDataset(DatasetReport.of(file.toString(), manifest), out);
+      opened = remote.reader();
+    } else {
+      hadoop.refuseFor(List.of(target));
+      if (Files.isRegularFile(file.resolve(DatasetManifest.FILE_NAME))) {
+        DatasetManifest manifest;
+        try {
+          manifest = DatasetVerifier.manifest(file);
+        } catch (IOException e) {
+          throw new CliException(e.getMessage() + "; `beton verify " + file + "` says more");
+        }
+        return printDataset(DatasetReport.of(file.toString(), manifest), out);
+      }
+      opened = Inputs.open(file);
     }
     InspectReport report;
-    try (BetonReader reader = Inputs.open(file)) {
+    try (BetonReader reader = opened) {
       report = Inspect.of(reader);
     }
     out.print(json ? toJson(report) : toText(report, sizes));

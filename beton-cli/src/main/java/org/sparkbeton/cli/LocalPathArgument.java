@@ -26,8 +26,9 @@ final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
     }
     if (!"file".equalsIgnoreCase(scheme)) {
       throw new CommandLine.TypeConversionException(arg + " is not a local path: this command reads and writes"
-          + " local files (`beton inspect`, `verify`, `gc`, `bench` and `doctor` read datasets on hdfs://, s3a:// and other"
-          + " Hadoop file systems; copy one here first for the others, e.g. `hadoop fs -get " + arg + "`)");
+          + " local files (`beton inspect`, `verify`, `dump`, `gc`, `bench` and `doctor` read datasets and files on"
+          + " hdfs://, s3a:// and other Hadoop file systems; copy one here first for the others, e.g. `hadoop fs -get "
+          + arg + "`)");
     }
     try {
       return fileUri(arg);

@@ -37,8 +37,7 @@ record RemoteManifest(String arg, FileSystem fs, Path dir, DatasetManifest manif
         throw new CliException(arg + ": no such file or directory");
       }
       if (status.isFile()) {
-        throw new CliException(arg + " is a file: of a remote dataset `beton` reads the directory's manifest and"
-            + " the shards it lists; for a .beton file alone, copy it here first (`hadoop fs -get " + arg + "`)");
+        throw new CliException(arg + " is a file, not a dataset directory");
       }
       try (InputStream in = fs.open(file)) {
         json = new String(in.readAllBytes(), StandardCharsets.UTF_8);

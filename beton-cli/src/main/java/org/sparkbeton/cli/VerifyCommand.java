@@ -32,7 +32,7 @@ import picocli.CommandLine.Parameters;
         + " deletes them.",
         "A remote dataset directory (hdfs://, s3a://, any Hadoop FileSystem URI) is checked the same way, each listed"
         + " shard downloaded in turn to a temporary file (one at a time) and deleted after its check; orphans are"
-        + " not looked for there.",
+        + " not looked for there. A remote .beton file is read in place.",
         "Exit code 0 when every file is sound; 1 when any has problems, including a file too damaged to open;"
         + " 2 when a file is missing or not readable."})
 final class VerifyCommand implements Callable<Integer> {
@@ -73,8 +73,14 @@ final class VerifyCommand implements Callable<Integer> {
     boolean allOk = true;
     for (int i = 0; i < files.size(); i++) {
       Path file = files.get(i);
-      allOk &= file == null ? verifyRemoteDataset(RemoteManifest.read(targets.get(i), hadoop), out)
-          : Files.isDirectory(file) ? verifyDataset(file, out) : verify(file, out);
+      if (file == null) {
+        RemoteFile remote = RemoteFile.openIfFile(targets.get(i), hadoop);
+        allOk &= remote == null ? verifyRemoteDataset(RemoteManifest.read(targets.get(i), hadoop), out)
+            : verify(targets.get(i), remote::reader, out);
+      } else {
+        allOk &= Files.isDirectory(file) ? verifyDataset(file, out) : verify(file.toString(), () -> Inputs.open(file),
+            out);
+      }
       out.flush();
     }
     return allOk ? BetonCli.OK : BetonCli.PROBLEMS;
@@ -204,10 +210,16 @@ final class VerifyCommand implements Callable<Integer> {
     }
   }
 
-  private boolean verify(Path file, PrintWriter out) throws Exception {
+  /** Opens the file to check: a local one, or a remote one read in place. */
+  @FunctionalInterface
+  private interface Opener {
+    BetonReader open() throws java.io.IOException;
+  }
+
+  private boolean verify(String file, Opener opener, PrintWriter out) throws Exception {
     VerifyReport report;
     JpegDecodeCheck.Result decoded = null;
-    try (BetonReader reader = Inputs.open(file)) {
+    try (BetonReader reader = opener.open()) {
       report = BetonVerifier.verify(reader);
       if (decode) {
         try (FfcvPixels pixels = RgbMode.strict()) {

@@ -133,15 +133,36 @@ class HdfsDoctorTest {
     String missing = uri.replace("/datasets/photos", "/datasets/missing");
     assertThat(Cli.run("inspect", missing).errLines()).containsExactly("beton: " + missing
         + ": no such file or directory");
-    String shard = uri + "/part-00000.beton";
-    assertThat(Cli.run("inspect", shard).errLines()).containsExactly("beton: " + shard + " is a file: of a remote"
-        + " dataset `beton` reads the directory's manifest and the shards it lists; for a .beton file alone, copy it"
-        + " here first (`hadoop fs -get " + shard + "`)");
     assertThat(Cli.run("inspect", local.toString(), "-D", "fs.defaultFS=" + uri).errLines())
         .containsExactly("beton: -D: for remote datasets (hdfs://, s3a://, ...); " + local + " is read in place");
     assertThat(Cli.run("verify", local.toString(), local.toString(), "--hadoop-conf", "core-site.xml").errLines())
         .containsExactly("beton: --hadoop-conf: for remote datasets (hdfs://, s3a://, ...); " + local + ", " + local
             + " are read in place");
+  }
+
+  /**
+   * A {@code .beton} file on HDFS read in place: {@code inspect}, {@code verify} (with {@code --decode}) and {@code
+   * dump} print what they print of a local copy; a directory given to {@code dump} is named for what it is.
+   */
+  @Test
+  void inspectVerifyAndDumpReadARemoteFileInPlace() throws IOException {
+    String shard = uri + "/part-00003.beton";
+    Path copy = local.resolve("part-00003.beton");
+    for (List<String> command : List.of(List.of("inspect"), List.of("inspect", "--json"), List.of("verify",
+        "--decode"), List.of("dump", "--from", "5", "--count", "3"))) {
+      Cli.Result there = Cli.run(concat(command, List.of(shard)));
+      Cli.Result here = Cli.run(concat(command, List.of(copy.toString())));
+      assertThat(there.exitCode()).as("%s: %s", command, there.err()).isZero();
+      assertThat(there.out()).as("%s", command).isNotEmpty()
+          .isEqualTo(here.out().replace(copy.toString(), shard));
+    }
+    assertThat(Cli.run("verify", shard).outLines()).singleElement().asString().startsWith(shard + ": OK ("
+        + PER_SHARD + " samples, ");
+    assertThat(Cli.run("dump", "--count", "1", "--rgb", "none", shard).outLines()).hasSize(1);
+    DoctorErrorsTest.fails(Cli.run("dump", uri), "beton: " + uri + ": is a directory, expected a .beton file (of a"
+        + " dataset, name one of its shards; `beton inspect " + uri + "` lists them)", false);
+    String missing = uri + "/part-00099.beton";
+    DoctorErrorsTest.fails(Cli.run("dump", missing), "beton: " + missing + ": no such file or directory", false);
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,7 +75,7 @@ class PathArgumentsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"dump", "rewrite"})
+  @ValueSource(strings = {"rewrite", "merge"})
   void aRemotePathIsRefusedNamingTheCommandsThatReadOne(String command) {
     Cli.Result r = Cli.run(command, "hdfs://namenode:8020/datasets/photos");
 
@@ -82,21 +83,24 @@ class PathArgumentsTest {
     assertThat(r.errLines()).hasSize(2);
     assertThat(r.errLines().get(0)).startsWith("beton: Invalid value for positional parameter at index 0").endsWith(
         "): hdfs://namenode:8020/datasets/photos is not a local path: this command reads and writes local files"
-        + " (`beton inspect`, `verify`, `gc`, `bench` and `doctor` read datasets on hdfs://, s3a:// and other Hadoop file"
-        + " systems; copy one here first for the others, e.g. `hadoop fs -get hdfs://namenode:8020/datasets/photos`)");
+        + " (`beton inspect`, `verify`, `dump`, `gc`, `bench` and `doctor` read datasets and files on hdfs://, s3a:// and"
+        + " other Hadoop file systems; copy one here first for the others, e.g. `hadoop fs -get"
+        + " hdfs://namenode:8020/datasets/photos`)");
   }
 
   @Test
   void aFileUriOfAnotherHostIsRefused() {
-    Cli.Result r = Cli.run("dump", "file://fileserver" + shard);
+    Cli.Result r = Cli.run("rewrite", "file://fileserver" + shard, tmp.resolve("out.beton"));
 
     assertThat(r.exitCode()).isEqualTo(2);
-    assertThat(r.errLines()).containsExactly("beton: Invalid value for positional parameter at index 0 (FILE):"
+    assertThat(r.errLines()).containsExactly("beton: Invalid value for positional parameter at index 0 (IN):"
         + " file://fileserver" + shard + ": a file: URI with a host (fileserver); name a file of this machine, e.g."
-        + " file:///data/x", "Try 'beton dump --help' for usage.");
-    // inspect takes remote datasets too: the same refusal, as its own line
-    assertThat(Cli.run("inspect", "file://fileserver" + shard).errLines()).containsExactly("beton: file://fileserver"
-        + shard + ": a file: URI with a host (fileserver); name a file of this machine, e.g. file:///data/x");
+        + " file:///data/x", "Try 'beton rewrite --help' for usage.");
+    // inspect and dump take remote files too: the same refusal, as its own line
+    for (String command : List.of("inspect", "dump")) {
+      assertThat(Cli.run(command, "file://fileserver" + shard).errLines()).containsExactly("beton: file://fileserver"
+          + shard + ": a file: URI with a host (fileserver); name a file of this machine, e.g. file:///data/x");
+    }
   }
 
   @Test
