@@ -168,6 +168,58 @@ class BetonCompactionTest {
     }
   }
 
+  /**
+   * Appends from another thread while compactions run, and a stream that reads the dataset between them: every row
+   * lands once in the dataset and once in the stream's copy.
+   */
+  @Test
+  void appendsAndAStreamGoOnWhileCompactionsRun() throws Exception {
+    Path dir = tmp.resolve("busy");
+    spark.range(0, 10, 1, 2).selectExpr("id", "cast(id % 7 as int) as label").write().format("beton")
+        .save(dir.toString());
+    java.util.concurrent.ExecutorService appender = java.util.concurrent.Executors.newSingleThreadExecutor();
+    java.util.concurrent.Future<?> appends = appender.submit(() -> {
+      for (int i = 1; i <= 12; i++) {
+        spark.range(i * 10L, (i + 1) * 10L, 1, 2).selectExpr("id", "cast(id % 7 as int) as label").write()
+            .format("beton").mode("append").save(dir.toString());
+      }
+      return null;
+    });
+    Path copy = tmp.resolve("busy-copy");
+    Path checkpoint = tmp.resolve("busy-checkpoint");
+    int merged = 0;
+    try {
+      while (!appends.isDone()) {
+        merged += BetonCompaction.compact(spark, dir.toString()).groupsMerged();
+        drain(dir, copy, checkpoint);
+      }
+      appends.get();
+    } finally {
+      appender.shutdownNow();
+    }
+    merged += BetonCompaction.compact(spark, dir.toString()).groupsMerged();
+    drain(dir, copy, checkpoint);
+
+    assertThat(merged).as("compactions that merged something").isPositive();
+    String all = "[130,130,8385]"; // rows 0..129, each once
+    assertThat(sums(dir)).isEqualTo(all);
+    assertThat(sums(copy)).isEqualTo(all);
+    assertThat(manifest(dir).shards()).hasSize(1);
+  }
+
+  /** Reads the dataset at {@code dir} as a stream from its checkpoint into {@code copy}, up to what is there now. */
+  static void drain(Path dir, Path copy, Path checkpoint) throws Exception {
+    org.apache.spark.sql.streaming.StreamingQuery q = spark.readStream().format("beton").load(dir.toString())
+        .writeStream().format("beton").option("checkpointLocation", checkpoint.toString())
+        .trigger(org.apache.spark.sql.streaming.Trigger.AvailableNow()).start(copy.toString());
+    assertThat(q.awaitTermination(120_000)).isTrue();
+  }
+
+  static String sums(Path dir) {
+    return spark.read().format("beton").load(dir.toString()).selectExpr("count(*)", "count(distinct id)", "sum(id)")
+        .first().toString();
+  }
+
   @Test
   void refusesUnknownOptionsAndPathsWithoutADataset() {
     Path dir = smallAppends("refused");
