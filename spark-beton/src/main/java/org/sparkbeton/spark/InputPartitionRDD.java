@@ -19,7 +19,9 @@ import scala.collection.JavaConverters;
 /**
  * The rows of a V2 scan's input partitions as an RDD, one RDD partition per input partition, each read by the
  * scan's reader factory and closed when its task completes: how {@link BetonStreamSource} gives Spark's V1
- * streaming API a batch that a V2 stream planned.
+ * streaming API a batch that a V2 stream planned. Each task counts its rows and the bytes its reader read in the
+ * task's input metrics (the Stages tab's Input column), as Spark's own scans do; the data source's own metrics
+ * (the SQL tab's) have no node to show on in a V1 plan.
  */
 final class InputPartitionRDD extends RDD<InternalRow> {
   private static final long serialVersionUID = 1L;
@@ -70,7 +72,11 @@ final class InputPartitionRDD extends RDD<InternalRow> {
   @Override
   public scala.collection.Iterator<InternalRow> compute(Partition split, TaskContext context) {
     PartitionReader<InternalRow> reader = readers.createReader(((Slice) split).input);
-    context.addTaskCompletionListener((TaskCompletionListener) done -> close(reader));
+    org.apache.spark.executor.InputMetrics input = context.taskMetrics().inputMetrics();
+    context.addTaskCompletionListener((TaskCompletionListener) done -> {
+      input.incBytesRead(bytesRead(reader));
+      close(reader);
+    });
     return new InterruptibleIterator<>(context, new scala.collection.AbstractIterator<InternalRow>() {
       /** Whether the reader stands on a row that next() has not handed out yet. */
       private boolean ahead;
@@ -95,9 +101,20 @@ final class InputPartitionRDD extends RDD<InternalRow> {
           throw new NoSuchElementException();
         }
         ahead = false;
+        input.incRecordsRead(1);
         return reader.get();
       }
     });
+  }
+
+  /** The bytes the reader read, from its {@link org.sparkbeton.spark.read.BetonMetrics#BYTES_READ} metric; 0 for a reader without one. */
+  private static long bytesRead(PartitionReader<InternalRow> reader) {
+    for (org.apache.spark.sql.connector.metric.CustomTaskMetric m : reader.currentMetricsValues()) {
+      if (m.name().equals(org.sparkbeton.spark.read.BetonMetrics.BYTES_READ)) {
+        return m.value();
+      }
+    }
+    return 0;
   }
 
   private static void close(PartitionReader<InternalRow> reader) {

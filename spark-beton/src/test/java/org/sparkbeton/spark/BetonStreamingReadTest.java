@@ -225,6 +225,37 @@ class BetonStreamingReadTest {
   }
 
   /**
+   * A stream given its columns runs on the V1 source, whose batches are plain RDDs: their tasks still count the rows
+   * and bytes they read in their input metrics (the Stages tab's Input column).
+   */
+  @Test
+  void theV1SourcesTasksCountTheirInput() throws Exception {
+    Path dir = tmp.resolve("input-metrics");
+    append(dir, 0, 12);
+    java.util.concurrent.atomic.AtomicLong records = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicLong bytes = new java.util.concurrent.atomic.AtomicLong();
+    org.apache.spark.scheduler.SparkListener listener = new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+        if (end.taskMetrics() != null) {
+          records.addAndGet(end.taskMetrics().inputMetrics().recordsRead());
+          bytes.addAndGet(end.taskMetrics().inputMetrics().bytesRead());
+        }
+      }
+    };
+    spark.sparkContext().addSparkListener(listener);
+    try {
+      drain(spark.readStream().format("beton").schema("label int, value bigint").load(dir.toString()),
+          tmp.resolve("input-metrics-copy"), tmp.resolve("input-metrics-checkpoint"));
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+    } finally {
+      spark.sparkContext().removeSparkListener(listener);
+    }
+    assertThat(records).hasValue(12);
+    assertThat(bytes.get()).as("bytes read").isPositive();
+  }
+
+  /**
    * A stream given its columns ({@code readStream().schema(...)}) reads them as a table's declared columns: a subset,
    * each as its given type; over a directory not yet written it waits for the first write there and reads all of it,
    * then each append, and goes on from its checkpoint after a restart. A given column the dataset lacks is named.
