@@ -70,6 +70,36 @@ class BetonStreamingWriteTest {
     }
   }
 
+  /**
+   * {@code compactEvery}: the dataset compacted after every third batch, the micro-batches' shards merged into one
+   * (the replaced ones kept for readers); a batch write refuses the option.
+   */
+  @Test
+  void compactEveryMergesTheBatchesShards() throws Exception {
+    Path in = tmp.resolve("compacted-in");
+    Path out = tmp.resolve("compacted-out");
+    for (int f = 0; f < 7; f++) {
+      input(in, "f" + f + ".json", f * 5, 5);
+    }
+    StreamingQuery query = stream(in).writeStream().format("beton").option("compactEvery", "3")
+        .option("checkpointLocation", tmp.resolve("compacted-checkpoint").toString()).trigger(Trigger.AvailableNow())
+        .start(out.toString());
+    assertThat(query.awaitTermination(120_000)).isTrue();
+
+    DatasetManifest m = manifest(out);
+    // batches 0-2 merged after batch 2, that shard and batches 3-5 after batch 5; batch 6 after it
+    assertThat(m.shards()).extracting(org.sparkbeton.format.dataset.ShardEntry::samples).containsExactly(30L, 5L);
+    assertThat(m.totalSamples()).isEqualTo(35);
+    assertThat(org.sparkbeton.format.dataset.CompactionRecord.of(m.recipe())).hasSize(2);
+    assertThat(spark.read().format("beton").load(out.toString()).selectExpr("count(distinct value)", "sum(value)")
+        .first().toString()).isEqualTo("[35,595]");
+    assertThat(shardFiles(out)).as("7 batches' shards and the first merge, kept for readers; the 2 merged").isEqualTo(9);
+
+    assertThatThrownBy(() -> spark.range(3).write().format("beton").option("compactEvery", "2")
+        .save(tmp.resolve("compacted-batch").toString()))
+        .hasMessageContaining("Option compactEvery applies to streaming writes (writeStream)");
+  }
+
   @Test
   void appendsEachBatchAndPublishesNoBatchTwiceAfterARestart() throws Exception {
     Path in = tmp.resolve("append-in");

@@ -94,6 +94,15 @@ public final class BetonCompaction {
         conf.set(k, v);
       }
     });
+    return compact(spark, path, target, keepMillis, lockTimeoutMillis, conf);
+  }
+
+  /** The default time the shards replaced stay: an hour. */
+  static final long KEEP_REPLACED_MILLIS = 3_600_000;
+
+  /** {@link #compact(SparkSession, String, Map)} with its settings parsed, and the Hadoop configuration to use. */
+  static Result compact(SparkSession spark, String path, long target, long keepMillis, long lockTimeoutMillis,
+      Configuration conf) throws IOException {
     Path dir = new Path(path);
     FileSystem fs = dir.getFileSystem(conf);
     DatasetManifest manifest = DatasetPublisher.read(fs, dir);

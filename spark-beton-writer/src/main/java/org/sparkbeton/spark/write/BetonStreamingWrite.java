@@ -1,6 +1,8 @@
 package org.sparkbeton.spark.write;
 
+import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.write.DataWriter;
 import org.apache.spark.sql.connector.write.DataWriterFactory;
@@ -9,15 +11,19 @@ import org.apache.spark.sql.connector.write.WriterCommitMessage;
 import org.apache.spark.sql.connector.write.streaming.StreamingDataWriterFactory;
 import org.apache.spark.sql.connector.write.streaming.StreamingWrite;
 import org.apache.spark.sql.types.StructType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code df.writeStream().format("beton")}: each micro-batch is a write job of its own, as a batch write is
  * ({@link BetonBatchWrite}: attempt-unique shards, a job marker, the manifest published by the driver), appending its
  * rows to the dataset (Append output mode) or replacing the dataset with them (Complete mode). Exactly once across
  * restarts: a batch that Spark runs again because its checkpoint lost the batch's commit, after the dataset published
- * it, publishes nothing and deletes its shards ({@link StreamBatch}).
+ * it, publishes nothing and deletes its shards ({@link StreamBatch}). With {@link BetonWriteOptions#COMPACT_EVERY}
+ * the dataset is compacted after every so many batches.
  */
 final class BetonStreamingWrite implements StreamingWrite {
+  private static final Logger LOG = LoggerFactory.getLogger(BetonStreamingWrite.class);
   private final String dir;
   private final StructType schema;
   private final BetonWriteConf conf;
@@ -53,6 +59,25 @@ final class BetonStreamingWrite implements StreamingWrite {
   @Override
   public void commit(long epochId, WriterCommitMessage[] messages) {
     take(epochId).commit(messages, new StreamBatch(queryId, epochId));
+    if (conf.compactEvery > 0 && (epochId + 1) % conf.compactEvery == 0) {
+      compact(epochId);
+    }
+  }
+
+  /**
+   * {@link BetonWriteOptions#COMPACT_EVERY}: the dataset compacted on the driver, between this batch and the next.
+   * The batch is published already, so a compaction that fails is logged and the stream goes on.
+   */
+  private void compact(long epochId) {
+    try {
+      BetonCompaction.Result r = BetonCompaction.compact(SparkSession.active(), dir, conf.targetShardSize,
+          BetonCompaction.KEEP_REPLACED_MILLIS, conf.manifestLockTimeoutMillis, hadoopConf);
+      LOG.info("beton streaming write to {}: after batch {}, {} shards compacted into {}", dir, epochId,
+          r.shardsBefore(), r.shardsAfter());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("beton streaming write to {}: the compaction after batch {} failed; the stream goes on, and the next"
+          + " one tries again", dir, epochId, e);
+    }
   }
 
   @Override

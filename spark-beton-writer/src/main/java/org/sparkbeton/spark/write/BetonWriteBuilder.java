@@ -100,6 +100,11 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
 
       @Override
       public BatchWrite toBatch() {
+        if (conf.compactEvery > 0) {
+          throw new IllegalArgumentException("Option " + BetonWriteOptions.COMPACT_EVERY + " applies to streaming"
+              + " writes (writeStream), whose micro-batches make small shards; compact a dataset that batch writes"
+              + " made with BetonCompaction.compact");
+        }
         return new BetonBatchWrite(dir, schema, conf, hadoopConf, mode);
       }
 

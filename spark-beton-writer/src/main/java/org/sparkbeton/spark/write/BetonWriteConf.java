@@ -71,6 +71,8 @@ public final class BetonWriteConf implements Serializable {
   final long spoolMemory;
   /** {@link BetonWriteOptions#IMAGE_READ_AHEAD}: rows whose remote image files a task reads ahead; 0 for none. */
   final int imageReadAhead;
+  /** {@link BetonWriteOptions#COMPACT_EVERY}: a streaming write compacts after every this many batches; 0 never. */
+  final int compactEvery;
   /** {@link BetonWriteOptions#CLASS_NAMES}, or null. */
   final List<String> classNames;
 
@@ -118,6 +120,7 @@ public final class BetonWriteConf implements Serializable {
     seed = longOption(o, BetonWriteOptions.SEED, 0);
     pageSize = BetonFormat.checkWritePageSize(
         SizeOption.parse(BetonWriteOptions.PAGE_SIZE, o.getOrDefault(key(BetonWriteOptions.PAGE_SIZE), "8M")));
+    compactEvery = positiveInt(o, BetonWriteOptions.COMPACT_EVERY).orElse(0);
     targetShardSize = SizeOption.parse(BetonWriteOptions.TARGET_SHARD_SIZE,
         o.getOrDefault(key(BetonWriteOptions.TARGET_SHARD_SIZE), "1G"));
     if (targetShardSize < 1) {

@@ -147,6 +147,15 @@ public final class BetonWriteOptions {
   public static final String CLASS_NAMES = "classNames";
 
   /**
+   * Streaming writes: after every N-th micro-batch (by its number, so restarts keep the rhythm) the dataset's runs of
+   * small shards, the micro-batches' among them, are merged in place into shards of up to {@link #TARGET_SHARD_SIZE}
+   * ({@link BetonCompaction}: streams reading the dataset go on; the shards replaced stay an hour for reads planned
+   * before). The next micro-batch starts after it. A compaction that fails is logged, and the stream goes on: its
+   * batches are published already. Refused by batch writes. Default: none.
+   */
+  public static final String COMPACT_EVERY = "compactEvery";
+
+  /**
    * Every option above, in the order error messages list them. A write given any other name fails before any
    * task runs, with the nearest of these; Spark's own {@code path} and names containing a dot (Hadoop settings
    * such as {@code fs.s3a.endpoint}, copied into the write's Hadoop configuration) pass.
@@ -155,7 +164,7 @@ public final class BetonWriteOptions {
       JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK,
       COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
       TARGET_SHARD_SIZE, BAD_IMAGE_POLICY, NULL_POLICY, ARRAY_SHAPES, STRING_ENCODING, SOURCE_ID_COLUMN,
-      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY, IMAGE_READ_AHEAD, CLASS_NAMES);
+      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY, IMAGE_READ_AHEAD, CLASS_NAMES, COMPACT_EVERY);
 
   /**
    * The options that only change how image columns are stored: given (with {@link #WRITE_MODE} other than
