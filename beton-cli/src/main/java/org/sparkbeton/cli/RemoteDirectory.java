@@ -3,7 +3,6 @@ package org.sparkbeton.cli;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,23 +20,11 @@ record RemoteDirectory(String arg, FileSystem fs, Path dir) implements Orphans.D
 
   /** The directory {@code arg} names; what is not a directory is refused, saying what it is. */
   static RemoteDirectory open(String arg, HadoopFlags flags) {
-    URI uri = DatasetArgument.remoteUri(arg);
-    Path dir = new Path(uri);
-    try {
-      FileSystem fs = dir.getFileSystem(DatasetArgument.remoteConfiguration(arg, uri, flags));
-      FileStatus status;
-      try {
-        status = fs.getFileStatus(dir);
-      } catch (FileNotFoundException e) {
-        throw new CliException(arg + ": no such directory");
-      }
-      if (!status.isDirectory()) {
-        throw new CliException(arg + ": not a directory");
-      }
-      return new RemoteDirectory(arg, fs, dir);
-    } catch (IOException e) {
-      throw new CliException(arg + ": " + RemoteManifest.firstLine(e));
+    RemotePath remote = RemotePath.of(arg, flags);
+    if (!remote.status().isDirectory()) {
+      throw new CliException(arg + ": not a directory");
     }
+    return new RemoteDirectory(arg, remote.fs(), remote.path());
   }
 
   /** Its manifest, or null where it has none (a first write that never published). */

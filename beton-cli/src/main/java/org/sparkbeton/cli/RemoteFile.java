@@ -1,15 +1,10 @@
 package org.sparkbeton.cli;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.ReadOptions;
 import org.sparkbeton.format.io.BetonSource;
@@ -36,17 +31,12 @@ final class RemoteFile implements BetonSource {
    * its manifest). A path that does not exist is refused.
    */
   static RemoteFile openIfFile(String arg, HadoopFlags flags) {
-    URI uri = DatasetArgument.remoteUri(arg);
-    Path path = new Path(uri);
+    RemotePath remote = RemotePath.of(arg, flags);
+    if (remote.status().isDirectory()) {
+      return null;
+    }
     try {
-      FileSystem fs = path.getFileSystem(DatasetArgument.remoteConfiguration(arg, uri, flags));
-      FileStatus status;
-      try {
-        status = fs.getFileStatus(path);
-      } catch (FileNotFoundException e) {
-        throw new CliException(arg + ": no such file or directory");
-      }
-      return status.isDirectory() ? null : new RemoteFile(arg, fs.open(path), status.getLen());
+      return new RemoteFile(arg, remote.fs().open(remote.path()), remote.status().getLen());
     } catch (IOException e) {
       throw new CliException(arg + ": " + RemoteManifest.firstLine(e));
     }

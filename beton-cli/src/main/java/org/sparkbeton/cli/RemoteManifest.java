@@ -3,12 +3,9 @@ package org.sparkbeton.cli;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.StandardCopyOption;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -22,34 +19,22 @@ record RemoteManifest(String arg, FileSystem fs, Path dir, DatasetManifest manif
 
   /** The dataset directory {@code arg} names, with its manifest; what is not one is refused, saying what it is. */
   static RemoteManifest read(String arg, HadoopFlags flags) {
-    URI uri = DatasetArgument.remoteUri(arg);
-    Configuration conf = DatasetArgument.remoteConfiguration(arg, uri, flags);
-    Path dir = new Path(uri);
-    Path file = new Path(dir, DatasetManifest.FILE_NAME);
-    FileSystem fs;
+    RemotePath remote = RemotePath.of(arg, flags);
+    if (remote.status().isFile()) {
+      throw new CliException(arg + " is a file, not a dataset directory");
+    }
+    Path file = new Path(remote.path(), DatasetManifest.FILE_NAME);
     String json;
-    try {
-      fs = dir.getFileSystem(conf);
-      FileStatus status;
-      try {
-        status = fs.getFileStatus(dir);
-      } catch (FileNotFoundException e) {
-        throw new CliException(arg + ": no such file or directory");
-      }
-      if (status.isFile()) {
-        throw new CliException(arg + " is a file, not a dataset directory");
-      }
-      try (InputStream in = fs.open(file)) {
-        json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-      } catch (FileNotFoundException e) {
-        throw new CliException(arg + " has no " + DatasetManifest.FILE_NAME + ": not a dataset directory (nothing"
-            + " was written there, or only a write that failed)");
-      }
+    try (InputStream in = remote.fs().open(file)) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (FileNotFoundException e) {
+      throw new CliException(arg + " has no " + DatasetManifest.FILE_NAME + ": not a dataset directory (nothing"
+          + " was written there, or only a write that failed)");
     } catch (IOException e) {
       throw new CliException(arg + ": cannot read " + file + ": " + firstLine(e));
     }
     try {
-      return new RemoteManifest(arg, fs, dir, DatasetManifest.parse(json));
+      return new RemoteManifest(arg, remote.fs(), remote.path(), DatasetManifest.parse(json));
     } catch (IllegalArgumentException e) {
       throw new CliException(file + ": " + e.getMessage());
     }

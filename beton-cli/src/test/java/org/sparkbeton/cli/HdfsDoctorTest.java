@@ -236,7 +236,8 @@ class HdfsDoctorTest {
 
     DoctorErrorsTest.fails(Cli.run("gc", there + "/notes.txt"), "beton: " + there + "/notes.txt: not a directory",
         false);
-    DoctorErrorsTest.fails(Cli.run("gc", there + "-none"), "beton: " + there + "-none: no such directory", false);
+    DoctorErrorsTest.fails(Cli.run("gc", there + "-none"), "beton: " + there + "-none: no such file or directory",
+        false);
     DoctorErrorsTest.fails(Cli.run("gc", here.toString(), "-D", "a=b"), "beton: -D: for remote datasets (hdfs://,"
         + " s3a://, ...); " + here + " is read in place", false);
   }
