@@ -17,6 +17,13 @@ import org.sparkbeton.format.write.WriteResult;
  * in samples stay valid.
  */
 public final class ShardCompaction {
+  /**
+   * The most shards merged into one: a merge holds every shard of its run open at once (a file descriptor and a
+   * mapping each), and executors often run with a limit of 1,024 open files. A longer run of small shards is merged
+   * into several; a later compaction merges those.
+   */
+  public static final int MAX_RUN = 500;
+
   private ShardCompaction() {}
 
   /** A run of consecutive shards, the first at index {@code first} of the manifest, merged into one. */
@@ -44,8 +51,9 @@ public final class ShardCompaction {
 
   /**
    * The runs of {@code shards} (a manifest's, in order) that merge into shards of at most {@code targetBytes}: from
-   * the first shard on, each run takes the next shard while the run's bytes stay within the target and the page
-   * sizes agree (where the manifest's page checksums tell them), and is kept where it holds two shards or more. A
+   * the first shard on, each run takes the next shard while the run's bytes stay within the target, it holds fewer
+   * than {@link #MAX_RUN} shards and the page sizes agree (where the manifest's page checksums tell them), and is
+   * kept where it holds two shards or more. A
    * shard at or over the target is left as it is.
    */
   public static List<Group> plan(List<ShardEntry> shards, long targetBytes) {
@@ -57,7 +65,7 @@ public final class ShardCompaction {
     while (i < shards.size()) {
       int end = i + 1;
       long bytes = shards.get(i).bytes();
-      while (end < shards.size() && bytes + shards.get(end).bytes() <= targetBytes
+      while (end < shards.size() && end - i < MAX_RUN && bytes + shards.get(end).bytes() <= targetBytes
           && samePageSize(shards.get(i), shards.get(end))) {
         bytes += shards.get(end).bytes();
         end++;

@@ -42,6 +42,16 @@ class ShardCompactionTest {
   }
 
   @Test
+  void aLongRunIsMergedIntoSeveralOfAtMostMaxRunShards() {
+    List<ShardEntry> shards = new ArrayList<>();
+    for (int i = 0; i < 1_203; i++) {
+      shards.add(entry("s" + i, 1, 10));
+    }
+    assertThat(ShardCompaction.plan(shards, 1L << 30)).extracting(g -> g.shards().size())
+        .containsExactly(500, 500, 203);
+  }
+
+  @Test
   void aShardAtTheTargetAndOneAloneAreLeftAsTheyAre() {
     assertThat(ShardCompaction.plan(List.of(entry("a", 1, 100), entry("b", 1, 100)), 100)).isEmpty();
     assertThat(ShardCompaction.plan(List.of(entry("a", 1, 10)), 100)).isEmpty();
