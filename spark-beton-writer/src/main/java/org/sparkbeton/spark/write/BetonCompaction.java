@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -182,8 +183,9 @@ public final class BetonCompaction {
 
   /**
    * One task: the run's shards copied to a local directory in order, merged, and the result written into the dataset
-   * directory as {@code part-<first shard's index>-<job>-a<attempt>-000.beton}; returns the shard's manifest entry
-   * as a write task's commit message, which Spark's serializer is known to carry ({@link TaskResultSerialization}).
+   * directory as {@code part-<first shard's index>-<job>-a<attempt>-000.beton} (a dataset on local disk is merged in
+   * place, without the copies); returns the shard's manifest entry as a write task's commit message, which Spark's
+   * serializer is known to carry ({@link TaskResultSerialization}).
    */
   private record MergeGroup(List<ShardCompaction.Group> groups, String dir, String jobId,
       Broadcast<SerializableConfiguration> hadoop) implements Function<Integer, BetonCommitMessage> {
@@ -194,6 +196,16 @@ public final class BetonCompaction {
       FileSystem fs = datasetDir.getFileSystem(hadoop.value().value());
       int attempt = TaskContext.get() == null ? 0 : TaskContext.get().attemptNumber();
       String name = String.format(Locale.ROOT, "part-%05d-%s-a%d-000.beton", group.first(), jobId, attempt);
+      if (fs instanceof LocalFileSystem localFs) {
+        // the files are on this machine already: merged where they are, into the dataset directory, no copy
+        List<java.nio.file.Path> files = new ArrayList<>();
+        for (ShardEntry shard : group.shards()) {
+          files.add(localFs.pathToFile(new Path(datasetDir, shard.path())).toPath());
+        }
+        ShardEntry entry = ShardCompaction.merge(group, files, localFs.pathToFile(new Path(datasetDir, name)).toPath(),
+            name);
+        return message(index, attempt, entry);
+      }
       java.nio.file.Path local = Files.createTempDirectory("beton-compaction-");
       try {
         List<java.nio.file.Path> files = new ArrayList<>();
@@ -213,10 +225,14 @@ public final class BetonCompaction {
             true)) {
           Files.copy(out, o);
         }
-        return new BetonCommitMessage(index, attempt, List.of(entry), entry.samples(), 0, 0, null, 0, null);
+        return message(index, attempt, entry);
       } finally {
         deleteTree(local);
       }
+    }
+
+    private static BetonCommitMessage message(int index, int attempt, ShardEntry entry) {
+      return new BetonCommitMessage(index, attempt, List.of(entry), entry.samples(), 0, 0, null, 0, null);
     }
 
     /** Best effort: a failure here must not hide the task's own. */
