@@ -37,7 +37,7 @@ final class ShardSizeAdvice {
     return Optional.of(String.format(Locale.ROOT, "%,d shards of %s and %,d samples on average: small shards slow every"
         + " open of the dataset (reads and the loader open each one) and crowd a file system's metadata; a write of"
         + " the DataFrame in about %d partition%s (df.coalesce(%d), or df.repartition(%d) when its partitions are"
-        + " uneven) makes shards of about %s", shards, ByteSizes.human(bytes / shards), samples / shards, partitions,
+        + " uneven) makes shards of about %s; BetonCompaction.compact merges those written", shards, ByteSizes.human(bytes / shards), samples / shards, partitions,
         partitions == 1 ? "" : "s", partitions, partitions, ByteSizes.human(Math.min(bytes, AIM_BYTES))));
   }
 }
