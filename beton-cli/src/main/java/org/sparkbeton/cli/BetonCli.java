@@ -30,7 +30,8 @@ import picocli.CommandLine.ScopeType;
     description = "Inspect, verify, dump, rewrite and merge FFCV .beton files; clean dataset directories; prepare"
         + " datasets with Spark; diagnose and benchmark the training loader on a dataset.",
     subcommands = {InspectCommand.class, VerifyCommand.class, DumpCommand.class, RewriteCommand.class,
-        MergeCommand.class, GcCommand.class, PrepareCommand.class, DoctorCommand.class, BenchCommand.class},
+        MergeCommand.class, GcCommand.class, PrepareCommand.class, CompactCommand.class, DoctorCommand.class,
+        BenchCommand.class},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:ok", "1:verify found problems", "2:usage error or unreadable/malformed input"})
 public final class BetonCli implements Runnable {
@@ -48,7 +49,7 @@ public final class BetonCli implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(spec.commandLine(), "a command is required (inspect, verify, dump, rewrite,"
-        + " merge, gc, prepare, doctor, bench)");
+        + " merge, gc, prepare, compact, doctor, bench)");
   }
 
   public static void main(String[] args) {

@@ -142,7 +142,7 @@ class ErrorsTest {
     Cli.Result unknown = Cli.run("frobnicate");
     assertThat(unknown.exitCode()).isEqualTo(2);
     assertThat(unknown.errLines().get(0)).isEqualTo("beton: Unknown command 'frobnicate'. Commands: inspect, verify,"
-        + " dump, rewrite, merge, gc, prepare, doctor, bench");
+        + " dump, rewrite, merge, gc, prepare, compact, doctor, bench");
     Cli.Result option = Cli.run("dump", "--frm", 3, GoldenFiles.path("jpg_labels"));
     assertThat(option.exitCode()).isEqualTo(2);
     assertThat(option.errLines()).containsExactly("beton: Unknown option '--frm'; did you mean '--from'?",
@@ -170,6 +170,18 @@ class ErrorsTest {
         + " not have: run it as 'bin/beton prepare' (or bin/beton-prepare), or spark-submit --class"
         + " org.sparkbeton.spark.prepare.PrepareJob spark-beton-runtime-3.5_2.12-<version>.jar");
     assertThat(Cli.run("prepare", "--help").out()).contains("bin/beton prepare --help");
+  }
+
+  @Test
+  void compactFromTheJarSaysHowToRunIt() {
+    Cli.Result r = Cli.run("compact", "hdfs:///datasets/photos");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines()).containsExactly("beton: compact runs with Spark on its class path, which this jar does"
+        + " not have: run it as 'bin/beton compact', or spark-submit --class org.sparkbeton.spark.prepare.CompactJob"
+        + " spark-beton-runtime-3.5_2.12-<version>.jar");
+    assertThat(Cli.run("compact", "--help").out()).contains("bin/beton compact --help");
+    assertThat(Cli.run("--help").out()).contains("compact");
   }
 
   @Test

@@ -14,8 +14,14 @@ import org.sparkbeton.spark.write.BetonCompaction;
  * one line and exit code 2.
  */
 public final class CompactJob {
-  static final String USAGE = "usage: CompactJob DATASET [--target-shard-size SIZE (1G)] [--keep-replaced-for"
-      + " DURATION (1h)]";
+  static final String USAGE = String.join("\n",
+      "usage: beton compact DATASET [--target-shard-size SIZE] [--keep-replaced-for DURATION]",
+      "       spark-submit --class " + CompactJob.class.getName() + " <runtime jar> DATASET [...]",
+      "Merges the dataset's runs of small shards in place (BetonCompaction); streams reading it go on.",
+      "  --target-shard-size SIZE      merged shards stay within it (default 1G)",
+      "  --keep-replaced-for DURATION  the shards replaced stay this long for reads planned before (default 1h;"
+          + " 0s: deleted at once)",
+      "Without spark-submit it runs on local[*].");
 
   private CompactJob() {}
 
@@ -28,6 +34,10 @@ public final class CompactJob {
     Map<String, String> options = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
+      if (flag.equals("-h") || flag.equals("--help")) {
+        out.println(USAGE);
+        return 0;
+      }
       String option = switch (flag) {
         case "--target-shard-size" -> BetonCompaction.TARGET_SHARD_SIZE;
         case "--keep-replaced-for" -> BetonCompaction.KEEP_REPLACED_FOR;

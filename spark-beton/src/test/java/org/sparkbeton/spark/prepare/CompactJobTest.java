@@ -31,6 +31,12 @@ class CompactJobTest {
   }
 
   @Test
+  void helpIsTheUsage() {
+    assertThat(run("--help")).containsExactly("0", CompactJob.USAGE + "\n", "");
+    assertThat(CompactJob.USAGE).startsWith("usage: beton compact DATASET");
+  }
+
+  @Test
   void theLineSaysWhatWasMerged() {
     assertThat(CompactJob.describe(new BetonCompaction.Result("hdfs:///d", 9, 2, 2, 0, 1200, 50_331_648)))
         .isEqualTo("beton compaction of hdfs:///d: 9 shards into 2 (2 runs merged, 1,200 samples, 48.0 MiB moved)");

@@ -45,6 +45,16 @@ class PrepareCliTest {
 
   /** {@link #prepare(List, String...)} in the JVM that {@code java} starts. */
   Run prepareOn(Path java, List<String> jvmOptions, String... args) throws Exception {
+    return runOn(java, jvmOptions, PrepareJob.class, args);
+  }
+
+  /** The compaction job ({@code beton compact}) in a new JVM, as {@link #prepare(String...)} runs the prepare job. */
+  Run compact(String... args) throws Exception {
+    return runOn(Path.of(System.getProperty("java.home"), "bin", "java"), List.of(), CompactJob.class, args);
+  }
+
+  /** {@code main} with {@code args} in the JVM that {@code java} starts, in {@code tmp}. */
+  Run runOn(Path java, List<String> jvmOptions, Class<?> main, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(java.toString()));
     for (String a : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
       if (a.startsWith("--add-opens") || a.startsWith("--add-exports")) {
@@ -57,7 +67,7 @@ class PrepareCliTest {
     cmd.addAll(jvmOptions);
     cmd.addAll(List.of("-cp",
         System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
-        PrepareJob.class.getName()));
+        main.getName()));
     cmd.addAll(Arrays.asList(args));
     Path out = tmp.resolve("stdout.txt");
     Path err = tmp.resolve("stderr.txt");
@@ -119,6 +129,22 @@ class PrepareCliTest {
         Files.readString(tmp.resolve("dataset").resolve("_manifest.json")));
     assertThat(manifest.recipe()).containsEntry("max_resolution", "96").containsEntry("write_mode", "jpg")
         .containsEntry("class_names", "[\"class_00\",\"class_01\"]");
+
+    // beton compact: the first write's two shards merged into one, the recipe kept; the append's shard has other
+    // pages (8 MiB, the default, not the first write's 2 MiB), so it stays as it is
+    assertThat(manifest.shards()).hasSize(3);
+    Run compacted = compact("dataset");
+    assertThat(compacted.exitCode()).as("exit code; stderr: %s", compacted.err()).isZero();
+    assertThat(compacted.out()).containsExactly("beton compaction of dataset: 3 shards into 2 (1 runs merged, 17"
+        + " samples, " + String.format(java.util.Locale.ROOT, "%.1f", manifest.shards().stream().limit(2)
+            .mapToLong(org.sparkbeton.format.dataset.ShardEntry::bytes).sum() / 1048576.0) + " MiB moved)");
+    org.sparkbeton.format.dataset.DatasetManifest after = org.sparkbeton.format.dataset.DatasetManifest.parse(
+        Files.readString(tmp.resolve("dataset").resolve("_manifest.json")));
+    assertThat(after.shards()).extracting(org.sparkbeton.format.dataset.ShardEntry::samples).containsExactly(17L, 1L);
+    assertThat(after.recipe()).containsEntry("class_names", "[\"class_00\",\"class_01\"]")
+        .containsEntry("dataset_id", manifest.recipe().get("dataset_id"));
+    assertThat(compact("dataset", "--target-shard-size", "lots").err()).containsExactly("beton-compact: Option"
+        + " targetShardSize: 'lots' is not a size; use bytes or a binary unit, e.g. 8M, 2MiB, 1G");
   }
 
   /** Image names that are links to nothing are left out, as Hadoop's listing leaves them out, with one warning. */
