@@ -104,7 +104,9 @@ public final class BetonCompaction {
   /** {@link #compact(SparkSession, String, Map)} with its settings parsed, and the Hadoop configuration to use. */
   static Result compact(SparkSession spark, String path, long target, long keepMillis, long lockTimeoutMillis,
       Configuration conf) throws IOException {
-    Path dir = new Path(path);
+    // qualified here, on the driver, as a write's path is (BetonWriteBuilder.qualified): the tasks resolve it in
+    // executors, whose working directories differ
+    Path dir = new Path(BetonWriteBuilder.qualified(path, conf));
     FileSystem fs = dir.getFileSystem(conf);
     DatasetManifest manifest = DatasetPublisher.read(fs, dir);
     if (manifest == null) {
