@@ -49,20 +49,37 @@ public final class HadoopDatasetStore implements DatasetStore {
 
   @Override
   public void readFully(String shard, long position, byte[] dst) throws IOException {
-    try (FSDataInputStream in = fs.open(new Path(root, shard))) {
+    try (FSDataInputStream in = openShard(shard)) {
       in.readFully(position, dst);
     }
   }
 
   @Override
   public InputStream open(String shard, long offset) throws IOException {
-    FSDataInputStream in = fs.open(new Path(root, shard));
+    FSDataInputStream in = openShard(shard);
     try {
       in.seek(offset);
       return in;
     } catch (IOException | RuntimeException e) {
       in.close();
       throw e;
+    }
+  }
+
+  /**
+   * A shard the manifest the loader opened lists. One that is gone was deleted since: the dataset was overwritten, or
+   * compacted and its replaced shards deleted once the compaction's keepReplacedFor had passed.
+   */
+  private FSDataInputStream openShard(String shard) throws IOException {
+    try {
+      return fs.open(new Path(root, shard));
+    } catch (FileNotFoundException e) {
+      FileNotFoundException gone = new FileNotFoundException("Shard " + shard + " of " + uri + " is gone: the dataset"
+          + " was overwritten, or compacted longer ago than the compaction's keepReplacedFor, since this loader read"
+          + " its manifest; build the loader again to read the dataset as it is now (a compaction's keepReplacedFor"
+          + " can be set to a training run's length)");
+      gone.initCause(e);
+      throw gone;
     }
   }
 

@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.hadoop;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedReader;
@@ -105,6 +106,29 @@ class HdfsLoaderTest {
     }
     assertThat(peak.get()).isPositive().isLessThanOrEqualTo(budget);
     assertThat(counting.downloadCount()).isGreaterThanOrEqualTo(4 * (SHARDS - 3));
+  }
+
+  /**
+   * A shard deleted after the loader read the manifest (an overwrite, a compaction's cleanup) fails the epoch with
+   * what happened and what to do, not Hadoop's bare FileNotFoundException.
+   */
+  @Test
+  void aShardDeletedUnderTheLoaderIsNamedWithWhatToDo() throws Exception {
+    URI vanishing = URI.create(MiniHdfs.upload(hdfs, local, "/datasets/vanishing"));
+    String shard = ShardDirs.shardName(SHARDS - 1);
+    try (Loader loader = Loader.builder(vanishing).cacheDir(tmp.resolve("cache-vanishing")).batchSize(16)
+        .numThreads(2).seed(3).cacheBytes(3 * ShardDirs.largestShard(local)).order(OrderOption.SEQUENTIAL)
+        .pipeline("label", new IntDecoder()).build()) {
+      hdfs.getFileSystem().delete(new org.apache.hadoop.fs.Path(vanishing + "/" + shard), false);
+      assertThatThrownBy(() -> {
+        Iterator<Batch> it = loader.iterator();
+        while (it.hasNext()) {
+          Epochs.read(it, 1);
+        }
+      }).hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone: the dataset was overwritten, or"
+          + " compacted longer ago than the compaction's keepReplacedFor, since this loader read its manifest; build"
+          + " the loader again");
+    }
   }
 
   @Test
