@@ -229,7 +229,7 @@ class BetonCompactionTest {
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("targetShardSize", "big")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("targetShardSize");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("manifestLockTimeout", "0")))
-        .hasMessage("Option manifestLockTimeout must be a positive number of seconds, got '0'");
+        .hasMessage("Option manifestLockTimeout must be a positive integer, got '0'");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "90")))
         .hasMessage("Option keepReplacedFor must be a duration with its unit (90s, 30m, 12h, 7d), got '90'");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "2 fortnights")))

@@ -80,22 +80,24 @@ public final class BetonCompaction {
    */
   public static Result compact(SparkSession spark, String path, Map<String, String> options) throws IOException {
     NAMES.check(options.keySet());
-    Map<String, String> lower = new HashMap<>();
-    options.forEach((k, v) -> lower.put(k.toLowerCase(Locale.ROOT), v));
-    long target = SizeOption.parse(TARGET_SHARD_SIZE,
-        lower.getOrDefault(TARGET_SHARD_SIZE.toLowerCase(Locale.ROOT), "1G"));
-    if (target < 1) {
-      throw new IllegalArgumentException("Option " + TARGET_SHARD_SIZE + " must be positive");
+    long keepMillis = KEEP_REPLACED_MILLIS;
+    Map<String, String> writeOptions = new HashMap<>();
+    for (Map.Entry<String, String> o : options.entrySet()) {
+      if (o.getKey().equalsIgnoreCase(KEEP_REPLACED_FOR)) {
+        keepMillis = duration(KEEP_REPLACED_FOR, o.getValue());
+      } else {
+        writeOptions.put(o.getKey(), o.getValue());
+      }
     }
-    long lockTimeoutMillis = 1000L * lockTimeoutSeconds(lower.get(MANIFEST_LOCK_TIMEOUT.toLowerCase(Locale.ROOT)));
-    long keepMillis = duration(KEEP_REPLACED_FOR, lower.getOrDefault(KEEP_REPLACED_FOR.toLowerCase(Locale.ROOT), "1h"));
+    // the shard size and the lock's wait are a write's options: parsed as a write parses them, with its defaults
+    BetonWriteConf write = BetonWriteConf.parse(writeOptions);
     Configuration conf = new Configuration(spark.sessionState().newHadoopConf());
     options.forEach((k, v) -> {
       if (k.contains(".")) {
         conf.set(k, v);
       }
     });
-    return compact(spark, path, target, keepMillis, lockTimeoutMillis, conf);
+    return compact(spark, path, write.targetShardSize, keepMillis, write.manifestLockTimeoutMillis, conf);
   }
 
   /** The default time the shards replaced stay: an hour. */
@@ -167,21 +169,6 @@ public final class BetonCompaction {
         + " got '" + given + "'");
   }
 
-  private static int lockTimeoutSeconds(String given) {
-    if (given == null) {
-      return 120;
-    }
-    try {
-      int s = Integer.parseInt(given.trim());
-      if (s > 0) {
-        return s;
-      }
-    } catch (NumberFormatException e) {
-      // refused below
-    }
-    throw new IllegalArgumentException("Option " + MANIFEST_LOCK_TIMEOUT + " must be a positive number of seconds,"
-        + " got '" + given + "'");
-  }
 
   /**
    * One task: the run's shards copied to a local directory in order, merged, and the result written into the dataset
