@@ -57,9 +57,7 @@ final class GcCommand implements Callable<Integer> {
         RemoteDirectory remote = RemoteDirectory.open(target, hadoop);
         dir = remote;
         name = remote::name;
-        // the manifest read after the listing, as Orphans.find asks: a job publishing meanwhile is then in it
-        List<Orphans.FileInfo> files = Orphans.list(remote);
-        found = Orphans.find(files, remote.manifest(), System.currentTimeMillis());
+        found = Orphans.find(remote, remote::manifest);
       }
     } catch (IOException e) {
       throw new CliException(RemoteManifest.firstLine(e) + "; gc judges files against the manifest, so it deletes nothing");

@@ -20,9 +20,9 @@ import org.sparkbeton.format.dataset.DatasetFiles.Name;
  * The files of jobs that died (killed, their driver lost) in a dataset directory: shards no manifest lists,
  * quarantine records of jobs that never published or of attempts that lost, a manifest left half published, a stale
  * lock, spool or job marker. A file of a job that is still running (its marker fresh, see {@link DatasetFiles}) is
- * left alone, and so is every file whose name is not one a write makes. {@link #find(List, DatasetManifest, long)}
- * decides from a listing, so the Spark writer (on any Hadoop file system) and {@code beton gc} (on local disk) apply
- * the same rules.
+ * left alone, and so is every file whose name is not one a write makes. {@link #find(Directory, ManifestReader)}
+ * lists a {@link Directory} and reads its manifest in the order the rules need, so the Spark writer and
+ * {@code beton gc} (local disk or any Hadoop file system) apply the same rules the same way.
  */
 public final class Orphans {
   private Orphans() {}
@@ -240,12 +240,26 @@ public final class Orphans {
     return withMarkersListedAgain(out, dir.files(""));
   }
 
+  /** Reads a dataset directory's published manifest; null where it has none. */
+  @FunctionalInterface
+  public interface ManifestReader {
+    DatasetManifest read() throws IOException;
+  }
+
+  /**
+   * The orphans of {@code dir} now: the directory listed ({@link #list}), then its manifest read by {@code manifest},
+   * in that order, as {@link #find(List, DatasetManifest, long)} asks (a job that published and removed its marker
+   * while the directory was listed is then in the manifest read).
+   */
+  public static Findings find(Directory dir, ManifestReader manifest) throws IOException {
+    List<FileInfo> files = list(dir);
+    return find(files, manifest.read(), System.currentTimeMillis());
+  }
+
   /** The orphans of the local dataset directory {@code dir} now. */
   public static Findings find(Path dir) throws IOException {
-    List<FileInfo> files = list(local(dir));
-    DatasetManifest manifest = Files.isRegularFile(dir.resolve(DatasetManifest.FILE_NAME))
-        ? DatasetVerifier.manifest(dir) : null;
-    return find(files, manifest, System.currentTimeMillis());
+    return find(local(dir), () -> Files.isRegularFile(dir.resolve(DatasetManifest.FILE_NAME))
+        ? DatasetVerifier.manifest(dir) : null);
   }
 
   /**

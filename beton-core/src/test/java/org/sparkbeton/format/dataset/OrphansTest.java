@@ -177,6 +177,39 @@ class OrphansTest {
     assertThat(paths(Orphans.find(both, null, NOW))).isEmpty();
   }
 
+  /**
+   * A job that publishes while the directory is listed: its marker already gone, its shard listed. Judged against the
+   * manifest read after the listing, the shard is the dataset's; against one read before, it would be deleted.
+   */
+  @Test
+  void theManifestIsReadAfterTheListingSoAJobPublishingMeanwhileKeepsItsShard() throws Exception {
+    String shard = "part-00000-" + B + "-a0-000.beton";
+    List<String> calls = new ArrayList<>();
+    Orphans.Directory dir = new Orphans.Directory() {
+      @Override
+      public List<FileInfo> files(String sub) {
+        calls.add("list " + sub);
+        return sub.isEmpty() ? List.of(file(shard, 0)) : List.of();
+      }
+
+      @Override
+      public boolean delete(String path) {
+        throw new AssertionError("nothing is deleted by find");
+      }
+    };
+    Orphans.ManifestReader published = () -> {
+      calls.add("manifest");
+      // B published during the listing: only a read after it sees B's shard
+      return calls.contains("list _quarantine") ? manifest(Map.of(), shard) : manifest(Map.of());
+    };
+
+    Findings found = Orphans.find(dir, published);
+
+    assertThat(paths(found)).isEmpty();
+    assertThat(calls).containsExactly("list ", "list _quarantine", "list ", "manifest");
+    assertThat(paths(Orphans.find(List.of(file(shard, 0)), manifest(Map.of()), NOW))).containsExactly(shard);
+  }
+
   @Test
   void agesReadAsAPersonWouldSayThem() {
     assertThat(Orphans.age(42_000)).isEqualTo("42 s");

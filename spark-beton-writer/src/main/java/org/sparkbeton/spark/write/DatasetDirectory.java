@@ -120,7 +120,7 @@ public final class DatasetDirectory {
       throw new IllegalStateException(dir + " holds a dataset; its unlisted files are not leftovers of a first write");
     }
     Orphans.Directory files = new HadoopDatasetDirectory(fs, dir);
-    Orphans.Findings found = Orphans.find(Orphans.list(files), null, System.currentTimeMillis());
+    Orphans.Findings found = Orphans.find(files, () -> null);
     return Orphans.delete(files, found);
   }
 

@@ -258,9 +258,7 @@ public final class DatasetPublisher {
    */
   int deleteOrphans(String jobId) throws IOException {
     Orphans.Directory files = new HadoopDatasetDirectory(fs, dir);
-    List<Orphans.FileInfo> listed = Orphans.list(files);
-    DatasetManifest manifest = current();
-    Orphans.Findings found = Orphans.find(listed, manifest, System.currentTimeMillis());
+    Orphans.Findings found = Orphans.find(files, this::current);
     for (Orphans.Orphan o : found.orphans()) {
       LOG.info("beton write {}: deleting {} ({} bytes): {}", jobId, o.path(), o.bytes(), o.reason());
     }
