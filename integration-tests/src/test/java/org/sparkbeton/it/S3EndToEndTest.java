@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.loader.Batch;
 import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.decoders.BytesDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.hadoop.HadoopDatasetStoreProvider;
 import org.sparkbeton.loader.order.OrderOption;
@@ -125,6 +126,41 @@ class S3EndToEndTest {
     assertThat(r.shardsAfter()).isEqualTo(1);
     assertThat(assertOnlyListedShards(out)).isEqualTo(200);
     assertThat(spark.read().format("beton").load(out).collectAsList()).isEqualTo(rows);
+  }
+
+  /**
+   * A training run over a dataset on S3 that a compaction merges under it, deleting the shards the loader opened at
+   * once ({@code keepReplacedFor=0s}, or a run longer than the default hour): the loader rebuilds each shard from the
+   * merged one and reads every sample once, with its own bytes.
+   */
+  @Test
+  void theLoaderGoesOnAcrossACompactionThatDeletesTheShardsItOpened() throws Exception {
+    String out = s3.uri("datasets/compacted-under-loader").toString();
+    for (int i = 0; i < 4; i++) {
+      spark.range(i * 50L, (i + 1) * 50L, 1, 1).selectExpr("id", "cast(repeat(cast(id as string), 40) as binary)"
+          + " as blob").write().format("beton").mode(SaveMode.Append).save(out);
+    }
+    Configuration conf = new Configuration();
+    s3.s3aSettings().forEach(conf::set);
+    List<Long> ids = new ArrayList<>();
+    try (Loader loader = Loader.builder(URI.create(out), new HadoopDatasetStoreProvider(conf))
+        .cacheDir(tmp.resolve("loader-cache-compacted")).batchSize(32).dropLast(false).numThreads(2).seed(5)
+        .order(OrderOption.RANDOM).pipeline("id", new IntDecoder()).pipeline("blob", new BytesDecoder()).build()) {
+      org.sparkbeton.spark.write.BetonCompaction.compact(spark, out, java.util.Map.of("keepReplacedFor", "0s"));
+      assertThat(assertOnlyListedShards(out)).as("the shards the loader opened are gone").isEqualTo(200);
+
+      for (Batch b : loader) {
+        int row = b.spec("blob").bytes();
+        for (int i = 0; i < b.size(); i++) {
+          long id = b.data("id").getLong(i * 8);
+          byte[] blob = new byte[b.length("blob", i)];
+          b.data("blob").get(i * row, blob);
+          assertThat(new String(blob, StandardCharsets.UTF_8)).isEqualTo(String.valueOf(id).repeat(40));
+          ids.add(id);
+        }
+      }
+    }
+    assertThat(ids).hasSize(200).doesNotHaveDuplicates().allMatch(id -> id >= 0 && id < 200);
   }
 
   @Test

@@ -67,17 +67,16 @@ public final class HadoopDatasetStore implements DatasetStore {
   }
 
   /**
-   * A shard the manifest the loader opened lists. One that is gone was deleted since: the dataset was overwritten, or
-   * compacted and its replaced shards deleted once the compaction's keepReplacedFor had passed.
+   * A shard the manifest the loader opened lists. One that is gone was deleted since (an overwrite, or a compaction's
+   * cleanup once its keepReplacedFor had passed): the loader then rebuilds it from the dataset as it is now where
+   * that holds the same samples, or says why it cannot.
    */
   private FSDataInputStream openShard(String shard) throws IOException {
     try {
       return fs.open(new Path(root, shard));
     } catch (FileNotFoundException e) {
-      FileNotFoundException gone = new FileNotFoundException("Shard " + shard + " of " + uri + " is gone: the dataset"
-          + " was overwritten, or compacted longer ago than the compaction's keepReplacedFor, since this loader read"
-          + " its manifest; build the loader again to read the dataset as it is now (a compaction's keepReplacedFor"
-          + " can be set to a training run's length)");
+      FileNotFoundException gone = new FileNotFoundException("Shard " + shard + " of " + uri + " is gone: deleted"
+          + " since this loader read the dataset's manifest");
       gone.initCause(e);
       throw gone;
     }

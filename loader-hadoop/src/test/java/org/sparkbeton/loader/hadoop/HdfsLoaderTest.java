@@ -125,9 +125,11 @@ class HdfsLoaderTest {
         while (it.hasNext()) {
           Epochs.read(it, 1);
         }
-      }).hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone: the dataset was overwritten, or"
-          + " compacted longer ago than the compaction's keepReplacedFor, since this loader read its manifest; build"
-          + " the loader again");
+      }).hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone since this loader read the dataset's"
+          + " manifest, and cannot be rebuilt from the dataset as it is now: the loader opened a dataset written"
+          + " without an identity, so a compaction cannot be told from an overwrite. Build the loader again")
+          .hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone: deleted since this loader read"
+              + " the dataset's manifest");
     }
   }
 

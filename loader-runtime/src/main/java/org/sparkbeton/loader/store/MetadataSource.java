@@ -80,6 +80,16 @@ final class MetadataSource implements BetonSource {
     recordsAt = from;
   }
 
+  /** The metadata records {@link #preload} read (the bytes themselves, not a copy). */
+  synchronized byte[] records() {
+    return records;
+  }
+
+  /** Where in the shard {@link #records()} start. */
+  synchronized long recordsAt() {
+    return recordsAt;
+  }
+
   /** From now on only preloaded bytes are served. */
   synchronized void seal() {
     sealed = true;

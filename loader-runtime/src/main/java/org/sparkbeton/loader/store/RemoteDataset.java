@@ -1,5 +1,6 @@
 package org.sparkbeton.loader.store;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.FileChannel;
@@ -13,6 +14,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.loader.io.BatchStaging;
@@ -39,10 +41,13 @@ public final class RemoteDataset implements BatchStaging {
   private final ShardCache cache;
   private final ExecutorService pool;
   private final List<ShardEntry> entries;
+  /** The dataset's identity in the manifest opened ({@link DatasetFiles#DATASET_ID}); null where it has none. */
+  private final String datasetId;
   private final String[] keys;
   private final MetadataSource[] metadata;
   private final boolean[] verified;
   private final StagedShard[] staged;
+  private final BetonReader[] readers;
   private final Shards shards;
   private final long totalBytes;
   private final long maxShardBytes;
@@ -56,6 +61,7 @@ public final class RemoteDataset implements BatchStaging {
     this.budget = budget;
     this.pool = pool;
     this.entries = manifest.shards();
+    this.datasetId = manifest.recipe().get(DatasetFiles.DATASET_ID);
     int n = entries.size();
     this.keys = new String[n];
     this.metadata = new MetadataSource[n];
@@ -71,7 +77,7 @@ public final class RemoteDataset implements BatchStaging {
     }
     this.totalBytes = total;
     this.maxShardBytes = max;
-    BetonReader[] readers = ShardMetadata.openAll(pool, n, store.uri(), this::openReader);
+    this.readers = ShardMetadata.openAll(pool, n, store.uri(), this::openReader);
     try {
       this.shards = Shards.of(readers, staged);
     } catch (RuntimeException e) {
@@ -162,7 +168,11 @@ public final class RemoteDataset implements BatchStaging {
     boolean[] fetched = new boolean[1];
     Path file = cache.pin(keys[s], e.bytes(), budget, part -> {
       fetched[0] = true;
-      new ShardDownload(store, e, config.retries(), config.listener(), cancelled, FIRST_PAUSE_MILLIS).fetch(part);
+      try {
+        new ShardDownload(store, e, config.retries(), config.listener(), cancelled, FIRST_PAUSE_MILLIS).fetch(part);
+      } catch (FileNotFoundException | NoSuchFileException gone) {
+        rebuild(s, part, gone);
+      }
     }, cancelled);
     try {
       if (!fetched[0]) {
@@ -174,6 +184,24 @@ public final class RemoteDataset implements BatchStaging {
       cache.unpin(keys[s]);
       throw x;
     }
+  }
+
+  /**
+   * Shard {@code s} is gone from the store: a compaction merged it and deleted it once its keepReplacedFor had
+   * passed, or the dataset was overwritten. The first is rebuilt from the shard that holds its samples now
+   * ({@link CompactedShard}); for the second {@code gone} is thrown.
+   */
+  private void rebuild(int s, Path part, IOException gone) throws IOException {
+    long first = 0;
+    for (int i = 0; i < s; i++) {
+      first += entries.get(i).samples();
+    }
+    CompactedShard.Rebuilt rebuilt = CompactedShard.rebuild(store, datasetId,
+        new CompactedShard.Lost(entries.get(s), first, readers[s], metadata[s]), part, gone);
+    LOG.log(System.Logger.Level.INFO, "Shard " + shardName(s) + " was compacted into " + rebuilt.from() + " since the"
+        + " loader opened the dataset, and deleted: rebuilt from " + rebuilt.bytesRead() + " bytes of it, checked"
+        + " against the shard's " + entries.get(s).checksum().algorithm());
+    config.listener().rebuilt(entries.get(s).path(), rebuilt.from(), rebuilt.bytesRead());
   }
 
   private void checkMetadata(int s, Path file) throws IOException {

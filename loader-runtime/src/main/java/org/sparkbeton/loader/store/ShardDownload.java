@@ -1,11 +1,13 @@
 package org.sparkbeton.loader.store;
 
 import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CancellationException;
@@ -128,6 +130,8 @@ final class ShardDownload implements ShardCache.Fetcher {
     InputStream in;
     try {
       in = store.open(shard.path(), have);
+    } catch (FileNotFoundException | NoSuchFileException gone) {
+      throw gone; // deleted from the store: a retry would not bring it back
     } catch (IOException e) {
       throw new StoreReadException(e);
     }

@@ -24,4 +24,10 @@ public interface StagingListener {
    * after {@code resumedFrom} bytes left in the cache by an earlier, interrupted one.
    */
   default void downloaded(String shard, long fetched, long resumedFrom) {}
+
+  /**
+   * {@code shard}, which a compaction merged into {@code from} and deleted after the loader opened the dataset, was
+   * rebuilt from {@code fetched} bytes of {@code from}, complete and verified against its own checksum.
+   */
+  default void rebuilt(String shard, String from, long fetched) {}
 }

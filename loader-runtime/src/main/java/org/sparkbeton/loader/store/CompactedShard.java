@@ -1,0 +1,220 @@
+package org.sparkbeton.loader.store;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.sparkbeton.format.AllocationTable;
+import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.FieldDescriptor;
+import org.sparkbeton.format.ReadOptions;
+import org.sparkbeton.format.dataset.DatasetFiles;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ShardEntry;
+
+/**
+ * A shard the loader planned with that a compaction has since merged into a larger one and deleted (its
+ * keepReplacedFor passed during a long training run): rebuilt byte for byte from the shard that holds its samples
+ * now, so the loader goes on with the metadata it planned with. A compaction keeps the dataset's identity and its
+ * samples' order, and copies each sample's payload bytes unchanged; the rebuilt file gets the shard's own header,
+ * descriptors and metadata records (the bytes the loader read when it opened the dataset), each payload at the
+ * pointer the shard had it at, and the shard's allocation table, and must then match the shard's checksum in the
+ * manifest the loader opened. Where any of that does not hold (another dataset at the path, samples split over
+ * shards, other bytes), the shard is gone for good and the caller's error stands.
+ */
+final class CompactedShard {
+  /** Bytes of the merged shard read from the store at once (several payloads a read). */
+  private static final int WINDOW = 8 << 20;
+
+  private CompactedShard() {}
+
+  /** What a rebuild read: the shard that holds the samples now, and how many of its bytes came from the store. */
+  record Rebuilt(String from, long bytesRead) {
+  }
+
+  /** The shard the loader opened, as it knows it: its manifest entry, first sample, reader and metadata records. */
+  record Lost(ShardEntry entry, long firstSample, BetonReader reader, MetadataSource metadata) {
+  }
+
+  /**
+   * Rebuilds {@code lost} into {@code part} from the store's current manifest. Where the dataset's current shards
+   * cannot give it back, throws a {@link FileNotFoundException} that says why, caused by {@code gone} (the store's).
+   */
+  static Rebuilt rebuild(DatasetStore store, String datasetId, Lost lost, Path part, IOException gone)
+      throws IOException {
+    try {
+      DatasetManifest now = ShardMetadata.readManifest(store);
+      String idNow = now.recipe().get(DatasetFiles.DATASET_ID);
+      if (datasetId == null) {
+        throw new IOException("the loader opened a dataset written without an identity, so a compaction cannot be"
+            + " told from an overwrite");
+      }
+      if (!datasetId.equals(idNow)) {
+        throw new IOException("the dataset is " + (idNow == null ? "one without an identity" : idNow) + " now, not"
+            + " the " + datasetId + " the loader opened: it was overwritten");
+      }
+      long first = lost.firstSample();
+      long end = first + lost.entry().samples();
+      long at = 0;
+      for (ShardEntry e : now.shards()) {
+        if (at <= first && end <= at + e.samples()) {
+          if (e.path().equals(lost.entry().path())) {
+            throw new IOException("the manifest still lists it: it was deleted by something other than a write or"
+                + " a compaction");
+          }
+          return copy(store, lost, e, first - at, part);
+        }
+        at += e.samples();
+        if (at > first) {
+          break;
+        }
+      }
+      throw new IOException("no one shard of the dataset holds its samples [" + first + ", " + end + ") now");
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(part);
+      FileNotFoundException failed = new FileNotFoundException("Shard " + lost.entry().path() + " of " + store.uri()
+          + " is gone since this loader read the dataset's manifest, and cannot be rebuilt from the dataset as it is"
+          + " now: " + e.getMessage() + ". Build the loader again to read the dataset as it is now");
+      failed.initCause(gone);
+      failed.addSuppressed(e);
+      throw failed;
+    }
+  }
+
+  /** Writes the lost shard from {@code holder}, whose sample {@code offset} is the lost shard's first. */
+  private static Rebuilt copy(DatasetStore store, Lost lost, ShardEntry holder, long offset, Path part)
+      throws IOException {
+    BetonReader original = lost.reader();
+    MetadataSource source = new MetadataSource(holder.path(), holder.bytes(),
+        (position, dst) -> store.readFully(holder.path(), position, dst));
+    long payloadBytes;
+    long bytesRead;
+    try (BetonReader merged = BetonReader.open(source, ReadOptions.defaults())) {
+      if (!merged.fields().toString().equals(original.fields().toString())) {
+        throw new IOException(holder.path() + " has other fields than " + lost.entry().path());
+      }
+      AllocationTable mine = original.allocations();
+      AllocationTable theirs = merged.allocations();
+      int[] match = matching(mine, theirs, offset, lost.entry().samples(), holder.path());
+      try (FileChannel out = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
+          StandardOpenOption.TRUNCATE_EXISTING)) {
+        writeMetadata(out, original, lost.metadata());
+        payloadBytes = copyPayloads(store, holder.path(), mine, theirs, match, out);
+        writeAllocationTable(out, original);
+        if (out.size() != lost.entry().bytes()) {
+          throw new IOException("the rebuilt shard has " + out.size() + " bytes, not " + lost.entry().bytes());
+        }
+        String actual = checksum(out, lost.entry().checksum().algorithm());
+        if (!actual.equals(lost.entry().checksum().value())) {
+          throw new IOException("the shard rebuilt from " + holder.path() + " has " + lost.entry().checksum().algorithm()
+              + " " + actual + ", not the manifest's " + lost.entry().checksum().value());
+        }
+        out.force(false);
+      }
+      bytesRead = source.bytesRead() + payloadBytes;
+    }
+    return new Rebuilt(holder.path(), bytesRead);
+  }
+
+  /**
+   * For each allocation of {@code mine} (pointer order), the index of the same payload in {@code theirs}: the
+   * allocations of samples {@code [offset, offset + samples)} there, in pointer order, of the same samples and sizes.
+   */
+  private static int[] matching(AllocationTable mine, AllocationTable theirs, long offset, long samples, String holder)
+      throws IOException {
+    int[] match = new int[mine.size()];
+    int j = 0;
+    for (int i = 0; i < theirs.size(); i++) {
+      long sample = theirs.sample(i) - offset;
+      if (sample < 0 || sample >= samples) {
+        continue;
+      }
+      if (j == match.length || mine.sample(j) != sample || mine.size(j) != theirs.size(i)) {
+        throw new IOException(holder + " does not hold the same payloads in the same order");
+      }
+      match[j++] = i;
+    }
+    if (j != match.length) {
+      throw new IOException(holder + " holds " + j + " of the " + match.length + " payloads");
+    }
+    return match;
+  }
+
+  /** Header, descriptors and metadata records, as the loader read them when it opened the dataset. */
+  private static void writeMetadata(FileChannel out, BetonReader original, MetadataSource metadata)
+      throws IOException {
+    ByteBuffer head = ByteBuffer.allocate((int) BetonFormat.metadataStart(original.fields().size()))
+        .order(ByteOrder.LITTLE_ENDIAN);
+    head.put(original.header().toBytes());
+    original.fields().forEach(f -> FieldDescriptor.of(f).writeTo(head));
+    write(out, head.flip(), 0);
+    write(out, ByteBuffer.wrap(metadata.records()), metadata.recordsAt());
+  }
+
+  /**
+   * Each payload read from the merged shard, a window of consecutive ones at a time, and written at its pointer;
+   * returns the bytes read.
+   */
+  private static long copyPayloads(DatasetStore store, String holder, AllocationTable mine, AllocationTable theirs,
+      int[] match, FileChannel out) throws IOException {
+    long read = 0;
+    int i = 0;
+    while (i < match.length) {
+      long from = theirs.ptr(match[i]);
+      int j = i + 1;
+      while (j < match.length && theirs.ptr(match[j]) + theirs.size(match[j]) - from <= WINDOW) {
+        j++;
+      }
+      long to = theirs.ptr(match[j - 1]) + theirs.size(match[j - 1]);
+      if (to - from > Integer.MAX_VALUE - 8) {
+        throw new IOException("a payload of " + (to - from) + " bytes in " + holder + " is more than one read holds");
+      }
+      byte[] window = new byte[(int) (to - from)];
+      store.readFully(holder, from, window);
+      read += window.length;
+      for (int k = i; k < j; k++) {
+        write(out, ByteBuffer.wrap(window, (int) (theirs.ptr(match[k]) - from), (int) theirs.size(match[k])),
+            mine.ptr(k));
+      }
+      i = j;
+    }
+    return read;
+  }
+
+  /** The allocation table in pointer order, as the writers of this project lay it out, to the end of the file. */
+  private static void writeAllocationTable(FileChannel out, BetonReader original) throws IOException {
+    AllocationTable table = original.allocations();
+    ByteBuffer b = ByteBuffer.allocate(table.size() * BetonFormat.ALLOCATION_ENTRY_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    for (int i = 0; i < table.size(); i++) {
+      b.putLong(table.sample(i)).putLong(table.ptr(i)).putLong(table.size(i));
+    }
+    write(out, b.flip(), original.header().allocTablePtr());
+  }
+
+  private static String checksum(FileChannel in, String algorithm) throws IOException {
+    Digests.Running digest = Digests.running(algorithm);
+    ByteBuffer b = ByteBuffer.allocate(1 << 20);
+    long at = 0;
+    while (true) {
+      b.clear();
+      int n = in.read(b, at);
+      if (n < 0) {
+        return digest.hex();
+      }
+      digest.update(b.array(), 0, n);
+      at += n;
+    }
+  }
+
+  private static void write(FileChannel out, ByteBuffer b, long at) throws IOException {
+    long position = at;
+    while (b.hasRemaining()) {
+      position += out.write(b, position);
+    }
+  }
+}
