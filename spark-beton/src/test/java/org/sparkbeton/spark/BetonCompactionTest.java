@@ -63,6 +63,33 @@ class BetonCompactionTest {
     }
   }
 
+  /**
+   * A query planned before a compaction that deleted the shards it planned (keepReplacedFor passed before its tasks
+   * ran: a long job, a stage retried later): each task reads its samples from the merged shard, the same rows in
+   * the same order; a dataset overwritten meanwhile fails naming why.
+   */
+  @Test
+  void aQueryPlannedBeforeACompactionThatDeletedItsShardsReadsTheSameRows() throws Exception {
+    Path dir = smallAppends("planned-before");
+    List<Row> rows = spark.read().format("beton").load(dir.toString()).collectAsList();
+    org.apache.spark.sql.Dataset<Row> planned = spark.read().format("beton").load(dir.toString()).where("id % 3 = 0");
+    int partitions = planned.queryExecution().toRdd().partitions().length; // planned: the shards' paths fixed
+
+    BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "0s"));
+    assertThat(shardFiles(dir)).singleElement(); // the eight planned shards are gone
+
+    assertThat(planned.collectAsList()).isEqualTo(rows.stream().filter(r -> r.getLong(0) % 3 == 0).toList());
+    assertThat(partitions).isGreaterThan(1);
+
+    org.apache.spark.sql.Dataset<Row> overwritten = spark.read().format("beton").load(dir.toString());
+    overwritten.queryExecution().toRdd().partitions();
+    spark.range(0, 10, 1, 1).selectExpr("id", "cast(id % 7 as int) as label", "'x' as blob").write().format("beton")
+        .mode("overwrite").save(dir.toString());
+    assertThatThrownBy(overwritten::collectAsList).hasStackTraceContaining("does not exist")
+        .hasStackTraceContaining("Its samples are not in the dataset as it is now either: the dataset is ")
+        .hasStackTraceContaining("this query planned: it was overwritten");
+  }
+
   @Test
   void mergesRunsOfSmallShardsKeepingEveryRowInOrder() throws Exception {
     Path dir = smallAppends("small");

@@ -1,6 +1,7 @@
 package org.sparkbeton.spark.read;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
+import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 
 /**
@@ -44,13 +46,37 @@ public final class BetonBatch implements Batch {
 
   @Override
   public InputPartition[] planInputPartitions() {
-    return SplitPlanner.plan(inputs.shards(), kept, conf, metadataOnly(), this::hosts).toArray(new InputPartition[0]);
+    return withOrigins(SplitPlanner.plan(inputs.shards(), kept, conf, metadataOnly(), this::hosts));
   }
 
   /** The partitions of parts of shards: a stream's batch that starts or ends inside a shard. */
   InputPartition[] planInputPartitions(List<SplitPlanner.Slice> slices) {
-    return SplitPlanner.planSlices(inputs.shards(), slices, conf, metadataOnly(), this::hosts)
-        .toArray(new InputPartition[0]);
+    return withOrigins(SplitPlanner.planSlices(inputs.shards(), slices, conf, metadataOnly(), this::hosts));
+  }
+
+  /**
+   * The partitions with each range's place in its dataset ({@link ShardRange.Origin}), where the query reads one
+   * dataset directory that has an identity: a task then finds a shard a compaction deleted while the query ran.
+   */
+  private InputPartition[] withOrigins(List<BetonInputPartition> planned) {
+    String id = inputs.manifest() == null ? null : inputs.manifest().recipe().get(DatasetFiles.DATASET_ID);
+    if (id == null) {
+      return planned.toArray(new InputPartition[0]);
+    }
+    long[] first = new long[inputs.shards().size()];
+    for (int i = 1; i < first.length; i++) {
+      first[i] = first[i - 1] + inputs.shards().get(i - 1).samples();
+    }
+    InputPartition[] out = new InputPartition[planned.size()];
+    for (int p = 0; p < out.length; p++) {
+      BetonInputPartition part = planned.get(p);
+      List<ShardRange> ranges = new ArrayList<>();
+      for (ShardRange r : part.ranges()) {
+        ranges.add(r.withOrigin(new ShardRange.Origin(inputs.root(), id, first[r.shardIndex()])));
+      }
+      out[p] = new BetonInputPartition(ranges, part.hosts());
+    }
+    return out;
   }
 
   private boolean metadataOnly() {

@@ -3,6 +3,7 @@ package org.sparkbeton.spark.read;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -63,7 +64,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
 
   BetonPartitionReader(BetonInputPartition partition, Configuration hadoopConf, ReadConf conf, BetonSchema schema,
       StructType required, PixelDecoder jpeg, SourceOpener opener) {
-    this.ranges = partition.ranges();
+    this.ranges = new ArrayList<>(partition.ranges()); // a range whose shard was compacted away is replaced
     this.hadoopConf = hadoopConf;
     this.conf = conf;
     this.schema = schema;
@@ -80,6 +81,7 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
       try {
         if (reader == null) {
           open(range);
+          range = ranges.get(rangeIndex);
         }
         if (next < range.toSample()) {
           converter.fill(next++, row);
@@ -108,10 +110,22 @@ final class BetonPartitionReader implements PartitionReader<InternalRow> {
     return false;
   }
 
-  /** Opens and checks the range's shard; on failure {@link #closeShard()} releases what was opened. */
-  private void open(ShardRange range) throws IOException {
+  /**
+   * Opens and checks the range's shard, or where it went away, the shard that holds its samples now (which then
+   * replaces the range: {@link ShardRelocation}); on failure {@link #closeShard()} releases what was opened.
+   */
+  private void open(ShardRange planned) throws IOException {
+    ShardRange range = planned;
+    try {
+      source = opener.open(new Path(range.path()), hadoopConf, ShardOpener.checksPages(range.pages(), conf));
+    } catch (FileNotFoundException missing) {
+      range = ShardRelocation.relocate(planned, hadoopConf, missing);
+      LOG.info("Shard {} was compacted into {} and deleted while this query ran: reading its samples {} to {} there",
+          planned.path(), range.path(), range.fromSample(), range.toSample());
+      ranges.set(rangeIndex, range);
+      source = opener.open(new Path(range.path()), hadoopConf, ShardOpener.checksPages(range.pages(), conf));
+    }
     next = range.fromSample();
-    source = opener.open(new Path(range.path()), hadoopConf, ShardOpener.checksPages(range.pages(), conf));
     String file = source.name();
     reader = ShardOpener.open(source, range.expectedBytes(), range.expectedSamples(), range.pages(), schema, conf);
     if (range.toSample() > reader.numSamples()) {
