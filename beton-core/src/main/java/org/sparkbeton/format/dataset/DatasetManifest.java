@@ -128,6 +128,29 @@ public final class DatasetManifest {
    */
   public boolean hasContentChecksum() { return contentChecksum; }
 
+  /** A shard of this manifest and the dataset-wide index of its first sample (the samples of the shards before it). */
+  public record PlacedShard(ShardEntry shard, long firstSample) {
+  }
+
+  /**
+   * The one shard that holds the dataset's samples {@code [from, to)} (indices over all shards in their order), or
+   * null where they lie in several shards or past the end. A compaction keeps every sample's index, so this finds
+   * the samples of a shard it replaced in the shard that replaced it.
+   */
+  public PlacedShard shardHolding(long from, long to) {
+    long at = 0;
+    for (ShardEntry s : shards) {
+      if (at <= from && to <= at + s.samples()) {
+        return new PlacedShard(s, at);
+      }
+      at += s.samples();
+      if (at > from) {
+        return null;
+      }
+    }
+    return null;
+  }
+
   /** True when every shard has page checksums, so a reader can check every byte it reads. */
   public boolean hasPageChecksums() {
     return shards.stream().allMatch(s -> s.pageChecksums() != null);

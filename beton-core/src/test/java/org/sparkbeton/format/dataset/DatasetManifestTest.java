@@ -36,6 +36,16 @@ class DatasetManifestTest {
   }
 
   @Test
+  void findsTheOneShardHoldingARangeOfTheDatasetsSamples() {
+    DatasetManifest m = sample(); // samples [0, 10), [10, 15), none
+    assertThat(m.shardHolding(0, 10)).isEqualTo(new DatasetManifest.PlacedShard(m.shards().get(0), 0));
+    assertThat(m.shardHolding(3, 7)).isEqualTo(new DatasetManifest.PlacedShard(m.shards().get(0), 0));
+    assertThat(m.shardHolding(10, 15)).isEqualTo(new DatasetManifest.PlacedShard(m.shards().get(1), 10));
+    assertThat(m.shardHolding(8, 12)).as("split over two shards").isNull();
+    assertThat(m.shardHolding(12, 20)).as("past the end").isNull();
+  }
+
+  @Test
   void roundTripsThroughJson() {
     DatasetManifest m = sample();
     String json = m.toJson();

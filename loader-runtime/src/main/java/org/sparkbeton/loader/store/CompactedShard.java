@@ -60,21 +60,15 @@ final class CompactedShard {
       }
       long first = lost.firstSample();
       long end = first + lost.entry().samples();
-      long at = 0;
-      for (ShardEntry e : now.shards()) {
-        if (at <= first && end <= at + e.samples()) {
-          if (e.path().equals(lost.entry().path())) {
-            throw new IOException("the manifest still lists it: it was deleted by something other than a write or"
-                + " a compaction");
-          }
-          return copy(store, lost, e, first - at, part);
-        }
-        at += e.samples();
-        if (at > first) {
-          break;
-        }
+      DatasetManifest.PlacedShard holder = now.shardHolding(first, end);
+      if (holder == null) {
+        throw new IOException("no one shard of the dataset holds its samples [" + first + ", " + end + ") now");
       }
-      throw new IOException("no one shard of the dataset holds its samples [" + first + ", " + end + ") now");
+      if (holder.shard().path().equals(lost.entry().path())) {
+        throw new IOException("the manifest still lists it: it was deleted by something other than a write or a"
+            + " compaction");
+      }
+      return copy(store, lost, holder.shard(), first - holder.firstSample(), part);
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(part);
       FileNotFoundException failed = new FileNotFoundException("Shard " + lost.entry().path() + " of " + store.uri()

@@ -41,23 +41,18 @@ final class ShardRelocation {
       }
       long first = origin.firstSample() + range.fromSample();
       long end = origin.firstSample() + range.toSample();
-      long at = 0;
-      String dirText = dir.toString();
-      for (ShardEntry e : now.shards()) {
-        if (at <= first && end <= at + e.samples()) {
-          String path = DatasetInputs.childPath(dir, dirText, e.path());
-          if (path.equals(range.path())) {
-            throw new IOException("its manifest still lists it");
-          }
-          return new ShardRange(path, range.shardIndex(), first - at, end - at, e.bytes(), e.samples(),
-              e.pageChecksums(), new ShardRange.Origin(origin.dataset(), origin.datasetId(), at));
-        }
-        at += e.samples();
-        if (at > first) {
-          break;
-        }
+      DatasetManifest.PlacedShard holder = now.shardHolding(first, end);
+      if (holder == null) {
+        throw new IOException("no one shard of the dataset holds its samples [" + first + ", " + end + ") now");
       }
-      throw new IOException("no one shard of the dataset holds its samples [" + first + ", " + end + ") now");
+      ShardEntry e = holder.shard();
+      String path = DatasetInputs.childPath(dir, dir.toString(), e.path());
+      if (path.equals(range.path())) {
+        throw new IOException("its manifest still lists it");
+      }
+      long at = holder.firstSample();
+      return new ShardRange(path, range.shardIndex(), first - at, end - at, e.bytes(), e.samples(), e.pageChecksums(),
+          new ShardRange.Origin(origin.dataset(), origin.datasetId(), at));
     } catch (IOException | RuntimeException e) {
       FileNotFoundException notFound = new FileNotFoundException(missing.getMessage() + ". Its samples are not in"
           + " the dataset as it is now either: " + e.getMessage());
