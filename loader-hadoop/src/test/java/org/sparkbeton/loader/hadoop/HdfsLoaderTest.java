@@ -126,8 +126,8 @@ class HdfsLoaderTest {
           Epochs.read(it, 1);
         }
       }).hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone since this loader read the dataset's"
-          + " manifest, and cannot be rebuilt from the dataset as it is now: the loader opened a dataset written"
-          + " without an identity, so a compaction cannot be told from an overwrite. Build the loader again")
+          + " manifest, and cannot be rebuilt from the dataset as it is now: the manifest still lists it: it was"
+          + " deleted by something other than a write or a compaction. Build the loader again")
           .hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone: deleted since this loader read"
               + " the dataset's manifest");
     }

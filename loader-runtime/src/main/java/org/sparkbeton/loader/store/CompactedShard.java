@@ -25,7 +25,8 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * descriptors and metadata records (the bytes the loader read when it opened the dataset), each payload at the
  * pointer the shard had it at, and the shard's allocation table, and must then match the shard's checksum in the
  * manifest the loader opened. Where any of that does not hold (another dataset at the path, samples split over
- * shards, other bytes), the shard is gone for good and the caller's error stands.
+ * shards, other bytes), the shard is gone for good and the caller's error stands. The identity only tells an
+ * overwrite early: the checksum is what proves the rebuilt shard is the one the loader planned with.
  */
 final class CompactedShard {
   /** Bytes of the merged shard read from the store at once (several payloads a read). */
@@ -50,11 +51,8 @@ final class CompactedShard {
     try {
       DatasetManifest now = ShardMetadata.readManifest(store);
       String idNow = now.recipe().get(DatasetFiles.DATASET_ID);
-      if (datasetId == null) {
-        throw new IOException("the loader opened a dataset written without an identity, so a compaction cannot be"
-            + " told from an overwrite");
-      }
-      if (!datasetId.equals(idNow)) {
+      // a dataset written before identities gets one at its first compaction: then the checksum alone decides
+      if (datasetId != null && !datasetId.equals(idNow)) {
         throw new IOException("the dataset is " + (idNow == null ? "one without an identity" : idNow) + " now, not"
             + " the " + datasetId + " the loader opened: it was overwritten");
       }

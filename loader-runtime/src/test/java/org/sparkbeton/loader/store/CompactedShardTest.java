@@ -72,6 +72,22 @@ class CompactedShardTest {
     }
   }
 
+  /** A dataset written before identities gets one at its first compaction: the checksum alone decides. */
+  @Test
+  void aDatasetWithoutAnIdentityIsFollowedThroughItsFirstCompaction() throws Exception {
+    Path store = dataset(tmp);
+    Rebuilds rebuilds = new Rebuilds();
+    try (Loader loader = remote(store, tmp.resolve("cache")).order(OrderOption.SEQUENTIAL).stagingListener(rebuilds)
+        .build()) {
+      withIdentity(store, "given-at-compaction");
+      compact(store, 0, 3, "part-00000-merged.beton");
+
+      assertThat(sortedLabels(epoch(loader))).containsExactly(range(SAMPLES));
+      assertThat(rebuilds.from).containsOnlyKeys(ShardDirs.shardName(0), ShardDirs.shardName(1),
+          ShardDirs.shardName(2));
+    }
+  }
+
   @Test
   void aDatasetOverwrittenUnderTheLoaderFailsNamingTheShardAndWhy() throws Exception {
     Path store = withIdentity(dataset(tmp), "id-1");
