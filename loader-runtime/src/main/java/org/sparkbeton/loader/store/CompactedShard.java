@@ -93,18 +93,21 @@ final class CompactedShard {
       AllocationTable mine = original.allocations();
       AllocationTable theirs = merged.allocations();
       int[] match = matching(mine, theirs, offset, lost.entry().samples(), holder.path());
-      try (FileChannel out = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.CREATE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel out = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE,
+          StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
         writeMetadata(out, original, lost.metadata());
         payloadBytes = copyPayloads(store, holder.path(), mine, theirs, match, out);
         writeAllocationTable(out, original);
         if (out.size() != lost.entry().bytes()) {
           throw new IOException("the rebuilt shard has " + out.size() + " bytes, not " + lost.entry().bytes());
         }
-        String actual = checksum(out, lost.entry().checksum().algorithm());
+        Digests.Running digest = Digests.running(lost.entry().checksum().algorithm());
+        ShardDownload.hashPrefix(out, out.size(), digest);
+        String actual = digest.hex();
         if (!actual.equals(lost.entry().checksum().value())) {
-          throw new IOException("the shard rebuilt from " + holder.path() + " has " + lost.entry().checksum().algorithm()
-              + " " + actual + ", not the manifest's " + lost.entry().checksum().value());
+          throw new IOException("the shard rebuilt from " + holder.path() + " has "
+              + lost.entry().checksum().algorithm() + " " + actual + ", not the manifest's "
+              + lost.entry().checksum().value());
         }
         out.force(false);
       }
@@ -186,21 +189,6 @@ final class CompactedShard {
       b.putLong(table.sample(i)).putLong(table.ptr(i)).putLong(table.size(i));
     }
     write(out, b.flip(), original.header().allocTablePtr());
-  }
-
-  private static String checksum(FileChannel in, String algorithm) throws IOException {
-    Digests.Running digest = Digests.running(algorithm);
-    ByteBuffer b = ByteBuffer.allocate(1 << 20);
-    long at = 0;
-    while (true) {
-      b.clear();
-      int n = in.read(b, at);
-      if (n < 0) {
-        return digest.hex();
-      }
-      digest.update(b.array(), 0, n);
-      at += n;
-    }
   }
 
   private static void write(FileChannel out, ByteBuffer b, long at) throws IOException {

@@ -86,7 +86,8 @@ final class ShardDownload implements ShardCache.Fetcher {
     }
   }
 
-  private static void hashPrefix(FileChannel in, long bytes, Digests.Running digest) throws IOException {
+  /** Hashes the first {@code bytes} bytes of {@code in}. */
+  static void hashPrefix(FileChannel in, long bytes, Digests.Running digest) throws IOException {
     byte[] buf = new byte[CHUNK];
     ByteBuffer b = ByteBuffer.wrap(buf);
     long at = 0;
