@@ -34,8 +34,17 @@ final class CompactedShard {
 
   private CompactedShard() {}
 
-  /** What a rebuild read: the shard that holds the samples now, and how many of its bytes came from the store. */
+  /** What a rebuild read: the shard that holds the samples now, and how many of its payload bytes it read. */
   record Rebuilt(String from, long bytesRead) {
+  }
+
+  /**
+   * The metadata of a shard that holds replaced shards' samples now: several rebuilds read from one merged shard
+   * (up to 500 shards merge into one), so its allocation table is read once, not once per rebuild.
+   */
+  @FunctionalInterface
+  interface HolderMetadata {
+    BetonReader open(ShardEntry holder) throws IOException;
   }
 
   /** The shard the loader opened, as it knows it: its manifest entry, first sample, reader and metadata records. */
@@ -46,8 +55,8 @@ final class CompactedShard {
    * Rebuilds {@code lost} into {@code part} from the store's current manifest. Where the dataset's current shards
    * cannot give it back, throws a {@link FileNotFoundException} that says why, caused by {@code gone} (the store's).
    */
-  static Rebuilt rebuild(DatasetStore store, String datasetId, Lost lost, Path part, IOException gone)
-      throws IOException {
+  static Rebuilt rebuild(DatasetStore store, HolderMetadata holders, String datasetId, Lost lost, Path part,
+      IOException gone) throws IOException {
     try {
       DatasetManifest now = ShardMetadata.readManifest(store);
       String idNow = now.recipe().get(DatasetFiles.DATASET_ID);
@@ -66,7 +75,7 @@ final class CompactedShard {
         throw new IOException("the manifest still lists it: it was deleted by something other than a write or a"
             + " compaction");
       }
-      return copy(store, lost, holder.shard(), first - holder.firstSample(), part);
+      return copy(store, holders.open(holder.shard()), lost, holder.shard(), first - holder.firstSample(), part);
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(part);
       FileNotFoundException failed = new FileNotFoundException("Shard " + lost.entry().path() + " of " + store.uri()
@@ -78,42 +87,46 @@ final class CompactedShard {
     }
   }
 
-  /** Writes the lost shard from {@code holder}, whose sample {@code offset} is the lost shard's first. */
-  private static Rebuilt copy(DatasetStore store, Lost lost, ShardEntry holder, long offset, Path part)
-      throws IOException {
+  /**
+   * The metadata of {@code holder} read from the store: header, descriptors and allocation table, not its records.
+   */
+  static BetonReader openHolder(DatasetStore store, ShardEntry holder) throws IOException {
+    return BetonReader.open(new MetadataSource(holder.path(), holder.bytes(),
+        (position, dst) -> store.readFully(holder.path(), position, dst)), ReadOptions.defaults());
+  }
+
+  /**
+   * Writes the lost shard from {@code holder} ({@code merged}: its metadata), whose sample {@code offset} is the lost
+   * shard's first.
+   */
+  private static Rebuilt copy(DatasetStore store, BetonReader merged, Lost lost, ShardEntry holder, long offset,
+      Path part) throws IOException {
     BetonReader original = lost.reader();
-    MetadataSource source = new MetadataSource(holder.path(), holder.bytes(),
-        (position, dst) -> store.readFully(holder.path(), position, dst));
-    long payloadBytes;
-    long bytesRead;
-    try (BetonReader merged = BetonReader.open(source, ReadOptions.defaults())) {
-      if (!merged.fields().toString().equals(original.fields().toString())) {
-        throw new IOException(holder.path() + " has other fields than " + lost.entry().path());
-      }
-      AllocationTable mine = original.allocations();
-      AllocationTable theirs = merged.allocations();
-      int[] match = matching(mine, theirs, offset, lost.entry().samples(), holder.path());
-      try (FileChannel out = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE,
-          StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
-        writeMetadata(out, original, lost.metadata());
-        payloadBytes = copyPayloads(store, holder.path(), mine, theirs, match, out);
-        writeAllocationTable(out, original);
-        if (out.size() != lost.entry().bytes()) {
-          throw new IOException("the rebuilt shard has " + out.size() + " bytes, not " + lost.entry().bytes());
-        }
-        Digests.Running digest = Digests.running(lost.entry().checksum().algorithm());
-        ShardDownload.hashPrefix(out, out.size(), digest);
-        String actual = digest.hex();
-        if (!actual.equals(lost.entry().checksum().value())) {
-          throw new IOException("the shard rebuilt from " + holder.path() + " has "
-              + lost.entry().checksum().algorithm() + " " + actual + ", not the manifest's "
-              + lost.entry().checksum().value());
-        }
-        out.force(false);
-      }
-      bytesRead = source.bytesRead() + payloadBytes;
+    if (!merged.fields().toString().equals(original.fields().toString())) {
+      throw new IOException(holder.path() + " has other fields than " + lost.entry().path());
     }
-    return new Rebuilt(holder.path(), bytesRead);
+    AllocationTable mine = original.allocations();
+    AllocationTable theirs = merged.allocations();
+    int[] match = matching(mine, theirs, offset, lost.entry().samples(), holder.path());
+    try (FileChannel out = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE,
+        StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      writeMetadata(out, original, lost.metadata());
+      long payloadBytes = copyPayloads(store, holder.path(), mine, theirs, match, out);
+      writeAllocationTable(out, original);
+      if (out.size() != lost.entry().bytes()) {
+        throw new IOException("the rebuilt shard has " + out.size() + " bytes, not " + lost.entry().bytes());
+      }
+      Digests.Running digest = Digests.running(lost.entry().checksum().algorithm());
+      ShardDownload.hashPrefix(out, out.size(), digest);
+      String actual = digest.hex();
+      if (!actual.equals(lost.entry().checksum().value())) {
+        throw new IOException("the shard rebuilt from " + holder.path() + " has "
+            + lost.entry().checksum().algorithm() + " " + actual + ", not the manifest's "
+            + lost.entry().checksum().value());
+      }
+      out.force(false);
+      return new Rebuilt(holder.path(), payloadBytes);
+    }
   }
 
   /**

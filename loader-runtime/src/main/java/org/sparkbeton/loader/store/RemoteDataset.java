@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -48,6 +50,8 @@ public final class RemoteDataset implements BatchStaging {
   private final boolean[] verified;
   private final StagedShard[] staged;
   private final BetonReader[] readers;
+  /** The metadata of the merged shards rebuilds read from, by path, each read once ({@link CompactedShard}). */
+  private final Map<String, BetonReader> holders = new HashMap<>();
   private final Shards shards;
   private final long totalBytes;
   private final long maxShardBytes;
@@ -196,12 +200,24 @@ public final class RemoteDataset implements BatchStaging {
     for (int i = 0; i < s; i++) {
       first += entries.get(i).samples();
     }
-    CompactedShard.Rebuilt rebuilt = CompactedShard.rebuild(store, datasetId,
+    CompactedShard.Rebuilt rebuilt = CompactedShard.rebuild(store, this::holder, datasetId,
         new CompactedShard.Lost(entries.get(s), first, readers[s], metadata[s]), part, gone);
     LOG.log(System.Logger.Level.INFO, "Shard " + shardName(s) + " was compacted into " + rebuilt.from() + " since the"
-        + " loader opened the dataset, and deleted: rebuilt from " + rebuilt.bytesRead() + " bytes of it, checked"
-        + " against the shard's " + entries.get(s).checksum().algorithm());
+        + " loader opened the dataset, and deleted: rebuilt from " + rebuilt.bytesRead() + " payload bytes of it,"
+        + " checked against the shard's " + entries.get(s).checksum().algorithm());
     config.listener().rebuilt(entries.get(s).path(), rebuilt.from(), rebuilt.bytesRead());
+  }
+
+  /** The metadata of merged shard {@code e}, read from the store the first time a rebuild needs it. */
+  private BetonReader holder(ShardEntry e) throws IOException {
+    synchronized (holders) {
+      BetonReader r = holders.get(e.path());
+      if (r == null) {
+        r = CompactedShard.openHolder(store, e);
+        holders.put(e.path(), r);
+      }
+      return r;
+    }
   }
 
   private void checkMetadata(int s, Path file) throws IOException {
@@ -312,6 +328,10 @@ public final class RemoteDataset implements BatchStaging {
     try {
       stager.close();
     } finally {
+      synchronized (holders) {
+        holders.values().forEach(RemoteDataset::closeQuietly);
+        holders.clear();
+      }
       pool.shutdown();
       cache.close();
       try {
@@ -319,6 +339,14 @@ public final class RemoteDataset implements BatchStaging {
       } catch (IOException e) {
         LOG.log(System.Logger.Level.WARNING, "Cannot close " + store.uri() + ": " + e);
       }
+    }
+  }
+
+  private static void closeQuietly(BetonReader r) {
+    try {
+      r.close();
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "Cannot close the metadata of " + r.file() + ": " + e);
     }
   }
 }

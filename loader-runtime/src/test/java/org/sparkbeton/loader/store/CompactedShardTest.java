@@ -10,6 +10,8 @@ import static org.sparkbeton.loader.store.RemoteDatasetTest.remote;
 import static org.sparkbeton.loader.store.RemoteDatasetTest.sortedLabels;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,12 +52,57 @@ class CompactedShardTest {
     }
   }
 
+  /** A local directory as the store, counting the reads of each shard's header (its first bytes). */
+  static final class HeaderReads implements DatasetStoreProvider {
+    final Map<String, AtomicInteger> reads = new ConcurrentHashMap<>();
+
+    @Override
+    public boolean supports(URI uri) {
+      return true;
+    }
+
+    @Override
+    public DatasetStore open(URI uri) {
+      LocalDirectoryStore local = new LocalDirectoryStore(Path.of(uri));
+      return new DatasetStore() {
+        @Override
+        public URI uri() {
+          return local.uri();
+        }
+
+        @Override
+        public byte[] readManifest() throws IOException {
+          return local.readManifest();
+        }
+
+        @Override
+        public void readFully(String shard, long position, byte[] dst) throws IOException {
+          if (position == 0) {
+            reads.computeIfAbsent(shard, k -> new AtomicInteger()).incrementAndGet();
+          }
+          local.readFully(shard, position, dst);
+        }
+
+        @Override
+        public InputStream open(String shard, long offset) throws IOException {
+          return local.open(shard, offset);
+        }
+
+        @Override
+        public void close() throws IOException {
+          local.close();
+        }
+      };
+    }
+  }
+
   @Test
   void shardsCompactedAndDeletedUnderTheLoaderAreRebuiltFromTheMergedShard() throws Exception {
     Path store = withIdentity(dataset(tmp), "id-1");
     Rebuilds rebuilds = new Rebuilds();
-    try (Loader loader = remote(store, tmp.resolve("cache")).order(OrderOption.RANDOM).stagingListener(rebuilds)
-        .build()) {
+    HeaderReads reads = new HeaderReads();
+    try (Loader loader = remote(store.toUri(), reads, tmp.resolve("cache")).order(OrderOption.RANDOM)
+        .stagingListener(rebuilds).build()) {
       // after the loader opened the dataset: shards 2-5 merged, then 8-9, the manifest published, the four deleted
       compact(store, 8, 2, "part-00008-merged.beton");
       compact(store, 2, 4, "part-00002-merged.beton");
@@ -66,6 +114,9 @@ class CompactedShardTest {
           Map.entry(ShardDirs.shardName(5), "part-00002-merged.beton"),
           Map.entry(ShardDirs.shardName(8), "part-00008-merged.beton"),
           Map.entry(ShardDirs.shardName(9), "part-00008-merged.beton"));
+      // each merged shard's metadata was read once for all the shards rebuilt from it
+      assertThat(reads.reads.get("part-00002-merged.beton")).hasValue(1);
+      assertThat(reads.reads.get("part-00008-merged.beton")).hasValue(1);
       // the next epoch reads them from the cache
       assertThat(sortedLabels(epoch(loader))).containsExactly(range(SAMPLES));
       assertThat(rebuilds.from).hasSize(6);
