@@ -261,9 +261,38 @@ class BetonCompactionTest {
         .hasMessage("Option keepReplacedFor must be a duration with its unit (90s, 30m, 12h, 7d), got '90'");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "2 fortnights")))
         .hasMessageStartingWith("Option keepReplacedFor must be a duration");
+    assertThatThrownBy(() -> BetonCompaction.plan(spark, dir.toString(), Map.of("targetShardSzie", "1G")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("targetShardSize");
     Path none = tmp.resolve("none");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, none.toString()))
         .hasMessage("No dataset at " + none + ": it has no _manifest.json (BetonCompaction.compact merges the shards"
             + " of a dataset a write published)");
+    assertThatThrownBy(() -> BetonCompaction.plan(spark, none.toString(), Map.of()))
+        .hasMessageStartingWith("No dataset at " + none);
+  }
+
+  /** A dry run: what the compaction with the same options then does, and nothing written meanwhile. */
+  @Test
+  void aPlanSaysWhatTheCompactionWillDoAndChangesNothing() throws Exception {
+    Path dir = smallAppends("dry-run");
+    DatasetManifest before = manifest(dir);
+    long third = before.shards().stream().mapToLong(ShardEntry::bytes).limit(3).sum();
+    Map<String, String> options = Map.of("targetShardSize", Long.toString(third));
+    List<String> files;
+    try (Stream<Path> listed = Files.list(dir)) {
+      files = listed.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+
+    BetonCompaction.Result plan = BetonCompaction.plan(spark, dir.toString(), options);
+
+    assertThat(plan).isEqualTo(new BetonCompaction.Result(dir.toString(), 8, 3, 3, 0, 200,
+        before.shards().stream().mapToLong(ShardEntry::bytes).sum()));
+    assertThat(manifest(dir)).isEqualTo(before);
+    try (Stream<Path> listed = Files.list(dir)) {
+      assertThat(listed.map(p -> p.getFileName().toString()).sorted()).containsExactlyElementsOf(files);
+    }
+    assertThat(BetonCompaction.compact(spark, dir.toString(), options)).isEqualTo(plan);
+    assertThat(BetonCompaction.plan(spark, dir.toString(), options))
+        .isEqualTo(new BetonCompaction.Result(dir.toString(), 3, 3, 0, 0, 0, 0));
   }
 }

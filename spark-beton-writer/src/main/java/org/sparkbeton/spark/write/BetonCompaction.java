@@ -79,25 +79,64 @@ public final class BetonCompaction {
    * is refused naming the nearest; a path without a dataset is refused.
    */
   public static Result compact(SparkSession spark, String path, Map<String, String> options) throws IOException {
-    NAMES.check(options.keySet());
-    long keepMillis = KEEP_REPLACED_MILLIS;
-    Map<String, String> writeOptions = new HashMap<>();
-    for (Map.Entry<String, String> o : options.entrySet()) {
-      if (o.getKey().equalsIgnoreCase(KEEP_REPLACED_FOR)) {
-        keepMillis = duration(KEEP_REPLACED_FOR, o.getValue());
-      } else {
-        writeOptions.put(o.getKey(), o.getValue());
+    Settings settings = Settings.parse(spark, options);
+    return compact(spark, path, settings.target, settings.keepMillis, settings.lockTimeoutMillis, settings.conf);
+  }
+
+  /**
+   * What {@link #compact(SparkSession, String, Map)} with the same options would do to the dataset at {@code path}
+   * as it is now, without doing it: nothing is read but the manifest, nothing is written. {@code groupsMerged} is the
+   * runs it would merge, {@code samplesMoved} and {@code bytesMoved} what they hold ({@code groupsLeftAsTheyWere} 0).
+   */
+  public static Result plan(SparkSession spark, String path, Map<String, String> options) throws IOException {
+    Settings settings = Settings.parse(spark, options);
+    Path dir = new Path(BetonWriteBuilder.qualified(path, settings.conf));
+    DatasetManifest manifest = read(dir.getFileSystem(settings.conf), dir, path);
+    List<ShardCompaction.Group> groups = ShardCompaction.plan(manifest.shards(), settings.target);
+    return result(path, manifest.shards().size(), groups, groups.size());
+  }
+
+  /** The options of a compaction, parsed: the shard size and the lock's wait as a write parses them. */
+  private record Settings(long target, long keepMillis, long lockTimeoutMillis, Configuration conf) {
+    static Settings parse(SparkSession spark, Map<String, String> options) {
+      NAMES.check(options.keySet());
+      long keepMillis = KEEP_REPLACED_MILLIS;
+      Map<String, String> writeOptions = new HashMap<>();
+      for (Map.Entry<String, String> o : options.entrySet()) {
+        if (o.getKey().equalsIgnoreCase(KEEP_REPLACED_FOR)) {
+          keepMillis = duration(KEEP_REPLACED_FOR, o.getValue());
+        } else {
+          writeOptions.put(o.getKey(), o.getValue());
+        }
       }
+      // the shard size and the lock's wait are a write's options: parsed as a write parses them, with its defaults
+      BetonWriteConf write = BetonWriteConf.parse(writeOptions);
+      Configuration conf = new Configuration(spark.sessionState().newHadoopConf());
+      options.forEach((k, v) -> {
+        if (k.contains(".")) {
+          conf.set(k, v);
+        }
+      });
+      return new Settings(write.targetShardSize, keepMillis, write.manifestLockTimeoutMillis, conf);
     }
-    // the shard size and the lock's wait are a write's options: parsed as a write parses them, with its defaults
-    BetonWriteConf write = BetonWriteConf.parse(writeOptions);
-    Configuration conf = new Configuration(spark.sessionState().newHadoopConf());
-    options.forEach((k, v) -> {
-      if (k.contains(".")) {
-        conf.set(k, v);
-      }
-    });
-    return compact(spark, path, write.targetShardSize, keepMillis, write.manifestLockTimeoutMillis, conf);
+  }
+
+  /** What merging {@code merged} (of {@code planned} runs) does to a dataset of {@code before} shards. */
+  private static Result result(String path, int before, List<ShardCompaction.Group> merged, int planned) {
+    int replaced = merged.stream().mapToInt(g -> g.shards().size()).sum();
+    return new Result(path, before, before - replaced + merged.size(), merged.size(), planned - merged.size(),
+        merged.stream().mapToLong(ShardCompaction.Group::samples).sum(),
+        merged.stream().mapToLong(ShardCompaction.Group::bytes).sum());
+  }
+
+  /** The dataset's manifest; a path without one is refused. */
+  private static DatasetManifest read(FileSystem fs, Path dir, String path) throws IOException {
+    DatasetManifest manifest = DatasetPublisher.read(fs, dir);
+    if (manifest == null) {
+      throw new IllegalArgumentException("No dataset at " + path + ": it has no " + DatasetManifest.FILE_NAME
+          + " (BetonCompaction.compact merges the shards of a dataset a write published)");
+    }
+    return manifest;
   }
 
   /** The default time the shards replaced stay: an hour. */
@@ -110,11 +149,7 @@ public final class BetonCompaction {
     // executors, whose working directories differ
     Path dir = new Path(BetonWriteBuilder.qualified(path, conf));
     FileSystem fs = dir.getFileSystem(conf);
-    DatasetManifest manifest = DatasetPublisher.read(fs, dir);
-    if (manifest == null) {
-      throw new IllegalArgumentException("No dataset at " + path + ": it has no " + DatasetManifest.FILE_NAME
-          + " (BetonCompaction.compact merges the shards of a dataset a write published)");
-    }
+    DatasetManifest manifest = read(fs, dir, path);
     int before = manifest.shards().size();
     List<ShardCompaction.Group> groups = ShardCompaction.plan(manifest.shards(), target);
     if (groups.isEmpty()) {
@@ -149,10 +184,7 @@ public final class BetonCompaction {
       throw e;
     }
     publisher.deleteOrphans(jobId);
-    int replaced = published.stream().mapToInt(g -> g.shards().size()).sum();
-    return new Result(path, before, before - replaced + published.size(), published.size(),
-        groups.size() - published.size(), published.stream().mapToLong(ShardCompaction.Group::samples).sum(),
-        published.stream().mapToLong(ShardCompaction.Group::bytes).sum());
+    return result(path, before, published, groups.size());
   }
 
   /** A duration with its unit, as Spark's settings take them ({@code 90s}, {@code 30m}, {@code 12h}, {@code 7d}). */

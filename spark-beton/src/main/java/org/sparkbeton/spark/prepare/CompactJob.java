@@ -10,17 +10,18 @@ import org.sparkbeton.spark.write.BetonCompaction;
 /**
  * {@link BetonCompaction} as a job to submit, the runtime jar being the application:
  * {@code spark-submit --class org.sparkbeton.spark.prepare.CompactJob $JAR $DATASET [--target-shard-size 256M]
- * [--keep-replaced-for 12h]}. Prints one line saying what it merged; a bad argument or a path without a dataset is
- * one line and exit code 2.
+ * [--keep-replaced-for 12h] [--dry-run]}. Prints one line saying what it merged (with {@code --dry-run}, what it
+ * would merge, changing nothing); a bad argument or a path without a dataset is one line and exit code 2.
  */
 public final class CompactJob {
   static final String USAGE = String.join("\n",
-      "usage: beton compact DATASET [--target-shard-size SIZE] [--keep-replaced-for DURATION]",
+      "usage: beton compact DATASET [--target-shard-size SIZE] [--keep-replaced-for DURATION] [--dry-run]",
       "       spark-submit --class " + CompactJob.class.getName() + " <runtime jar> DATASET [...]",
       "Merges the dataset's runs of small shards in place (BetonCompaction); streams reading it go on.",
       "  --target-shard-size SIZE      merged shards stay within it (default 1G)",
       "  --keep-replaced-for DURATION  the shards replaced stay this long for reads planned before (default 1h;"
           + " 0s: deleted at once)",
+      "  --dry-run                     say what it would merge, reading only the manifest; change nothing",
       "Without spark-submit it runs on local[*].");
 
   private CompactJob() {}
@@ -31,12 +32,17 @@ public final class CompactJob {
 
   static int run(String[] args, PrintStream out, PrintStream err) {
     String path = null;
+    boolean dryRun = false;
     Map<String, String> options = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       String flag = args[i];
       if (flag.equals("-h") || flag.equals("--help")) {
         out.println(USAGE);
         return 0;
+      }
+      if (flag.equals("--dry-run")) {
+        dryRun = true;
+        continue;
       }
       String option = switch (flag) {
         case "--target-shard-size" -> BetonCompaction.TARGET_SHARD_SIZE;
@@ -68,8 +74,8 @@ public final class CompactJob {
     }
     SparkSession spark = builder.getOrCreate();
     try {
-      BetonCompaction.Result r = BetonCompaction.compact(spark, path, options);
-      out.println(describe(r));
+      out.println(dryRun ? describePlan(BetonCompaction.plan(spark, path, options))
+          : describe(BetonCompaction.compact(spark, path, options)));
       return 0;
     } catch (IllegalArgumentException | java.io.IOException e) {
       err.println("beton-compact: " + e.getMessage());
@@ -77,6 +83,19 @@ public final class CompactJob {
     } finally {
       spark.stop();
     }
+  }
+
+  /**
+   * {@code beton compaction of hdfs:///x (dry run): would merge 9 shards into 2 (2 runs, 1,200 samples, 48.0 MiB to
+   * move); nothing changed}.
+   */
+  static String describePlan(BetonCompaction.Result r) {
+    if (r.groupsMerged() == 0) {
+      return "beton compaction of " + r.path() + " (dry run): " + r.shardsBefore() + " shards, none to merge";
+    }
+    return String.format(java.util.Locale.ROOT, "beton compaction of %s (dry run): would merge %d shards into %d (%d"
+        + " runs, %,d samples, %.1f MiB to move); nothing changed", r.path(), r.shardsBefore(), r.shardsAfter(),
+        r.groupsMerged(), r.samplesMoved(), r.bytesMoved() / 1048576.0);
   }
 
   /** {@code beton compaction of hdfs:///x: 9 shards into 2 (2 runs merged, 1,200 samples, 48.0 MiB moved)}. */

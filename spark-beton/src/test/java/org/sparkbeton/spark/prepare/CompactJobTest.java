@@ -37,6 +37,15 @@ class CompactJobTest {
   }
 
   @Test
+  void aDryRunsLineSaysWhatItWouldMerge() {
+    assertThat(CompactJob.describePlan(new BetonCompaction.Result("hdfs:///d", 9, 2, 2, 0, 1200, 50_331_648)))
+        .isEqualTo("beton compaction of hdfs:///d (dry run): would merge 9 shards into 2 (2 runs, 1,200 samples,"
+            + " 48.0 MiB to move); nothing changed");
+    assertThat(CompactJob.describePlan(new BetonCompaction.Result("/d", 3, 3, 0, 0, 0, 0)))
+        .isEqualTo("beton compaction of /d (dry run): 3 shards, none to merge");
+  }
+
+  @Test
   void theLineSaysWhatWasMerged() {
     assertThat(CompactJob.describe(new BetonCompaction.Result("hdfs:///d", 9, 2, 2, 0, 1200, 50_331_648)))
         .isEqualTo("beton compaction of hdfs:///d: 9 shards into 2 (2 runs merged, 1,200 samples, 48.0 MiB moved)");
