@@ -133,11 +133,16 @@ class PrepareCliTest {
     // beton compact: the first write's two shards merged into one, the recipe kept; the append's shard has other
     // pages (8 MiB, the default, not the first write's 2 MiB), so it stays as it is
     assertThat(manifest.shards()).hasSize(3);
+    String mib = String.format(java.util.Locale.ROOT, "%.1f", manifest.shards().stream().limit(2)
+        .mapToLong(org.sparkbeton.format.dataset.ShardEntry::bytes).sum() / 1048576.0);
+    Run dry = compact("dataset", "--dry-run");
+    assertThat(dry.out()).as("stderr: %s", dry.err()).containsExactly("beton compaction of dataset (dry run): would"
+        + " merge 3 shards into 2 (1 runs, 17 samples, " + mib + " MiB to move); nothing changed");
+    assertThat(Files.readString(tmp.resolve("dataset").resolve("_manifest.json"))).isEqualTo(manifest.toJson());
     Run compacted = compact("dataset");
     assertThat(compacted.exitCode()).as("exit code; stderr: %s", compacted.err()).isZero();
     assertThat(compacted.out()).containsExactly("beton compaction of dataset: 3 shards into 2 (1 runs merged, 17"
-        + " samples, " + String.format(java.util.Locale.ROOT, "%.1f", manifest.shards().stream().limit(2)
-            .mapToLong(org.sparkbeton.format.dataset.ShardEntry::bytes).sum() / 1048576.0) + " MiB moved)");
+        + " samples, " + mib + " MiB moved)");
     org.sparkbeton.format.dataset.DatasetManifest after = org.sparkbeton.format.dataset.DatasetManifest.parse(
         Files.readString(tmp.resolve("dataset").resolve("_manifest.json")));
     assertThat(after.shards()).extracting(org.sparkbeton.format.dataset.ShardEntry::samples).containsExactly(17L, 1L);
