@@ -49,8 +49,10 @@ public final class BetonCompaction {
   /** Seconds to wait for the manifest lock. Default 120, as writes. */
   public static final String MANIFEST_LOCK_TIMEOUT = BetonWriteOptions.MANIFEST_LOCK_TIMEOUT;
   /**
-   * How long the shards replaced stay on disk for reads planned before the compaction (a query's tasks, a stream's
-   * batch, a training run that opened the dataset): {@code 30m}, {@code 12h}, {@code 7d}. Default {@code 1h}.
+   * How long the shards replaced stay on disk for reads of those files planned before the compaction: {@code 30m},
+   * {@code 12h}, {@code 7d}. Default {@code 1h}. This project's readers (a query's tasks, a stream's batch, the
+   * training loader) find the samples of a deleted shard in the shard that replaced it; readers of the files
+   * themselves (a glob of them, FFCV's loader given one) need them for as long as they run.
    */
   public static final String KEEP_REPLACED_FOR = "keepReplacedFor";
 
