@@ -10,7 +10,6 @@ import static org.sparkbeton.loader.store.RemoteDatasetTest.remote;
 import static org.sparkbeton.loader.store.RemoteDatasetTest.sortedLabels;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,34 +62,13 @@ class CompactedShardTest {
 
     @Override
     public DatasetStore open(URI uri) {
-      LocalDirectoryStore local = new LocalDirectoryStore(Path.of(uri));
-      return new DatasetStore() {
-        @Override
-        public URI uri() {
-          return local.uri();
-        }
-
-        @Override
-        public byte[] readManifest() throws IOException {
-          return local.readManifest();
-        }
-
+      return new LocalStore(Path.of(uri)) {
         @Override
         public void readFully(String shard, long position, byte[] dst) throws IOException {
           if (position == 0) {
             reads.computeIfAbsent(shard, k -> new AtomicInteger()).incrementAndGet();
           }
-          local.readFully(shard, position, dst);
-        }
-
-        @Override
-        public InputStream open(String shard, long offset) throws IOException {
-          return local.open(shard, offset);
-        }
-
-        @Override
-        public void close() throws IOException {
-          local.close();
+          super.readFully(shard, position, dst);
         }
       };
     }

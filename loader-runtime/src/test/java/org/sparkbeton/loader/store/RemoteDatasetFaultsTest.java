@@ -140,35 +140,6 @@ class RemoteDatasetFaultsTest {
     }
   }
 
-  /** Reads a local dataset directory as {@link LocalDirectoryStore} does; a test overrides the read it tampers with. */
-  private static class LocalStore implements DatasetStore {
-    private final LocalDirectoryStore local;
-
-    LocalStore(Path dir) {
-      this.local = new LocalDirectoryStore(dir);
-    }
-
-    @Override
-    public URI uri() {
-      return local.uri();
-    }
-
-    @Override
-    public byte[] readManifest() throws IOException {
-      return local.readManifest();
-    }
-
-    @Override
-    public void readFully(String shard, long position, byte[] dst) throws IOException {
-      local.readFully(shard, position, dst);
-    }
-
-    @Override
-    public InputStream open(String shard, long offset) throws IOException {
-      return local.open(shard, offset);
-    }
-  }
-
   @Test
   void aStoreServingOtherMetadataThanItsShardIsRefusedWhenTheShardIsStaged() throws Exception {
     Path store = dataset(tmp);
