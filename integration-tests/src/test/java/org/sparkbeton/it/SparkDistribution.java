@@ -23,19 +23,44 @@ final class SparkDistribution {
   /** Entries that must not be on a Spark installation's classpath. */
   private static final List<String> FOREIGN = List.of("org/sparkbeton/", "com/twelvemonkeys/");
 
-  final Path home;
+  /**
+   * The Scala line Spark 3.5 is built for, and the system property naming the listing of its jars: this module's
+   * provided scope for 2.12, spark-beton-runtime-2.13's for 2.13.
+   */
+  enum ScalaLine {
+    V2_12("2.12", "spark.it.sparkJars"),
+    V2_13("2.13", "spark.it.sparkJars213");
 
-  private SparkDistribution(Path home) {
+    final String version;
+    final String listingProperty;
+
+    ScalaLine(String version, String listingProperty) {
+      this.version = version;
+      this.listingProperty = listingProperty;
+    }
+  }
+
+  final Path home;
+  final ScalaLine scala;
+
+  private SparkDistribution(Path home, ScalaLine scala) {
     this.home = home;
+    this.scala = scala;
+  }
+
+  /** {@link #create(Path, Map, ScalaLine)} of Spark built for Scala 2.12, the build most clusters run. */
+  static SparkDistribution create(Path home, Map<String, String> defaults) throws IOException {
+    return create(home, defaults, ScalaLine.V2_12);
   }
 
   /** Links Spark's jars into {@code home/jars} and writes {@code defaults} to {@code conf/spark-defaults.conf}. */
-  static SparkDistribution create(Path home, Map<String, String> defaults) throws IOException {
-    String listing = System.getProperty("spark.it.sparkJars");
+  static SparkDistribution create(Path home, Map<String, String> defaults, ScalaLine scala) throws IOException {
+    String listing = System.getProperty(scala.listingProperty);
     if (listing == null) {
-      throw new IllegalStateException("System property spark.it.sparkJars is not set; run the tests through Maven");
+      throw new IllegalStateException("System property " + scala.listingProperty + " is not set; run the tests"
+          + " through Maven");
     }
-    List<Path> jars = sparkJars(Path.of(listing));
+    List<Path> jars = sparkJars(Path.of(listing), scala);
     Path lib = Files.createDirectories(home.resolve("jars"));
     for (Path jar : jars) {
       Files.createSymbolicLink(lib.resolve(jar.getFileName()), jar);
@@ -44,7 +69,7 @@ final class SparkDistribution {
     defaults.forEach((k, v) -> conf.append(k).append(' ').append(v).append('\n'));
     Files.writeString(Files.createDirectories(home.resolve("conf")).resolve("spark-defaults.conf"), conf);
     Files.createDirectories(home.resolve("user-home"));
-    return new SparkDistribution(home);
+    return new SparkDistribution(home, scala);
   }
 
   /**
@@ -75,14 +100,14 @@ final class SparkDistribution {
   void configure(ProcessBuilder pb, String localIp) {
     Map<String, String> env = pb.environment();
     env.put("SPARK_HOME", home.toString());
-    env.put("SPARK_SCALA_VERSION", "2.12");
+    env.put("SPARK_SCALA_VERSION", scala.version);
     env.put("SPARK_LOCAL_IP", localIp);
     env.remove("SPARK_CONF_DIR");
     env.remove("SPARK_TESTING");
   }
 
   /** The jars a classpath listing names, each checked: a jar file, holding nothing of ours. */
-  static List<Path> sparkJars(Path listing) throws IOException {
+  static List<Path> sparkJars(Path listing, ScalaLine scala) throws IOException {
     List<Path> jars = new ArrayList<>();
     for (String entry : Files.readString(listing).trim().split(":")) {
       Path jar = Path.of(entry);
@@ -96,8 +121,9 @@ final class SparkDistribution {
       }
       jars.add(jar);
     }
-    if (jars.stream().noneMatch(j -> j.getFileName().toString().startsWith("spark-core_2.12-"))) {
-      throw new IllegalStateException("Spark's classpath (" + listing + ") has no spark-core: " + jars);
+    String core = "spark-core_" + scala.version + "-";
+    if (jars.stream().noneMatch(j -> j.getFileName().toString().startsWith(core))) {
+      throw new IllegalStateException("Spark's classpath (" + listing + ") has no " + core + "*.jar: " + jars);
     }
     return Collections.unmodifiableList(jars);
   }

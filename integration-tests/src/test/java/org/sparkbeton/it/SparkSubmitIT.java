@@ -29,9 +29,9 @@ import org.sparkbeton.it.UserCommand.Finished;
  * prepare job turns a folder of real photos into a dataset; spark-shell reads it back.
  */
 class SparkSubmitIT {
-  private static final int PHOTOS = 250;
-  private static final int CLASSES = 4;
-  private static final int TIMEOUT_MINUTES = 10;
+  static final int PHOTOS = 250;
+  static final int CLASSES = 4;
+  static final int TIMEOUT_MINUTES = 10;
   /** A line of the prepare job's summary: label, class folder, samples. */
   private static final Pattern SUMMARY_ROW = Pattern.compile("(?m)^(\\d+)\\s+class_\\d+\\s+([\\d,]+)$");
   /** A row of {@code show()}'s table of label and count. */
@@ -65,7 +65,7 @@ class SparkSubmitIT {
     Path dataset = tmp.resolve("dataset-jar");
     Finished prepare = UserCommand.run(ReadmeCommands.PREPARE, variables(dataset), spark, tmp, "prepare-jar", null,
         TIMEOUT_MINUTES);
-    assertPrepared(prepare, dataset);
+    assertPrepared(prepare, dataset, runtimeJar());
     // its shards compacted into one, by the job the README submits; the shell reads the compacted dataset back
     int shards = DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME))).shards().size();
     Finished compact = UserCommand.run(ReadmeCommands.COMPACT, variables(dataset), spark, tmp, "compact-jar", null,
@@ -105,7 +105,7 @@ class SparkSubmitIT {
     // from the test's repository, not a copy some build left in ~/.m2 (Ivy's local-m2-cache comes first)
     assertThat(prepare.stderr()).as(prepare.describe()).contains("found org.sparkbeton#spark-beton-runtime-3.5_2.12;"
         + System.getProperty("spark.it.runtimeVersion") + " in repo-1");
-    assertPrepared(prepare, dataset);
+    assertPrepared(prepare, dataset, runtimeJar());
   }
 
   /**
@@ -121,7 +121,7 @@ class SparkSubmitIT {
         "spark.serializer", "org.apache.spark.serializer.KryoSerializer", "spark.kryo.registrationRequired", "true"));
     Path dataset = tmp.resolve("dataset-kryo");
     assertPrepared(UserCommand.run(ReadmeCommands.PREPARE, variables(dataset), kryo, tmp, "prepare-kryo", null,
-        TIMEOUT_MINUTES), dataset);
+        TIMEOUT_MINUTES), dataset, runtimeJar());
 
     String session = "val dataset = \"" + dataset + "\"\n" + String.join("\n", ReadmeCommands.SHELL_READ_BACK) + "\n"
         + "df.write.format(\"beton\").save(dataset + \"-copy\")\n"
@@ -169,13 +169,27 @@ class SparkSubmitIT {
         "PHOTOS", photos.toString(), "DATASET", dataset.toString());
   }
 
-  /** The job succeeded, printed its summary, and the dataset holds every photo once, written natively if it could. */
-  private static void assertPrepared(Finished run, Path dataset) throws IOException {
+  /**
+   * The job succeeded, printed its summary, and the dataset holds every photo once, written natively where {@code jar}
+   * has the native codec.
+   */
+  static void assertPrepared(Finished run, Path dataset, Path jar) throws IOException {
     assertThat(run.exitCode()).as(run.describe()).isZero();
     assertThat(run.stdout()).as(run.describe()).containsPattern("(?m)^dataset +file:" + Pattern.quote(dataset.toString()) + "$")
         .containsPattern("(?m)^images listed +" + PHOTOS + "$").containsPattern("(?m)^samples written +" + PHOTOS + "$");
     assertThat(counts(SUMMARY_ROW, run.stdout())).as(run.describe()).isEqualTo(expectedLabels());
+    DatasetManifest manifest = assertEveryPhotoOnce(dataset);
+    // each write task reports the codec its executor used; one value means every executor used the same
+    String codec = manifest.recipe().get("jpeg_codec");
+    if (jarHasNativeLibrary(jar)) {
+      assertThat(codec).as("the executors' JPEG codec").matches("libjpeg-turbo [^;]* through JNI");
+    } else {
+      assertThat(codec).as("the executors' JPEG codec (a jar built with -Pno-native)").endsWith("pure Java");
+    }
+  }
 
+  /** Each shard of the dataset verifies, and the labels are every photo's once; returns its manifest. */
+  static DatasetManifest assertEveryPhotoOnce(Path dataset) throws IOException {
     DatasetManifest manifest = DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME)));
     assertThat(manifest.totalSamples()).isEqualTo(PHOTOS);
     Map<Long, Long> labels = new TreeMap<>();
@@ -189,13 +203,7 @@ class SparkSubmitIT {
       }
     }
     assertThat(labels).isEqualTo(expectedLabels());
-    // each write task reports the codec its executor used; one value means every executor used the same
-    String codec = manifest.recipe().get("jpeg_codec");
-    if (jarHasNativeLibrary()) {
-      assertThat(codec).as("the executors' JPEG codec").matches("libjpeg-turbo [^;]* through JNI");
-    } else {
-      assertThat(codec).as("the executors' JPEG codec (a jar built with -Pno-native)").endsWith("pure Java");
-    }
+    return manifest;
   }
 
   /** Photo {@code i} of {@link TestPhotos#writeImageFolder} is in class {@code i % CLASSES}. */
@@ -220,8 +228,8 @@ class SparkSubmitIT {
     return Path.of(System.getProperty("spark.it.runtimeJar"));
   }
 
-  private static boolean jarHasNativeLibrary() throws IOException {
-    try (JarFile jar = new JarFile(runtimeJar().toFile())) {
+  private static boolean jarHasNativeLibrary(Path file) throws IOException {
+    try (JarFile jar = new JarFile(file.toFile())) {
       return jar.stream().anyMatch(e -> e.getName().matches("native/linux-x86_64/libbetoncodec[^/]*\\.so"));
     }
   }
