@@ -17,8 +17,9 @@ import org.sparkbeton.it.UserCommand.Finished;
 /**
  * The Scala 2.13 runtime jar ({@code spark-beton-runtime-3.5_2.13}) run the way users of Spark 3.5's Scala 2.13 build
  * run it: a standalone cluster of Master and Worker JVMs from that build's own jars (none of ours), the README's
- * prepare and compaction commands through {@code SparkSubmit}, the jar the application. Maven Central has no
- * {@code spark-repl_2.13} of Spark 3.5, so no spark-shell here: the dataset is read back in this JVM, shard by shard.
+ * prepare and compaction commands through {@code SparkSubmit}, the jar the application or fetched by its Maven
+ * coordinates ({@code --packages}). Maven Central has no {@code spark-repl_2.13} of Spark 3.5, so no spark-shell
+ * here: the dataset is read back in this JVM, shard by shard.
  * {@link SparkSubmitIT} runs the Scala 2.12 jar, with the shells and Kryo.
  */
 class SparkSubmitScala213IT {
@@ -33,8 +34,9 @@ class SparkSubmitScala213IT {
         .isRegularFile();
     photos = tmp.resolve("photos");
     TestPhotos.writeImageFolder(photos, SparkSubmitIT.PHOTOS, SparkSubmitIT.CLASSES, 11);
-    spark = SparkDistribution.create(tmp.resolve("spark-home"), Map.of("spark.ui.enabled", "false",
-        "spark.executor.memory", "512m"), SparkDistribution.ScalaLine.V2_13);
+    // what a cluster's spark-defaults.conf would say; the Ivy home keeps packages resolution out of ~/.ivy2
+    spark = SparkDistribution.create(tmp.resolve("spark-home"), Map.of("spark.jars.ivy", tmp.resolve("ivy").toString(),
+        "spark.ui.enabled", "false", "spark.executor.memory", "512m"), SparkDistribution.ScalaLine.V2_13);
     cluster = new StandaloneCluster(tmp, spark, List.of("127.0.0.1"), 2);
   }
 
@@ -48,8 +50,7 @@ class SparkSubmitScala213IT {
   @Test
   void preparesAndCompactsWithTheScala213JarAsApplication() throws Exception {
     Path dataset = tmp.resolve("dataset");
-    Map<String, String> variables = Map.of("MASTER", cluster.masterUrl(), "JAR", runtimeJar().toString(),
-        "PHOTOS", photos.toString(), "DATASET", dataset.toString());
+    Map<String, String> variables = variables(dataset);
     Finished prepare = UserCommand.run(ReadmeCommands.PREPARE, variables, spark, tmp, "prepare", null,
         SparkSubmitIT.TIMEOUT_MINUTES);
     SparkSubmitIT.assertPrepared(prepare, dataset, runtimeJar());
@@ -62,6 +63,27 @@ class SparkSubmitScala213IT {
     assertThat(compact.stdout()).as(compact.describe()).contains("beton compaction of " + dataset + ": " + shards
         + " shards into 1 (1 runs merged, " + SparkSubmitIT.PHOTOS + " samples, ");
     assertThat(SparkSubmitIT.assertEveryPhotoOnce(dataset).shards()).hasSize(1);
+  }
+
+  /** The prepare job from the 2.13 jar's Maven coordinates: the README's command with {@code _2.13}, as it says. */
+  @Test
+  void preparesWithTheScala213JarFromMavenCoordinates() throws Exception {
+    Path dataset = tmp.resolve("dataset-packages");
+    String command = ReadmeCommands.PREPARE_PACKAGES.replace("spark-beton-runtime-3.5_2.12:",
+        "spark-beton-runtime-3.5_2.13:");
+    assertThat(command).isNotEqualTo(ReadmeCommands.PREPARE_PACKAGES);
+    Finished prepare = UserCommand.run(command, variables(dataset), spark, tmp, "prepare-packages", null,
+        SparkSubmitIT.TIMEOUT_MINUTES);
+    assertThat(prepare.stderr()).as(prepare.describe()).contains("found org.sparkbeton#spark-beton-runtime-3.5_2.13;"
+        + System.getProperty("spark.it.runtimeVersion") + " in repo-1");
+    SparkSubmitIT.assertPrepared(prepare, dataset, runtimeJar());
+  }
+
+  private static Map<String, String> variables(Path dataset) {
+    return Map.of("MASTER", cluster.masterUrl(), "JAR", runtimeJar().toString(),
+        "VERSION", System.getProperty("spark.it.runtimeVersion"),
+        "REPO", Path.of(System.getProperty("spark.it.repository")).toUri().toString(),
+        "PHOTOS", photos.toString(), "DATASET", dataset.toString());
   }
 
   private static Path runtimeJar() {
