@@ -70,7 +70,11 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private final EarlyOrder earlyOrder;
   private int nextEpoch;
   private int resumeBatch;
+  /** The fingerprint the resumed epoch's order must have, until that epoch starts ({@link LoaderState#order}). */
+  private long resumeOrder;
   private Epoch current;
+  /** {@link LoaderState#orderHash} of the current epoch's order. */
+  private long currentOrder;
   private boolean closed;
 
   Loader(LoaderBuilder b, Shards shards, PageCache cache, BatchStaging staging, BufferAllocator allocator,
@@ -84,6 +88,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.progressBar = options.progress == null ? null : new ProgressBar(options.progress, options.progressIntervalMillis);
     this.nextEpoch = options.firstEpoch;
     this.resumeBatch = options.firstBatch;
+    this.resumeOrder = options.firstEpochOrder;
     this.badSamplePolicy = options.onBadSample;
     if (badSamplePolicy == BadSamplePolicy.SKIP && options.worldSize > 1) {
       throw new IllegalArgumentException("onBadSample(SKIP) with distributed(" + options.rank + ", "
@@ -303,10 +308,23 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
       current.close();
     }
     plan();
-    int epoch = nextEpoch++;
+    int epoch = nextEpoch;
+    int[] epochOrder = epochOrder(epoch);
+    long fingerprint = LoaderState.orderHash(epochOrder);
+    if (resumeBatch > 0 && resumeOrder != LoaderState.UNKNOWN_ORDER && resumeOrder != fingerprint) {
+      throw new IllegalStateException("Cannot resume at batch " + resumeBatch + " of epoch " + epoch + ": this"
+          + " loader's order of epoch " + epoch + " is not the one the state was saved with (the dataset's samples"
+          + " changed since, appended to or compacted into other shards that the order follows, or another seed,"
+          + " order, indices or rank). Resuming inside it would repeat some of its samples and skip others. Resume"
+          + " at the next epoch instead (resumeFrom(new LoaderState(" + (epoch + 1) + ", 0)) or startEpoch("
+          + (epoch + 1) + ")), or with the dataset and options the state was saved with");
+    }
+    nextEpoch++;
     int first = resumeBatch;
     resumeBatch = 0;
-    current = new Epoch(this, epoch, epochOrder(epoch), first);
+    resumeOrder = LoaderState.UNKNOWN_ORDER;
+    currentOrder = fingerprint;
+    current = new Epoch(this, epoch, epochOrder, first);
     return current;
   }
 
@@ -318,10 +336,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     if (current != null) {
       int next = current.nextBatch();
       if (next < length()) {
-        return new LoaderState(current.epoch(), next);
+        return new LoaderState(current.epoch(), next, next == 0 ? LoaderState.UNKNOWN_ORDER : currentOrder);
       }
     }
-    return new LoaderState(nextEpoch, resumeBatch);
+    return new LoaderState(nextEpoch, resumeBatch, resumeBatch == 0 ? LoaderState.UNKNOWN_ORDER : resumeOrder);
   }
 
   /**

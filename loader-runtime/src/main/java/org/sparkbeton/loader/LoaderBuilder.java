@@ -56,6 +56,8 @@ public final class LoaderBuilder {
   boolean fuse = true;
   int firstEpoch;
   int firstBatch;
+  /** The fingerprint of the resumed epoch's order ({@link LoaderState#order}). */
+  long firstEpochOrder = LoaderState.UNKNOWN_ORDER;
   long cacheBudget = -1;
   final List<PageChecksums> checksums; // null: files without a manifest
   boolean verifyChecksums = true;
@@ -119,6 +121,7 @@ public final class LoaderBuilder {
     c.fuse = fuse;
     c.firstEpoch = firstEpoch;
     c.firstBatch = firstBatch;
+    c.firstEpochOrder = firstEpochOrder;
     c.cacheBudget = cacheBudget;
     c.verifyChecksums = verifyChecksums;
     c.onBadSample = onBadSample;
@@ -240,6 +243,7 @@ public final class LoaderBuilder {
     check(epoch >= 0, "Start epoch must be >= 0, got " + epoch);
     this.firstEpoch = epoch;
     this.firstBatch = 0;
+    this.firstEpochOrder = LoaderState.UNKNOWN_ORDER;
     return this;
   }
 
@@ -344,10 +348,15 @@ public final class LoaderBuilder {
     return this;
   }
 
-  /** Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. */
+  /**
+   * Resume mid-epoch: the first iteration starts at {@code state}'s batch of {@code state}'s epoch. Where the state
+   * carries its epoch's order ({@link LoaderState#order}) and this loader's order of that epoch differs, the first
+   * iteration refuses to start (see {@link LoaderState}).
+   */
   public LoaderBuilder resumeFrom(LoaderState state) {
     this.firstEpoch = state.epoch();
     this.firstBatch = state.batch();
+    this.firstEpochOrder = state.order();
     return this;
   }
 

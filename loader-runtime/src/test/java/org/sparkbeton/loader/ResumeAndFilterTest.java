@@ -1,6 +1,7 @@
 package org.sparkbeton.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -16,6 +17,42 @@ class ResumeAndFilterTest {
   @TempDir
   Path dir;
 
+  /**
+   * A state saved mid-epoch over other samples than the resumed loader's (the dataset appended to meanwhile, or
+   * another seed): the epoch would not be the one the state belongs to, so resuming inside it is refused with what to
+   * do, and the next epoch starts as asked. A state made from epoch and batch alone is not checked.
+   */
+  @Test
+  void aStateOfAnotherOrderIsRefusedMidEpochAndTheNextEpochResumes() throws IOException {
+    Path file = Datasets.rawImages(dir, 60, 8, 6);
+    LoaderState saved;
+    try (Loader a = LoaderTest.cifarLikeOn(file, 2).build()) {
+      Iterator<Batch> e0 = a.iterator();
+      for (int k = 0; k < 3; k++) {
+        e0.next();
+      }
+      saved = a.state();
+    }
+    Path appended = Datasets.rawImages(dir, 68, 8, 6); // the dataset grown by 8 samples
+    try (Loader b = LoaderTest.cifarLikeOn(appended, 2).resumeFrom(saved).build()) {
+      assertThatThrownBy(b::iterator).isInstanceOf(IllegalStateException.class)
+          .hasMessage("Cannot resume at batch 3 of epoch 0: this loader's order of epoch 0 is not the one the state"
+              + " was saved with (the dataset's samples changed since, appended to or compacted into other shards that"
+              + " the order follows, or another seed, order, indices or rank). Resuming inside it would repeat some"
+              + " of its samples and skip others. Resume at the next epoch instead (resumeFrom(new LoaderState(1, 0))"
+              + " or startEpoch(1)), or with the dataset and options the state was saved with");
+    }
+    try (Loader b = LoaderTest.cifarLike(file, 2, OrderOption.QUASI_RANDOM, 22).resumeFrom(saved).build()) {
+      assertThatThrownBy(b::iterator).hasMessageStartingWith("Cannot resume at batch 3 of epoch 0");
+    }
+    try (Loader b = LoaderTest.cifarLikeOn(appended, 2).resumeFrom(new LoaderState(1, 0)).build()) {
+      assertThat(b.iterator().next().epoch()).isEqualTo(1);
+    }
+    try (Loader b = LoaderTest.cifarLikeOn(appended, 2).resumeFrom(new LoaderState(0, 3)).build()) {
+      assertThat(b.iterator().next().epoch()).as("a state without the fingerprint, as before it existed").isZero();
+    }
+  }
+
   @Test
   void aSavedStateResumesWithTheSameBatchesBitForBit() throws IOException {
     Path file = Datasets.rawImages(dir, 60, 8, 6);
@@ -30,7 +67,8 @@ class ResumeAndFilterTest {
         e1.next();
       }
       saved = a.state();
-      assertThat(saved).isEqualTo(new LoaderState(1, 4));
+      assertThat(saved).extracting(LoaderState::epoch, LoaderState::batch).containsExactly(1, 4);
+      assertThat(saved.order()).as("the fingerprint of the epoch's order").isNotEqualTo(LoaderState.UNKNOWN_ORDER);
       while (e1.hasNext()) {
         Batch b = e1.next();
         reference.add(BatchBytes.of(b, "image"));
