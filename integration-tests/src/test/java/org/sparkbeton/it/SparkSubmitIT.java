@@ -47,9 +47,7 @@ class SparkSubmitIT {
     assertThat(runtimeJar()).as("the runtime jar (the package phase builds it)").isRegularFile();
     photos = tmp.resolve("photos");
     TestPhotos.writeImageFolder(photos, PHOTOS, CLASSES, 11);
-    // what a cluster's spark-defaults.conf would say; the Ivy home keeps packages resolution out of ~/.ivy2
-    spark = SparkDistribution.create(tmp.resolve("spark-home"), Map.of("spark.jars.ivy", tmp.resolve("ivy").toString(),
-        "spark.ui.enabled", "false", "spark.executor.memory", "512m"));
+    spark = SparkDistribution.create(tmp.resolve("spark-home"), clusterDefaults(tmp));
     cluster = new StandaloneCluster(tmp, spark, List.of("127.0.0.1"), 2);
   }
 
@@ -163,10 +161,21 @@ class SparkSubmitIT {
   }
 
   private static Map<String, String> variables(Path dataset) {
-    return Map.of("MASTER", cluster.masterUrl(), "JAR", runtimeJar().toString(),
+    return variables(cluster, runtimeJar(), photos, dataset);
+  }
+
+  /** The values of the README commands' variables for a run of {@code jar} on {@code cluster}. */
+  static Map<String, String> variables(StandaloneCluster cluster, Path jar, Path photos, Path dataset) {
+    return Map.of("MASTER", cluster.masterUrl(), "JAR", jar.toString(),
         "VERSION", System.getProperty("spark.it.runtimeVersion"),
         "REPO", Path.of(System.getProperty("spark.it.repository")).toUri().toString(),
         "PHOTOS", photos.toString(), "DATASET", dataset.toString());
+  }
+
+  /** What a cluster's spark-defaults.conf would say; the Ivy home keeps packages resolution out of ~/.ivy2. */
+  static Map<String, String> clusterDefaults(Path tmp) {
+    return Map.of("spark.jars.ivy", tmp.resolve("ivy").toString(), "spark.ui.enabled", "false",
+        "spark.executor.memory", "512m");
   }
 
   /**

@@ -34,9 +34,8 @@ class SparkSubmitScala213IT {
         .isRegularFile();
     photos = tmp.resolve("photos");
     TestPhotos.writeImageFolder(photos, SparkSubmitIT.PHOTOS, SparkSubmitIT.CLASSES, 11);
-    // what a cluster's spark-defaults.conf would say; the Ivy home keeps packages resolution out of ~/.ivy2
-    spark = SparkDistribution.create(tmp.resolve("spark-home"), Map.of("spark.jars.ivy", tmp.resolve("ivy").toString(),
-        "spark.ui.enabled", "false", "spark.executor.memory", "512m"), SparkDistribution.ScalaLine.V2_13);
+    spark = SparkDistribution.create(tmp.resolve("spark-home"), SparkSubmitIT.clusterDefaults(tmp),
+        SparkDistribution.ScalaLine.V2_13);
     cluster = new StandaloneCluster(tmp, spark, List.of("127.0.0.1"), 2);
   }
 
@@ -80,10 +79,7 @@ class SparkSubmitScala213IT {
   }
 
   private static Map<String, String> variables(Path dataset) {
-    return Map.of("MASTER", cluster.masterUrl(), "JAR", runtimeJar().toString(),
-        "VERSION", System.getProperty("spark.it.runtimeVersion"),
-        "REPO", Path.of(System.getProperty("spark.it.repository")).toUri().toString(),
-        "PHOTOS", photos.toString(), "DATASET", dataset.toString());
+    return SparkSubmitIT.variables(cluster, runtimeJar(), photos, dataset);
   }
 
   private static Path runtimeJar() {
