@@ -281,6 +281,24 @@ public final class DatasetInputs {
           + " directory holds no committed dataset. Load a .beton file or a glob such as " + dir + "/*.beton instead",
           none);
     }
+    DatasetManifest manifest = readManifest(fs, dir);
+    warnIfUnchecked(manifestPath, manifest);
+    List<Shard> shards = new ArrayList<>();
+    String dirText = dir.toString();
+    for (ShardEntry s : manifest.shards()) {
+      shards.add(new Shard(childPath(dir, dirText, s.path()), s.samples(), s.bytes(), s.stats(), true,
+          s.pageChecksums()));
+    }
+    return new DatasetInputs(dir.toString(), manifest.fields(), shards, manifest,
+        List.of(FileVersion.of(manifestStatus)));
+  }
+
+  /**
+   * The manifest of the dataset directory {@code dir}, parsed (an invalid one named by its path), a shard that would
+   * lie outside the directory refused ({@link #refuseEscapingShards}).
+   */
+  static DatasetManifest readManifest(FileSystem fs, Path dir) throws IOException {
+    Path manifestPath = new Path(dir, DatasetManifest.FILE_NAME);
     String text;
     try (FSDataInputStream in = fs.open(manifestPath)) {
       text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -292,15 +310,7 @@ public final class DatasetInputs {
       throw new IllegalArgumentException(manifestPath + ": " + e.getMessage(), e);
     }
     refuseEscapingShards(fs, dir, manifest);
-    warnIfUnchecked(manifestPath, manifest);
-    List<Shard> shards = new ArrayList<>();
-    String dirText = dir.toString();
-    for (ShardEntry s : manifest.shards()) {
-      shards.add(new Shard(childPath(dir, dirText, s.path()), s.samples(), s.bytes(), s.stats(), true,
-          s.pageChecksums()));
-    }
-    return new DatasetInputs(dir.toString(), manifest.fields(), shards, manifest,
-        List.of(FileVersion.of(manifestStatus)));
+    return manifest;
   }
 
   /**

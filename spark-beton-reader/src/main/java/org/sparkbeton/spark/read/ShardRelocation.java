@@ -2,10 +2,7 @@ package org.sparkbeton.spark.read;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -33,7 +30,7 @@ final class ShardRelocation {
     }
     try {
       Path dir = new Path(origin.dataset());
-      DatasetManifest now = read(dir.getFileSystem(conf), dir);
+      DatasetManifest now = DatasetInputs.readManifest(dir.getFileSystem(conf), dir);
       String idNow = now.recipe().get(DatasetFiles.DATASET_ID);
       if (!origin.datasetId().equals(idNow)) {
         throw new IOException("the dataset is " + (idNow == null ? "one without an identity" : idNow) + " now, not"
@@ -58,12 +55,6 @@ final class ShardRelocation {
           + " the dataset as it is now either: " + e.getMessage());
       notFound.initCause(missing);
       throw notFound;
-    }
-  }
-
-  private static DatasetManifest read(FileSystem fs, Path dir) throws IOException {
-    try (InputStream in = fs.open(new Path(dir, DatasetManifest.FILE_NAME))) {
-      return DatasetManifest.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
   }
 }
