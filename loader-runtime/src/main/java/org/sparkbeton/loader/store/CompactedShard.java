@@ -132,10 +132,17 @@ final class CompactedShard {
   /**
    * For each allocation of {@code mine} (pointer order), the index of the same payload in {@code theirs}: the
    * allocations of samples {@code [offset, offset + samples)} there, in pointer order, of the same samples and sizes.
+   * This project's writers and merges lay a shard's payloads out in sample order, so the lost shard's stretch is
+   * found by a binary search (a merged shard holds up to hundreds of thousands of payloads, and hundreds of shards
+   * are rebuilt from one); a shard laid out otherwise is scanned whole. The checksum of the rebuilt shard is the
+   * proof either way.
    */
-  private static int[] matching(AllocationTable mine, AllocationTable theirs, long offset, long samples, String holder)
+  static int[] matching(AllocationTable mine, AllocationTable theirs, long offset, long samples, String holder)
       throws IOException {
     int[] match = new int[mine.size()];
+    if (inStretch(mine, theirs, firstAtOrAfter(theirs, offset), offset, samples, match)) {
+      return match;
+    }
     int j = 0;
     for (int i = 0; i < theirs.size(); i++) {
       long sample = theirs.sample(i) - offset;
@@ -151,6 +158,48 @@ final class CompactedShard {
       throw new IOException(holder + " holds " + j + " of the " + match.length + " payloads");
     }
     return match;
+  }
+
+  /** The first index of {@code table} whose sample is at least {@code sample}, where samples ascend by index. */
+  private static int firstAtOrAfter(AllocationTable table, long sample) {
+    int lo = 0;
+    int hi = table.size();
+    while (lo < hi) {
+      int mid = (lo + hi) >>> 1;
+      if (table.sample(mid) < sample) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  /**
+   * Whether {@code theirs} from {@code start} on holds {@code mine}'s payloads one after the other, each of the same
+   * sample and size, with no payload of the range just before or after; fills {@code match} when it does.
+   */
+  private static boolean inStretch(AllocationTable mine, AllocationTable theirs, int start, long offset,
+      long samples, int[] match) {
+    if (start + match.length > theirs.size()) {
+      return false;
+    }
+    for (int j = 0; j < match.length; j++) {
+      int i = start + j;
+      if (theirs.sample(i) - offset != mine.sample(j) || theirs.size(i) != mine.size(j)) {
+        return false;
+      }
+      match[j] = i;
+    }
+    return !inRange(theirs, start - 1, offset, samples) && !inRange(theirs, start + match.length, offset, samples);
+  }
+
+  private static boolean inRange(AllocationTable table, int i, long offset, long samples) {
+    if (i < 0 || i >= table.size()) {
+      return false;
+    }
+    long sample = table.sample(i) - offset;
+    return sample >= 0 && sample < samples;
   }
 
   /** Header, descriptors and metadata records, as the loader read them when it opened the dataset. */

@@ -20,14 +20,18 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.AllocationTable;
+import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.DatasetVerifier;
 import org.sparkbeton.format.dataset.ShardCompaction;
 import org.sparkbeton.format.dataset.ShardEntry;
+import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.testing.ShardDirs;
@@ -159,6 +163,25 @@ class CompactedShardTest {
     recipe.put(DatasetFiles.DATASET_ID, id);
     publish(store, new DatasetManifest(m.fields(), m.shards(), recipe, "test"));
     return store;
+  }
+
+  @Test
+  void payloadsAreMatchedWhereverTheHoldersLayoutPutsThem() throws IOException {
+    // FFCV's every_field file lays its payloads out field by field: its samples descend once in pointer order, so
+    // the binary search over the samples does not apply and each payload is still matched to itself
+    for (String name : GoldenFiles.NAMES) {
+      try (BetonReader r = BetonReader.open(GoldenFiles.path(name))) {
+        AllocationTable t = r.allocations();
+        int[] match = CompactedShard.matching(t, t, 0, r.header().numSamples(), name);
+        assertThat(match).as(name).containsExactly(IntStream.range(0, t.size()).toArray());
+      }
+    }
+    try (BetonReader labels = BetonReader.open(GoldenFiles.path("jpg_labels"));
+        BetonReader spill = BetonReader.open(GoldenFiles.path("page_spill"))) {
+      assertThatThrownBy(() -> CompactedShard.matching(labels.allocations(), spill.allocations(), 0,
+          labels.header().numSamples(), "page_spill"))
+          .hasMessageContaining("page_spill does not hold the same payloads in the same order");
+    }
   }
 
   /** Merges {@code count} shards from {@code first} into {@code name}, publishes, deletes the merged ones. */
