@@ -310,14 +310,21 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     plan();
     int epoch = nextEpoch;
     int[] epochOrder = epochOrder(epoch);
-    long fingerprint = LoaderState.orderHash(epochOrder);
+    long fingerprint = LoaderState.orderHash(epochOrder, options.batchSize);
+    String nextEpochInstead = "Resume at the next epoch instead (resumeFrom(new LoaderState(" + (epoch + 1)
+        + ", 0)) or startEpoch(" + (epoch + 1) + ")), or with the dataset and options the state was saved with";
     if (resumeBatch > 0 && resumeOrder != LoaderState.UNKNOWN_ORDER && resumeOrder != fingerprint) {
       throw new IllegalStateException("Cannot resume at batch " + resumeBatch + " of epoch " + epoch + ": this"
           + " loader's order of epoch " + epoch + " is not the one the state was saved with (the dataset's samples"
           + " changed since, appended to or compacted into other shards that the order follows, or another seed,"
-          + " order, indices or rank). Resuming inside it would repeat some of its samples and skip others. Resume"
-          + " at the next epoch instead (resumeFrom(new LoaderState(" + (epoch + 1) + ", 0)) or startEpoch("
-          + (epoch + 1) + ")), or with the dataset and options the state was saved with");
+          + " order, indices, rank or batch size). Resuming inside it would repeat some of its samples and skip"
+          + " others. " + nextEpochInstead);
+    }
+    if (resumeBatch > length()) {
+      // a state never points past an epoch's last batch: its end is saved as (epoch + 1, 0)
+      throw new IllegalStateException("Cannot resume at batch " + resumeBatch + " of epoch " + epoch + ": the"
+          + " epoch has " + length() + " batches of " + options.batchSize + " samples, so the state was saved with"
+          + " another batch size or dataset. " + nextEpochInstead);
     }
     nextEpoch++;
     int first = resumeBatch;

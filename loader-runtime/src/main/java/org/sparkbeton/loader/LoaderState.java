@@ -6,7 +6,7 @@ package org.sparkbeton.loader;
  * with the same options over the same samples then yields exactly the batches that were still to come, bit for bit,
  * because an epoch's order and every augmentation depend only on (seed, epoch, sample). Where the epoch's order is
  * not the one the state was saved with (the dataset was appended to or compacted into other shards that the order
- * follows, another seed, order or set of indices), resuming mid-epoch would repeat some of its samples and skip
+ * follows, another seed, order, set of indices or batch size), resuming mid-epoch would repeat some of its samples and skip
  * others, so the resumed loader refuses to start that epoch and says how to go on.
  *
  * @param order a 64-bit hash of this rank's order of samples for {@code epoch} ({@link #orderHash}), or
@@ -29,9 +29,13 @@ public record LoaderState(int epoch, int batch, long order) {
     this(epoch, batch, UNKNOWN_ORDER);
   }
 
-  /** The fingerprint of an epoch's order: a 64-bit hash of its sample indices in order, never {@link #UNKNOWN_ORDER}. */
-  static long orderHash(int[] order) {
-    long h = 0x9E3779B97F4A7C15L ^ order.length;
+  /**
+   * The fingerprint of an epoch's order cut into batches of {@code batchSize}: a 64-bit hash of its sample indices in
+   * order and the batch size (a batch number means other samples at another batch size), never
+   * {@link #UNKNOWN_ORDER}.
+   */
+  static long orderHash(int[] order, int batchSize) {
+    long h = mix(0x9E3779B97F4A7C15L ^ order.length) + batchSize;
     for (int sample : order) {
       h = mix(h + sample);
     }

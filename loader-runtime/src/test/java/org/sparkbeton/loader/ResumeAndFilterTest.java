@@ -38,9 +38,9 @@ class ResumeAndFilterTest {
       assertThatThrownBy(b::iterator).isInstanceOf(IllegalStateException.class)
           .hasMessage("Cannot resume at batch 3 of epoch 0: this loader's order of epoch 0 is not the one the state"
               + " was saved with (the dataset's samples changed since, appended to or compacted into other shards that"
-              + " the order follows, or another seed, order, indices or rank). Resuming inside it would repeat some"
-              + " of its samples and skip others. Resume at the next epoch instead (resumeFrom(new LoaderState(1, 0))"
-              + " or startEpoch(1)), or with the dataset and options the state was saved with");
+              + " the order follows, or another seed, order, indices, rank or batch size). Resuming inside it would"
+              + " repeat some of its samples and skip others. Resume at the next epoch instead (resumeFrom(new"
+              + " LoaderState(1, 0)) or startEpoch(1)), or with the dataset and options the state was saved with");
     }
     try (Loader b = LoaderTest.cifarLike(file, 2, OrderOption.QUASI_RANDOM, 22).resumeFrom(saved).build()) {
       assertThatThrownBy(b::iterator).hasMessageStartingWith("Cannot resume at batch 3 of epoch 0");
@@ -50,6 +50,36 @@ class ResumeAndFilterTest {
     }
     try (Loader b = LoaderTest.cifarLikeOn(appended, 2).resumeFrom(new LoaderState(0, 3)).build()) {
       assertThat(b.iterator().next().epoch()).as("a state without the fingerprint, as before it existed").isZero();
+    }
+  }
+
+  @Test
+  void aStateOfAnotherBatchSizeOrPastTheEpochsEndIsRefused() throws IOException {
+    Path file = Datasets.rawImages(dir, 60, 8, 6);
+    LoaderState saved;
+    try (Loader a = LoaderTest.cifarLikeOn(file, 2).build()) {
+      Iterator<Batch> e0 = a.iterator();
+      for (int k = 0; k < 3; k++) {
+        e0.next();
+      }
+      saved = a.state();
+    }
+    // batch 3 of 16 samples would start at sample 48, not 24: the same order, other samples
+    try (Loader b = LoaderTest.cifarLikeOn(file, 2).batchSize(16).resumeFrom(saved).build()) {
+      assertThatThrownBy(b::iterator).isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith("Cannot resume at batch 3 of epoch 0: this loader's order of epoch 0 is not the"
+              + " one the state was saved with")
+          .hasMessageContaining("rank or batch size");
+    }
+    try (Loader b = LoaderTest.cifarLikeOn(file, 2).batchSize(16).resumeFrom(new LoaderState(0, 5)).build()) {
+      assertThatThrownBy(b::iterator).isInstanceOf(IllegalStateException.class)
+          .hasMessage("Cannot resume at batch 5 of epoch 0: the epoch has 4 batches of 16 samples, so the state was"
+              + " saved with another batch size or dataset. Resume at the next epoch instead (resumeFrom(new"
+              + " LoaderState(1, 0)) or startEpoch(1)), or with the dataset and options the state was saved with");
+    }
+    try (Loader b = LoaderTest.cifarLikeOn(file, 2).resumeFrom(saved).build()) {
+      Iterator<Batch> resumed = b.iterator();
+      assertThat(resumed.next().index()).as("the same batch size resumes where it stopped").isEqualTo(3);
     }
   }
 
