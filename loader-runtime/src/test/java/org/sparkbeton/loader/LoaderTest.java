@@ -24,6 +24,7 @@ import org.sparkbeton.loader.pipeline.DType;
 import org.sparkbeton.loader.pipeline.Operation;
 import org.sparkbeton.loader.pipeline.SampleContext;
 import org.sparkbeton.loader.pipeline.TensorSpec;
+import org.sparkbeton.loader.transforms.Convert;
 import org.sparkbeton.loader.transforms.Cutout;
 import org.sparkbeton.loader.transforms.NormalizeImage;
 import org.sparkbeton.loader.transforms.RandomHorizontalFlip;
@@ -252,6 +253,20 @@ class LoaderTest {
             new Invert()).build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Pipeline 'image', step 2 (Invert) on float32[10, 12, 3]: Invert expects uint8, got float32[10, 12, 3]");
+    // fused or not, an image operation after ToChannelsFirst would read [C, H, W] as [H, W, C]: a flip would mirror
+    // the image top to bottom
+    for (boolean fuse : new boolean[] {true, false}) {
+      assertThatThrownBy(() -> Loader.builder(file).batchSize(4).fuse(fuse)
+          .pipeline("image", new SimpleRgbDecoder(), new ToChannelsFirst(), new RandomHorizontalFlip(1.0)).build())
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageEndingWith("RandomHorizontalFlip expects an [H, W, C] image, got uint8[3, 10, 12] with its channels"
+              + " first ([C, H, W], after ToChannelsFirst): put RandomHorizontalFlip before ToChannelsFirst");
+      assertThatThrownBy(() -> Loader.builder(file).batchSize(4).fuse(fuse)
+          .pipeline("image", new SimpleRgbDecoder(), new ToChannelsFirst(), new Convert(DType.FLOAT32),
+              new ToChannelsFirst()).build())
+          .hasMessageEndingWith("ToChannelsFirst expects an [H, W, C] image, got float32[3, 10, 12] with its channels"
+              + " first ([C, H, W], after ToChannelsFirst): the pipeline moves them twice");
+    }
     assertThatThrownBy(() -> Loader.builder(file).pipeline("label", new IntDecoder()).build())
         .hasMessage("Set a batch size with batchSize(n)");
     assertThatThrownBy(() -> Loader.builder(file).batchSize(2).build())

@@ -26,7 +26,7 @@ public final class Convert implements Operation {
 
   @Override
   public Stage plan(TensorSpec input) {
-    TensorSpec output = TensorSpec.of(target, input.shape());
+    TensorSpec output = input.withDType(target);
     DType from = input.dtype();
     int n = (int) input.elements();
     return new TransformStage.PerSample(output, TransformStage.Writes.SEPARATE_OUTPUT) {

@@ -15,7 +15,7 @@ public final class ToChannelsFirst implements PixelOperation {
   @Override
   public PixelStage planPixels(TensorSpec input) {
     Images.requireHwc(name(), input);
-    TensorSpec output = TensorSpec.of(input.dtype(), input.dim(2), input.dim(0), input.dim(1));
+    TensorSpec output = TensorSpec.of(input.dtype(), input.dim(2), input.dim(0), input.dim(1)).asChannelsFirst();
     return new PixelStage() {
       @Override
       public TensorSpec output() {
@@ -36,7 +36,7 @@ public final class ToChannelsFirst implements PixelOperation {
     int w = input.dim(1);
     int c = input.dim(2);
     int e = input.dtype().size();
-    TensorSpec output = TensorSpec.of(input.dtype(), c, h, w);
+    TensorSpec output = TensorSpec.of(input.dtype(), c, h, w).asChannelsFirst();
     return new TransformStage.PerSample(output, TransformStage.Writes.SEPARATE_OUTPUT) {
       @Override
       public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {

@@ -166,7 +166,7 @@ class TransformReferenceTest {
       in.putFloat(4 * i, i);
     }
     Operation.Stage st = new ToChannelsFirst().plan(f32);
-    assertThat(st.output()).isEqualTo(TensorSpec.of(DType.FLOAT32, 4, 2, 3));
+    assertThat(st.output()).isEqualTo(TensorSpec.of(DType.FLOAT32, 4, 2, 3).asChannelsFirst());
     ByteBuffer out = ByteBuffer.allocate(f32.bytes()).order(ByteOrder.LITTLE_ENDIAN);
     st.apply(in, 0, out, 0, ctx(0));
     for (int c = 0; c < 4; c++) {
