@@ -314,7 +314,21 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     if (failure != null) {
       throw failure;
     }
-    return !cancelled && handed + 1 < numBatches;
+    boolean more = handed + 1 < numBatches;
+    refuseIfClosedEarly(more);
+    return more;
+  }
+
+  /**
+   * An epoch closed before its last batch (the loader closed from another thread, or a new epoch started) ends
+   * the consumer's loop with an exception: ending it quietly would look like the epoch's end, and a checkpoint
+   * saved then would skip the batches never handed out.
+   */
+  private void refuseIfClosedEarly(boolean batchesLeft) {
+    if (cancelled && batchesLeft) {
+      throw new IllegalStateException("Epoch " + epoch + " was closed after " + (handed + 1) + " of its "
+          + numBatches + " batches (a new epoch started or the loader closed)");
+    }
   }
 
   @Override
@@ -385,7 +399,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       throw failure;
     }
     int b = handed + 1;
-    if (cancelled || b >= numBatches) {
+    refuseIfClosedEarly(b < numBatches);
+    if (b >= numBatches) {
       return false;
     }
     awaitBatch(b);
@@ -395,7 +410,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     if (b >= skipFrom) {
       throw new SkipRestart();
     }
-    return !cancelled;
+    refuseIfClosedEarly(true);
+    return true;
   }
 
   /** Samples handed to the consumer so far (for a run continuing this one). */

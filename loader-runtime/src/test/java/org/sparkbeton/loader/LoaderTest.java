@@ -247,6 +247,30 @@ class LoaderTest {
   }
 
   @Test
+  void aLoaderClosedFromAnotherThreadEndsTheConsumersLoopWithAnErrorNotAsTheEpochsEnd() throws Exception {
+    for (BadSamplePolicy policy : new BadSamplePolicy[] {BadSamplePolicy.FAIL, BadSamplePolicy.SKIP}) {
+      Loader loader = cifarLike(2, OrderOption.RANDOM, 5).onBadSample(policy).build();
+      Iterator<Batch> epoch = loader.iterator();
+      epoch.next();
+      epoch.next();
+      Thread closer = new Thread(loader::close);
+      closer.start();
+      closer.join();
+      assertThatThrownBy(epoch::hasNext).as(policy.toString()).isInstanceOf(IllegalStateException.class)
+          .hasMessage("Epoch 0 was closed after 2 of its " + loader.length() + " batches (a new epoch started or the"
+              + " loader closed)");
+    }
+    try (Loader loader = cifarLike(2, OrderOption.RANDOM, 5).build()) {
+      Iterator<Batch> epoch = loader.iterator();
+      while (epoch.hasNext()) {
+        epoch.next();
+      }
+      loader.iterator();
+      assertThat(epoch.hasNext()).as("an epoch that ended, then closed by the next one").isFalse();
+    }
+  }
+
+  @Test
   void planningErrorsNameThePipelineTheStepAndTheMismatch() {
     assertThatThrownBy(() -> Loader.builder(file).batchSize(4)
         .pipeline("image", new SimpleRgbDecoder(), new NormalizeImage(new double[3], new double[] {1, 1, 1}, DType.FLOAT32),
