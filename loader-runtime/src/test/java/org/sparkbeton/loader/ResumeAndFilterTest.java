@@ -10,8 +10,12 @@ import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
 import org.sparkbeton.loader.decoders.IntDecoder;
+import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
+import org.sparkbeton.loader.decoders.SimpleRgbDecoder;
 import org.sparkbeton.loader.order.OrderOption;
+import org.sparkbeton.loader.pipeline.Decoder;
 
 class ResumeAndFilterTest {
   @TempDir
@@ -144,6 +148,26 @@ class ResumeAndFilterTest {
       }
       assertThat(seen).containsExactlyInAnyOrder(2, 4, 6, 8, 10, 44);
       assertThat(even.length()).isEqualTo(2); // options kept: batch size 4, no drop
+    }
+  }
+
+  @Test
+  void anEmptyDatasetOrAFilterMatchingNothingHasNoBatchesWhateverItsPipelines() throws IOException {
+    Path empty = Datasets.rawImages(dir, 0, 4, 4);
+    Path file = Datasets.rawImages(dir, 20, 4, 4);
+    Decoder[] images = {new RandomResizedCropRgbDecoder(8, 8), new CenterCropRgbDecoder(8, 8, 1), new SimpleRgbDecoder()};
+    for (Decoder decoder : images) {
+      try (Loader loader = Loader.builder(empty).batchSize(4).dropLast(false).pipeline("image", decoder)
+          .pipeline("label", new IntDecoder()).build()) {
+        assertThat(loader.length()).as(decoder.name()).isZero();
+        assertThat(loader.iterator().hasNext()).isFalse();
+      }
+      try (Loader all = Loader.builder(file).batchSize(4).dropLast(false).pipeline("image", decoder)
+          .pipeline("label", new IntDecoder()).build();
+          Loader none = all.filter("label", new IntDecoder(), (rows, offset, length) -> rows.getLong(offset) < 0)) {
+        assertThat(none.samplesPerEpoch()).as(decoder.name()).isZero();
+        assertThat(none.iterator().hasNext()).isFalse();
+      }
     }
   }
 }

@@ -112,9 +112,6 @@ public abstract class CropRgbDecoder implements Decoder {
     SampleFacts facts = field.fact(SampleFacts.class, SampleFacts::scan);
     long maxPixels = facts.maxPixels();
     int firstJpeg = facts.firstJpeg();
-    if (field.samples().length == 0) {
-      throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
-    }
     codec.requireFor(field, firstJpeg);
     int scratchBytes = (int) Math.max(maxPixels * 3, 3);
     Scratch[] perWorker = new Scratch[memory.workers()];

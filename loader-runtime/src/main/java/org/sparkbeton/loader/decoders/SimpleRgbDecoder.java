@@ -85,9 +85,6 @@ public final class SimpleRgbDecoder implements Decoder {
         firstJpeg = s;
       }
     }
-    if (field.samples().length == 0) {
-      throw new IllegalArgumentException("no samples to read from field '" + field.name() + "'");
-    }
     if (sizes.isEmpty()) {
       sizes.put(1L << 16 | 1, -1); // every image is bad: a 1x1 plan, each sample fails when read
     }
