@@ -110,6 +110,9 @@ public final class Shards implements Closeable {
           throw e;
         }
         readers.add(r);
+        if (sums != null) {
+          checkRecords(r);
+        }
         if (fields == null) {
           fields = r.fields().toString();
         }
@@ -122,6 +125,19 @@ public final class Shards implements Closeable {
       throw e;
     }
     return new Shards(readers.toArray(new BetonReader[0]), stores.toArray(new PayloadStore[0]), verifiers);
+  }
+
+  /**
+   * Reads every metadata record of {@code r} through its page checks, so that a damaged metadata page fails the
+   * open, whichever fields the pipelines read: a loader of labels alone plans nothing over the records and would
+   * otherwise meet the damage in the middle of an epoch. The records are kept by the reader (the pipelines read
+   * them from there), so this moves work to the build rather than adding it.
+   */
+  private static void checkRecords(BetonReader r) {
+    long samples = r.header().numSamples();
+    for (long s = 0; s < samples; s = r.recordChunkEnd(s)) {
+      r.recordChunk(s);
+    }
   }
 
   /**

@@ -111,6 +111,10 @@ class PageCheckTest {
         .isInstanceOf(BetonFormatException.class)
         .hasMessageContaining("part-00000.beton: page 0 (" + region + " region, bytes [")
         .hasMessageContaining("the shard changed after it was written");
+    // a loader of labels alone plans nothing over the records, and still checks them when built
+    assertThatThrownBy(() -> Loader.builder(dir).batchSize(10).pipeline("label", new IntDecoder()).build())
+        .isInstanceOf(BetonFormatException.class)
+        .hasMessageContaining("part-00000.beton: page 0 (" + region + " region, bytes [");
   }
 
   /** Cache mode OS reads a table when the first batch needs its shard: the epoch fails, under every policy. */
