@@ -193,6 +193,27 @@ class BetonColumnTypesTest {
   }
 
   @Test
+  void stringsThatAreNotUtf8KeepTheirBytesAsBytesAndAreRefusedAsJson() {
+    // Spark strings are bytes: C3 28 and FF are not UTF-8, and decoding them would store EF BF BD instead
+    Dataset<Row> odd = spark.range(0, 2, 1, 1).selectExpr("id",
+        "if(id = 0, cast(unhex('C328FF41') as string), '\uFFFD real replacement char') as s");
+    Path bytes = tmp.resolve("not-utf8-bytes");
+    odd.write().format("beton").option("stringEncoding", "bytes").save(bytes.toString());
+    assertThat(read(bytes).orderBy("id").selectExpr("hex(cast(s as binary))").collectAsList())
+        .extracting(row -> row.getString(0))
+        .containsExactly("C328FF41", "EFBFBD207265616C207265706C6163656D656E742063686172");
+
+    assertThatThrownBy(() -> odd.write().format("beton").save(tmp.resolve("not-utf8-json").toString()))
+        .hasStackTraceContaining("a string that is not valid UTF-8 (bytes C328FF41): a JSON field holds text only");
+    assertThatThrownBy(() -> odd.selectExpr("id", "named_struct('s', s) as st").write().format("beton")
+        .save(tmp.resolve("not-utf8-struct").toString()))
+        .hasStackTraceContaining("a string that is not valid UTF-8 (bytes C328FF41)");
+    Path json = tmp.resolve("replacement-char-json");
+    odd.where("id = 1").write().format("beton").save(json.toString());
+    assertThat(read(json).collectAsList().get(0).getString(1)).isEqualTo("\uFFFD real replacement char");
+  }
+
+  @Test
   void anAppendKeepsATypeThatHoldsBothWritesAndWidensOrDropsOneThatDoesNot() throws Exception {
     Path dir = tmp.resolve("append");
     spark.range(0, 3, 1, 1).selectExpr("cast(id as smallint) as n", "id % 2 = 0 as flag", "cast(id as float) as f")

@@ -21,6 +21,7 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.unsafe.types.UTF8String;
 import org.sparkbeton.format.JsonStrings;
 
 /**
@@ -75,7 +76,7 @@ final class JsonValues {
         Object k = map.keyArray().get(i, m.keyType());
         StringBuilder key = new StringBuilder();
         if (m.keyType() instanceof StringType) {
-          key.append(k);
+          key.append(Utf8Text.of((UTF8String) k));
         } else {
           append(key, k, m.keyType());
           if (key.length() > 1 && key.charAt(0) == '"') {
@@ -88,7 +89,7 @@ final class JsonValues {
       }
       sb.append('}');
     } else if (t instanceof StringType) {
-      string(sb, v.toString());
+      string(sb, Utf8Text.of((UTF8String) v));
     } else if (t instanceof BooleanType || t instanceof LongType || t instanceof IntegerType || t instanceof ShortType
         || t instanceof ByteType) {
       sb.append(v);

@@ -1,7 +1,6 @@
 package org.sparkbeton.spark.write;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.UnsafeRow;
@@ -201,11 +200,11 @@ final class RowEncoder implements AutoCloseable {
         yield StoredDecimals.toDouble(row.getDecimal(i, type.precision(), type.scale()).toJavaBigDecimal());
       }
       case BINARY -> row.getBinary(i);
-      case STRING_BYTES -> row.getUTF8String(i).toString().getBytes(StandardCharsets.UTF_8);
-      case STRING_JSON -> jsonString(row.getUTF8String(i).toString());
+      case STRING_BYTES -> row.getUTF8String(i).getBytes(); // Spark's bytes as they are, valid UTF-8 or not
+      case STRING_JSON -> jsonString(Utf8Text.of(row.getUTF8String(i)));
       case READ_JSON -> {
         // a read gives an object's or a list's JSON text, and a string's text: the one kept, the other quoted again
-        String text = row.getUTF8String(i).toString();
+        String text = Utf8Text.of(row.getUTF8String(i));
         yield JsonText.isObjectOrList(text) ? text : jsonString(text);
       }
       case JSON -> JsonValues.toJson(row.get(i, p.type()), p.type());
