@@ -132,14 +132,30 @@ final class JsonColumnValues {
     throw new IllegalArgumentException("no JSON form of " + t.simpleString());
   }
 
-  /** A map key, which JSON keeps as a string: the string, or the integer it writes. */
+  /**
+   * A map key, which JSON keeps as a string: the string itself; an integer, a boolean, a decimal, a date or a
+   * timestamp as the text its value is written as; binary, structs and lists as their JSON text.
+   */
   private static Object key(String k, DataType t) {
     if (t instanceof StringType) {
       return UTF8String.fromString(k);
     }
     try {
-      return integer(Long.parseLong(k), t);
-    } catch (NumberFormatException e) {
+      if (t instanceof LongType || t instanceof IntegerType || t instanceof ShortType || t instanceof ByteType) {
+        return integer(Long.parseLong(k), t);
+      }
+      if (t instanceof BooleanType) {
+        if (!k.equals("true") && !k.equals("false")) {
+          throw new IllegalArgumentException("expected true or false");
+        }
+        return Boolean.valueOf(k);
+      }
+      if (t instanceof DecimalType || t instanceof DateType || t instanceof TimestampType
+          || t instanceof TimestampNTZType) {
+        return value(k, t);
+      }
+      return value(JsonText.value(k), t);
+    } catch (RuntimeException e) {
       throw new IllegalArgumentException("expected a " + t.simpleString() + " map key, found \"" + k + "\"", e);
     }
   }

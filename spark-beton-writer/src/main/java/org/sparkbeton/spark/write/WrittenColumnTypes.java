@@ -59,7 +59,7 @@ final class WrittenColumnTypes {
   /**
    * Whether the JSON {@link JsonValues} writes for values of {@code t} gives them back: numbers (not-a-number and
    * infinities become null), strings, booleans, binary (lists of byte values), decimals, dates and timestamps (their
-   * ISO-8601 text), in structs, lists and maps keyed by strings or integers. Intervals and other types are written
+   * ISO-8601 text), in structs, lists and maps keyed by any of these but floats and doubles. Intervals and other types are written
    * as their text, which this reader does not parse back: such a column reads back as its JSON text.
    */
   static boolean jsonRestores(DataType t) {
@@ -75,9 +75,9 @@ final class WrittenColumnTypes {
       return jsonRestores(a.elementType());
     }
     if (t instanceof MapType m) {
+      // a key is JSON text as a string: a float's not-a-number and infinities would be the text null
       DataType k = m.keyType();
-      boolean key = k instanceof StringType || k instanceof LongType || k instanceof IntegerType
-          || k instanceof ShortType || k instanceof ByteType;
+      boolean key = !(k instanceof DoubleType || k instanceof FloatType) && jsonRestores(k);
       return key && jsonRestores(m.valueType());
     }
     return t instanceof StringType || t instanceof BooleanType || t instanceof LongType || t instanceof IntegerType
