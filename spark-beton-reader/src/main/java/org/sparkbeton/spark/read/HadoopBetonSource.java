@@ -58,14 +58,16 @@ public final class HadoopBetonSource implements BetonSource {
   /**
    * A shard the driver planned from a manifest or a header that is not there when it is opened. Each query plans
    * from the dataset as it is then ({@link DatasetInputs#current}), so the shard went away after that: the dataset
-   * was overwritten (which deletes the shards its old manifest listed) while the query ran, or compacted and the
-   * replaced shards deleted after the compaction's keepReplacedFor, or the file was deleted.
+   * was overwritten (which deletes the shards its old manifest listed) since the query was planned (Spark keeps a
+   * DataFrame's plan for its repeated actions, so that may be long before), or compacted and the replaced shards
+   * deleted after the compaction's keepReplacedFor, or the file was deleted.
    */
   static FileNotFoundException missingShard(Path path, IOException cause) {
     FileNotFoundException missing = new FileNotFoundException("Shard " + path + " does not exist: the dataset was"
-        + " overwritten while this query ran, or compacted longer ago than the compaction's keepReplacedFor (run the"
-        + " query again), or the file was deleted (beton verify lists the"
-        + " shards a dataset's manifest names that are missing). Option " + BetonReadOptions.IGNORE_MISSING_FILES
+        + " overwritten after this query was planned, or compacted longer ago than the compaction's keepReplacedFor,"
+        + " or the file was deleted (beton verify lists the shards a dataset's manifest names that are missing). A"
+        + " query planned now reads the dataset as it is: load() it again (an action repeated on the same DataFrame,"
+        + " such as a second collect(), runs the plan of its first). Option " + BetonReadOptions.IGNORE_MISSING_FILES
         + "=true skips missing shards");
     missing.initCause(cause);
     return missing;

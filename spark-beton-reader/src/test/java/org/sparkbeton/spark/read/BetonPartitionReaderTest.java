@@ -196,7 +196,9 @@ class BetonPartitionReaderTest {
     Files.delete(dir.resolve("part-00005.beton"));
     assertThatThrownBy(() -> read(packed, ReadConf.defaults(), new CountingOpener()))
         .isInstanceOf(java.io.FileNotFoundException.class)
-        .hasMessageContaining("part-00005.beton does not exist: the dataset was overwritten while this query ran")
+        .hasMessageContaining("part-00005.beton does not exist: the dataset was overwritten after this query was planned")
+        .hasMessageContaining("load() it again (an action repeated on the same DataFrame, such as a second collect(),"
+            + " runs the plan of its first)")
         .hasMessageContaining("ignoreMissingFiles=true");
     // a shard that went away is not damage: ignoreCorruptFiles (the option or the session's) does not skip it
     for (ReadConf corruptOnly : List.of(ReadConf.parse(Map.of("ignoreCorruptFiles", "true"), Map.of()),
