@@ -113,9 +113,28 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     // only the built-in RANDOM: a user's order is never run on another thread than the caller's
     this.earlyOrder = options.order == OrderOption.RANDOM ? EarlyOrder.start(order, nextEpoch) : null;
     this.plan = new LoaderPlan(allocator, options.numThreads, options.batchesAhead + 2, options.batchSize);
-    plan();
-    for (Decoder d : decoders()) {
-      d.retain(); // last: a loader that failed to build holds nothing
+    try {
+      plan();
+      retainDecoders(); // last: a loader that failed to build holds nothing
+    } catch (RuntimeException | Error e) {
+      AfterFailure.close(e, plan); // the builder closes the files and the allocator
+      throw e;
+    }
+  }
+
+  /** Retains each distinct decoder; when one refuses, those retained before it are released. */
+  private void retainDecoders() {
+    List<Decoder> retained = new ArrayList<>();
+    try {
+      for (Decoder d : decoders()) {
+        d.retain();
+        retained.add(d);
+      }
+    } catch (RuntimeException | Error e) {
+      for (Decoder d : retained) {
+        AfterFailure.close(e, d::release);
+      }
+      throw e;
     }
   }
 

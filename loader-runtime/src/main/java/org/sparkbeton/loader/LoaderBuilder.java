@@ -424,7 +424,7 @@ public final class LoaderBuilder {
         try {
           cache = new PageCache(readers, cacheBudget, alloc, opener);
         } catch (RuntimeException | IOException | Error e) {
-          readers.close();
+          AfterFailure.close(e, readers);
           throw e;
         }
         shards = readers.withStores(cache::store);
@@ -435,17 +435,13 @@ public final class LoaderBuilder {
       }
       return new Loader(effective, shards, cache, staged, alloc, owns);
     } catch (RuntimeException | IOException | Error e) {
-      if (cache != null) {
-        cache.close();
-      }
-      if (remote != null) {
-        remote.close();
-      }
-      if (shards != null) {
-        shards.close();
-      }
+      // the loader, had it been made, frees its own plan; whatever fails to close here is added to e, never thrown
+      // instead of it (an allocator closed with buffers outstanding would report a leak and hide why build failed)
+      AfterFailure.close(e, cache);
+      AfterFailure.close(e, remote);
+      AfterFailure.close(e, shards);
       if (owns) {
-        alloc.close();
+        AfterFailure.close(e, alloc);
       }
       throw e;
     }
@@ -456,7 +452,7 @@ public final class LoaderBuilder {
     try {
       return RemoteDataset.open(store, staging);
     } catch (RuntimeException | IOException | Error e) {
-      store.close();
+      AfterFailure.close(e, store);
       throw e;
     }
   }
