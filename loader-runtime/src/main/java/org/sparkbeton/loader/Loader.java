@@ -37,6 +37,11 @@ import org.sparkbeton.loader.store.DatasetStoreProvider;
  * garbage collector finds it unreachable, with one warning logged: a safety net, not a way to close (when a
  * collection runs is unknown, and until then its threads, memory and files are held).
  *
+ * <p>After {@code close()}, {@link #iterator()}, {@link #filter}, {@link #epochOrder} and {@link #pipelines()}
+ * throw {@link IllegalStateException} (they would read closed files or freed plans), {@link #offHeapBytes()} is 0,
+ * and the others answer with what the loader last knew: {@link #state()} (to save a checkpoint after closing),
+ * {@link #timings()}, {@link #badSamples()}, {@link #pagesRead()}, {@link #length()}, {@link #nextEpoch()}.
+ *
  * <pre>{@code
  * try (Loader loader = Loader.builder(Path.of("train.beton"))
  *     .batchSize(256).numThreads(8).order(OrderOption.QUASI_RANDOM).seed(1)
@@ -297,11 +302,13 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** The outputs, in pipeline order, with their per-sample specs, as planned for the current epoch. */
   public synchronized List<PlannedPipeline> pipelines() {
+    requireOpen();
     return core.pipelines();
   }
 
   /** This rank's samples for {@code epoch}, in order, before truncation to whole batches. */
   public int[] epochOrder(int epoch) {
+    requireOpen();
     int[] global = earlyOrder == null ? null : earlyOrder.take(epoch);
     if (global == null) {
       global = order.globalOrder(epoch);
@@ -363,6 +370,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
+    requireOpen();
     LoaderBuilder scan = options.sameDataset().batchSize(options.batchSize).numThreads(options.numThreads)
         .dropLast(false).verifyChecksums(options.verifyChecksums).onBadSample(options.onBadSample)
         .maxImagePixels(options.maxImagePixels).pipeline(field, decoder);
@@ -417,10 +425,17 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /**
    * Bytes of off-heap memory the loader holds: batch slots, the stages' per-worker scratch and, in cache
-   * mode PROCESS, the page cache.
+   * mode PROCESS, the page cache; 0 once closed.
    */
   public synchronized long offHeapBytes() {
-    return core.planBytes() + (cache == null ? 0 : cache.bytes());
+    return closed ? 0 : core.planBytes() + (cache == null ? 0 : cache.bytes());
+  }
+
+  /** Refuses a call that needs the loader's files or plan once it is closed. */
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("Loader over " + shards.name() + " is closed");
+    }
   }
 
   /**
