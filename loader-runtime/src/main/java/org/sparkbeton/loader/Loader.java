@@ -227,6 +227,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * left by failed attempts, are never opened; see {@link DatasetDirectory}).
    */
   public static LoaderBuilder builder(Path fileOrDataset) {
+    java.util.Objects.requireNonNull(fileOrDataset, "fileOrDataset");
     CodecPreload.start();
     if (Files.isDirectory(fileOrDataset)) {
       return new LoaderBuilder(DatasetDirectory.open(fileOrDataset));
@@ -242,6 +243,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * local cache ({@link LoaderBuilder#cacheDir}, {@link LoaderBuilder#cacheBytes}) as the epochs need them.
    */
   public static LoaderBuilder builder(URI dataset) {
+    java.util.Objects.requireNonNull(dataset, "dataset");
     if (dataset.getScheme() == null) {
       return builder(Path.of(dataset.getPath()));
     }
@@ -269,6 +271,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * (file i's samples follow those of files 0..i-1).
    */
   public static LoaderBuilder builder(List<Path> files) {
+    java.util.Objects.requireNonNull(files, "files");
+    for (int i = 0; i < files.size(); i++) {
+      java.util.Objects.requireNonNull(files.get(i), "files[" + i + "]");
+    }
     if (files.isEmpty()) {
       throw new IllegalArgumentException("A loader needs at least one .beton file");
     }
@@ -370,6 +376,9 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
+    java.util.Objects.requireNonNull(field, "field");
+    java.util.Objects.requireNonNull(decoder, "decoder");
+    java.util.Objects.requireNonNull(predicate, "predicate");
     requireOpen();
     LoaderBuilder scan = options.sameDataset().batchSize(options.batchSize).numThreads(options.numThreads)
         .dropLast(false).verifyChecksums(options.verifyChecksums).onBadSample(options.onBadSample)
