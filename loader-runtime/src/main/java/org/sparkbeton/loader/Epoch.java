@@ -30,7 +30,7 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
     this.order = skip ? withoutKnownBad(order) : order;
     int batches = loader.batchesFor(this.order.length);
     this.progressFirst = Math.min(firstBatch, batches);
-    this.run = new EpochRun(loader, epoch, truncated(batches), batches, progressFirst);
+    this.run = new EpochRun(loader.core(), epoch, truncated(batches), batches, progressFirst);
   }
 
   /** The order less the samples an earlier epoch found bad, each counted as left out of this epoch. */
@@ -103,7 +103,7 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
     }
     order = Arrays.copyOf(next, n);
     int batches = loader.batchesFor(n);
-    run = new EpochRun(loader, epoch, truncated(batches), batches, from, progressFirst, started, handed);
+    run = new EpochRun(loader.core(), epoch, truncated(batches), batches, from, progressFirst, started, handed);
   }
 
   /** The batch {@link #next()} returns next. */

@@ -25,7 +25,8 @@ import org.sparkbeton.loader.pipeline.SampleContext;
  * for it, and {@link Epoch} starts a new run from there without the sample.
  */
 final class EpochRun implements Iterator<Batch>, AutoCloseable {
-  private final Loader loader;
+  /** Not the Loader: these workers must not keep it reachable (a loader dropped unclosed is cleaned, see LoaderCore). */
+  private final LoaderCore loader;
   private final int epoch;
   private final int[] order;
   private final int numBatches;
@@ -70,7 +71,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     }
   }
 
-  EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch) {
+  EpochRun(LoaderCore loader, int epoch, int[] order, int numBatches, int firstBatch) {
     this(loader, epoch, order, numBatches, firstBatch, firstBatch, System.nanoTime(), 0);
   }
 
@@ -78,7 +79,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
    * A run that continues an epoch whose progress display started at batch {@code progressFirst}, at
    * {@code startNanos}, and has handed out {@code samplesHanded} samples.
    */
-  EpochRun(Loader loader, int epoch, int[] order, int numBatches, int firstBatch, int progressFirst, long startNanos,
+  EpochRun(LoaderCore loader, int epoch, int[] order, int numBatches, int firstBatch, int progressFirst, long startNanos,
       long samplesHanded) {
     this.progressFirst = progressFirst;
     this.startNanos = startNanos;
@@ -120,6 +121,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     if (cache != null) {
       cache.startEpoch(epoch, order, batchSize, numBatches, firstBatch, ahead + 1);
     }
+    loader.started(this);
     for (Thread t : threads) {
       t.start();
     }

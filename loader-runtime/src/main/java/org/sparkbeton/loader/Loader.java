@@ -1,7 +1,7 @@
 package org.sparkbeton.loader;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.lang.ref.Cleaner;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -16,7 +16,6 @@ import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.memory.BufferAllocator;
-import org.sparkbeton.loader.memory.SlotRing;
 import org.sparkbeton.loader.order.OrderContext;
 import org.sparkbeton.loader.order.OrderOption;
 import org.sparkbeton.loader.order.PageMap;
@@ -34,7 +33,14 @@ import org.sparkbeton.loader.store.DatasetStoreProvider;
  * epoch of {@link Batch}es; each call to {@link #iterator()} starts the next epoch (closing one still
  * running). Batches are views into a ring of {@code batchesAhead + 2} slots allocated once: copy what you
  * keep (see {@link Batch}). {@link #close()} stops the workers and frees every off-heap buffer; with the
- * default allocator it throws if anything leaked.
+ * default allocator it throws if anything leaked. A loader dropped without {@code close()} is closed once the
+ * garbage collector finds it unreachable, with one warning logged: a safety net, not a way to close (when a
+ * collection runs is unknown, and until then its threads, memory and files are held).
+ *
+ * <p>After {@code close()}, {@link #iterator()}, {@link #filter}, {@link #epochOrder} and {@link #pipelines()}
+ * throw {@link IllegalStateException} (they would read closed files or freed plans), {@link #offHeapBytes()} is 0,
+ * and the others answer with what the loader last knew: {@link #state()} (to save a checkpoint after closing),
+ * {@link #timings()}, {@link #badSamples()}, {@link #pagesRead()}, {@link #length()}, {@link #nextEpoch()}.
  *
  * <pre>{@code
  * try (Loader loader = Loader.builder(Path.of("train.beton"))
@@ -54,17 +60,15 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   /** The options this loader was built with: a private copy of the builder, read here and by {@link #filter}. */
   private final LoaderBuilder options;
   private final Shards shards;
-  private final BufferAllocator allocator;
-  private final boolean ownsAllocator;
+  /** What the epochs run on and close() frees; the worker threads and the cleaner hold it, never this facade. */
+  private final LoaderCore core;
+  /** Closes the core if this loader becomes unreachable unclosed; cleaned (deregistered) by close(). */
+  private final Cleaner.Cleanable cleanable;
   private final FieldSource[] sources;
   private final TraversalOrder order;
   private final int numIndices;
-  private final ProgressBar progressBar;
-  private final LoaderPlan plan;
   private final PageCache cache;
   private final BatchStaging staging;
-  private final BadSamplePolicy badSamplePolicy;
-  private final BadSamples badSamples = new BadSamples();
   private PageMap pageMap;
   /** The first epoch's RANDOM order, shuffled while {@code build()} plans; null for the other orders. */
   private final EarlyOrder earlyOrder;
@@ -75,7 +79,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
   private Epoch current;
   /** {@link LoaderState#orderHash} of the current epoch's order. */
   private long currentOrder;
-  private boolean closed;
+  private volatile boolean closed;
 
   Loader(LoaderBuilder b, Shards shards, PageCache cache, BatchStaging staging, BufferAllocator allocator,
       boolean owns) {
@@ -83,14 +87,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     this.shards = shards;
     this.cache = cache;
     this.staging = staging;
-    this.allocator = allocator;
-    this.ownsAllocator = owns;
-    this.progressBar = options.progress == null ? null : new ProgressBar(options.progress, options.progressIntervalMillis);
     this.nextEpoch = options.firstEpoch;
     this.resumeBatch = options.firstBatch;
     this.resumeOrder = options.firstEpochOrder;
-    this.badSamplePolicy = options.onBadSample;
-    if (badSamplePolicy == BadSamplePolicy.SKIP && options.worldSize > 1) {
+    if (options.onBadSample == BadSamplePolicy.SKIP && options.worldSize > 1) {
       throw new IllegalArgumentException("onBadSample(SKIP) with distributed(" + options.rank + ", "
           + options.worldSize + "): a rank that skips a sample would run fewer batches than the others, and a"
           + " distributed training step waits for every rank; use onBadSample(REPLACE), which keeps every rank's"
@@ -112,10 +112,30 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
         new OrderContext(indices, options.seed, options.batchSize, this::pageMap, shards.starts()));
     // only the built-in RANDOM: a user's order is never run on another thread than the caller's
     this.earlyOrder = options.order == OrderOption.RANDOM ? EarlyOrder.start(order, nextEpoch) : null;
-    this.plan = new LoaderPlan(allocator, options.numThreads, options.batchesAhead + 2, options.batchSize);
-    plan();
-    for (Decoder d : decoders()) {
-      d.retain(); // last: a loader that failed to build holds nothing
+    this.core = new LoaderCore(options, shards, staging, allocator, owns);
+    try {
+      plan();
+      retainDecoders(); // a loader that failed to build holds nothing
+    } catch (RuntimeException | Error e) {
+      AfterFailure.close(e, core::closePlan); // the builder closes the files and the allocator
+      throw e;
+    }
+    this.cleanable = core.closeWhenUnreachable(this); // last: only a loader that was built is ever cleaned
+  }
+
+  /** Retains each distinct decoder; when one refuses, those retained before it are released. */
+  private void retainDecoders() {
+    List<Decoder> retained = new ArrayList<>();
+    try {
+      for (Decoder d : core.decoders()) {
+        d.retain();
+        retained.add(d);
+      }
+    } catch (RuntimeException | Error e) {
+      for (Decoder d : retained) {
+        AfterFailure.close(e, d::release);
+      }
+      throw e;
     }
   }
 
@@ -142,7 +162,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * rebuilding the loader.
    */
   private void plan() {
-    plan.replan(memory -> {
+    core.replan(memory -> {
       List<PlannedPipeline> planned = new ArrayList<>();
       for (int i = 0; i < options.specs.size(); i++) {
         LoaderBuilder.Spec s = options.specs.get(i);
@@ -207,6 +227,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * left by failed attempts, are never opened; see {@link DatasetDirectory}).
    */
   public static LoaderBuilder builder(Path fileOrDataset) {
+    java.util.Objects.requireNonNull(fileOrDataset, "fileOrDataset");
     CodecPreload.start();
     if (Files.isDirectory(fileOrDataset)) {
       return new LoaderBuilder(DatasetDirectory.open(fileOrDataset));
@@ -222,6 +243,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * local cache ({@link LoaderBuilder#cacheDir}, {@link LoaderBuilder#cacheBytes}) as the epochs need them.
    */
   public static LoaderBuilder builder(URI dataset) {
+    java.util.Objects.requireNonNull(dataset, "dataset");
     if (dataset.getScheme() == null) {
       return builder(Path.of(dataset.getPath()));
     }
@@ -249,6 +271,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * (file i's samples follow those of files 0..i-1).
    */
   public static LoaderBuilder builder(List<Path> files) {
+    java.util.Objects.requireNonNull(files, "files");
+    for (int i = 0; i < files.size(); i++) {
+      java.util.Objects.requireNonNull(files.get(i), "files[" + i + "]");
+    }
     if (files.isEmpty()) {
       throw new IllegalArgumentException("A loader needs at least one .beton file");
     }
@@ -282,11 +308,13 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** The outputs, in pipeline order, with their per-sample specs, as planned for the current epoch. */
   public synchronized List<PlannedPipeline> pipelines() {
-    return plan.pipelines();
+    requireOpen();
+    return core.pipelines();
   }
 
   /** This rank's samples for {@code epoch}, in order, before truncation to whole batches. */
   public int[] epochOrder(int epoch) {
+    requireOpen();
     int[] global = earlyOrder == null ? null : earlyOrder.take(epoch);
     if (global == null) {
       global = order.globalOrder(epoch);
@@ -355,6 +383,10 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
    * sequential pass without dropping; the new loader keeps this loader's order of indices.
    */
   public Loader filter(String field, Decoder decoder, RowPredicate predicate) throws IOException {
+    java.util.Objects.requireNonNull(field, "field");
+    java.util.Objects.requireNonNull(decoder, "decoder");
+    java.util.Objects.requireNonNull(predicate, "predicate");
+    requireOpen();
     LoaderBuilder scan = options.sameDataset().batchSize(options.batchSize).numThreads(options.numThreads)
         .dropLast(false).verifyChecksums(options.verifyChecksums).onBadSample(options.onBadSample)
         .maxImagePixels(options.maxImagePixels).pipeline(field, decoder);
@@ -390,22 +422,15 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /** The bad samples met so far and what was done with them (see {@link BadSamplePolicy}); live. */
   public BadSamples badSamples() {
-    return badSamples;
+    return core.badSamples();
   }
 
   BadSamplePolicy badSamplePolicy() {
-    return badSamplePolicy;
-  }
-
-  /** Records a bad sample of {@code epoch}; {@code substitute} -1 when it is left out. */
-  void recordBadSample(int epoch, int batch, int sample, int substitute, String reason) {
-    badSamples.add(badSampleEvent(epoch, batch, sample, substitute, reason));
+    return core.badSamplePolicy();
   }
 
   BadSamples.Event badSampleEvent(int epoch, int batch, int sample, int substitute, String reason) {
-    int shard = shards.shardOf(sample);
-    return new BadSamples.Event(epoch, batch, sample, shards.reader(shard).file(), sample - shards.start(shard),
-        substitute, reason);
+    return core.badSampleEvent(epoch, batch, sample, substitute, reason);
   }
 
   /** Where the time of the current (or last) epoch went; all zero before the first epoch. */
@@ -416,84 +441,37 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /**
    * Bytes of off-heap memory the loader holds: batch slots, the stages' per-worker scratch and, in cache
-   * mode PROCESS, the page cache.
+   * mode PROCESS, the page cache; 0 once closed.
    */
   public synchronized long offHeapBytes() {
-    return plan.offHeapBytes() + (cache == null ? 0 : cache.bytes());
+    return closed ? 0 : core.planBytes() + (cache == null ? 0 : cache.bytes());
   }
 
+  /** Refuses a call that needs the loader's files or plan once it is closed. */
+  private void requireOpen() {
+    if (closed) {
+      throw new IllegalStateException("Loader over " + shards.name() + " is closed");
+    }
+  }
+
+  /**
+   * Stops the workers, frees every off-heap buffer and closes the files; idempotent. A loader dropped without it
+   * is closed when the garbage collector finds it unreachable, with a warning: call it (try-with-resources).
+   */
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
-    if (current != null) {
-      current.close();
-    }
     try {
-      freeBuffers();
-      if (staging != null) {
-        staging.close(); // before the shards: a remote dataset unmaps and unpins what it staged
-      }
-      shards.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      core.close();
     } finally {
-      try {
-        closeDecoders();
-      } finally {
-        if (ownsAllocator) {
-          allocator.close();
-        }
-      }
+      cleanable.clean(); // the cleaner's action finds the core closed and does nothing
     }
   }
 
-  /** Each distinct decoder, once. */
-  private List<Decoder> decoders() {
-    java.util.Set<Decoder> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
-    List<Decoder> out = new ArrayList<>();
-    for (LoaderBuilder.Spec s : options.specs) {
-      if (seen.add(s.decoder())) {
-        out.add(s.decoder());
-      }
-    }
-    return out;
-  }
-
-  /** Releases each distinct decoder (frees JPEG codec handles once no loader uses them); workers have stopped. */
-  private void closeDecoders() {
-    RuntimeException failure = null;
-    for (Decoder d : decoders()) {
-      try {
-        d.release();
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = new IllegalStateException("Cannot release decoder " + d.name(), e);
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-    }
-    if (failure != null) {
-      throw failure;
-    }
-  }
-
-  private void freeBuffers() {
-    plan.close();
-  }
-
-  synchronized SlotRing ring() { return plan.ring(); }
-  synchronized SlotPlan slotPlan() { return plan.slotPlan(); }
-  synchronized ByteBuffer[] scratch() { return plan.scratch(); }
+  /** What the epochs run on. */
+  LoaderCore core() { return core; }
   int batchSize() { return options.batchSize; }
-  int batchesAhead() { return options.batchesAhead; }
-  int numThreads() { return options.numThreads; }
-  boolean debug() { return options.debug; }
-  boolean profile() { return options.profile; }
-  /** The progress display, or null when not asked for. */
-  ProgressBar progressBar() { return progressBar; }
-  long seed() { return options.seed; }
 }

@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import org.sparkbeton.loader.io.BatchStaging;
 import org.sparkbeton.loader.io.PageCache;
 import org.sparkbeton.loader.io.DatasetDirectory;
@@ -164,7 +165,7 @@ public final class LoaderBuilder {
 
   /** Read only these samples (dataset indices, in this order for SEQUENTIAL; repeats allowed). */
   public LoaderBuilder indices(int[] indices) {
-    this.indices = indices.clone();
+    this.indices = Objects.requireNonNull(indices, "indices").clone();
     return this;
   }
 
@@ -191,7 +192,7 @@ public final class LoaderBuilder {
 
   /** Where off-heap memory comes from; the loader then frees its buffers but does not close it. */
   public LoaderBuilder allocator(BufferAllocator allocator) {
-    this.allocator = allocator;
+    this.allocator = Objects.requireNonNull(allocator, "allocator");
     return this;
   }
 
@@ -354,6 +355,7 @@ public final class LoaderBuilder {
    * iteration refuses to start (see {@link LoaderState}).
    */
   public LoaderBuilder resumeFrom(LoaderState state) {
+    Objects.requireNonNull(state, "state");
     this.firstEpoch = state.epoch();
     this.firstBatch = state.batch();
     this.firstEpochOrder = state.order();
@@ -362,11 +364,15 @@ public final class LoaderBuilder {
 
   /** An output named like its field. */
   public LoaderBuilder pipeline(String field, Decoder decoder, Operation... ops) {
+    Objects.requireNonNull(field, "field");
     return pipeline(field, field, decoder, ops);
   }
 
   /** An output named {@code output} reading {@code field}; several outputs may read one field. */
   public LoaderBuilder pipeline(String output, String field, Decoder decoder, Operation... ops) {
+    Objects.requireNonNull(output, "output");
+    Objects.requireNonNull(field, "field");
+    requireElements(ops, "ops", output);
     for (Spec s : specs) {
       check(!s.output.equals(output), "Output '" + output + "' is defined twice");
     }
@@ -379,6 +385,8 @@ public final class LoaderBuilder {
    * each whole batch after its per-sample steps.
    */
   public LoaderBuilder thenBatch(String output, BatchOperation... ops) {
+    Objects.requireNonNull(output, "output");
+    requireElements(ops, "ops", output);
     for (int i = 0; i < specs.size(); i++) {
       Spec s = specs.get(i);
       if (s.output.equals(output)) {
@@ -424,7 +432,7 @@ public final class LoaderBuilder {
         try {
           cache = new PageCache(readers, cacheBudget, alloc, opener);
         } catch (RuntimeException | IOException | Error e) {
-          readers.close();
+          AfterFailure.close(e, readers);
           throw e;
         }
         shards = readers.withStores(cache::store);
@@ -435,17 +443,13 @@ public final class LoaderBuilder {
       }
       return new Loader(effective, shards, cache, staged, alloc, owns);
     } catch (RuntimeException | IOException | Error e) {
-      if (cache != null) {
-        cache.close();
-      }
-      if (remote != null) {
-        remote.close();
-      }
-      if (shards != null) {
-        shards.close();
-      }
+      // the loader, had it been made, frees its own plan; whatever fails to close here is added to e, never thrown
+      // instead of it (an allocator closed with buffers outstanding would report a leak and hide why build failed)
+      AfterFailure.close(e, cache);
+      AfterFailure.close(e, remote);
+      AfterFailure.close(e, shards);
       if (owns) {
-        alloc.close();
+        AfterFailure.close(e, alloc);
       }
       throw e;
     }
@@ -456,8 +460,16 @@ public final class LoaderBuilder {
     try {
       return RemoteDataset.open(store, staging);
     } catch (RuntimeException | IOException | Error e) {
-      store.close();
+      AfterFailure.close(e, store);
       throw e;
+    }
+  }
+
+  /** Null-checks an array of operations and each of them, naming the pipeline and the position of a null one. */
+  private static void requireElements(Object[] ops, String name, String output) {
+    Objects.requireNonNull(ops, name);
+    for (int i = 0; i < ops.length; i++) {
+      Objects.requireNonNull(ops[i], name + "[" + i + "] of pipeline '" + output + "'");
     }
   }
 

@@ -36,19 +36,29 @@ final class LoaderPlan implements AutoCloseable {
     this.batchSize = batchSize;
   }
 
-  /** Plans every pipeline with {@code planner}, given this plan's fresh stage memory. */
+  /**
+   * Plans every pipeline with {@code planner}, given this plan's fresh stage memory. When planning or allocating
+   * fails, the new stage memory is freed before the error is rethrown: a failed plan keeps nothing but the ring of
+   * the last plan, if any, which {@link #close()} frees (the user's allocator may outlive the loader, and an owned
+   * one reports what is still allocated when it is closed).
+   */
   void replan(Function<StageMemory, List<PlannedPipeline>> planner) {
     if (memory != null) {
       memory.close();
+      memory = null;
     }
-    memory = new PlanMemory(allocator, workers);
-    List<PlannedPipeline> planned;
+    PlanMemory fresh = new PlanMemory(allocator, workers);
     try {
-      planned = planner.apply(memory);
+      install(planner.apply(fresh));
     } catch (RuntimeException | Error e) {
-      memory.close(); // a refused plan keeps nothing (the user's allocator may outlive this loader)
+      AfterFailure.close(e, fresh);
       throw e;
     }
+    memory = fresh;
+  }
+
+  /** Sizes the ring and the heap scratch for {@code planned}, reallocating what no longer fits. */
+  private void install(List<PlannedPipeline> planned) {
     SlotPlan nextSlots = SlotPlan.of(planned);
     int[] rows = nextSlots.rowBytes();
     boolean same = ring != null && ring.regions() == rows.length;
@@ -56,7 +66,6 @@ final class LoaderPlan implements AutoCloseable {
       same = ring.rowBytes(i) == rows[i];
     }
     if (!same && ring != null && ring.heldSlots() > 0) {
-      memory.close(); // refused: the new plan keeps nothing; the next replan starts over
       // freeing the ring would free memory a consumer still reads (NDArrays wrapping a slot)
       throw new IllegalStateException("Cannot reallocate the slot ring for the new output sizes (progressive"
           + " resizing): " + ring.heldSlots() + " slot(s) are still held by retained batches (Batch.retain(), e.g."
@@ -99,7 +108,7 @@ final class LoaderPlan implements AutoCloseable {
     return scratch;
   }
 
-  /** Off-heap bytes held: the slots and the stages' memory. */
+  /** Off-heap bytes held: the slots and the stages' memory; 0 once closed. */
   long offHeapBytes() {
     long total = memory == null ? 0 : memory.bytes();
     for (int s = 0; ring != null && s < ring.slots(); s++) {
@@ -108,13 +117,19 @@ final class LoaderPlan implements AutoCloseable {
     return total;
   }
 
+  /** Frees the ring and the stage memory; idempotent. */
   @Override
   public void close() {
-    if (ring != null) {
-      ring.close();
-    }
-    if (memory != null) {
-      memory.close();
+    try {
+      if (ring != null) {
+        ring.close();
+      }
+    } finally {
+      ring = null;
+      if (memory != null) {
+        memory.close();
+        memory = null;
+      }
     }
   }
 }

@@ -342,4 +342,20 @@ class CropDecodersTest {
     assertThatThrownBy(() -> new CenterCropRgbDecoder(224, 224, 1.5))
         .hasMessage("CenterCropRGB ratio must be in (0, 1], got 1.5");
   }
+
+  @Test
+  void anOutputOverTwoGibPerSampleIsRefusedWithItsSize() {
+    assertThatThrownBy(() -> new RandomResizedCropRgbDecoder(30000, 30000))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("RandomResizedCropRGB output size 30000x30000 (height x width) needs 2700000000 bytes per sample"
+            + " (height x width x 3), over the limit of 2147483647 bytes (2 GiB)");
+    assertThatThrownBy(() -> new CenterCropRgbDecoder(65535, 65535, 0.875))
+        .hasMessage("CenterCropRGB output size 65535x65535 (height x width) needs 12884508675 bytes per sample"
+            + " (height x width x 3), over the limit of 2147483647 bytes (2 GiB)");
+    RandomResizedCropRgbDecoder rrc = new RandomResizedCropRgbDecoder(224, 224);
+    assertThatThrownBy(() -> rrc.outputSize(26755, 26755)) // progressive resizing: refused when set
+        .hasMessageStartingWith("RandomResizedCropRGB output size 26755x26755 (height x width) needs 2147490075 bytes");
+    rrc.outputSize(26754, 26754); // 2147329548 bytes: one buffer holds it
+    assertThat(rrc.outputHeight()).isEqualTo(26754);
+  }
 }

@@ -51,6 +51,12 @@ public abstract class CropRgbDecoder implements Decoder {
       throw new IllegalArgumentException(name() + " output size must be 1..65535 on each side, got " + outH + "x"
           + outW + " (height x width)");
     }
+    long bytes = (long) outH * outW * 3;
+    if (bytes > Integer.MAX_VALUE) {
+      // a sample is one buffer (and one row of a batch slot), indexed by int
+      throw new IllegalArgumentException(name() + " output size " + outH + "x" + outW + " (height x width) needs "
+          + bytes + " bytes per sample (height x width x 3), over the limit of " + Integer.MAX_VALUE + " bytes (2 GiB)");
+    }
     outputSize = ((long) outH << 32) | outW;
   }
 
@@ -118,7 +124,7 @@ public abstract class CropRgbDecoder implements Decoder {
     for (int w = 0; w < perWorker.length; w++) {
       String purpose = name() + " '" + field.name() + "' worker " + w;
       perWorker[w] = new Scratch(memory.direct(scratchBytes, purpose + " crop box"),
-          memory.direct(outH * outW * 3, purpose + " resized box"));
+          memory.direct(Math.toIntExact((long) outH * outW * 3), purpose + " resized box")); // checked by outputSize
     }
     return new CropStage(field, scratchBytes, outH, outW, perWorker);
   }

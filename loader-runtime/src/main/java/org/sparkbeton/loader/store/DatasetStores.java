@@ -19,9 +19,11 @@ public final class DatasetStores {
       }
       seen.add(p.getClass().getName());
     }
-    throw new IllegalArgumentException("No DatasetStore for scheme '" + uri.getScheme() + "' of " + uri
-        + (seen.isEmpty() ? ": no provider is on the classpath; add org.sparkbeton:loader-hadoop for hdfs://, s3a://"
-            + " and other Hadoop file systems" : ": providers " + seen + " do not support it")
-        + ", or pass a store with Loader.builder(DatasetStore)");
+    throw new IllegalArgumentException("No DatasetStore for scheme '" + uri.getScheme() + "' of " + uri + ": "
+        + (seen.isEmpty() ? "no DatasetStoreProvider is on the class path"
+            : "the DatasetStoreProviders on the class path " + seen + " do not support it")
+        + ". For hdfs://, s3a:// and the other Hadoop file systems, add org.sparkbeton:loader-hadoop to the class path"
+        + " (s3a:// also needs org.apache.hadoop:hadoop-aws); for another store, pass its provider with"
+        + " Loader.builder(URI, DatasetStoreProvider)");
   }
 }

@@ -360,8 +360,10 @@ class RemoteDatasetTest {
         + " is staged into cacheDir");
     assertThatThrownBy(() -> Loader.builder(URI.create("s3a://bucket/train")).batchSize(4)
         .pipeline("label", new IntDecoder()).build())
-        .hasMessageContaining("No DatasetStore for scheme 's3a' of s3a://bucket/train: no provider is on the classpath;"
-            + " add org.sparkbeton:loader-hadoop");
+        .hasMessage("No DatasetStore for scheme 's3a' of s3a://bucket/train: no DatasetStoreProvider is on the class"
+            + " path. For hdfs://, s3a:// and the other Hadoop file systems, add org.sparkbeton:loader-hadoop to the"
+            + " class path (s3a:// also needs org.apache.hadoop:hadoop-aws); for another store, pass its provider with"
+            + " Loader.builder(URI, DatasetStoreProvider)");
     assertThatThrownBy(() -> remote(tmp.toUri(), LocalDirectoryStore.provider(), tmp.resolve("c4")).build())
         .hasMessageContaining("has no _manifest.json: not a dataset directory");
   }
