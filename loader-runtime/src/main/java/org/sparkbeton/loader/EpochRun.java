@@ -26,7 +26,7 @@ import org.sparkbeton.loader.pipeline.SampleContext;
  */
 final class EpochRun implements Iterator<Batch>, AutoCloseable {
   /** Not the Loader: these workers must not keep it reachable (a loader dropped unclosed is cleaned, see LoaderCore). */
-  private final LoaderCore loader;
+  private final LoaderCore core;
   private final int epoch;
   private final int[] order;
   private final int numBatches;
@@ -71,31 +71,31 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     }
   }
 
-  EpochRun(LoaderCore loader, int epoch, int[] order, int numBatches, int firstBatch) {
-    this(loader, epoch, order, numBatches, firstBatch, firstBatch, System.nanoTime(), 0);
+  EpochRun(LoaderCore core, int epoch, int[] order, int numBatches, int firstBatch) {
+    this(core, epoch, order, numBatches, firstBatch, firstBatch, System.nanoTime(), 0);
   }
 
   /**
    * A run that continues an epoch whose progress display started at batch {@code progressFirst}, at
    * {@code startNanos}, and has handed out {@code samplesHanded} samples.
    */
-  EpochRun(LoaderCore loader, int epoch, int[] order, int numBatches, int firstBatch, int progressFirst, long startNanos,
+  EpochRun(LoaderCore core, int epoch, int[] order, int numBatches, int firstBatch, int progressFirst, long startNanos,
       long samplesHanded) {
     this.progressFirst = progressFirst;
     this.startNanos = startNanos;
     this.samplesHanded = samplesHanded;
-    this.loader = loader;
-    this.policy = loader.badSamplePolicy();
+    this.core = core;
+    this.policy = core.badSamplePolicy();
     this.rowSamples = policy == BadSamplePolicy.REPLACE ? order.clone() : order;
     this.firstBatch = firstBatch;
     this.handed = firstBatch - 1;
     this.epoch = epoch;
     this.order = order;
     this.numBatches = numBatches;
-    this.ring = loader.ring();
-    this.pipelines = loader.pipelines();
-    this.scratch = loader.scratch();
-    this.plan = loader.slotPlan();
+    this.ring = core.ring();
+    this.pipelines = core.pipelines();
+    this.scratch = core.scratch();
+    this.plan = core.slotPlan();
     boolean tails = false;
     for (PlannedPipeline p : pipelines) {
       tails |= !p.tail().isEmpty();
@@ -103,9 +103,9 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     this.hasTails = tails;
     this.readyBatch = new int[ring.slots()];
     java.util.Arrays.fill(readyBatch, -1);
-    this.batchSize = loader.batchSize();
-    this.ahead = loader.batchesAhead();
-    this.numThreads = loader.numThreads();
+    this.batchSize = core.batchSize();
+    this.ahead = core.batchesAhead();
+    this.numThreads = core.numThreads();
     this.slotBatch = new int[ring.slots()];
     java.util.Arrays.fill(slotBatch, -1);
     this.pending = new int[ring.slots()];
@@ -117,11 +117,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       threads[t].setDaemon(true);
     }
     ring.onRelease(this::wake);
-    this.cache = loader.staging();
+    this.cache = core.staging();
     if (cache != null) {
       cache.startEpoch(epoch, order, batchSize, numBatches, firstBatch, ahead + 1);
     }
-    loader.started(this);
+    core.started(this);
     for (Thread t : threads) {
       t.start();
     }
@@ -136,10 +136,10 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   private void work(int t) {
-    SampleContext ctx = new SampleContext(loader.seed(), t);
+    SampleContext ctx = new SampleContext(core.seed(), t);
     ByteBuffer a = scratch[2 * t];
     ByteBuffer b = scratch[2 * t + 1];
-    long[] stages = loader.profile() ? new long[2] : null;
+    long[] stages = core.profile() ? new long[2] : null;
     int batch = -1;
     int row = -1;
     int output = -1;
@@ -163,8 +163,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         // the tables of this thread's rows first (the threads read different shards' tables at once), then the
         // whole batch's (a REPLACE substitute may come from another thread's rows); outside the bad-sample
         // handling below: a damaged allocation table fails the epoch
-        loader.shards().readTables(order, base + from, base + to);
-        loader.shards().readTables(order, base, base + size);
+        core.shards().readTables(order, base + from, base + to);
+        core.shards().readTables(order, base, base + size);
         for (row = from; row < to; row++) {
           int sample = order[base + row];
           try {
@@ -217,7 +217,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     int sample = order[base + row];
     String reason = e.getMessage() == null ? e.toString() : e.getMessage();
     if (policy == BadSamplePolicy.SKIP) {
-      loader.recordBadSample(epoch, batch, sample, -1, reason);
+      core.recordBadSample(epoch, batch, sample, -1, reason);
       synchronized (this) {
         skipFrom = Math.min(skipFrom, batch);
         notifyAll();
@@ -237,7 +237,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         continue; // bad too: its own row reports it
       }
       rowSamples[base + row] = substitute;
-      loader.recordBadSample(epoch, batch, sample, substitute, reason);
+      core.recordBadSample(epoch, batch, sample, substitute, reason);
       return true;
     }
     throw new IllegalStateException("Every sample of batch " + batch + " of epoch " + epoch + " is bad, so bad sample "
@@ -256,7 +256,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     if (slotBatch[slot] != batch) {
       slotBatch[slot] = batch;
       pending[slot] = numThreads;
-      generation[slot] = ring.recycle(slot, loader.debug());
+      generation[slot] = ring.recycle(slot, core.debug());
     }
     return true;
   }
@@ -270,7 +270,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private void runTails(int batch, int slot) {
     ByteBuffer out = ring.buffer(slot);
     org.sparkbeton.loader.pipeline.BatchContext ctx = new org.sparkbeton.loader.pipeline.BatchContext(
-        loader.seed(), epoch, batch, sizeOf(batch), rowSamples, batch * batchSize);
+        core.seed(), epoch, batch, sizeOf(batch), rowSamples, batch * batchSize);
     for (int o = 0; o < pipelines.size(); o++) {
       java.util.List<org.sparkbeton.loader.pipeline.BatchOperation.BatchStage> tail = pipelines.get(o).tail();
       for (int j = 0; j < tail.size(); j++) {
@@ -362,7 +362,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       notifyAll();
       samplesHanded += sizeOf(b);
     }
-    ProgressBar progress = loader.progressBar();
+    ProgressBar progress = core.progressBar();
     if (progress != null) {
       progress.update(epoch, b + 1 - progressFirst, numBatches - progressFirst, samplesHanded, startNanos,
           consumerWaitNanos);
@@ -431,7 +431,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   synchronized LoaderTimings timings() {
-    boolean profiled = loader.profile();
+    boolean profiled = core.profile();
     return new LoaderTimings(consumerWaitNanos, producerWaitNanos, cacheWaitNanos, busyNanos,
         profiled ? decodeNanos : -1, profiled ? augmentNanos : -1, handed + 1 - firstBatch);
   }
