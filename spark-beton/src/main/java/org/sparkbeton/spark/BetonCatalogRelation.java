@@ -113,8 +113,14 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
         + "; names with a dot pass as file system settings (e.g. fs.s3a.endpoint)";
   }
 
+  /**
+   * A batch read of the table, with its read options less those for streams of it ({@link
+   * BetonReadOptions#STREAMING_ONLY}), which a batch read refuses: a table's options serve both.
+   */
   private Dataset<Row> read() {
-    return sqlContext.sparkSession().read().format(BetonDataSource.SHORT_NAME).options(readOptions).load(path);
+    Map<String, String> batch = new HashMap<>(readOptions);
+    batch.keySet().removeIf(key -> BetonReadOptions.STREAMING_ONLY.stream().anyMatch(key::equalsIgnoreCase));
+    return sqlContext.sparkSession().read().format(BetonDataSource.SHORT_NAME).options(batch).load(path);
   }
 
   /**

@@ -134,6 +134,37 @@ class BetonOptionsTest {
     assertThat(tasksStarted()).isZero();
   }
 
+  /**
+   * The options only streams act on were taken by batch reads and did nothing: startingPosition=latest read every
+   * row. They are refused when the read is planned, a count answered from the manifest too; a table's options serve
+   * its streams and its batch reads alike, so a batch read of a table leaves them out.
+   */
+  @Test
+  void streamingOnlyReadOptionsAreRefusedByBatchReads() throws Exception {
+    assertThatThrownBy(() -> spark.read().format("beton").option("startingPosition", "latest")
+        .load(dataset.toString()).collectAsList())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Option startingPosition applies to streaming reads (spark.readStream().format(\"beton\")), not"
+            + " to a batch read (spark.read()), which reads every shard the dataset lists whatever it says: leave it"
+            + " out, or read the dataset as a stream");
+    assertThatThrownBy(() -> spark.read().format("beton").option("MAXSHARDSPERTRIGGER", "1")
+        .load(dataset.toString()).count())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Option maxShardsPerTrigger applies to streaming reads");
+    assertThatThrownBy(() -> spark.read().format("beton").option("maxShardsPerTrigger", "1")
+        .option("startingPosition", "earliest").load(dataset.toString()).groupBy("label").count().collectAsList())
+        .hasMessageStartingWith("Options maxShardsPerTrigger and startingPosition apply to streaming reads");
+    assertThat(tasksStarted()).isZero();
+
+    spark.sql("create table streamed_labels using beton location '" + dataset.toUri() + "' options"
+        + " (startingPosition 'latest', maxShardsPerTrigger '1')");
+    try {
+      assertThat(spark.table("streamed_labels").count()).isEqualTo(20);
+    } finally {
+      spark.sql("drop table streamed_labels");
+    }
+  }
+
   /** The positive control of the listener, and of the names Spark itself adds (path, paths), in any case. */
   @Test
   void validOptionsInAnyCaseReadAndWriteAsBefore() throws Exception {

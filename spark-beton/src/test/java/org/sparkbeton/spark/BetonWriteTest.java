@@ -105,11 +105,61 @@ class BetonWriteTest {
   }
 
   @Test
-  void appendWithOtherColumnsIsRefused() {
+  void appendWithOtherColumnsIsRefused() throws Exception {
     String path = tmp.resolve("append-mismatch").toString();
     labels(0, 10, 1).write().format("beton").save(path);
-    assertThatThrownBy(() -> spark.range(3).write().format("beton").mode(SaveMode.Append).save(path))
-        .hasStackTraceContaining("Cannot append to").hasStackTraceContaining("differ from the DataFrame's");
+    java.util.concurrent.atomic.AtomicInteger tasks = new java.util.concurrent.atomic.AtomicInteger();
+    org.apache.spark.scheduler.SparkListener counter = new org.apache.spark.scheduler.SparkListener() {
+      @Override
+      public void onTaskStart(org.apache.spark.scheduler.SparkListenerTaskStart start) {
+        tasks.incrementAndGet();
+      }
+    };
+    spark.sparkContext().addSparkListener(counter);
+    try {
+      // a string label: refused before any task, naming the column and the cast, not after the job wrote every row
+      assertThatThrownBy(() -> spark.range(3).selectExpr("id", "cast(id as string) as label", "0.5d as weight")
+          .write().format("beton").mode(SaveMode.Append).save(path))
+          .hasStackTraceContaining("Cannot append to " + tmp.toUri().toString().replace("file:///", "file:/")
+              + "append-mismatch: the DataFrame's columns do not match the dataset's fields, so nothing was written."
+              + " column 'label' is Int in the dataset, but the DataFrame's string column would be stored as JSON:"
+              + " cast it to int.");
+      assertThatThrownBy(() -> spark.range(3).write().format("beton").mode(SaveMode.Append).save(path))
+          .hasStackTraceContaining("the dataset's column 'label' (Int) is missing from the DataFrame");
+      spark.sparkContext().listenerBus().waitUntilEmpty();
+      assertThat(tasks.get()).isZero();
+    } finally {
+      spark.sparkContext().removeSparkListener(counter);
+    }
+  }
+
+  /**
+   * A damaged manifest: an overwrite replaces the dataset (it failed parsing the old manifest), leaving the old shards
+   * for beton gc; ignore skips the path, which holds a dataset, without reading it; an append is refused naming the
+   * file.
+   */
+  @Test
+  void aDatasetWhoseManifestCannotBeReadIsReplacedByOverwriteAndSkippedByIgnore() throws Exception {
+    Path dir = tmp.resolve("damaged-manifest");
+    String path = dir.toString();
+    labels(0, 100, 2).write().format("beton").save(path);
+    Path manifest = dir.resolve(DatasetManifest.FILE_NAME);
+    String good = Files.readString(manifest);
+    for (String damaged : new String[] {good.substring(0, good.length() / 2),
+        good.replaceFirst("\"samples\": 50,", "\"samples\": 49,")}) {
+      Files.writeString(manifest, damaged);
+      labels(0, 7, 1).write().format("beton").mode(SaveMode.Ignore).save(path);
+      assertThat(Files.readString(manifest)).isEqualTo(damaged);
+      assertThatThrownBy(() -> labels(0, 7, 1).write().format("beton").mode(SaveMode.Append).save(path))
+          .hasStackTraceContaining("The manifest of the beton dataset at file:" + path + " cannot be read")
+          .hasStackTraceContaining("replace the dataset with a write in mode(\"overwrite\")");
+    }
+    labels(1000, 1007, 1).write().format("beton").mode(SaveMode.Overwrite).save(path);
+    assertThat(spark.read().format("beton").load(path).selectExpr("count(*)", "min(id)").first().toString())
+        .isEqualTo("[7,1000]");
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files.filter(f -> f.toString().endsWith(".beton")).count()).as("the 2 old shards stay").isEqualTo(3);
+    }
   }
 
   @Test

@@ -19,9 +19,16 @@ public final class StoredDecimals {
     if (Double.isFinite(d) && fromDouble(d, value.scale()).compareTo(value) == 0) {
       return d;
     }
-    throw new IllegalArgumentException("decimal " + value.toPlainString() + " has more significant digits ("
-        + value.precision() + ") than a float64 gives back exactly (15 always fit): cast the column to double for the"
-        + " nearest value, or to string for its exact text");
+    // trailing zeros are the column's scale, not digits of the value: 1.000000000000000100 at scale 18 has 17 (an
+    // integer's zeros before the point are stripped too: its precision then counts the digits before them)
+    BigDecimal digits = value.stripTrailingZeros();
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException("decimal " + digits.toPlainString() + " is beyond the range of a float64"
+          + " (about 1.8E308): cast the column to string for its exact text");
+    }
+    throw new IllegalArgumentException("decimal " + digits.toPlainString() + " has more significant digits ("
+        + digits.precision() + ") than a float64 gives back exactly (15 always fit): cast the column to double"
+        + " for the nearest value, or to string for its exact text");
   }
 
   /**

@@ -33,6 +33,17 @@ class StoredDecimalsTest {
     assertThatThrownBy(() -> StoredDecimals.toDouble(new BigDecimal("0.12345678901234567")))
         .hasMessageStartingWith("decimal 0.12345678901234567 has more significant digits (17)");
     assertThatThrownBy(() -> StoredDecimals.toDouble(new BigDecimal("1E+400")))
-        .hasMessageStartingWith("decimal 1" + "0".repeat(400));
+        .hasMessage("decimal 1" + "0".repeat(400) + " is beyond the range of a float64 (about 1.8E308): cast the"
+            + " column to string for its exact text");
+  }
+
+  @Test
+  void theDigitsCountedAreTheValuesNotTheTrailingZerosOfItsScale() {
+    // cast('1.0000000000000001' as decimal(38,18)): 17 significant digits, shown as 1.000000000000000100 before
+    assertThatThrownBy(() -> StoredDecimals.toDouble(new BigDecimal("1.000000000000000100")))
+        .hasMessageStartingWith("decimal 1.0000000000000001 has more significant digits (17) than a float64");
+    // an integer's zeros before the point are digits of its text, but not significant: 2^53 + 1 times 1000
+    assertThatThrownBy(() -> StoredDecimals.toDouble(new BigDecimal("9007199254740993000.00")))
+        .hasMessageStartingWith("decimal 9007199254740993000 has more significant digits (16) than a float64");
   }
 }

@@ -55,13 +55,14 @@ public final class BetonReadOptions {
   /**
    * The most shards a micro-batch of a streaming read ({@code spark.readStream().format("beton")}) takes, oldest
    * first; the rest wait for the next batches. Default: no limit (a batch takes every shard appended since the last).
+   * Refused by batch reads ({@link #STREAMING_ONLY}).
    */
   public static final String MAX_SHARDS_PER_TRIGGER = "maxShardsPerTrigger";
 
   /**
    * Where a new streaming read starts: {@code earliest} (default) reads what the dataset holds, then its appends;
    * {@code latest} only what is appended after the query starts. A query going on from its checkpoint goes on from
-   * there either way.
+   * there either way. Refused by batch reads ({@link #STREAMING_ONLY}).
    */
   public static final String STARTING_POSITION = "startingPosition";
 
@@ -111,6 +112,12 @@ public final class BetonReadOptions {
   public static final List<String> ALL = List.of(IMAGE_MODE, IGNORE_CORRUPT_FILES, IGNORE_MISSING_FILES,
       MAX_PARTITION_BYTES, MAX_SAMPLES_PER_PARTITION, CUSTOM_FIELD_LAYOUT, AGGREGATE_PUSHDOWN_MAX_SAMPLES,
       MEMOIZE_AGGREGATES, VERIFY_CHECKSUMS, MAX_SHARDS_PER_TRIGGER, STARTING_POSITION);
+
+  /**
+   * The options only a streaming read ({@code spark.readStream()}) acts on: a batch read ({@code spark.read()}) given
+   * one is refused when it is planned, as it would read every shard whatever the option says.
+   */
+  public static final List<String> STREAMING_ONLY = List.of(MAX_SHARDS_PER_TRIGGER, STARTING_POSITION);
 
   /** Values of {@link #IMAGE_MODE}. */
   public static final String IMAGE_MODE_BINARY = "binary";

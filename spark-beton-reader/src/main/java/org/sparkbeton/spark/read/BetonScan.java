@@ -93,6 +93,7 @@ public final class BetonScan implements Scan, SupportsReportStatistics {
 
   @Override
   public Batch toBatch() {
+    conf.requireBatchRead();
     return new BetonBatch(inputs, schema, required, kept, conf, hadoopConf);
   }
 

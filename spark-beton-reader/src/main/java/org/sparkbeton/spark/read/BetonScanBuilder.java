@@ -180,6 +180,7 @@ public final class BetonScanBuilder
   @Override
   public Scan build() {
     if (aggregateScan != null) {
+      conf.requireBatchRead(); // Spark pushes aggregates into batch reads only: this one answers without a batch
       return aggregateScan;
     }
     return new BetonScan(inputs, schema, required, pushed, conf, hadoopConf);

@@ -3,6 +3,7 @@ package org.sparkbeton.spark.read;
 import java.io.Serializable;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -40,11 +41,14 @@ public final class ReadConf implements Serializable {
   private final int maxShardsPerTrigger;
   /** A new streaming read starts after the shards there when it starts. */
   private final boolean startAtLatest;
+  /** The options of {@link BetonReadOptions#STREAMING_ONLY} given, as named there: a batch read refuses them. */
+  private final List<String> streamingOnlyGiven;
 
   private ReadConf(String imageMode, boolean ignoreCorruptFiles, boolean ignoreMissingFiles, long maxPartitionBytes,
       long maxSamplesPerPartition, long openCostInBytes, int minPartitionNum, Map<String, CustomLayout> customFields,
       long aggregatePushdownMaxSamples, boolean memoizeAggregates, boolean verifyChecksums, int maxShardsPerTrigger,
-      boolean startAtLatest) {
+      boolean startAtLatest, List<String> streamingOnlyGiven) {
+    this.streamingOnlyGiven = List.copyOf(streamingOnlyGiven);
     this.maxShardsPerTrigger = maxShardsPerTrigger;
     this.startAtLatest = startAtLatest;
     this.openCostInBytes = openCostInBytes;
@@ -122,7 +126,23 @@ public final class ReadConf implements Serializable {
           + " got '" + start + "'");
     }
     return new ReadConf(mode, ignoreCorrupt, ignoreMissing, maxBytes, maxSamples, openCost, (int) minPartitions,
-        custom, aggMax, memo, verify, (int) maxShards, start.equals("latest"));
+        custom, aggMax, memo, verify, (int) maxShards, start.equals("latest"), BetonReadOptions.STREAMING_ONLY.stream()
+        .filter(option -> o.containsKey(option.toLowerCase(Locale.ROOT))).toList());
+  }
+
+  /**
+   * Refuses a batch read ({@code spark.read()}) given an option of {@link BetonReadOptions#STREAMING_ONLY}: it would
+   * read every shard whatever the option says, as the write side refuses its streaming-only {@code compactEvery}.
+   */
+  public void requireBatchRead() {
+    if (streamingOnlyGiven.isEmpty()) {
+      return;
+    }
+    boolean one = streamingOnlyGiven.size() == 1;
+    throw new IllegalArgumentException((one ? "Option " : "Options ") + String.join(" and ", streamingOnlyGiven)
+        + (one ? " applies" : " apply") + " to streaming reads (spark.readStream().format(\"beton\")), not to a batch"
+        + " read (spark.read()), which reads every shard the dataset lists whatever " + (one ? "it says" : "they say")
+        + ": leave " + (one ? "it" : "them") + " out, or read the dataset as a stream");
   }
 
   private static boolean bool(Map<String, String> options, String option, boolean defaultValue) {

@@ -119,4 +119,21 @@ class ReadConfTest {
     assertThat(constants).hasSize(11);
     assertThat(BetonReadOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
   }
+
+  @Test
+  void aBatchReadRefusesTheOptionsOnlyStreamsActOn() {
+    ReadConf.parse(Map.of("maxPartitionBytes", "1m"), Map.of()).requireBatchRead();
+    ReadConf latest = ReadConf.parse(Map.of("StartingPosition", "latest"), Map.of());
+    assertThat(latest.startAtLatest()).as("a stream still takes it").isTrue();
+    assertThatThrownBy(latest::requireBatchRead)
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Option startingPosition applies to streaming reads (spark.readStream().format(\"beton\")), not"
+            + " to a batch read (spark.read()), which reads every shard the dataset lists whatever it says: leave it"
+            + " out, or read the dataset as a stream");
+    assertThatThrownBy(() -> ReadConf.parse(Map.of("startingPosition", "earliest", "maxShardsPerTrigger", "1"),
+        Map.of()).requireBatchRead())
+        .hasMessage("Options maxShardsPerTrigger and startingPosition apply to streaming reads"
+            + " (spark.readStream().format(\"beton\")), not to a batch read (spark.read()), which reads every shard the"
+            + " dataset lists whatever they say: leave them out, or read the dataset as a stream");
+  }
 }

@@ -22,6 +22,7 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ManifestField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,8 @@ final class BetonBatchWrite implements BatchWrite {
   private final CommitMode mode;
   private final String jobId = UUID.randomUUID().toString().substring(0, 8);
   private final List<BetonField> fields;
+  /** The Spark type of each field's column, by field name, for messages. */
+  private final java.util.Map<String, String> sparkTypes = new java.util.HashMap<>();
   /** The recipe entries of the columns' Spark types ({@link WrittenColumnTypes}). */
   private final java.util.Map<String, String> columnTypes;
   private final AtomicLong committedSamples = new AtomicLong();
@@ -58,6 +61,7 @@ final class BetonBatchWrite implements BatchWrite {
     this.mode = mode;
     List<ColumnPlan> plans = BetonSchemaMapping.plan(schema, conf);
     this.fields = plans.stream().map(ColumnPlan::field).toList();
+    plans.forEach(p -> sparkTypes.put(p.field().name(), p.type().simpleString()));
     this.columnTypes = WrittenColumnTypes.of(plans);
   }
 
@@ -65,9 +69,10 @@ final class BetonBatchWrite implements BatchWrite {
   public DataWriterFactory createBatchWriterFactory(PhysicalWriteInfo info) {
     SparkContext sc = SparkSession.active().sparkContext();
     TaskResultSerialization.check(sc.env().serializer(), sc.conf()); // before a task runs, or files exist
+    Path path = new Path(dir);
+    requireAppendable(path);
     // before any task writes a file: another job's cleanup (or beton gc) leaves the files of a marked job alone
     try {
-      Path path = new Path(dir);
       marker = JobMarker.start(path.getFileSystem(hadoopConf), path, jobId);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot write the job marker of write " + jobId + " in " + dir, e);
@@ -77,6 +82,26 @@ final class BetonBatchWrite implements BatchWrite {
     Broadcast<SerializableConfiguration> broadcastConf = JavaSparkContext.fromSparkContext(sc)
         .broadcast(new SerializableConfiguration(hadoopConf));
     return new BetonDataWriterFactory(dir, jobId, schema, conf, broadcastConf);
+  }
+
+  /**
+   * An append (each micro-batch of a streaming write too) fails here, before any task runs, when its fields are not
+   * the dataset's ({@link AppendCompatibility}) or the dataset's manifest cannot be read: the check at publishing
+   * would refuse it only after every row was written.
+   */
+  private void requireAppendable(Path path) {
+    if (mode != CommitMode.APPEND) {
+      return;
+    }
+    DatasetManifest existing;
+    try {
+      existing = DatasetPublisher.read(path.getFileSystem(hadoopConf), path);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read the manifest of " + dir + " to append to it", e);
+    }
+    if (existing != null) {
+      AppendCompatibility.require(dir, existing, fields.stream().map(ManifestField::of).toList(), sparkTypes);
+    }
   }
 
   @Override

@@ -40,7 +40,8 @@ import org.sparkbeton.format.options.OptionNames;
 
 /**
  * Spark schema → .beton fields, checked when the write is planned, with messages naming the column
- * (a column an option names must exist; image options need an image column):
+ * (a column an option names must exist; image options need an image column; an {@code arrayShapes} entry must
+ * shape a numeric array column):
  * integral and boolean → Int; dates and timestamps → Int (days, microseconds since 1970); float/double → Float;
  * binary → Bytes, or RGBImage for the columns named in {@code imageColumns} (strings named there are paths of image files, read by the executors);
  * Spark's {@code image} struct → RGBImage; arrays of numbers with a shape in {@code arrayShapes} (or from the beton
@@ -83,6 +84,8 @@ public final class BetonSchemaMapping {
           + conf.sourceIdColumn + "' as .beton");
     }
     requireImageColumnFor(conf.imageOptionsGiven, plans, schema);
+    conf.arrayShapes.requireEachShapesAnArray(schema, plans,
+        column -> missingColumn(BetonWriteOptions.ARRAY_SHAPES, column, schema));
     try {
       FieldDescriptor.validateNames(plans.stream().map(p -> p.field().name()).toList());
     } catch (IllegalArgumentException e) {

@@ -63,7 +63,8 @@ public final class BetonWriteConf implements Serializable {
   final long manifestLockTimeoutMillis;
   /** {@link BetonWriteOptions#NULL_POLICY} */
   final NullPolicy nullPolicy;
-  final Map<String, long[]> arrayShapes;
+  /** {@link BetonWriteOptions#ARRAY_SHAPES} */
+  final ArrayShapes arrayShapes;
   /** {@link BetonWriteOptions#STRING_ENCODING} */
   final StringEncoding stringEncoding;
   final String spoolDir;
@@ -131,7 +132,7 @@ public final class BetonWriteConf implements Serializable {
     sourceIdColumn = source == null || source.isBlank() ? null : source.trim();
     manifestLockTimeoutMillis = 1000L * positiveInt(o, BetonWriteOptions.MANIFEST_LOCK_TIMEOUT).orElse(120);
     nullPolicy = choiceLowerCase(o, BetonWriteOptions.NULL_POLICY, NullPolicy.FAIL);
-    arrayShapes = parseShapes(o.getOrDefault(key(BetonWriteOptions.ARRAY_SHAPES), ""));
+    arrayShapes = ArrayShapes.parse(o.getOrDefault(key(BetonWriteOptions.ARRAY_SHAPES), ""));
     stringEncoding = choiceLowerCase(o, BetonWriteOptions.STRING_ENCODING, StringEncoding.JSON);
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
     spoolMemory = SizeOption.parse(BetonWriteOptions.SPOOL_MEMORY, o.getOrDefault(key(BetonWriteOptions.SPOOL_MEMORY),
@@ -267,7 +268,7 @@ public final class BetonWriteConf implements Serializable {
   }
 
   long[] arrayShape(String column) {
-    return arrayShapes.get(column.toLowerCase(Locale.ROOT));
+    return arrayShapes.of(column);
   }
 
   private static String key(String option) {
@@ -334,33 +335,5 @@ public final class BetonWriteConf implements Serializable {
       // fall through to the message
     }
     throw new IllegalArgumentException("Option compressProbability must be a number in [0, 1], got '" + v + "'");
-  }
-
-  private static Map<String, long[]> parseShapes(String text) {
-    Map<String, long[]> shapes = new HashMap<>();
-    for (String entry : text.split(";")) {
-      if (entry.isBlank()) {
-        continue;
-      }
-      String[] kv = entry.split(":");
-      if (kv.length != 2 || kv[0].isBlank()) {
-        throw new IllegalArgumentException("Option arrayShapes must look like 'emb:3x4;mask:16', got '" + entry + "'");
-      }
-      String[] dims = kv[1].trim().toLowerCase(Locale.ROOT).split("x");
-      long[] shape = new long[dims.length];
-      for (int i = 0; i < dims.length; i++) {
-        try {
-          shape[i] = Long.parseLong(dims[i].trim());
-        } catch (NumberFormatException e) {
-          shape[i] = -1;
-        }
-        if (shape[i] < 1) {
-          throw new IllegalArgumentException("Option arrayShapes: dimension '" + dims[i] + "' of column '" + kv[0].trim()
-              + "' is not a positive integer");
-        }
-      }
-      shapes.put(kv[0].trim().toLowerCase(Locale.ROOT), shape);
-    }
-    return shapes;
   }
 }

@@ -23,6 +23,7 @@ import org.sparkbeton.format.dataset.CompactionRecord;
 import org.sparkbeton.format.dataset.DatasetFiles;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.ManifestFormatException;
 import org.sparkbeton.format.dataset.Orphans;
 import org.sparkbeton.format.dataset.RecordedColumnTypes;
 import org.sparkbeton.format.dataset.ShardCompaction;
@@ -43,6 +44,11 @@ public final class DatasetPublisher {
   private final FileSystem fs;
   private final Path dir;
   private final long lockTimeoutMillis;
+  /**
+   * Set when {@link #commit} replaced a dataset whose manifest could not be read: the files of the old dataset
+   * cannot be told from others', so {@link #deleteOrphans} reports them instead of deleting them.
+   */
+  private boolean replacedUnreadable;
 
   DatasetPublisher(FileSystem fs, Path dir, long lockTimeoutMillis) {
     this.fs = fs;
@@ -55,14 +61,24 @@ public final class DatasetPublisher {
     return read(fs, dir);
   }
 
-  /** The manifest published in {@code dir}, or null when the directory holds no dataset. */
+  /**
+   * The manifest published in {@code dir}, or null when the directory holds no dataset.
+   *
+   * @throws UnreadableManifestException naming the file when it exists but cannot be parsed
+   */
   public static DatasetManifest read(FileSystem fs, Path dir) throws IOException {
     Path manifest = new Path(dir, DatasetManifest.FILE_NAME);
     if (!fs.exists(manifest)) {
       return null;
     }
+    String text;
     try (InputStream in = fs.open(manifest)) {
-      return DatasetManifest.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    try {
+      return DatasetManifest.parse(text);
+    } catch (ManifestFormatException e) {
+      throw new UnreadableManifestException(dir, e);
     }
   }
 
@@ -72,13 +88,26 @@ public final class DatasetPublisher {
    * publishing the next, so concurrent appends all land. Then deletes what no manifest lists any more: old
    * shards and quarantine files after an overwrite, and files of this job that no committed attempt
    * reported (killed speculative attempts, failed attempts). A micro-batch of a streaming write ({@code batch}; null
-   * for a batch write) that the dataset holds already publishes nothing and deletes its files: then null.
+   * for a batch write) that the dataset holds already publishes nothing and deletes its files: then null. An overwrite
+   * of a dataset whose manifest cannot be read publishes, and deletes no file but this job's: nothing proves the
+   * others were the old dataset's ({@link #deleteOrphans} reports them); an append to it is refused.
    */
   DatasetManifest commit(String jobId, List<BetonField> fields, List<BetonCommitMessage> messages, CommitMode mode,
       Map<String, String> recipe, StreamBatch batch) throws IOException {
     boolean overwrite = mode == CommitMode.OVERWRITE;
     try (ManifestLock lock = ManifestLock.acquire(fs, dir, "spark-beton write job " + jobId, lockTimeoutMillis)) {
-      DatasetManifest previous = current();
+      DatasetManifest previous;
+      try {
+        previous = current();
+      } catch (UnreadableManifestException e) {
+        if (!overwrite) {
+          throw e;
+        }
+        LOG.warn("beton write {}: replacing the dataset at {}, whose manifest cannot be read; its files are left in"
+            + " place", jobId, dir, e);
+        previous = null;
+        replacedUnreadable = true;
+      }
       if (batch != null && previous != null && batch.publishedIn(previous)) {
         deleteUnlisted(jobId, Set.of());
         return null;
@@ -86,10 +115,13 @@ public final class DatasetPublisher {
       List<ManifestField> manifestFields = fields.stream().map(ManifestField::of).toList();
       List<ShardEntry> shards = new ArrayList<>();
       if (previous != null && !overwrite) {
-        if (!previous.fields().equals(manifestFields)) {
-          throw new IllegalArgumentException("Cannot append to " + dir + ": its fields " + previous.fields()
-              + " differ from the DataFrame's " + manifestFields + " (use mode overwrite to replace it)");
-        }
+        // checked before the job ran (AppendCompatibility): a dataset replaced meanwhile gets here
+        DatasetManifest appendedTo = previous;
+        AppendCompatibility.differences(previous, manifestFields, Map.of()).ifPresent(d -> {
+          throw new IllegalArgumentException("Cannot append to " + dir + ": its fields changed while this write ran"
+              + " (another write replaced the dataset), and the DataFrame's columns no longer match them, so nothing"
+              + " was published. " + d + ". " + AppendCompatibility.instead(appendedTo));
+        });
         shards.addAll(previous.shards());
       }
       messages.stream().sorted((a, b) -> Integer.compare(a.partition(), b.partition()))
@@ -122,7 +154,7 @@ public final class DatasetPublisher {
           quarantine.add(m.quarantineFile());
         }
       });
-      deleteUnlisted(jobId, live, quarantine, overwrite);
+      deleteUnlisted(jobId, live, quarantine, overwrite && !replacedUnreadable);
       return next;
     }
   }
@@ -259,10 +291,28 @@ public final class DatasetPublisher {
   int deleteOrphans(String jobId) throws IOException {
     Orphans.Directory files = new HadoopDatasetDirectory(fs, dir);
     Orphans.Findings found = Orphans.find(files, this::current);
+    if (replacedUnreadable) {
+      reportLeftInPlace(jobId, found);
+      return 0;
+    }
     for (Orphans.Orphan o : found.orphans()) {
       LOG.info("beton write {}: deleting {} ({} bytes): {}", jobId, o.path(), o.bytes(), o.reason());
     }
     return Orphans.delete(files, found);
+  }
+
+  /**
+   * After an overwrite of a dataset whose manifest could not be read: says which files no manifest lists are left in
+   * place (the old dataset's, most likely, but nothing proves it) and how to delete them.
+   */
+  private void reportLeftInPlace(String jobId, Orphans.Findings found) {
+    if (found.orphans().isEmpty()) {
+      return;
+    }
+    LOG.warn("beton write {}: replaced the dataset at {}, whose manifest could not be read, and left {} file(s) ({}"
+        + " bytes) no manifest lists in place, e.g. {}: most likely the old dataset's, but nothing proves it. beton gc"
+        + " {} lists them and beton gc {} --delete deletes them (as will the next write's cleanup)", jobId, dir,
+        found.orphans().size(), found.orphanBytes(), found.orphans().get(0).path(), dir, dir);
   }
 
   /**

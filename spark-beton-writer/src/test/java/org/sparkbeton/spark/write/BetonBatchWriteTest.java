@@ -1,6 +1,7 @@
 package org.sparkbeton.spark.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -136,5 +137,103 @@ class BetonBatchWriteTest {
     }
     assertThat(conf.size()).isGreaterThan(20_000);
     assertThat(factory.size()).isLessThan(conf.size() / 4);
+  }
+
+  private BetonBatchWrite job(Path dir, StructType schema, CommitMode mode) {
+    return new BetonBatchWrite(dir.toString(), schema, BetonWriteConf.parse(Map.of("spoolDir", tmp.toString())),
+        new Configuration(), mode);
+  }
+
+  private static final StructType WITH_LABEL = new StructType().add("id", DataTypes.LongType)
+      .add("label", DataTypes.StringType);
+
+  private static List<String> names(Path dir) throws Exception {
+    try (Stream<Path> files = Files.list(dir)) {
+      return files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** An append whose columns differ ran every task and wrote every row, then was refused when it published. */
+  @Test
+  void anAppendOfOtherColumnsIsRefusedBeforeAnyTaskRuns() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("mismatch"));
+    BetonBatchWrite first = job(dir, false);
+    first.commit(new WriterCommitMessage[] {writeRows(first.createBatchWriterFactory(null), 0, 1, 0, 10).commit()});
+    List<String> before = names(dir);
+
+    assertThatThrownBy(() -> job(dir, WITH_LABEL, CommitMode.APPEND).createBatchWriterFactory(null))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Cannot append to " + dir + ": the DataFrame's columns do not match the dataset's fields, so nothing was written. column 'label' is"
+            + " not in the dataset: drop it. If these columns are the ones you want, write them to another path, or"
+            + " replace the dataset with mode(\"overwrite\") (its 10 samples are deleted)");
+    assertThat(names(dir)).as("no job marker, no file").isEqualTo(before);
+    // an overwrite replaces it, as the message says
+    BetonBatchWrite replace = job(dir, WITH_LABEL, CommitMode.OVERWRITE);
+    DataWriter<InternalRow> w = replace.createBatchWriterFactory(null).createWriter(0, 2);
+    w.write(new GenericInternalRow(new Object[] {7L, org.apache.spark.unsafe.types.UTF8String.fromString("x")}));
+    replace.commit(new WriterCommitMessage[] {w.commit()});
+    assertThat(DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).totalSamples())
+        .isEqualTo(1);
+  }
+
+  /** The check when the manifest is published stays, for a dataset replaced while the append ran. */
+  @Test
+  void anAppendToADatasetReplacedMeanwhileIsRefusedWhenItPublishes() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("replaced"));
+    BetonBatchWrite first = job(dir, false);
+    first.commit(new WriterCommitMessage[] {writeRows(first.createBatchWriterFactory(null), 0, 1, 0, 10).commit()});
+    BetonBatchWrite append = job(dir, false);
+    WriterCommitMessage appended = writeRows(append.createBatchWriterFactory(null), 0, 2, 10, 20).commit();
+
+    BetonBatchWrite replace = job(dir, WITH_LABEL, CommitMode.OVERWRITE);
+    DataWriter<InternalRow> w = replace.createBatchWriterFactory(null).createWriter(0, 3);
+    w.write(new GenericInternalRow(new Object[] {7L, org.apache.spark.unsafe.types.UTF8String.fromString("x")}));
+    replace.commit(new WriterCommitMessage[] {w.commit()});
+
+    assertThatThrownBy(() -> append.commit(new WriterCommitMessage[] {appended}))
+        .hasMessageEndingWith(": its fields changed while this write ran (another write replaced the dataset), and"
+            + " the DataFrame's columns no longer match them, so nothing was published. the dataset's column 'label'"
+            + " (JSON) is missing from the DataFrame. If these columns are the ones you want, write them to another"
+            + " path, or replace the dataset with mode(\"overwrite\") (its 1 samples are deleted)");
+    assertThat(DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).totalSamples())
+        .isEqualTo(1);
+  }
+
+  /**
+   * A damaged manifest could not be replaced: overwrite failed parsing it, and no message named the path. An
+   * overwrite now publishes the new dataset and deletes nothing it cannot prove was the old one's; an append is
+   * refused before any task, naming the file and both ways out.
+   */
+  @Test
+  void aDatasetWhoseManifestCannotBeReadIsReplacedByAnOverwriteAndRefusesAppends() throws Exception {
+    Path dir = Files.createDirectory(tmp.resolve("damaged"));
+    BetonBatchWrite first = job(dir, false);
+    first.commit(new WriterCommitMessage[] {writeRows(first.createBatchWriterFactory(null), 0, 1, 0, 10).commit()});
+    List<String> oldShards = betonFiles(dir);
+    Path manifest = dir.resolve(DatasetManifest.FILE_NAME);
+    String good = Files.readString(manifest);
+    Files.writeString(manifest, good.substring(0, good.length() / 2));
+
+    assertThatThrownBy(() -> job(dir, false).createBatchWriterFactory(null))
+        .isInstanceOf(UnreadableManifestException.class)
+        .hasMessageContaining("The manifest of the beton dataset at " + dir + " cannot be read (" + manifest
+            + "): Malformed manifest JSON at offset ")
+        .hasMessageEndingWith(". Without it the dataset's shards and fields are unknown, so no append can go there:"
+            + " restore _manifest.json from a copy, or replace the dataset with a write in mode(\"overwrite\"), which"
+            + " publishes a new manifest and leaves the old shards in place for beton gc " + dir + " --delete");
+    assertThat(betonFiles(dir)).isEqualTo(oldShards);
+
+    BetonBatchWrite replace = job(dir, true);
+    replace.commit(new WriterCommitMessage[] {writeRows(replace.createBatchWriterFactory(null), 0, 2, 100, 103)
+        .commit()});
+    DatasetManifest now = DatasetManifest.parse(Files.readString(manifest));
+    assertThat(now.totalSamples()).isEqualTo(3);
+    assertThat(betonFiles(dir)).as("the old shards stay, for beton gc").containsAll(oldShards)
+        .hasSize(oldShards.size() + 1);
+    // the dataset is whole again: appends go on
+    BetonBatchWrite append = job(dir, false);
+    append.commit(new WriterCommitMessage[] {writeRows(append.createBatchWriterFactory(null), 0, 3, 103, 105)
+        .commit()});
+    assertThat(DatasetManifest.parse(Files.readString(manifest)).totalSamples()).isEqualTo(5);
   }
 }

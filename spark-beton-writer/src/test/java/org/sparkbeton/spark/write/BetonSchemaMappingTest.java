@@ -142,4 +142,42 @@ class BetonSchemaMappingTest {
         BetonWriteConf.parse(Map.of("writeMode", "jpg", "maxResolution", "256"))))
         .extracting(BetonField::typeId).containsExactly(FieldTypes.RGB_IMAGE);
   }
+
+  /** An entry that shapes no NDArray column was ignored, the column stored some other way without a word. */
+  @Test
+  void anArrayShapesEntryThatShapesNoNumericArrayIsRefused() {
+    StructType schema = new StructType().add("a", DataTypes.createArrayType(DataTypes.IntegerType))
+        .add("b", DataTypes.IntegerType)
+        .add("nested", DataTypes.createArrayType(DataTypes.createArrayType(DataTypes.IntegerType)))
+        .add("prices", DataTypes.createArrayType(DataTypes.createDecimalType(10, 2)))
+        .add("words", DataTypes.createArrayType(DataTypes.StringType));
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, shapes("a:2;pricez:3")))
+        .hasMessage("Option arrayShapes names column 'pricez', which the DataFrame does not have; did you mean"
+            + " 'prices'? Its columns: a"
+            + " array<int>, b int, nested array<array<int>>, prices array<decimal(10,2)>, words array<string>");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, shapes("a:2;b:3")))
+        .hasMessage("Option arrayShapes entry 'b:3' shapes column 'b' (int), which is not stored as an NDArray field:"
+            + " it is stored as a Int field, and only arrays of numbers or booleans take a shape; drop the entry");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, shapes("a:2;nested:2x2")))
+        .hasMessage("Option arrayShapes entry 'nested:2x2' shapes column 'nested' (array<array<int>>), which is not"
+            + " stored as an NDArray field: an array of arrays is stored as JSON text. Flatten it (flatten(nested)) and"
+            + " give the shape of the whole, e.g. 'nested:2x2' for two lists of 2, to store it as one");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, shapes("a:2;prices:3")))
+        .hasMessage("Option arrayShapes entry 'prices:3' shapes column 'prices' (array<decimal(10,2)>), which is not"
+            + " stored as an NDArray field: an array of decimals is stored as JSON text. Cast it to array<double> to"
+            + " store it as one");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, shapes("a:2;words:3")))
+        .hasMessageEndingWith("only arrays of numbers or booleans are; this one is stored as JSON text");
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, BetonWriteConf.parse(Map.of("arrayShapes", "a:2;b:1",
+        "sourceIdColumn", "b"))))
+        .hasMessageEndingWith("it is not stored (the sourceIdColumn, or a part of an image column a beton read gave);"
+            + " drop the entry");
+    // the one entry that shapes a numeric array, in any case, is taken
+    assertThat(((NdArrayField) BetonSchemaMapping.fields(schema, shapes("A:2x1")).get(0).codec()).shape())
+        .containsExactly(2, 1);
+  }
+
+  private static BetonWriteConf shapes(String arrayShapes) {
+    return BetonWriteConf.parse(Map.of("arrayShapes", arrayShapes));
+  }
 }

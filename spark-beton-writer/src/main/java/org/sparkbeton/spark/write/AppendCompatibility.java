@@ -1,0 +1,124 @@
+package org.sparkbeton.spark.write;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.sparkbeton.format.FieldTypes;
+import org.sparkbeton.format.dataset.DatasetManifest;
+import org.sparkbeton.format.dataset.ManifestField;
+import org.sparkbeton.format.dataset.RecordedColumnTypes;
+
+/**
+ * Whether a write's rows can be appended to a dataset: the fields the write plans must be the dataset's, in its order,
+ * since one manifest describes every shard. Checked on the driver before any task runs ({@link BetonBatchWrite}), so
+ * a mismatch costs no job, and again when the manifest is published ({@link DatasetPublisher}), for a dataset
+ * replaced meanwhile. The message names each column that differs and what would make it match: an image column left
+ * out of {@code imageColumns} is stored as JSON or bytes, and the advice to overwrite would replace the dataset.
+ */
+final class AppendCompatibility {
+  private AppendCompatibility() {}
+
+  /**
+   * Refuses to append {@code planned} (with the Spark types of their columns by name, for messages; any may be
+   * missing) to {@code dataset} at {@code dir}, before any task runs.
+   */
+  static void require(String dir, DatasetManifest dataset, List<ManifestField> planned,
+      Map<String, String> columnTypes) {
+    differences(dataset, planned, columnTypes).ifPresent(d -> {
+      throw new IllegalArgumentException("Cannot append to " + dir + ": the DataFrame's columns do not match the"
+          + " dataset's fields, so nothing was written. " + d + ". " + instead(dataset));
+    });
+  }
+
+  /** What to do when the columns are what the user wants: replace the dataset deliberately, or write elsewhere. */
+  static String instead(DatasetManifest dataset) {
+    return "If these columns are the ones you want, write them to another path, or replace the dataset with"
+        + " mode(\"overwrite\") (its " + dataset.totalSamples() + " samples are deleted)";
+  }
+
+  /**
+   * Each difference between {@code dataset}'s fields and {@code planned} with its fix, joined by {@code "; "};
+   * empty when they are the same.
+   */
+  static Optional<String> differences(DatasetManifest dataset, List<ManifestField> planned,
+      Map<String, String> columnTypes) {
+    List<ManifestField> stored = dataset.fields();
+    if (stored.equals(planned)) {
+      return Optional.empty();
+    }
+    Map<String, String> recorded = RecordedColumnTypes.of(dataset.recipe());
+    List<String> out = new ArrayList<>();
+    List<ManifestField> extra = new ArrayList<>(planned);
+    for (ManifestField d : stored) {
+      ManifestField p = planned.stream().filter(f -> f.name().equals(d.name())).findFirst()
+          .orElseGet(() -> planned.stream().filter(f -> f.name().equalsIgnoreCase(d.name())).findFirst().orElse(null));
+      extra.remove(p);
+      if (p == null) {
+        out.add("the dataset's column '" + d.name() + "' (" + type(d) + ") is missing from the DataFrame");
+      } else if (!p.name().equals(d.name())) {
+        out.add("column '" + p.name() + "' is '" + d.name() + "' in the dataset: rename it");
+      } else if (!p.equals(d)) {
+        String spark = columnTypes.get(p.name());
+        out.add("column '" + d.name() + "' is " + type(d) + " in the dataset, but the DataFrame's"
+            + (spark == null ? "" : " " + spark) + " column would be stored as " + type(p) + ": "
+            + fix(d, p, recorded.get(d.name())));
+      }
+    }
+    for (ManifestField p : extra) {
+      out.add("column '" + p.name() + "' is not in the dataset: drop it");
+    }
+    if (out.isEmpty()) {
+      out.add("the columns are in another order: select them in the dataset's, "
+          + stored.stream().map(ManifestField::name).collect(Collectors.joining(", ")));
+    }
+    return Optional.of(String.join("; ", out));
+  }
+
+  /** {@code Int}, {@code NDArray <f4 [3, 4]}. */
+  private static String type(ManifestField f) {
+    return FieldTypes.name(f.typeId()) + (f.dtype() == null ? "" : " " + f.dtype() + " " + Arrays.toString(f.shape()));
+  }
+
+  /** What makes column {@code p} be stored as {@code d}, whose recorded Spark type is {@code recorded} (or null). */
+  private static String fix(ManifestField d, ManifestField p, String recorded) {
+    String name = d.name();
+    if (d.typeId() == FieldTypes.RGB_IMAGE) {
+      return "name it in option imageColumns (.option(\"imageColumns\", \"" + name + "\")): strings there are paths"
+          + " of image files, binary values encoded images";
+    }
+    if (p.typeId() == FieldTypes.RGB_IMAGE) {
+      return "the dataset does not store it as images: leave it out of option imageColumns";
+    }
+    if (d.dtype() != null) {
+      String shape = Arrays.stream(d.shape()).mapToObj(Long::toString).collect(Collectors.joining("x"));
+      return "make it an array of " + element(d.dtype()) + " with option arrayShapes '" + name + ":" + shape + "'";
+    }
+    if (d.typeId() == FieldTypes.BYTES && RecordedColumnTypes.STRING.equals(recorded)) {
+      return "the dataset stores its strings as UTF-8 bytes: set option stringEncoding to bytes";
+    }
+    return "cast it to " + (recorded != null ? recorded.toLowerCase(Locale.ROOT) : switch (d.typeId()) {
+      case FieldTypes.INT -> "bigint";
+      case FieldTypes.FLOAT -> "double";
+      case FieldTypes.BYTES -> "binary";
+      default -> "string";
+    });
+  }
+
+  /** The Spark element type a write stores as {@code dtype} ({@link BetonSchemaMapping#numpyType}). */
+  private static String element(String dtype) {
+    return switch (dtype) {
+      case "|b1" -> "boolean";
+      case "|i1" -> "tinyint";
+      case "<i2" -> "smallint";
+      case "<i4" -> "int";
+      case "<i8" -> "bigint";
+      case "<f4" -> "float";
+      case "<f8" -> "double";
+      default -> "the numbers a beton read of the dataset gives (" + dtype + ")";
+    };
+  }
+}
