@@ -29,6 +29,11 @@ public final class Batch {
   private final int size;
   private final int[] samples;
   private final int firstPosition;
+  /**
+   * The loader, held so that a batch (or a {@link Hold} of it) in the consumer's hands keeps it reachable: the
+   * cleaner of a loader dropped without close() frees the slots, which must not happen under a batch still used.
+   */
+  private Object loader;
 
   Batch(SlotRing ring, int slot, long generation, List<PlannedPipeline> outputs, int epoch, int index,
         int size, int[] order, int firstPosition) {
@@ -41,6 +46,12 @@ public final class Batch {
     this.size = size;
     this.samples = order;
     this.firstPosition = firstPosition;
+  }
+
+  /** Sets the loader this batch keeps reachable (by the consumer's side of an epoch, never a worker). */
+  Batch keptBy(Loader owner) {
+    this.loader = owner;
+    return this;
   }
 
   /** Whether the slot still holds this batch. */
@@ -65,7 +76,7 @@ public final class Batch {
       check(); // recycled between the check and the hold: throws with the usual message
       throw new IllegalStateException("Batch " + index + " of epoch " + epoch + " could not be held");
     }
-    return new Hold(ring, slot, generation);
+    return new Hold(ring, slot, generation, loader);
   }
 
   /** A batch's slot held by {@link Batch#retain()}; closing it (once, idempotent) gives the slot back. */
@@ -74,11 +85,15 @@ public final class Batch {
     private final int slot;
     private final long generation;
     private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+    /** Keeps the loader reachable while the slot is held (see {@link Batch#loader}). */
+    @SuppressWarnings("unused")
+    private final Object loader;
 
-    Hold(SlotRing ring, int slot, long generation) {
+    Hold(SlotRing ring, int slot, long generation, Object loader) {
       this.ring = ring;
       this.slot = slot;
       this.generation = generation;
+      this.loader = loader;
     }
 
     /** Whether this hold has been closed. */

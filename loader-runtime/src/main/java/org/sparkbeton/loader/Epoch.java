@@ -76,7 +76,7 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
   public Batch next() {
     while (true) {
       try {
-        return run.next();
+        return run.next().keptBy(loader);
       } catch (EpochRun.SkipRestart restart) {
         restart();
       }

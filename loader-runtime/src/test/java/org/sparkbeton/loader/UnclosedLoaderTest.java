@@ -87,6 +87,28 @@ class UnclosedLoaderTest {
   }
 
   @Test
+  void aBatchOrAHoldInTheConsumersHandsKeepsItsLoader() throws Exception {
+    try (Warnings warnings = new Warnings(); DirectBufferAllocator allocator = new DirectBufferAllocator("held")) {
+      Batch batch = builder(allocator).build().iterator().next(); // the loader itself is dropped at once
+      long label = batch.data("label").getLong(0);
+      Batch.Hold hold = batch.retain();
+      batch = null;
+      for (int i = 0; i < 10; i++) {
+        System.gc();
+        Thread.sleep(50);
+      }
+      assertThat(warnings.messages()).as("the hold keeps the loader, and so its slots").isEmpty();
+      assertThat(allocator.outstanding()).isPositive();
+      hold.close();
+      hold = null;
+      awaitGc(() -> warnings.messages().size() >= 1 && allocator.outstanding() == 0);
+      assertThat(warnings.messages()).hasSize(1);
+      assertThat(allocator.outstanding()).isZero();
+      assertThat(label).isBetween(1000L, 1100L);
+    }
+  }
+
+  @Test
   void aClosedLoaderIsNeverWarnedAboutAndClosesOnce() throws Exception {
     try (Warnings warnings = new Warnings(); DirectBufferAllocator allocator = new DirectBufferAllocator("closed")) {
       Loader closed = builder(allocator).build();
