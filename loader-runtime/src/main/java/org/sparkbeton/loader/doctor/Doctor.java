@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
+import org.sparkbeton.loader.LoaderFailedException;
 import org.sparkbeton.loader.bench.Throughput;
 import org.sparkbeton.loader.doctor.Diagnosis.EndToEnd;
 import org.sparkbeton.loader.doctor.Diagnosis.Measured;
@@ -132,7 +133,11 @@ public final class Doctor {
       variants.add(Variant.PROPORTION);
     }
     try (SampleSet set = SampleSet.write(shards, field, sample, workDir(), maxResolution, variants, o.threads)) {
-      return new CpuMeasurements(o, nanos, set).measure(maxResolution, resize, storageLimit);
+      try {
+        return new CpuMeasurements(o, nanos, set).measure(maxResolution, resize, storageLimit);
+      } catch (LoaderFailedException e) {
+        throw set.ofDataset(e, shards, facts.name());
+      }
     }
   }
 
