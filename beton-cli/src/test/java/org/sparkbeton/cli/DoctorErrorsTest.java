@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.DatasetVerifier;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.io.HadoopJavaSupport;
@@ -26,6 +29,7 @@ import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.format.write.BetonWriter;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderFailedException;
+import org.sparkbeton.loader.PhotoDatasets;
 import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
 import org.sparkbeton.loader.pipeline.Operation;
 import org.sparkbeton.loader.pipeline.SampleContext;
@@ -261,5 +265,39 @@ class DoctorErrorsTest {
     assertThat(DatasetArgument.userFacing(e)).isSameAs(e);
     assertThat(BetonCli.userMessage(e)).startsWith("LoaderFailedException: Loader failed in epoch 0, batch 0, sample ")
         .endsWith(": java.lang.NullPointerException: a bug");
+  }
+
+  /**
+   * Two shards of 8 photos with page checksums in the manifest; one byte of shard 1's data page inverted, inside a
+   * JPEG header, so the image still decodes and only the page's checksum tells.
+   */
+  private static Path damagedPage(String name) throws Exception {
+    Path dir = PhotoDatasets.write(tmp.resolve(name), List.of(PhotoDatasets.samples(5, 8),
+        PhotoDatasets.samples(6, 8)));
+    PageChecksums sums = DatasetVerifier.manifest(dir).shards().get(1).pageChecksums();
+    try (RandomAccessFile f = new RandomAccessFile(dir.resolve("part-00001.beton").toFile(), "rw")) {
+      long at = sums.unitStart(sums.dataUnit(0)) + 100;
+      f.seek(at);
+      int b = f.read();
+      f.seek(at);
+      f.write(b ^ 0xFF);
+    }
+    return dir;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"doctor", "bench"})
+  void aPageThatFailsTheManifestsChecksumFailsAsInTheLoader(String command) throws Exception {
+    Path dir = damagedPage("flip-" + command);
+    Cli.Result r = Cli.run(command, dir, command.equals("doctor") ? "--seconds" : "--epochs", 2, "--threads", 1,
+        "--batch", 4, "--order", "sequential");
+
+    assertThat(r.exitCode()).as(r.out()).isEqualTo(2);
+    assertThat(r.errLines()).as(r.err()).hasSize(1);
+    // the bench meets the page in its loader; the doctor before that, reading its sample of the images
+    String where = command.equals("bench") ? "Loader failed in epoch 0, batch 2, sample 8, output 'image': " : "";
+    assertThat(r.errLines().get(0)).startsWith("beton: " + where + dir.resolve("part-00001.beton")
+        + ": page 0 (data region, bytes [").contains("CRC32C is ").contains(" but the manifest says ")
+        .endsWith(": the shard changed after it was written");
   }
 }

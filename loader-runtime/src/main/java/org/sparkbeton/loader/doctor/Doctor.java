@@ -20,7 +20,6 @@ import org.sparkbeton.loader.doctor.Diagnosis.Setup;
 import org.sparkbeton.loader.doctor.Diagnosis.Storage;
 import org.sparkbeton.loader.doctor.LoaderMeter.Span;
 import org.sparkbeton.loader.doctor.SampleSet.Variant;
-import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.store.RangedDataset;
 
@@ -65,8 +64,9 @@ public final class Doctor {
       return runRemote();
     }
     long start = System.nanoTime();
-    List<Path> files = Files.isDirectory(o.dataset) ? DatasetDirectory.shardFiles(o.dataset) : List.of(o.dataset);
-    try (Shards shards = Shards.openReaders(files)) {
+    try (LocalDataset dataset = LocalDataset.open(o.dataset)) {
+      List<Path> files = dataset.files();
+      Shards shards = dataset.shards();
       int field = DatasetFacts.imageField(shards.reader(0));
       DatasetFacts facts = DatasetFacts.of(o.dataset.toString(), files, shards);
       int batch = batch(facts);
@@ -82,7 +82,7 @@ public final class Doctor {
       double pipeline = cpu.pipeline();
       List<Prescriber.Candidate> candidates = new ArrayList<>(cpu.candidates());
       candidates.addAll(model.storageCandidates(o.order, o.cache, storage, reads, o.opener != null, pipeline));
-      EndToEnd endToEnd = endToEnd(files, batch, facts.imageField());
+      EndToEnd endToEnd = endToEnd(dataset.loader().readThrough(o.opener), batch, facts.imageField());
       double consumer = o.consumer == null ? Double.POSITIVE_INFINITY : o.consumer.rate(batch);
       double predicted = Math.min(pipeline, Math.min(reads.steadyLimit(), consumer));
       Setup setup = new Setup(facts, o.pipeline, o.threads, batch, o.order.name(), o.cache, o.consumer,
@@ -237,10 +237,6 @@ public final class Doctor {
   }
 
   /** The loader over the dataset itself, with the options as given, behind the consumer. */
-  private EndToEnd endToEnd(List<Path> files, int batch, String name) throws IOException {
-    return endToEnd(Loader.builder(files).readThrough(o.opener), batch, name);
-  }
-
   private EndToEnd endToEnd(LoaderBuilder dataset, int batch, String name) throws IOException {
     LoaderBuilder b = dataset.batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
         .pipeline("image", name, o.pipeline.decoder(), o.pipeline.operations(true));
