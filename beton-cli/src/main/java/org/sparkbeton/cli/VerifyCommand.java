@@ -163,8 +163,8 @@ final class VerifyCommand implements Callable<Integer> {
   /** The dataset's verdict line: OK or FAILED, its shards and samples (the manifest's), the JPEGs decoded. */
   private void printVerdict(String name, DatasetManifest manifest, boolean ok, long jpegs, PrintWriter out) {
     long samples = manifest.shards().stream().mapToLong(ShardEntry::samples).sum();
-    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples"
-        + (decode ? ", " + jpegs + " JPEGs decoded" : "");
+    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + Words.plural(samples, "sample")
+        + (decode ? ", " + Words.plural(jpegs, "JPEG") + " decoded" : "");
     out.printf("%s: %s (%s)%n", name, ok ? "OK" : "FAILED", summary);
   }
 
@@ -233,8 +233,9 @@ final class VerifyCommand implements Callable<Integer> {
       return false;
     }
     long problems = report.problemCount() + (decoded == null ? 0 : decoded.problemCount());
-    String summary = report.samples() + " samples, " + report.allocations() + " allocations, "
-        + Words.plural(report.pages(), "page") + (decoded == null ? "" : ", " + decoded.decoded() + " JPEGs decoded");
+    String summary = Words.plural(report.samples(), "sample") + ", " + Words.plural(report.allocations(), "allocation")
+        + ", " + Words.plural(report.pages(), "page")
+        + (decoded == null ? "" : ", " + Words.plural(decoded.decoded(), "JPEG") + " decoded");
     if (problems == 0) {
       out.printf("%s: OK (%s)%n", file, summary);
       return true;

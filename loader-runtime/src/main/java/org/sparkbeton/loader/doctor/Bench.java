@@ -122,8 +122,8 @@ public final class Bench {
       return Math.min(DoctorOptions.DEFAULT_BATCH, samples);
     }
     if (o.batch > samples) {
-      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + samples
-          + " samples per epoch (--samples)");
+      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + Units.count(samples, "sample")
+          + " per epoch (--samples)");
     }
     return o.batch;
   }

@@ -102,8 +102,8 @@ public final class Doctor {
       return (int) Math.min(DoctorOptions.DEFAULT_BATCH, facts.samples());
     }
     if (o.batch > facts.samples()) {
-      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + facts.samples()
-          + " samples of " + facts.name());
+      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the "
+          + Units.count(facts.samples(), "sample") + " of " + facts.name());
     }
     return o.batch;
   }

@@ -127,7 +127,7 @@ final class SampleSet implements AutoCloseable {
     }
     String located = copy != null ? where + reason.substring(copy.length()) : where + ": " + reason;
     return new IllegalArgumentException(located + " (sample " + sample + " of " + dataset + ", read by the doctor's"
-        + " training loader from its copy of " + samples.length + " samples in memory)", e);
+        + " training loader from its copy of " + Units.count(samples.length, "sample") + " in memory)", e);
   }
 
   /** Mean bytes of one image's payload in variant {@code v}. */
