@@ -81,6 +81,9 @@ final class InspectCommand implements Callable<Integer> {
         }
         return printDataset(DatasetReport.of(file.toString(), manifest), out);
       }
+      if (Files.isDirectory(file)) {
+        throw Inputs.notADatasetDirectory(file, "inspect");
+      }
       opened = Inputs.open(file);
     }
     InspectReport report;
