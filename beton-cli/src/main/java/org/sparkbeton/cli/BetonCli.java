@@ -14,6 +14,7 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.SparkBetonVersion;
 import org.sparkbeton.format.io.LocalPaths;
+import org.sparkbeton.loader.LoaderFailedException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -112,11 +113,19 @@ public final class BetonCli implements Runnable {
   /** Errors a user can cause and fix: bad paths, malformed files, incompatible inputs. */
   static boolean isUserError(Throwable e) {
     return e instanceof CliException || e instanceof BetonFormatException || e instanceof IOException
-        || e instanceof UncheckedIOException || e instanceof IllegalArgumentException;
+        || e instanceof UncheckedIOException || e instanceof IllegalArgumentException
+        || e instanceof LoaderFailedException l && l.isDataError();
   }
 
   /** One line that says what was wrong, without exception class names where the message suffices. */
   static String userMessage(Throwable e) {
+    if (e instanceof LoaderFailedException l && l.isDataError()) {
+      // where the loader was, then what was wrong with the data, without the cause's class name
+      Throwable cause = l.getCause();
+      String why = isUserError(cause) ? userMessage(cause)
+          : cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage().replace('\n', ' ');
+      return l.where() + ": " + why;
+    }
     if (e instanceof UncheckedIOException u && u.getCause() != null) {
       e = u.getCause();
     }

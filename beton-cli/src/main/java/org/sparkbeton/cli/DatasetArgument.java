@@ -14,6 +14,7 @@ import org.sparkbeton.codec.jpeg.JpegException;
 import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.ByteSizes;
 import org.sparkbeton.format.io.HadoopJavaSupport;
+import org.sparkbeton.loader.LoaderFailedException;
 import org.sparkbeton.loader.doctor.RemoteOptions;
 import org.sparkbeton.loader.hadoop.HadoopDatasetStoreProvider;
 
@@ -173,6 +174,9 @@ final class DatasetArgument {
    * namenode, a missing manifest): one line naming the dataset.
    */
   static RuntimeException userFacing(RuntimeException e) {
+    if (e instanceof LoaderFailedException l) {
+      return l.isDataError() ? new CliException(BetonCli.userMessage(l)) : l; // not the data's fault: a bug
+    }
     for (Throwable t = e; t != null; t = t.getCause()) {
       if (t instanceof JpegException || t instanceof ImageDecodeException || t instanceof BetonFormatException) {
         return new CliException(e.getMessage());

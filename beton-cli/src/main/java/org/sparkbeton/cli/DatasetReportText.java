@@ -22,7 +22,7 @@ final class DatasetReportText {
         r.shards().size(), r.shards().size() == 1 ? "" : "s", SizeArgs.human(r.bytes())));
     if (!r.shards().isEmpty()) {
       InspectCommand.line(b, "per shard", r.minShardSamples() == r.maxShardSamples()
-          ? String.format(Locale.ROOT, "%,d samples", r.minShardSamples())
+          ? String.format(Locale.ROOT, "%,d sample%s", r.minShardSamples(), r.minShardSamples() == 1 ? "" : "s")
           : String.format(Locale.ROOT, "%,d to %,d samples", r.minShardSamples(), r.maxShardSamples()));
       InspectCommand.line(b, "checksums", String.join(", ", r.checksums()) + " per shard"
           + (r.pageChecksums() ? ", crc32c per page" : ""));

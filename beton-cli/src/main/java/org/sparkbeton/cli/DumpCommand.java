@@ -71,7 +71,7 @@ final class DumpCommand implements Callable<Integer> {
     try (BetonReader reader = opened) {
       long n = reader.numSamples();
       if (from > n) {
-        throw new CliException("--from " + from + " is past the last sample: " + target + " has " + n + " samples");
+        throw new CliException("--from " + from + " is past the last sample: " + target + " has " + Words.plural(n, "sample"));
       }
       long end = count == null || count >= n - from ? n : from + count;
       if (rgb == RgbMode.AUTO && !JpegCodecs.nativeAvailable()) {

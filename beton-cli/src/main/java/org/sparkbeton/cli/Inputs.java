@@ -49,12 +49,29 @@ final class Inputs {
         return "; its manifest does not read (" + unreadable.getMessage() + "): `beton verify " + dir + "` says more";
       }
     }
+    List<Path> betons = betonFiles(dir);
+    return betons.isEmpty() ? "" : "; it holds " + Words.plural(betons.size(), ".beton file") + ", the first "
+        + betons.get(0);
+  }
+
+  /**
+   * A directory given to a command that takes a .beton file or a dataset directory, which has no manifest: says what
+   * it lacks, and what to name instead (one of its .beton files, where it holds some).
+   */
+  static CliException notADatasetDirectory(Path dir, String command) {
+    List<Path> betons = betonFiles(dir);
+    return new CliException(dir + " has no " + DatasetManifest.FILE_NAME + ": not a dataset directory; " + command
+        + " takes a .beton file, or a dataset directory as Spark writes it (with its " + DatasetManifest.FILE_NAME
+        + ")" + (betons.isEmpty() ? "" : "; it holds " + Words.plural(betons.size(), ".beton file") + ": name one, e.g."
+            + " `beton " + command + " " + betons.get(0) + "`"));
+  }
+
+  /** The .beton files directly in {@code dir}, sorted; none when it cannot be listed. */
+  private static List<Path> betonFiles(Path dir) {
     try (Stream<Path> files = Files.list(dir)) {
-      List<Path> betons = files.filter(f -> f.getFileName().toString().endsWith(".beton")).sorted().toList();
-      return betons.isEmpty() ? "" : "; it holds " + betons.size() + " .beton file" + (betons.size() == 1 ? "" : "s")
-          + ", the first " + betons.get(0);
+      return files.filter(f -> f.getFileName().toString().endsWith(".beton")).sorted().toList();
     } catch (IOException | RuntimeException unlistable) {
-      return "";
+      return List.of();
     }
   }
 

@@ -81,6 +81,9 @@ final class InspectCommand implements Callable<Integer> {
         }
         return printDataset(DatasetReport.of(file.toString(), manifest), out);
       }
+      if (Files.isDirectory(file)) {
+        throw Inputs.notADatasetDirectory(file, "inspect");
+      }
       opened = Inputs.open(file);
     }
     InspectReport report;
@@ -109,7 +112,7 @@ final class InspectCommand implements Callable<Integer> {
     line(b, "record size", r.recordSize() + " bytes");
     line(b, "metadata", range(r.metadataStart(), r.metadataEnd()));
     line(b, "data", range(r.dataStart(), r.allocTablePtr()));
-    line(b, "alloc table", range(r.allocTablePtr(), r.fileSize()) + ", " + r.allocations() + " entries");
+    line(b, "alloc table", range(r.allocTablePtr(), r.fileSize()) + ", " + Words.plural(r.allocations(), "entry", "entries"));
     long dataBytes = r.allocTablePtr() - r.dataStart();
     line(b, "payload", r.allocatedBytes() + " bytes (" + SizeArgs.human(r.allocatedBytes()) + ")"
         + (dataBytes > 0 ? String.format(Locale.ROOT, ", %.1f%% of the data region", 100.0 * r.allocatedBytes() / dataBytes) : ""));
@@ -143,7 +146,8 @@ final class InspectCommand implements Callable<Integer> {
       table(b, sizeRows, new boolean[] {false, true, true});
       if (shown < img.sizes().size()) {
         long rest = img.sizes().subList(shown, img.sizes().size()).stream().mapToLong(InspectReport.SizeCount::count).sum();
-        b.append("    ... ").append(img.sizes().size() - shown).append(" more sizes, ").append(rest).append(" images\n");
+        b.append("    ... ").append(Words.plural(img.sizes().size() - shown, "more size")).append(", ")
+            .append(Words.plural(rest, "image")).append('\n');
       }
     }
     return b.toString();

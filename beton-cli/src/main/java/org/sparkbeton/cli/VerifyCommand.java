@@ -33,8 +33,9 @@ import picocli.CommandLine.Parameters;
         "A remote dataset directory (hdfs://, s3a://, any Hadoop FileSystem URI) is checked the same way, each listed"
         + " shard downloaded in turn to a temporary file (one at a time) and deleted after its check; orphans are"
         + " not looked for there. A remote .beton file is read in place.",
-        "Exit code 0 when every file is sound; 1 when any has problems, including a file too damaged to open;"
-        + " 2 when a file is missing or not readable."})
+        "Exit code 0 when every file is sound; 1 when any has problems, including a file too damaged to open and a"
+        + " manifest that does not parse or fails its own checksum; 2 when a path is missing or not readable, or a"
+        + " local directory has no _manifest.json: such paths are refused before any input is checked."})
 final class VerifyCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "FILE", description = "The .beton files or dataset directories, local"
       + " or remote (a dataset directory on hdfs://, s3a://, any Hadoop FileSystem URI).")
@@ -61,8 +62,13 @@ final class VerifyCommand implements Callable<Integer> {
     if (!files.contains(null)) {
       hadoop.refuseFor(targets);
     }
+    // paths that name nothing to check are refused before any work, so one typo does not cost a long run's result
     for (Path file : files) {
-      if (file != null && !Files.isDirectory(file)) {
+      if (file != null && Files.isDirectory(file)) {
+        if (!Files.exists(file.resolve(DatasetManifest.FILE_NAME))) {
+          throw Inputs.notADatasetDirectory(file, "verify");
+        }
+      } else if (file != null) {
         Inputs.requireReadableFile(file);
       }
     }
@@ -91,7 +97,10 @@ final class VerifyCommand implements Callable<Integer> {
     try {
       manifest = DatasetVerifier.manifest(dir);
     } catch (java.io.IOException e) {
-      throw new CliException(e.getMessage());
+      // malformed, or edited after it was written: the dataset is damaged, as a .beton too damaged to open is
+      out.printf("%s: FAILED, its manifest cannot be read or trusted, so no shard was checked%n", dir);
+      out.println("  - " + e.getMessage().replace('\n', ' '));
+      return false;
     }
     boolean ok = true;
     long jpegs = 0;
@@ -163,8 +172,8 @@ final class VerifyCommand implements Callable<Integer> {
   /** The dataset's verdict line: OK or FAILED, its shards and samples (the manifest's), the JPEGs decoded. */
   private void printVerdict(String name, DatasetManifest manifest, boolean ok, long jpegs, PrintWriter out) {
     long samples = manifest.shards().stream().mapToLong(ShardEntry::samples).sum();
-    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + samples + " samples"
-        + (decode ? ", " + jpegs + " JPEGs decoded" : "");
+    String summary = Words.plural(manifest.shards().size(), "shard") + ", " + Words.plural(samples, "sample")
+        + (decode ? ", " + Words.plural(jpegs, "JPEG") + " decoded" : "");
     out.printf("%s: %s (%s)%n", name, ok ? "OK" : "FAILED", summary);
   }
 
@@ -233,8 +242,9 @@ final class VerifyCommand implements Callable<Integer> {
       return false;
     }
     long problems = report.problemCount() + (decoded == null ? 0 : decoded.problemCount());
-    String summary = report.samples() + " samples, " + report.allocations() + " allocations, "
-        + Words.plural(report.pages(), "page") + (decoded == null ? "" : ", " + decoded.decoded() + " JPEGs decoded");
+    String summary = Words.plural(report.samples(), "sample") + ", " + Words.plural(report.allocations(), "allocation")
+        + ", " + Words.plural(report.pages(), "page")
+        + (decoded == null ? "" : ", " + Words.plural(decoded.decoded(), "JPEG") + " decoded");
     if (problems == 0) {
       out.printf("%s: OK (%s)%n", file, summary);
       return true;

@@ -6,6 +6,11 @@ final class Words {
 
   /** {@code "1 page"}, {@code "2 pages"}. */
   static String plural(long n, String noun) {
-    return n + " " + noun + (n == 1 ? "" : "s");
+    return plural(n, noun, noun + "s");
+  }
+
+  /** {@code "1 entry"}, {@code "2 entries"}: a noun whose plural is not the singular plus s. */
+  static String plural(long n, String singular, String plural) {
+    return n + " " + (n == 1 ? singular : plural);
   }
 }

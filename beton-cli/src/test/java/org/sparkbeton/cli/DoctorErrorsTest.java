@@ -1,12 +1,18 @@
 package org.sparkbeton.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,11 +20,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.sparkbeton.codec.testing.TestPhotos;
 import org.sparkbeton.format.BetonField;
+import org.sparkbeton.format.dataset.DatasetVerifier;
+import org.sparkbeton.format.dataset.PageChecksums;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.loader.Loader;
+import org.sparkbeton.loader.LoaderFailedException;
+import org.sparkbeton.loader.PhotoDatasets;
+import org.sparkbeton.loader.decoders.CenterCropRgbDecoder;
+import org.sparkbeton.loader.pipeline.Operation;
+import org.sparkbeton.loader.pipeline.SampleContext;
+import org.sparkbeton.loader.pipeline.TensorSpec;
 import org.sparkbeton.loader.testing.PhotoFiles;
 
 /** {@code doctor} and {@code bench}: wrong flags and unreadable datasets give one line (plus the --help hint for flags). */
@@ -184,5 +199,105 @@ class DoctorErrorsTest {
     assertThat(r.errLines()).as(r.err()).hasSize(1);
     assertThat(r.errLines().get(0)).startsWith("beton: ").contains("sample 6").contains("Premature end of JPEG file")
         .doesNotContain("bug");
+  }
+
+  /** 8 photos; sample 6 is a PNG of the photo's size stored as a JPEG (the metadata says jpg). */
+  private static Path pngAsJpeg(String name) throws IOException {
+    Path file = tmp.resolve(name + ".beton");
+    try (BetonWriter w = BetonWriter.builder(List.of(new BetonField("image", RgbImageField.INSTANCE)))
+        .pageSize(2 << 20).open(file)) {
+      for (int i = 0; i < 8; i++) {
+        byte[] jpeg = TestPhotos.photo(5, i);
+        int[] size = PhotoFiles.size(jpeg);
+        w.append(RgbImage.jpeg(size[0], size[1], i == 6 ? png(size[0], size[1]) : jpeg));
+      }
+      w.finish();
+    }
+    return file;
+  }
+
+  private static byte[] png(int width, int height) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ImageIO.write(new BufferedImage(width, height, BufferedImage.TYPE_3BYTE_BGR), "png", out);
+    return out.toByteArray();
+  }
+
+  @Test
+  void benchOnAPngStoredAsAJpegSaysWhereInOneLineNotABug() throws IOException {
+    Path bad = pngAsJpeg("png-bench");
+    Cli.Result r = Cli.run("bench", bad, "--epochs", 2, "--threads", 1, "--batch", 4, "--order", "sequential");
+
+    fails(r, "beton: Loader failed in epoch 0, batch 1, sample 6, output 'image': " + bad + ", sample 6, field"
+        + " 'image': the JPEG payload has no readable frame header (SOF marker)", false);
+  }
+
+  @Test
+  void doctorOnAPngStoredAsAJpegNamesTheDatasetsFileNotItsCopy() throws IOException {
+    Path bad = pngAsJpeg("png-doctor");
+    Cli.Result r = Cli.run("doctor", bad, "--seconds", 1, "--threads", 1, "--batch", 4);
+
+    fails(r, "beton: " + bad + ", sample 6, field 'image': the JPEG payload has no readable frame header (SOF"
+        + " marker) (sample 6 of " + bad + ", read by the doctor's training loader from its copy of 8 samples in"
+        + " memory)", false);
+  }
+
+  @Test
+  void aWorkersOwnFailureStillLooksLikeABug() throws IOException {
+    Operation npe = input -> new Operation.Stage() {
+      @Override
+      public TensorSpec output() {
+        return input;
+      }
+
+      @Override
+      public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
+        throw new NullPointerException("a bug");
+      }
+    };
+    LoaderFailedException e;
+    try (Loader loader = Loader.builder(photos).batchSize(4).numThreads(1)
+        .pipeline("image", new CenterCropRgbDecoder(16, 16, 0.875), npe).build()) {
+      e = catchThrowableOfType(() -> loader.iterator().next(), LoaderFailedException.class);
+    }
+
+    assertThat(e).isNotNull();
+    assertThat(BetonCli.isUserError(e)).isFalse();
+    assertThat(DatasetArgument.userFacing(e)).isSameAs(e);
+    assertThat(BetonCli.userMessage(e)).startsWith("LoaderFailedException: Loader failed in epoch 0, batch 0, sample ")
+        .endsWith(": java.lang.NullPointerException: a bug");
+  }
+
+  /**
+   * Two shards of 8 photos with page checksums in the manifest; one byte of shard 1's data page inverted, inside a
+   * JPEG header, so the image still decodes and only the page's checksum tells.
+   */
+  private static Path damagedPage(String name) throws Exception {
+    Path dir = PhotoDatasets.write(tmp.resolve(name), List.of(PhotoDatasets.samples(5, 8),
+        PhotoDatasets.samples(6, 8)));
+    PageChecksums sums = DatasetVerifier.manifest(dir).shards().get(1).pageChecksums();
+    try (RandomAccessFile f = new RandomAccessFile(dir.resolve("part-00001.beton").toFile(), "rw")) {
+      long at = sums.unitStart(sums.dataUnit(0)) + 100;
+      f.seek(at);
+      int b = f.read();
+      f.seek(at);
+      f.write(b ^ 0xFF);
+    }
+    return dir;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"doctor", "bench"})
+  void aPageThatFailsTheManifestsChecksumFailsAsInTheLoader(String command) throws Exception {
+    Path dir = damagedPage("flip-" + command);
+    Cli.Result r = Cli.run(command, dir, command.equals("doctor") ? "--seconds" : "--epochs", 2, "--threads", 1,
+        "--batch", 4, "--order", "sequential");
+
+    assertThat(r.exitCode()).as(r.out()).isEqualTo(2);
+    assertThat(r.errLines()).as(r.err()).hasSize(1);
+    // the bench meets the page in its loader; the doctor before that, reading its sample of the images
+    String where = command.equals("bench") ? "Loader failed in epoch 0, batch 2, sample 8, output 'image': " : "";
+    assertThat(r.errLines().get(0)).startsWith("beton: " + where + dir.resolve("part-00001.beton")
+        + ": page 0 (data region, bytes [").contains("CRC32C is ").contains(" but the manifest says ")
+        .endsWith(": the shard changed after it was written");
   }
 }

@@ -40,10 +40,25 @@ class ErrorsTest {
 
   @Test
   void directoryInsteadOfFile() {
-    Cli.Result r = Cli.run("inspect", tmp);
+    Cli.Result r = Cli.run("dump", tmp);
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly("beton: " + tmp + ": is a directory, expected a .beton file");
+  }
+
+  @Test
+  void inspectOfADirectoryWithoutManifestSaysWhatItLacksAndWhatToName() throws Exception {
+    Cli.Result empty = Cli.run("inspect", tmp);
+    assertThat(empty.exitCode()).isEqualTo(2);
+    assertThat(empty.errLines()).containsExactly("beton: " + tmp + " has no _manifest.json: not a dataset directory;"
+        + " inspect takes a .beton file, or a dataset directory as Spark writes it (with its _manifest.json)");
+
+    Files.copy(GoldenFiles.path("jpg_labels"), tmp.resolve("a.beton"));
+    Cli.Result files = Cli.run("inspect", tmp);
+    assertThat(files.exitCode()).isEqualTo(2);
+    assertThat(files.errLines()).containsExactly("beton: " + tmp + " has no _manifest.json: not a dataset directory;"
+        + " inspect takes a .beton file, or a dataset directory as Spark writes it (with its _manifest.json); it"
+        + " holds 1 .beton file: name one, e.g. `beton inspect " + tmp.resolve("a.beton") + "`");
   }
 
   @Test

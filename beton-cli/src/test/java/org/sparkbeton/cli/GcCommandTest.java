@@ -85,7 +85,7 @@ class GcCommandTest {
     // verify says the same after its verdict, which the orphans do not change
     Cli.Result verified = Cli.run("verify", dir);
     assertThat(verified.exitCode()).isZero();
-    assertThat(verified.outLines().get(0)).isEqualTo(dir + ": OK (1 shard, 1 samples)");
+    assertThat(verified.outLines().get(0)).isEqualTo(dir + ": OK (1 shard, 1 sample)");
     assertThat(verified.outLines().get(1)).isEqualTo(dir + ": 3 orphaned files of jobs that died (42.0 MiB), not part"
         + " of the dataset; `beton gc " + dir + " --delete` deletes them");
     assertThat(verified.outLines()).hasSize(5);
@@ -97,7 +97,7 @@ class GcCommandTest {
     assertThat(dir.resolve("_quarantine")).doesNotExist();
     assertThat(Cli.run("gc", dir).outLines()).containsExactly(dir + ": 2 files of running jobs left alone",
         dir + ": no orphaned files");
-    assertThat(Cli.run("verify", dir).outLines()).containsExactly(dir + ": OK (1 shard, 1 samples)");
+    assertThat(Cli.run("verify", dir).outLines()).containsExactly(dir + ": OK (1 shard, 1 sample)");
   }
 
   @Test

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
 import org.sparkbeton.format.testing.GoldenFiles;
+import org.sparkbeton.loader.testing.PhotoFiles;
 
 class RewriteCommandTest {
   @TempDir
@@ -89,5 +90,33 @@ class RewriteCommandTest {
 
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.errLines()).containsExactly("beton: output " + in + " is the input " + in + "; write to another file");
+  }
+
+  @Test
+  void aCompactFileStaysCompactAndFfcvsLayoutIsAskedForWithANote() throws Exception {
+    Path in = PhotoFiles.write(tmp, "shard", 8, 5); // our writer's default layout, a Spark shard's
+    long inBytes = Files.size(in);
+    assertThat(inBytes).as("a few photos, less than one 2 MiB page").isLessThan(1L << 20);
+
+    Path same = tmp.resolve("same.beton");
+    Cli.Result r = Cli.run("rewrite", in, same);
+    assertThat(r.exitCode()).as(r.err()).isZero();
+    assertThat(r.err()).isEmpty();
+    assertThat(Files.readAllBytes(same)).as("the input's layout, one thread: the same bytes")
+        .isEqualTo(Files.readAllBytes(in));
+
+    Path ffcv = tmp.resolve("ffcv.beton");
+    Cli.Result f = Cli.run("rewrite", in, ffcv, "--layout", "ffcv");
+    assertThat(f.exitCode()).as(f.err()).isZero();
+    long ffcvBytes = Files.size(ffcv);
+    assertThat(ffcvBytes).as("the data from page 1, whole pages").isGreaterThanOrEqualTo(2L << 21);
+    assertThat(f.errLines()).containsExactly(String.format(java.util.Locale.ROOT, "beton: note: %s is %.1fx the size"
+        + " of %s: FFCV's layout writes whole pages of 2 MiB; --layout compact packs the samples instead (FFCV reads"
+        + " both)", ffcv, (double) ffcvBytes / inBytes, in));
+    assertThat(Cli.run("dump", ffcv).out()).isEqualTo(Cli.run("dump", in).out());
+
+    Path back = tmp.resolve("back.beton");
+    assertThat(Cli.run("rewrite", ffcv, back, "--layout", "compact").exitCode()).isZero();
+    assertThat(Files.readAllBytes(back)).isEqualTo(Files.readAllBytes(in));
   }
 }

@@ -93,4 +93,46 @@ class VerifyDatasetTest {
     assertThat(r.exitCode()).isEqualTo(2);
     assertThat(r.err()).contains("has no _manifest.json: not a dataset directory");
   }
+
+  @Test
+  void aDamagedManifestIsAProblemOfTheDatasetAndTheOtherInputsAreStillChecked() throws Exception {
+    Path dir = dataset(2);
+    Path manifest = dir.resolve("_manifest.json");
+    Files.writeString(manifest, Files.readString(manifest).replace("\"samples\": 5", "\"samples\": 4"));
+    Path file = dir.resolve("part-00000.beton");
+
+    Cli.Result r = Cli.run("verify", dir, file);
+
+    assertThat(r.exitCode()).as(r.err()).isEqualTo(1);
+    assertThat(r.err()).isEmpty();
+    assertThat(r.outLines()).hasSize(3);
+    assertThat(r.outLines().get(0)).isEqualTo(dir + ": FAILED, its manifest cannot be read or trusted, so no shard"
+        + " was checked");
+    assertThat(r.outLines().get(1)).startsWith("  - " + manifest + ": Invalid manifest at ");
+    assertThat(r.outLines().get(2)).isEqualTo(file + ": OK (5 samples, 5 allocations, 1 page)");
+
+    Files.writeString(manifest, "not json");
+    Cli.Result garbage = Cli.run("verify", dir);
+    assertThat(garbage.exitCode()).isEqualTo(1);
+    assertThat(garbage.outLines().get(1)).startsWith("  - " + manifest + ": Malformed manifest JSON at offset 0: ");
+  }
+
+  @Test
+  void missingPathsAndDirectoriesWithoutManifestAreRefusedBeforeAnyInputIsChecked() throws Exception {
+    Path dir = dataset(1);
+    Path missing = tmp.resolve("nope");
+    Path empty = Files.createDirectories(tmp.resolve("empty"));
+
+    Cli.Result r = Cli.run("verify", dir, missing, dir.resolve("part-00000.beton"));
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.out()).as("nothing checked").isEmpty();
+    assertThat(r.errLines()).containsExactly("beton: " + missing + ": no such file");
+
+    Cli.Result noManifest = Cli.run("verify", dir, empty);
+    assertThat(noManifest.exitCode()).isEqualTo(2);
+    assertThat(noManifest.out()).as("nothing checked").isEmpty();
+    assertThat(noManifest.errLines()).containsExactly("beton: " + empty + " has no _manifest.json: not a dataset"
+        + " directory; verify takes a .beton file, or a dataset directory as Spark writes it (with its"
+        + " _manifest.json)");
+  }
 }

@@ -22,7 +22,8 @@ import org.sparkbeton.loader.pipeline.SampleContext;
  * <p>A bad sample (a decoder's failure, see {@link BadSamplePolicy}) fails the run, or its row is filled from the
  * next good sample of its batch ({@code REPLACE}, recorded in {@link #rowSamples}), or the run stops producing at
  * its batch ({@code SKIP}): {@link #next()} then hands out the batches before it and throws {@link SkipRestart}
- * for it, and {@link Epoch} starts a new run from there without the sample.
+ * for it, and {@link Epoch} starts a new run from there without the sample. A worker's failure ends the run: the
+ * consumer gets it as a {@link LoaderFailedException} saying where it happened.
  */
 final class EpochRun implements Iterator<Batch>, AutoCloseable {
   /** Not the Loader: these workers must not keep it reachable (a loader dropped unclosed is cleaned, see LoaderCore). */
@@ -41,7 +42,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final long[] generation;
   private int handed = -1;
   private boolean cancelled;
-  private RuntimeException failure;
+  private LoaderFailedException failure;
   private long consumerWaitNanos;
   private long samplesHanded;
   private final long startNanos;
@@ -191,10 +192,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         }
       }
     } catch (Throwable e) {
-      String where = "Loader failed in epoch " + epoch + ", batch " + batch
-          + (row >= 0 ? ", sample " + order[batch * batchSize + row] : "")
-          + (output >= 0 ? ", output '" + pipelines.get(output).output() + "'" : "") + ": " + e;
-      fail(new RuntimeException(where, e));
+      fail(new LoaderFailedException(epoch, batch, row >= 0 ? order[batch * batchSize + row] : -1,
+          output >= 0 ? pipelines.get(output).output() : null, e));
     }
   }
 
@@ -304,7 +303,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     return false;
   }
 
-  private synchronized void fail(RuntimeException e) {
+  private synchronized void fail(LoaderFailedException e) {
     if (failure == null) {
       failure = e;
     }

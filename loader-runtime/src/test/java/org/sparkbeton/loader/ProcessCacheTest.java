@@ -84,7 +84,7 @@ class ProcessCacheTest {
         .processCache(PAGE).build()) {
       assertThatThrownBy(l::iterator)
           .isInstanceOf(IllegalArgumentException.class)
-          .hasMessage("PROCESS cache holds 1 pages of 2097152 bytes, but batch 0 of epoch 0 needs 2 pages at once;"
+          .hasMessage("PROCESS cache holds 1 page of 2097152 bytes, but batch 0 of epoch 0 needs 2 pages at once;"
               + " raise the budget or use QUASI_RANDOM");
     }
     assertThatThrownBy(() -> builder(OrderOption.SEQUENTIAL).processCache(1000).build())

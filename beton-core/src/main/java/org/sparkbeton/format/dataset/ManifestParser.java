@@ -130,11 +130,12 @@ final class ManifestParser {
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw new ManifestFormatException("$", e.getMessage());
     }
+    // the checksum first: when it fails, "edited after it was written" is the news, and any field that disagrees
+    // with another is a consequence (which of the two was changed, the checksum cannot say)
     long declared = r.get("total_samples").integer();
-    if (declared != manifest.totalSamples()) {
-      throw new ManifestFormatException("$.total_samples", "says " + declared + " but the shards hold "
-          + manifest.totalSamples() + " samples");
-    }
+    String totals = declared == manifest.totalSamples() ? null : "total_samples says " + declared + " but its shards"
+        + " hold " + manifest.totalSamples() + " samples (the sum of $.shards[*].samples): the total or a shard's count"
+        + " was changed";
     if (checked) {
       ManifestNode c = r.get(CHECKSUM_KEY).object("algorithm", "value");
       String algorithm = c.get("algorithm").string();
@@ -146,9 +147,12 @@ final class ManifestParser {
       if (!expected.equals(stated)) {
         throw new ManifestFormatException(c.path(), "the manifest's content does not match its checksum (its SHA-256"
             + " is " + expected + ", the manifest says " + stated + "): it was edited or damaged after it was written, so"
-            + " neither its shards nor its counts and statistics can be trusted. Restore it from a copy, or"
-            + " rewrite the dataset");
+            + " neither its shards nor its counts and statistics can be trusted" + (totals == null ? "" : "; "
+                + totals) + ". Restore it from a copy, or rewrite the dataset");
       }
+    }
+    if (totals != null) {
+      throw new ManifestFormatException("$.total_samples", totals.substring("total_samples ".length()));
     }
     return manifest;
   }

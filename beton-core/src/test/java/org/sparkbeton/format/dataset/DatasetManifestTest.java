@@ -106,7 +106,8 @@ class DatasetManifestTest {
         "version 3 is not supported by this reader, which reads versions 1 and 2");
     assertContent(good.replace("\"beton-dataset\"", "\"parquet\""), "$.format", "expected \"beton-dataset\"");
     assertContent(good.replace("\"total_samples\": 15", "\"total_samples\": 16"), "$.total_samples",
-        "the shards hold 15");
+        "says 16 but its shards hold 15 samples (the sum of $.shards[*].samples): the total or a shard's count was"
+            + " changed");
     assertContent(good.replace("\"samples\": 10", "\"samples\": -10"), "$.shards[0].samples", "negative");
     assertContent(good.replace("\"samples\": 10", "\"samples\": \"10\""), "$.shards[0].samples",
         "expected an integer, got the string \"10\"");

@@ -59,6 +59,20 @@ class ManifestChecksumTest {
   }
 
   @Test
+  void anEditedShardCountLeadsWithTheEditAndSaysWhichCountsDisagree() {
+    String good = withPages().toJson();
+    String edited = good.replace("\"samples\": 10", "\"samples\": 9"); // a shard's count, not the total
+    assertThatThrownBy(() -> DatasetManifest.parse(edited))
+        .isInstanceOf(ManifestFormatException.class)
+        .hasMessageStartingWith("Invalid manifest at $.manifest_checksum: the manifest's content does not match its"
+            + " checksum (its SHA-256 is ")
+        .hasMessageContaining("it was edited or damaged after it was written, so neither its shards nor its counts"
+            + " and statistics can be trusted; total_samples says 15 but its shards hold 14 samples (the sum of"
+            + " $.shards[*].samples): the total or a shard's count was changed. Restore it from a copy, or rewrite"
+            + " the dataset");
+  }
+
+  @Test
   void whitespaceIsNotContent() {
     DatasetManifest m = withPages();
     String reformatted = m.toJson().replace("\n", "\r\n\t").replace(": ", ":");

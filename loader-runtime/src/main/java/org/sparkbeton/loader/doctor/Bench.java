@@ -2,8 +2,6 @@ package org.sparkbeton.loader.doctor;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
@@ -15,7 +13,6 @@ import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.bench.DecodeLimit;
 import org.sparkbeton.loader.bench.Throughput;
-import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.store.RangedDataset;
 import org.sparkbeton.loader.pipeline.Decoder;
@@ -30,7 +27,7 @@ public final class Bench {
   private Bench() {}
 
   public static BenchReport run(BenchOptions o) throws IOException {
-    List<Path> files = null;
+    LocalDataset dataset = null;
     RangedDataset remote = null;
     if (o.remote != null) {
       if (o.cache.isProcess()) {
@@ -45,7 +42,7 @@ public final class Bench {
         throw e;
       }
     } else {
-      files = Files.isDirectory(o.dataset) ? DatasetDirectory.shardFiles(o.dataset) : List.of(o.dataset);
+      dataset = LocalDataset.open(o.dataset);
     }
     DatasetFacts facts;
     int field;
@@ -53,9 +50,8 @@ public final class Bench {
     DecodeLimit.Images images = null;
     String limitNote = null;
     String staging = null;
-    Shards local = remote != null ? null : Shards.openReaders(files);
-    try (java.io.Closeable closing = remote != null ? remote : local) {
-      Shards shards = remote != null ? remote.shards() : local;
+    try (java.io.Closeable closing = remote != null ? remote : dataset) {
+      Shards shards = remote != null ? remote.shards() : dataset.shards();
       field = DatasetFacts.imageField(shards.reader(0));
       if (remote != null) {
         java.net.URI uri = remote.uri();
@@ -65,7 +61,7 @@ public final class Bench {
             + " for the dataset's " + Units.bytes(remote.totalBytes()) + ", " + RemoteModel.downloads(
                 o.remote.downloads()) + " at once";
       } else {
-        facts = DatasetFacts.of(o.dataset.toString(), files, shards);
+        facts = DatasetFacts.of(o.dataset.toString(), dataset.files(), shards);
       }
       if (facts.samples() == 0) {
         throw new IllegalArgumentException(facts.name() + " has no samples");
@@ -88,7 +84,7 @@ public final class Bench {
     List<DecodeLimit.Rate> limits = new ArrayList<>();
     Decoder decoder = o.pipeline.decoder();
     StagingMeter meter = new StagingMeter();
-    LoaderBuilder b = (o.remote != null ? o.remote.builder(meter) : Loader.builder(files).readThrough(o.opener))
+    LoaderBuilder b = (o.remote != null ? o.remote.builder(meter) : dataset.loader().readThrough(o.opener))
         .batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
         .indices(subset).profile(true)
         .pipeline("image", facts.imageField(), decoder, o.pipeline.operations(true));
@@ -126,8 +122,8 @@ public final class Bench {
       return Math.min(DoctorOptions.DEFAULT_BATCH, samples);
     }
     if (o.batch > samples) {
-      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + samples
-          + " samples per epoch (--samples)");
+      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + Units.count(samples, "sample")
+          + " per epoch (--samples)");
     }
     return o.batch;
   }

@@ -42,7 +42,7 @@ final class CpuMeasurements {
     Map<String, List<Span>> many = threads(perThread.perSecond());
     double cpu = rate(many.get("chosen"));
     List<Prescriber.Candidate> candidates = new ArrayList<>();
-    String onSample = "measured on " + set.size() + " samples";
+    String onSample = "measured on " + Units.count(set.size(), "sample");
     if (set.has(Variant.RESIZED)) {
       candidates.add(variant(one, "resized", Variant.RESIZED, cpu, storage,
           "store at maxResolution " + maxResolution,

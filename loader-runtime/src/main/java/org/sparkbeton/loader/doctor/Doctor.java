@@ -10,6 +10,7 @@ import java.util.SplittableRandom;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
+import org.sparkbeton.loader.LoaderFailedException;
 import org.sparkbeton.loader.bench.Throughput;
 import org.sparkbeton.loader.doctor.Diagnosis.EndToEnd;
 import org.sparkbeton.loader.doctor.Diagnosis.Measured;
@@ -19,7 +20,6 @@ import org.sparkbeton.loader.doctor.Diagnosis.Setup;
 import org.sparkbeton.loader.doctor.Diagnosis.Storage;
 import org.sparkbeton.loader.doctor.LoaderMeter.Span;
 import org.sparkbeton.loader.doctor.SampleSet.Variant;
-import org.sparkbeton.loader.io.DatasetDirectory;
 import org.sparkbeton.loader.io.Shards;
 import org.sparkbeton.loader.store.RangedDataset;
 
@@ -64,8 +64,9 @@ public final class Doctor {
       return runRemote();
     }
     long start = System.nanoTime();
-    List<Path> files = Files.isDirectory(o.dataset) ? DatasetDirectory.shardFiles(o.dataset) : List.of(o.dataset);
-    try (Shards shards = Shards.openReaders(files)) {
+    try (LocalDataset dataset = LocalDataset.open(o.dataset)) {
+      List<Path> files = dataset.files();
+      Shards shards = dataset.shards();
       int field = DatasetFacts.imageField(shards.reader(0));
       DatasetFacts facts = DatasetFacts.of(o.dataset.toString(), files, shards);
       int batch = batch(facts);
@@ -81,7 +82,7 @@ public final class Doctor {
       double pipeline = cpu.pipeline();
       List<Prescriber.Candidate> candidates = new ArrayList<>(cpu.candidates());
       candidates.addAll(model.storageCandidates(o.order, o.cache, storage, reads, o.opener != null, pipeline));
-      EndToEnd endToEnd = endToEnd(files, batch, facts.imageField());
+      EndToEnd endToEnd = endToEnd(dataset.loader().readThrough(o.opener), batch, facts.imageField());
       double consumer = o.consumer == null ? Double.POSITIVE_INFINITY : o.consumer.rate(batch);
       double predicted = Math.min(pipeline, Math.min(reads.steadyLimit(), consumer));
       Setup setup = new Setup(facts, o.pipeline, o.threads, batch, o.order.name(), o.cache, o.consumer,
@@ -101,8 +102,8 @@ public final class Doctor {
       return (int) Math.min(DoctorOptions.DEFAULT_BATCH, facts.samples());
     }
     if (o.batch > facts.samples()) {
-      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + facts.samples()
-          + " samples of " + facts.name());
+      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the "
+          + Units.count(facts.samples(), "sample") + " of " + facts.name());
     }
     return o.batch;
   }
@@ -132,7 +133,11 @@ public final class Doctor {
       variants.add(Variant.PROPORTION);
     }
     try (SampleSet set = SampleSet.write(shards, field, sample, workDir(), maxResolution, variants, o.threads)) {
-      return new CpuMeasurements(o, nanos, set).measure(maxResolution, resize, storageLimit);
+      try {
+        return new CpuMeasurements(o, nanos, set).measure(maxResolution, resize, storageLimit);
+      } catch (LoaderFailedException e) {
+        throw set.ofDataset(e, shards, facts.name());
+      }
     }
   }
 
@@ -232,10 +237,6 @@ public final class Doctor {
   }
 
   /** The loader over the dataset itself, with the options as given, behind the consumer. */
-  private EndToEnd endToEnd(List<Path> files, int batch, String name) throws IOException {
-    return endToEnd(Loader.builder(files).readThrough(o.opener), batch, name);
-  }
-
   private EndToEnd endToEnd(LoaderBuilder dataset, int batch, String name) throws IOException {
     LoaderBuilder b = dataset.batchSize(batch).numThreads(o.threads).order(o.order).seed(o.seed)
         .pipeline("image", name, o.pipeline.decoder(), o.pipeline.operations(true));

@@ -55,7 +55,7 @@ final class ReadModel {
       double steady = (double) r[1] / perEpoch();
       long slots = Math.min(cache.processBytes() / facts.pageSize(), facts.pages());
       String description = Units.number(steady) + " page reads per sample with order " + flag(order)
-          + " and a PROCESS cache of " + Units.bytes(slots * facts.pageSize()) + " (" + slots + " pages of "
+          + " and a PROCESS cache of " + Units.bytes(slots * facts.pageSize()) + " (" + Units.count(slots, "page") + " of "
           + Units.bytes(facts.pageSize()) + ")" + (slots >= facts.pages()
               ? ", which holds every page: they are read in the first epoch only (" + Units.number(first)
                   + " per sample)" : "");

@@ -28,6 +28,7 @@ import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.write.BetonWriter;
+import org.sparkbeton.loader.LoaderFailedException;
 import org.sparkbeton.loader.io.Shards;
 
 /**
@@ -53,13 +54,13 @@ final class SampleSet implements AutoCloseable {
   static final int QUALITY = 90;
 
   private final Path dir;
-  private final int size;
+  private final int[] samples; // the dataset's index of each of the set's images, in the set's order
   private final Map<Variant, Path> files = new EnumMap<>(Variant.class);
   private final Map<Variant, Long> bytes = new EnumMap<>(Variant.class);
 
-  private SampleSet(Path dir, int size) {
+  private SampleSet(Path dir, int[] samples) {
     this.dir = dir;
-    this.size = size;
+    this.samples = samples;
   }
 
   /**
@@ -69,7 +70,7 @@ final class SampleSet implements AutoCloseable {
   static SampleSet write(Shards shards, int field, int[] samples, Path workDir, int maxResolution, List<Variant> variants,
       int threads) throws IOException {
     Path dir = Files.createTempDirectory(workDir, "beton-doctor-");
-    SampleSet set = new SampleSet(dir, samples.length);
+    SampleSet set = new SampleSet(dir, samples.clone());
     try {
       RgbImage[] stored = new RgbImage[samples.length];
       for (int i = 0; i < samples.length; i++) {
@@ -98,12 +99,40 @@ final class SampleSet implements AutoCloseable {
   }
 
   int size() {
-    return size;
+    return samples.length;
+  }
+
+  /**
+   * A loader's data failure on one of this set's files, said of the dataset's own sample: the set is a temporary
+   * copy the user never named, so its path and its sample index would send them to the wrong place. The message
+   * names the dataset's shard and the sample's index there, as the loader over the dataset would; not a data
+   * failure, or outside one sample, it is returned as it is.
+   */
+  RuntimeException ofDataset(LoaderFailedException e, Shards shards, String dataset) {
+    if (!e.isDataError() || e.sample() < 0 || e.sample() >= samples.length) {
+      return e;
+    }
+    int inSet = (int) e.sample();
+    int sample = samples[inSet];
+    int shard = shards.shardOf(sample);
+    String where = shards.reader(shard).file() + ", sample " + (sample - shards.start(shard));
+    Throwable cause = e.getCause();
+    String reason = cause.getMessage() == null ? cause.toString() : cause.getMessage();
+    String copy = null;
+    for (Path file : files.values()) {
+      String prefix = file + ", sample " + inSet;
+      if (reason.startsWith(prefix)) {
+        copy = prefix;
+      }
+    }
+    String located = copy != null ? where + reason.substring(copy.length()) : where + ": " + reason;
+    return new IllegalArgumentException(located + " (sample " + sample + " of " + dataset + ", read by the doctor's"
+        + " training loader from its copy of " + Units.count(samples.length, "sample") + " in memory)", e);
   }
 
   /** Mean bytes of one image's payload in variant {@code v}. */
   double meanPayload(Variant v) {
-    return (double) bytes.get(v) / size;
+    return (double) bytes.get(v) / samples.length;
   }
 
   private void put(Variant v, RgbImage[] images) throws IOException {

@@ -187,7 +187,7 @@ public final class PageCache implements BatchStaging {
     }
     bStart[numBatches] = n;
     if (widest > slots.length) {
-      throw new IllegalArgumentException("PROCESS cache holds " + slots.length + " pages of " + pageSize
+      throw new IllegalArgumentException("PROCESS cache holds " + slots.length + (slots.length == 1 ? " page of " : " pages of ") + pageSize
           + " bytes, but batch " + widestBatch + " of epoch " + epoch + " needs " + widest
           + " pages at once; raise the budget or use QUASI_RANDOM");
     }

@@ -87,7 +87,7 @@ class DoctorTest {
     assertThatThrownBy(() -> Doctor.diagnose(new DoctorOptions(photos).batch(96).cache(CacheChoice.parse("process:2M"))
         .seconds(1)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("--cache process:2 MiB with --order random and batch 96: PROCESS cache holds 1 pages, but batch 0"
+        .hasMessage("--cache process:2 MiB with --order random and batch 96: PROCESS cache holds 1 page, but batch 0"
             + " needs 2 pages at once; raise the budget or use QUASI_RANDOM (--order quasi_random)");
   }
 }

@@ -39,15 +39,25 @@ public final class PrepareJob {
     try {
       a = PrepareArgs.parse(args);
     } catch (PrepareArgs.UsageException e) {
-      if (e.getMessage() != null) {
-        System.err.println("beton-prepare: " + e.getMessage());
-      }
-      System.err.println(PrepareArgs.USAGE);
-      System.exit(e.getMessage() == null ? 0 : 2);
+      System.exit(usage(e, System.out, System.err));
       return;
     }
     int code = run(a, System.out, System.err);
     System.exit(code);
+  }
+
+  /**
+   * Prints what {@code --help} asked for, or the usage error: help is output (stdout, exit 0, so it pipes into a
+   * pager), an error goes to stderr with the usage (exit 2). Returns the exit code.
+   */
+  static int usage(PrepareArgs.UsageException e, PrintStream out, PrintStream err) {
+    if (e.getMessage() == null) {
+      out.println(PrepareArgs.USAGE);
+      return 0;
+    }
+    err.println("beton-prepare: " + e.getMessage());
+    err.println(PrepareArgs.USAGE);
+    return 2;
   }
 
   static int run(PrepareArgs a, PrintStream out, PrintStream err) {

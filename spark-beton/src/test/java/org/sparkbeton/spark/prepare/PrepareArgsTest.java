@@ -1,8 +1,12 @@
 package org.sparkbeton.spark.prepare;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import org.apache.spark.sql.SaveMode;
 import org.junit.jupiter.api.Test;
 
@@ -145,5 +149,25 @@ class PrepareArgsTest {
         System.setProperty(PrepareArgs.DEMO_DIR_PROPERTY, before);
       }
     }
+  }
+
+  /** What main prints for a UsageException: exit code, stdout, stderr. */
+  private static String[] usage(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    PrepareArgs.UsageException e = catchThrowableOfType(() -> PrepareArgs.parse(args),
+        PrepareArgs.UsageException.class);
+    int code = PrepareJob.usage(e, new PrintStream(out, true, UTF_8), new PrintStream(err, true, UTF_8));
+    return new String[] {Integer.toString(code), out.toString(UTF_8), err.toString(UTF_8)};
+  }
+
+  @Test
+  void helpGoesToStandardOutputAndAMistakeToStandardError() {
+    String usage = PrepareArgs.USAGE + System.lineSeparator();
+    assertThat(usage("--help")).containsExactly("0", usage, "");
+    assertThat(usage("-h")).containsExactly("0", usage, "");
+    assertThat(usage("--input", "in", "--output", "out", "--overwrite", "--append")).containsExactly("2", "",
+        "beton-prepare: --overwrite and --append exclude each other: replace the dataset, or add to it"
+            + System.lineSeparator() + usage);
   }
 }
