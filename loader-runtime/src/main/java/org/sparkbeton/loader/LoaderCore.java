@@ -125,25 +125,42 @@ final class LoaderCore {
       run.close(); // not under this lock: nothing a worker calls takes it, but it need not be held while they stop
     }
     synchronized (this) {
-      try {
-        plan.close();
-        if (staging != null) {
-          staging.close(); // before the shards: a remote dataset unmaps and unpins what it staged
-        }
-        shards.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      } finally {
-        try {
-          releaseDecoders();
-        } finally {
-          if (ownsAllocator) {
-            allocator.close();
-          }
-        }
+      // every step runs whatever failed before it; the first failure is thrown, later ones suppressed in it (the
+      // owned allocator's leak report, last, often follows from an earlier failure and must not hide it)
+      RuntimeException failure = step(null, plan::close);
+      if (staging != null) {
+        failure = step(failure, staging::close); // before the shards: a remote dataset unmaps and unpins what it staged
+      }
+      failure = step(failure, shards::close);
+      failure = step(failure, this::releaseDecoders);
+      if (ownsAllocator) {
+        failure = step(failure, allocator::close);
+      }
+      if (failure != null) {
+        throw failure;
       }
     }
     return true;
+  }
+
+  /** One step of {@link #close()}. */
+  @FunctionalInterface
+  private interface Step {
+    void run() throws IOException;
+  }
+
+  /** Runs {@code step}; returns the first failure so far ({@code failure}, or this step's), later ones suppressed. */
+  private static RuntimeException step(RuntimeException failure, Step step) {
+    try {
+      step.run();
+    } catch (IOException | RuntimeException e) {
+      RuntimeException thrown = e instanceof RuntimeException r ? r : new UncheckedIOException((IOException) e);
+      if (failure == null) {
+        return thrown;
+      }
+      failure.addSuppressed(thrown);
+    }
+    return failure;
   }
 
   /** Each distinct decoder, once. */

@@ -1,6 +1,7 @@
 package org.sparkbeton.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
@@ -67,6 +68,18 @@ class FailedBuildTest {
     assertThat(e).isInstanceOf(IllegalArgumentException.class)
         .hasMessage("A batch of 15000 samples needs more than 2 GiB; lower the batch size");
     assertThat(e.getSuppressed()).singleElement().satisfies(s -> assertThat(s).hasRootCause(closeFailure));
+  }
+
+  @Test
+  void aCloseThatFailsStillFreesEverythingElseAndThrowsItsFirstFailure() throws IOException {
+    IOException closeFailure = new IOException("cannot close the source");
+    try (DirectBufferAllocator allocator = new DirectBufferAllocator("closing")) {
+      Loader loader = crops(8).allocator(allocator).readThrough(f -> failingToClose(f, closeFailure)).build();
+      loader.iterator().next();
+      assertThatThrownBy(loader::close).isInstanceOf(java.io.UncheckedIOException.class).hasCause(closeFailure);
+      assertThat(allocator.outstanding()).as("the slots and stage memory were freed all the same").isZero();
+      loader.close(); // closed once: nothing more to do, nothing thrown
+    }
   }
 
   /** A source of {@code file} whose close throws {@code failure} (after closing the file). */
