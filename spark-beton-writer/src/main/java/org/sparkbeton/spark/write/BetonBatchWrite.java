@@ -63,6 +63,11 @@ final class BetonBatchWrite implements BatchWrite {
     this.fields = plans.stream().map(ColumnPlan::field).toList();
     plans.forEach(p -> sparkTypes.put(p.field().name(), p.type().simpleString()));
     this.columnTypes = WrittenColumnTypes.of(plans);
+    BetonSchemaMapping.describedImagesNotWrittenAsImages(schema, conf).forEach((image, parts) -> LOG.warn(
+        "Columns {} describe the image a beton read gave in column '{}', which this write does not store as an"
+            + " image (a computed value replaced it, and option {} does not name it): they are stored as fields of"
+            + " their own, describing an image the dataset does not hold. Drop them, or name '{}' in {} to store it"
+            + " as an image", parts, image, BetonWriteOptions.IMAGE_COLUMNS, image, BetonWriteOptions.IMAGE_COLUMNS));
   }
 
   @Override

@@ -140,6 +140,28 @@ public final class BetonSchemaMapping {
   }
 
   /**
+   * The image columns whose description a beton read gave ({@code <image>_width}, {@code _height}, {@code _mode},
+   * known by their annotations) is in the DataFrame while the image column itself is not written as an image (a
+   * computed value replaced it, and imageColumns does not name it): those columns are then stored as fields of their
+   * own that describe an image the dataset no longer holds. By image column, its description columns in order.
+   */
+  static Map<String, List<String>> describedImagesNotWrittenAsImages(StructType schema, BetonWriteConf conf) {
+    Map<String, List<String>> out = new java.util.TreeMap<>();
+    for (StructField f : schema.fields()) {
+      String part = ReadImageColumns.part(f);
+      String name = f.name();
+      if (part == null || !name.toLowerCase(Locale.ROOT).endsWith("_" + part)) {
+        continue;
+      }
+      String image = name.substring(0, name.length() - part.length() - 1);
+      if (ordinal(schema, image) >= 0 && !conf.isImageColumn(image)) {
+        out.computeIfAbsent(image, k -> new ArrayList<>()).add(name);
+      }
+    }
+    return out;
+  }
+
+  /**
    * Refuses field names that a {@code format("beton")} read could not tell apart, as Spark resolves names without
    * case by default: two differing only in case, or a name equal to an extra column that reads give an image field
    * ({@code <image>_width}, {@code _height}, {@code _mode}).

@@ -139,6 +139,26 @@ class ReadImageColumnsTest {
   }
 
   @Test
+  void aReadsImageDescriptionBesideAComputedValueInItsPlaceIsNamed() {
+    List<StructField> copied = new java.util.ArrayList<>(List.of(value("image", "/d", "image", JPG_256)));
+    copied.addAll(parts("image", "/d", "image"));
+    StructType copy = schema(copied);
+    assertThat(BetonSchemaMapping.describedImagesNotWrittenAsImages(copy,
+        BetonWriteConf.parse(ReadImageColumns.options(copy, Map.of())))).as("a copy of what was read").isEmpty();
+
+    // withColumn("image", <bytes computed from it>): the new column has no annotation, its description stays
+    List<StructField> replaced = new java.util.ArrayList<>(List.of(new StructField("image", DataTypes.BinaryType, false,
+        Metadata.empty())));
+    replaced.addAll(parts("image", "/d", "image"));
+    StructType computed = schema(replaced);
+    BetonWriteConf conf = BetonWriteConf.parse(ReadImageColumns.options(computed, Map.of()));
+    assertThat(BetonSchemaMapping.describedImagesNotWrittenAsImages(computed, conf))
+        .containsExactly(Map.entry("image", List.of("image_width", "image_height", "image_mode")));
+    assertThat(BetonSchemaMapping.describedImagesNotWrittenAsImages(computed,
+        BetonWriteConf.parse(Map.of("imageColumns", "image")))).as("named an image column again").isEmpty();
+  }
+
+  @Test
   void columnsWithoutAnnotationsAreLeftAsTheyAre() {
     StructType plain = new StructType().add("image", DataTypes.BinaryType).add("image_width", DataTypes.IntegerType);
     assertThat(ReadImageColumns.options(plain, Map.of("pageSize", "4M"))).isEqualTo(Map.of("pageSize", "4M"));
