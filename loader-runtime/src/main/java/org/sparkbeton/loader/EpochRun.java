@@ -22,8 +22,11 @@ import org.sparkbeton.loader.pipeline.SampleContext;
  * <p>A bad sample (a decoder's failure, see {@link BadSamplePolicy}) fails the run, or its row is filled from the
  * next good sample of its batch ({@code REPLACE}, recorded in {@link #rowSamples}), or the run stops producing at
  * its batch ({@code SKIP}): {@link #next()} then hands out the batches before it and throws {@link SkipRestart}
- * for it, and {@link Epoch} starts a new run from there without the sample. A worker's failure ends the run: the
- * consumer gets it as a {@link LoaderFailedException} saying where it happened.
+ * for it, and {@link Epoch} starts a new run from there without the sample. A worker's failure ends the run at its
+ * batch the same way: the consumer takes the batches before it, then gets the failure as a {@link
+ * LoaderFailedException} saying where it happened. That failure is the first in the epoch's order (batch, then row)
+ * whatever the threads' timing: the workers finish every batch up to the failed one before it is thrown, and an
+ * earlier failure found meanwhile takes its place, so runs of the same loader name the same sample.
  */
 final class EpochRun implements Iterator<Batch>, AutoCloseable {
   /** Not the Loader: these workers must not keep it reachable (a loader dropped unclosed is cleaned, see LoaderCore). */
@@ -43,6 +46,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private int handed = -1;
   private boolean cancelled;
   private LoaderFailedException failure;
+  /** The batch and row of {@link #failure} (row -1: outside the rows, such as reading allocation tables). */
+  private int failedBatch = Integer.MAX_VALUE;
+  private int failedRow;
+  /** Per worker: the last batch whose rows it finished, or {@link Integer#MAX_VALUE} once it stopped. */
+  private final int[] doneThrough;
   private long consumerWaitNanos;
   private long samplesHanded;
   private final long startNanos;
@@ -112,6 +120,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     this.pending = new int[ring.slots()];
     this.generation = new long[ring.slots()];
     this.threads = new Thread[numThreads];
+    this.doneThrough = new int[numThreads];
+    java.util.Arrays.fill(doneThrough, firstBatch - 1);
     for (int t = 0; t < numThreads; t++) {
       int id = t;
       threads[t] = new Thread(() -> work(id), "beton-loader-e" + epoch + "-w" + t);
@@ -137,6 +147,14 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   private void work(int t) {
+    try {
+      produce(t);
+    } finally {
+      finished(t, Integer.MAX_VALUE);
+    }
+  }
+
+  private void produce(int t) {
     SampleContext ctx = new SampleContext(core.seed(), t);
     ByteBuffer a = scratch[2 * t];
     ByteBuffer b = scratch[2 * t + 1];
@@ -190,10 +208,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
           }
           publish(batch, slot);
         }
+        finished(t, batch);
       }
     } catch (Throwable e) {
       fail(new LoaderFailedException(epoch, batch, row >= 0 ? order[batch * batchSize + row] : -1,
-          output >= 0 ? pipelines.get(output).output() : null, e));
+          output >= 0 ? pipelines.get(output).output() : null, e), batch, row);
     }
   }
 
@@ -245,11 +264,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   private synchronized boolean acquire(int batch, int slot) throws InterruptedException {
-    while (!cancelled && failure == null && batch < skipFrom
+    while (!cancelled && batch <= failedBatch && batch < skipFrom
         && (batch > handed + ahead || (slotBatch[slot] != batch && ring.isHeld(slot)))) {
       wait();
     }
-    if (cancelled || failure != null || batch >= skipFrom) {
+    if (cancelled || batch > failedBatch || batch >= skipFrom) {
       return false;
     }
     if (slotBatch[slot] != batch) {
@@ -303,18 +322,68 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     return false;
   }
 
-  private synchronized void fail(LoaderFailedException e) {
-    if (failure == null) {
+  /** Keeps the failure first in the epoch's order, at {@code batch} and {@code row}. */
+  private synchronized void fail(LoaderFailedException e, int batch, int row) {
+    if (failure == null || batch < failedBatch || (batch == failedBatch && row < failedRow)) {
       failure = e;
+      failedBatch = batch;
+      failedRow = row;
     }
     notifyAll();
   }
 
+  /** Worker {@code t} finished its rows of {@code batch} ({@link Integer#MAX_VALUE}: it stopped). */
+  private synchronized void finished(int t, int batch) {
+    doneThrough[t] = batch;
+    notifyAll();
+  }
+
+  /**
+   * Throws the failure when batch {@code b} is at or past the failed batch, once every worker finished the batches
+   * up to it (so no failure earlier in the order can still come); returns otherwise.
+   */
+  private void throwIfFailedAt(int b) {
+    if (b < failedBatch) {
+      return;
+    }
+    long start = System.nanoTime();
+    // a slot the consumer still holds (Batch.retain()) can keep a worker from the batches before the failed one:
+    // then the failure is thrown as found rather than waited on
+    while (!cancelled && !settled() && !heldSlotBlocks()) {
+      try {
+        wait();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("Interrupted while waiting for the workers of epoch " + epoch, e);
+      }
+    }
+    consumerWaitNanos += System.nanoTime() - start;
+    throw failure;
+  }
+
+  /** Whether a batch up to the failed one needs a slot that an earlier batch's hold keeps. */
+  private boolean heldSlotBlocks() {
+    for (int x = handed + 1; x <= Math.min(failedBatch, numBatches - 1); x++) {
+      int slot = x % ring.slots();
+      if (slotBatch[slot] != x && ring.isHeld(slot)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private boolean settled() {
+    for (int done : doneThrough) {
+      if (done < failedBatch) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public synchronized boolean hasNext() {
-    if (failure != null) {
-      throw failure;
-    }
+    throwIfFailedAt(handed + 1);
     boolean more = handed + 1 < numBatches;
     refuseIfClosedEarly(more);
     return more;
@@ -347,9 +416,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       }
       slot = b % ring.slots();
       awaitBatch(b);
-      if (failure != null) {
-        throw failure;
-      }
+      throwIfFailedAt(b);
       if (b >= skipFrom) {
         throw new SkipRestart();
       }
@@ -373,7 +440,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private void awaitBatch(int b) {
     int slot = b % ring.slots();
     long start = System.nanoTime();
-    while (failure == null && !cancelled && b < skipFrom && readyBatch[slot] != b) {
+    while (b < failedBatch && !cancelled && b < skipFrom && readyBatch[slot] != b) {
       if (slotBatch[slot] != b && ring.isHeld(slot)) {
         throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot
             + ", which an earlier batch still holds (Batch.retain() not yet released, e.g. a DJL batch not"
@@ -396,18 +463,14 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
    * a sample to skip.
    */
   synchronized boolean awaitNext() {
-    if (failure != null) {
-      throw failure;
-    }
     int b = handed + 1;
+    throwIfFailedAt(b);
     refuseIfClosedEarly(b < numBatches);
     if (b >= numBatches) {
       return false;
     }
     awaitBatch(b);
-    if (failure != null) {
-      throw failure;
-    }
+    throwIfFailedAt(b);
     if (b >= skipFrom) {
       throw new SkipRestart();
     }

@@ -246,6 +246,54 @@ class LoaderTest {
     }
   }
 
+  /** Fails at sample 14 (batch 1, row 6 in order) after a while, and at sample 17 (batch 2, row 1) at once. */
+  static final class FailsTwice implements Operation {
+    @Override
+    public Stage plan(TensorSpec input) {
+      return new Stage() {
+        @Override
+        public TensorSpec output() {
+          return input;
+        }
+
+        @Override
+        public void apply(ByteBuffer in, int inOffset, ByteBuffer out, int outOffset, SampleContext ctx) {
+          if (ctx.sample() == 14) {
+            try {
+              Thread.sleep(300); // the other worker meets sample 17, later in the order, first
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("slow");
+          }
+          if (ctx.sample() == 17) {
+            throw new IllegalStateException("fast");
+          }
+          out.put(outOffset, in, inOffset, input.bytes());
+        }
+      };
+    }
+  }
+
+  @Test
+  void theFailureReportedIsTheFirstInTheEpochsOrderAfterTheBatchesBeforeIt() throws IOException {
+    for (int run = 0; run < 3; run++) {
+      try (Loader l = Loader.builder(file).batchSize(8).numThreads(2).batchesAhead(2).order(OrderOption.SEQUENTIAL)
+          .pipeline("image", new SimpleRgbDecoder(), new FailsTwice()).build()) {
+        List<Integer> taken = new java.util.ArrayList<>();
+        Iterator<Batch> epoch = l.iterator();
+        assertThatThrownBy(() -> {
+          while (epoch.hasNext()) {
+            taken.add(epoch.next().index());
+          }
+        }).isInstanceOf(LoaderFailedException.class)
+            .hasMessage("Loader failed in epoch 0, batch 1, sample 14, output 'image': java.lang.IllegalStateException:"
+                + " slow");
+        assertThat(taken).as("the batches before the failed one").containsExactly(0);
+      }
+    }
+  }
+
   @Test
   void aLoaderClosedFromAnotherThreadEndsTheConsumersLoopWithAnErrorNotAsTheEpochsEnd() throws Exception {
     for (BadSamplePolicy policy : new BadSamplePolicy[] {BadSamplePolicy.FAIL, BadSamplePolicy.SKIP}) {
