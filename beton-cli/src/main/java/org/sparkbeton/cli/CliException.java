@@ -1,7 +1,7 @@
 package org.sparkbeton.cli;
 
 /** A user mistake the command detected itself: printed as one line, exit code 2. */
-final class CliException extends RuntimeException {
+class CliException extends RuntimeException {
   CliException(String message) {
     super(message);
   }

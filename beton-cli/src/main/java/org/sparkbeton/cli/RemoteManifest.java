@@ -36,7 +36,16 @@ record RemoteManifest(String arg, FileSystem fs, Path dir, DatasetManifest manif
     try {
       return new RemoteManifest(arg, remote.fs(), remote.path(), DatasetManifest.parse(json));
     } catch (IllegalArgumentException e) {
-      throw new CliException(file + ": " + e.getMessage());
+      throw new Unreadable(file + ": " + e.getMessage());
+    }
+  }
+
+  /** A manifest that is there but cannot be parsed or trusted (malformed, edited after it was written). */
+  static final class Unreadable extends CliException {
+    private static final long serialVersionUID = 1L;
+
+    Unreadable(String message) {
+      super(message);
     }
   }
 

@@ -81,7 +81,7 @@ final class VerifyCommand implements Callable<Integer> {
       Path file = files.get(i);
       if (file == null) {
         RemoteFile remote = RemoteFile.openIfFile(targets.get(i), hadoop);
-        allOk &= remote == null ? verifyRemoteDataset(RemoteManifest.read(targets.get(i), hadoop), out)
+        allOk &= remote == null ? verifyRemoteDataset(targets.get(i), out)
             : verify(targets.get(i), remote::reader, out);
       } else {
         allOk &= Files.isDirectory(file) ? verifyDataset(file, out) : verify(file.toString(), () -> Inputs.open(file),
@@ -97,10 +97,7 @@ final class VerifyCommand implements Callable<Integer> {
     try {
       manifest = DatasetVerifier.manifest(dir);
     } catch (java.io.IOException e) {
-      // malformed, or edited after it was written: the dataset is damaged, as a .beton too damaged to open is
-      out.printf("%s: FAILED, its manifest cannot be read or trusted, so no shard was checked%n", dir);
-      out.println("  - " + e.getMessage().replace('\n', ' '));
-      return false;
+      return manifestFailed(dir.toString(), e.getMessage(), out);
     }
     boolean ok = true;
     long jpegs = 0;
@@ -121,6 +118,23 @@ final class VerifyCommand implements Callable<Integer> {
    * {@link #verifyDataset} of a remote dataset: each listed shard downloaded to one temporary file in turn, checked
    * as a local shard is, then deleted, so the disk holds one shard at a time.
    */
+  /** A dataset whose manifest is malformed or was edited after it was written: damaged, as a .beton too damaged to open is. */
+  private static boolean manifestFailed(String dataset, String why, PrintWriter out) {
+    out.printf("%s: FAILED, its manifest cannot be read or trusted, so no shard was checked%n", dataset);
+    out.println("  - " + why.replace('\n', ' '));
+    return false;
+  }
+
+  private boolean verifyRemoteDataset(String target, PrintWriter out) throws Exception {
+    RemoteManifest remote;
+    try {
+      remote = RemoteManifest.read(target, hadoop);
+    } catch (RemoteManifest.Unreadable e) {
+      return manifestFailed(target, e.getMessage(), out);
+    }
+    return verifyRemoteDataset(remote, out);
+  }
+
   private boolean verifyRemoteDataset(RemoteManifest remote, PrintWriter out) throws Exception {
     DatasetManifest manifest = remote.manifest();
     boolean ok = true;

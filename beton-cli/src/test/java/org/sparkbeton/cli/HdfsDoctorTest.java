@@ -196,6 +196,24 @@ class HdfsDoctorTest {
             there + ": FAILED (6 shards, " + SHARDS * PER_SHARD + " samples)");
     assertThat(r.outLines().get(0)).startsWith(there + "/part-00001.beton: FAILED, ");
     assertThat(r.outLines()).anyMatch(line -> line.startsWith("  - sha256 is "));
+
+    // a manifest edited after it was written fails its dataset, as a local one does, and the next input is checked
+    Path edited = Files.createDirectories(tmp.resolve("edited"));
+    try (Stream<Path> files = Files.list(local)) {
+      for (Path f : files.toList()) {
+        Files.copy(f, edited.resolve(f.getFileName()));
+      }
+    }
+    Path manifest = edited.resolve("_manifest.json");
+    Files.writeString(manifest, Files.readString(manifest).replaceFirst("\"samples\": ?" + PER_SHARD,
+        "\"samples\": " + (PER_SHARD - 1)));
+    String editedThere = MiniHdfs.upload(hdfs, edited, "/datasets/edited");
+    Cli.Result both = Cli.run("verify", editedThere, uri);
+    Cli.Result editedHere = Cli.run("verify", edited.toString());
+    assertThat(both.exitCode()).as("stderr: %s", both.err()).isEqualTo(1).isEqualTo(editedHere.exitCode());
+    assertThat(both.outLines()).startsWith(editedThere + ": FAILED, its manifest cannot be read or trusted, so no"
+        + " shard was checked").endsWith(uri + ": OK (6 shards, " + SHARDS * PER_SHARD + " samples)");
+    assertThat(both.outLines().get(1)).startsWith("  - ").contains("edited or damaged after it was written");
   }
 
   /**
