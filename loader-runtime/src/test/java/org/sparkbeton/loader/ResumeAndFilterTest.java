@@ -21,6 +21,17 @@ class ResumeAndFilterTest {
   @TempDir
   Path dir;
 
+  /** The state of a loader over {@code file} (batches of 8) after it handed out 3 batches of epoch 0. */
+  private static LoaderState stateAfterThreeBatches(Path file) throws IOException {
+    try (Loader a = LoaderTest.cifarLikeOn(file, 2).build()) {
+      Iterator<Batch> e0 = a.iterator();
+      for (int k = 0; k < 3; k++) {
+        e0.next();
+      }
+      return a.state();
+    }
+  }
+
   /**
    * A state saved mid-epoch over other samples than the resumed loader's (the dataset appended to meanwhile, or
    * another seed): the epoch would not be the one the state belongs to, so resuming inside it is refused with what to
@@ -29,14 +40,7 @@ class ResumeAndFilterTest {
   @Test
   void aStateOfAnotherOrderIsRefusedMidEpochAndTheNextEpochResumes() throws IOException {
     Path file = Datasets.rawImages(dir, 60, 8, 6);
-    LoaderState saved;
-    try (Loader a = LoaderTest.cifarLikeOn(file, 2).build()) {
-      Iterator<Batch> e0 = a.iterator();
-      for (int k = 0; k < 3; k++) {
-        e0.next();
-      }
-      saved = a.state();
-    }
+    LoaderState saved = stateAfterThreeBatches(file);
     Path appended = Datasets.rawImages(dir, 68, 8, 6); // the dataset grown by 8 samples
     try (Loader b = LoaderTest.cifarLikeOn(appended, 2).resumeFrom(saved).build()) {
       assertThatThrownBy(b::iterator).isInstanceOf(IllegalStateException.class)
@@ -60,14 +64,7 @@ class ResumeAndFilterTest {
   @Test
   void aStateOfAnotherBatchSizeOrPastTheEpochsEndIsRefused() throws IOException {
     Path file = Datasets.rawImages(dir, 60, 8, 6);
-    LoaderState saved;
-    try (Loader a = LoaderTest.cifarLikeOn(file, 2).build()) {
-      Iterator<Batch> e0 = a.iterator();
-      for (int k = 0; k < 3; k++) {
-        e0.next();
-      }
-      saved = a.state();
-    }
+    LoaderState saved = stateAfterThreeBatches(file);
     // batch 3 of 16 samples would start at sample 48, not 24: the same order, other samples
     try (Loader b = LoaderTest.cifarLikeOn(file, 2).batchSize(16).resumeFrom(saved).build()) {
       assertThatThrownBy(b::iterator).isInstanceOf(IllegalStateException.class)
