@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sparkbeton.format.BetonFormatException;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.ReadOptions;
+import org.sparkbeton.format.io.ChannelSource;
 import org.sparkbeton.format.tools.Merge;
 import org.sparkbeton.format.write.WriteResult;
 
@@ -86,7 +89,8 @@ public final class ShardCompaction {
   /**
    * Merges local copies of {@code group}'s shards ({@code files}, in its order) into {@code out}, and returns the
    * manifest entry of the result as {@code path}: samples, bytes, SHA-256, page checksums, and each field's bounds
-   * from the group's (where every shard has them). A copy that does not hold the samples its entry lists is refused.
+   * from the group's (where every shard has them). A copy that does not hold the samples its entry lists is refused,
+   * and so is one whose bytes fail the manifest's checks ({@link #openChecked}).
    */
   public static ShardEntry merge(Group group, List<Path> files, Path out, String path) throws IOException {
     if (files.size() != group.shards().size()) {
@@ -95,9 +99,9 @@ public final class ShardCompaction {
     List<BetonReader> readers = new ArrayList<>();
     try {
       for (int i = 0; i < files.size(); i++) {
-        BetonReader r = BetonReader.open(files.get(i));
-        readers.add(r);
         ShardEntry e = group.shards().get(i);
+        BetonReader r = openChecked(files.get(i), e);
+        readers.add(r);
         if (r.numSamples() != e.samples()) {
           throw new IOException("shard " + e.path() + " holds " + r.numSamples() + " samples; the manifest lists "
               + e.samples() + ": not the shard the manifest describes, so it is not merged");
@@ -107,6 +111,12 @@ public final class ShardCompaction {
       if (written.numSamples() != group.samples()) {
         throw new IllegalStateException("merged " + written.numSamples() + " samples of " + group.samples());
       }
+    } catch (BetonFormatException damaged) { // a page that fails its check: named by the shard, not its copy
+      String message = damaged.getMessage();
+      for (int i = 0; i < files.size(); i++) {
+        message = message.replace(files.get(i).toString(), group.shards().get(i).path());
+      }
+      throw new IOException(message + "; so nothing is merged (beton verify names every damaged shard)", damaged);
     } finally {
       for (BetonReader r : readers) {
         r.close();
@@ -118,6 +128,30 @@ public final class ShardCompaction {
     }
     ShardChecksum sha = new ShardChecksum(ShardChecksum.SHA256, DatasetVerifier.checksum(out, ShardChecksum.SHA256));
     return new ShardEntry(path, group.samples(), pages.fileLength(), sha, mergedStats(group.shards()), pages);
+  }
+
+  /**
+   * {@code file}, a copy of the shard {@code e} lists, opened to be merged: every byte the merge reads checked
+   * against the manifest's page checksums, or the whole file against its SHA-256 first where the manifest has no
+   * page checksums. A merged shard gets checksums of its own, which would vouch for any damage copied into it.
+   */
+  private static BetonReader openChecked(Path file, ShardEntry e) throws IOException {
+    if (e.pageChecksums() == null) {
+      String actual = DatasetVerifier.checksum(file, e.checksum().algorithm());
+      if (!actual.equals(e.checksum().value())) {
+        throw new IOException("shard " + e.path() + " has " + e.checksum().algorithm() + " " + actual + ", not the"
+            + " manifest's " + e.checksum().value() + ": it changed after it was written, so it is not merged"
+            + " (beton verify names the damage)");
+      }
+      return BetonReader.open(file);
+    }
+    ChannelSource source = new ChannelSource(file);
+    try {
+      return BetonReader.open(new CheckedSource(source, e.pageChecksums()), ReadOptions.defaults());
+    } catch (IOException | RuntimeException x) {
+      source.close();
+      throw x;
+    }
   }
 
   /** Each field's bounds over {@code shards}, for the fields every one of them has bounds for. */

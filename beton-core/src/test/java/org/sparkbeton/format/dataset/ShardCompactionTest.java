@@ -120,4 +120,35 @@ class ShardCompactionTest {
         .hasMessage("shard t1.beton holds 4 samples; the manifest lists 5: not the shard the manifest describes, so"
             + " it is not merged");
   }
+
+  @Test
+  void aShardDamagedSinceItWasWrittenIsRefusedNotMerged() throws IOException {
+    List<Path> files = List.of(shard("d0.beton", 0, 3), shard("d1.beton", 3, 5));
+    List<ShardEntry> entries = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      ShardEntry e = listed(files.get(i), i == 0 ? 3 : 5, ColumnStats.ofLongs(0, 7));
+      try (BetonReader r = BetonReader.open(files.get(i))) {
+        entries.add(new ShardEntry(e.path(), e.samples(), e.bytes(), e.checksum(), e.stats(), PageChecksums.compute(r)));
+      }
+    }
+    byte[] bytes = Files.readAllBytes(files.get(1));
+    PageChecksums sums = entries.get(1).pageChecksums();
+    bytes[(int) sums.unitStart(sums.dataUnit(0)) + 10] ^= 0x10; // a payload byte: unchecked, the merge copies it
+    Files.write(files.get(1), bytes);
+    ShardCompaction.Group group = new ShardCompaction.Group(0, entries);
+    assertThatThrownBy(() -> ShardCompaction.merge(group, files, tmp.resolve("dm.beton"), "dm.beton"))
+        .isInstanceOf(IOException.class)
+        .hasMessageStartingWith("d1.beton: page 0 (data region")
+        .hasMessageContaining("the shard changed after it was written")
+        .hasMessageEndingWith("; so nothing is merged (beton verify names every damaged shard)");
+
+    // a manifest without page checksums: the SHA-256 of the whole file
+    ShardCompaction.Group unpaged = new ShardCompaction.Group(0, List.of(listed(files.get(0), 3,
+        ColumnStats.ofLongs(0, 2)), new ShardEntry("d1.beton", 5, bytes.length, entries.get(1).checksum(),
+        Map.of("id", ColumnStats.ofLongs(3, 7)))));
+    assertThatThrownBy(() -> ShardCompaction.merge(unpaged, files, tmp.resolve("du.beton"), "du.beton"))
+        .hasMessageStartingWith("shard d1.beton has sha256 ")
+        .hasMessageEndingWith(": it changed after it was written, so it is not merged (beton verify names the"
+            + " damage)");
+  }
 }
