@@ -50,6 +50,12 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
   private static final Logger LOG = LoggerFactory.getLogger(BetonProvider.class);
   /** Internal option: marks the V2 write that {@link #createRelation} runs once the SaveMode is settled. */
   static final String V2_WRITE = "__beton_v2_write";
+  /**
+   * Internal option of that write: the SaveMode (ErrorIfExists, or Ignore: {@value #IGNORE}) found no dataset at the
+   * path, so the write makes a new one and must not add to one another write publishes there meanwhile.
+   */
+  static final String NEW_DATASET = "__beton_new_dataset";
+  private static final String IGNORE = "ignore";
   /** Spark's option naming a streaming query's checkpoint, which it hands the sink with the sink's options. */
   private static final String CHECKPOINT_LOCATION = "checkpointLocation";
 
@@ -85,9 +91,11 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     CaseInsensitiveStringMap options = new CaseInsensitiveStringMap(properties);
     if (options.containsKey(V2_WRITE)) {
       Map<String, String> writeOptions = new HashMap<>(properties);
-      writeOptions.keySet().removeIf(k -> k.equalsIgnoreCase(V2_WRITE) || k.equalsIgnoreCase("path"));
-      return BetonTable.forWrite(new BetonTable.WriteTarget(options.get("path"), schema, writeOptions),
-          hadoopConf(options));
+      writeOptions.keySet().removeIf(k -> k.equalsIgnoreCase(V2_WRITE) || k.equalsIgnoreCase("path")
+          || k.equalsIgnoreCase(NEW_DATASET));
+      String newDataset = options.get(NEW_DATASET);
+      return BetonTable.forWrite(new BetonTable.WriteTarget(options.get("path"), schema, writeOptions,
+          newDataset == null ? null : newDataset.equals(IGNORE)), hadoopConf(options));
     }
     Opened last = opened;
     opened = null;
@@ -196,6 +204,9 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     }
     if (mode == SaveMode.Append && found.state() == DatasetDirectory.State.DATASET && storesImages) {
       options = withDatasetRecipe(options, path);
+    }
+    if (mode == SaveMode.ErrorIfExists || mode == SaveMode.Ignore) { // and no dataset there: a new one
+      options.put(NEW_DATASET, mode == SaveMode.Ignore ? IGNORE : "error");
     }
     try (BadRowFailFast guard = BadRowFailFast.watch(sqlContext.sparkContext())) {
       try {

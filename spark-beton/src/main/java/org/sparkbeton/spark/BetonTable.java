@@ -46,7 +46,11 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private volatile DatasetInputs current;
 
   /** Where a write goes: the dataset directory, its DataFrame schema and the options. */
-  record WriteTarget(String path, StructType schema, java.util.Map<String, String> options) {
+  /**
+   * @param newDataset null for an append or overwrite; else the write makes a new dataset (SaveMode ErrorIfExists,
+   *     or Ignore when true) and must not add to one published meanwhile ({@link BetonWriteBuilder#asNewDataset})
+   */
+  record WriteTarget(String path, StructType schema, java.util.Map<String, String> options, Boolean newDataset) {
   }
 
   private BetonTable(DatasetInputs inputs, BetonSchema schema, Configuration hadoopConf, WriteTarget write,
@@ -208,7 +212,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
       // only a streaming write gets here: batch saves take the V1 route (no BATCH_WRITE) to the table above
       return BetonProvider.streamingWrite(info);
     }
-    return new BetonWriteBuilder(write.path(), info.schema(), write.options(), hadoopConf);
+    BetonWriteBuilder builder = new BetonWriteBuilder(write.path(), info.schema(), write.options(), hadoopConf);
+    return write.newDataset() == null ? builder : builder.asNewDataset(write.newDataset());
   }
 
   @Override

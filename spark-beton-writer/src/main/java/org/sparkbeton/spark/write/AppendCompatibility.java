@@ -37,7 +37,8 @@ final class AppendCompatibility {
   /** What to do when the columns are what the user wants: replace the dataset deliberately, or write elsewhere. */
   static String instead(DatasetManifest dataset) {
     return "If these columns are the ones you want, write them to another path, or replace the dataset with"
-        + " mode(\"overwrite\") (its " + dataset.totalSamples() + " samples are deleted)";
+        + " mode(\"overwrite\") (its " + dataset.totalSamples() + (dataset.totalSamples() == 1 ? " sample is"
+        : " samples are") + " deleted)";
   }
 
   /**

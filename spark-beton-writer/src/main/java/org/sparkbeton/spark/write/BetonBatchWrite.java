@@ -155,8 +155,10 @@ final class BetonBatchWrite implements BatchWrite {
       DatasetPublisher publisher = publisher();
       published = publisher.commit(jobId, fields, ours, mode, recipe, batch);
       if (published == null) {
-        LOG.info("beton write {}: batch {} of streaming query {} is in {} already; published nothing", jobId,
-            batch.epoch(), batch.queryId(), dir);
+        if (batch != null) {
+          LOG.info("beton write {}: batch {} of streaming query {} is in {} already; published nothing", jobId,
+              batch.epoch(), batch.queryId(), dir);
+        }
         return;
       }
       LOG.info("beton write {}: published {} with {} samples in {} shards{}", jobId, dir, published.totalSamples(),

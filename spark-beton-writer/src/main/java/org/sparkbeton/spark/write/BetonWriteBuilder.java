@@ -84,6 +84,15 @@ public final class BetonWriteBuilder implements WriteBuilder, SupportsTruncate {
     return this;
   }
 
+  /**
+   * Makes this the write of a new dataset, settled by the SaveMode against a path that held none (ErrorIfExists, or
+   * Ignore when {@code ignore}): a dataset another write publishes there meanwhile is not appended to.
+   */
+  public BetonWriteBuilder asNewDataset(boolean ignore) {
+    mode = ignore ? CommitMode.NEW_UNLESS_PUBLISHED_MEANWHILE : CommitMode.NEW;
+    return this;
+  }
+
   @Override
   public WriteBuilder truncate() {
     mode = CommitMode.OVERWRITE;

@@ -9,5 +9,12 @@ enum CommitMode {
   /** the new shards are added to the dataset's (whose fields must match), or make a new dataset */
   APPEND,
   /** the new shards replace the dataset's, which are then deleted */
-  OVERWRITE
+  OVERWRITE,
+  /**
+   * a new dataset where none was when the write started (SaveMode ErrorIfExists): one published there meanwhile by
+   * another write fails this one at publishing, which publishes nothing, rather than adding its samples a second time
+   */
+  NEW,
+  /** as {@link #NEW}, for SaveMode Ignore: a dataset published meanwhile makes this write publish nothing, quietly */
+  NEW_UNLESS_PUBLISHED_MEANWHILE
 }

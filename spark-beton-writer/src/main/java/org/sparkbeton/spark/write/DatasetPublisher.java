@@ -112,6 +112,19 @@ public final class DatasetPublisher {
         deleteUnlisted(jobId, Set.of());
         return null;
       }
+      if (previous != null && (mode == CommitMode.NEW || mode == CommitMode.NEW_UNLESS_PUBLISHED_MEANWHILE)) {
+        // another write published a dataset here after this one found none: adding to it would store its samples
+        // beside this write's (two prepares of one folder at once: every image twice)
+        deleteUnlisted(jobId, Set.of());
+        if (mode == CommitMode.NEW) {
+          throw new IllegalStateException("Path " + dir + " holds a beton dataset that another write published while"
+              + " this one ran (there was none when it started), so this write published nothing and deleted its"
+              + " files. Set mode \"append\" to add to it, or \"overwrite\" to replace it");
+        }
+        LOG.warn("beton write {}: another write published a dataset at {} while this one ran; with mode \"ignore\""
+            + " this write published nothing and deleted its files", jobId, dir);
+        return null;
+      }
       List<ManifestField> manifestFields = fields.stream().map(ManifestField::of).toList();
       List<ShardEntry> shards = new ArrayList<>();
       if (previous != null && !overwrite) {

@@ -153,6 +153,37 @@ class BetonBatchWriteTest {
     }
   }
 
+  /**
+   * Two writes of a new dataset to one path at once (two prepares of one folder): both found no dataset, so the
+   * second to publish would have appended, and every sample been there twice. It publishes nothing now: an error for
+   * SaveMode ErrorIfExists, a warning for Ignore; its files are deleted either way.
+   */
+  @Test
+  void aNewDatasetPublishedMeanwhileByAnotherWriteIsNotAddedTo() throws Exception {
+    for (CommitMode mode : new CommitMode[] {CommitMode.NEW, CommitMode.NEW_UNLESS_PUBLISHED_MEANWHILE}) {
+      Path dir = Files.createDirectory(tmp.resolve("both-new-" + mode));
+      BetonBatchWrite first = job(dir, SCHEMA, mode);
+      BetonBatchWrite second = job(dir, SCHEMA, mode);
+      WriterCommitMessage a = writeRows(first.createBatchWriterFactory(null), 0, 1, 0, 10).commit();
+      WriterCommitMessage b = writeRows(second.createBatchWriterFactory(null), 0, 2, 0, 10).commit();
+      first.commit(new WriterCommitMessage[] {a});
+      List<String> published = DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME)))
+          .shards().stream().map(ShardEntry::path).toList();
+      if (mode == CommitMode.NEW) {
+        assertThatThrownBy(() -> second.commit(new WriterCommitMessage[] {b}))
+            .hasMessageStartingWith("Path ").hasMessageContaining(dir.getFileName().toString())
+            .hasMessageEndingWith(" holds a beton dataset that another write published while this one ran (there was"
+                + " none when it started), so this write published nothing and deleted its files. Set mode \"append\""
+                + " to add to it, or \"overwrite\" to replace it");
+      } else {
+        second.commit(new WriterCommitMessage[] {b});
+      }
+      assertThat(DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).totalSamples())
+          .as(mode.toString()).isEqualTo(10);
+      assertThat(betonFiles(dir)).as("the second write's shard is deleted").isEqualTo(published);
+    }
+  }
+
   /** An append whose columns differ ran every task and wrote every row, then was refused when it published. */
   @Test
   void anAppendOfOtherColumnsIsRefusedBeforeAnyTaskRuns() throws Exception {
@@ -194,7 +225,7 @@ class BetonBatchWriteTest {
         .hasMessageEndingWith(": its fields changed while this write ran (another write replaced the dataset), and"
             + " the DataFrame's columns no longer match them, so nothing was published. the dataset's column 'label'"
             + " (JSON) is missing from the DataFrame. If these columns are the ones you want, write them to another"
-            + " path, or replace the dataset with mode(\"overwrite\") (its 1 samples are deleted)");
+            + " path, or replace the dataset with mode(\"overwrite\") (its 1 sample is deleted)");
     assertThat(DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).totalSamples())
         .isEqualTo(1);
   }
