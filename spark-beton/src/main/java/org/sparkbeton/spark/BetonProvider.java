@@ -112,7 +112,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       } catch (RuntimeException e) {
         // A plain read never gets here for a missing dataset or an unknown option: inferSchema fails first with
         // this message. A read given a schema skips inferSchema: its scan fails with the message.
-        return BetonTable.unreadable(hadoopConf(options), e);
+        return BetonTable.unreadable(options.get("path"), hadoopConf(options), e);
       }
     };
     return schema.isEmpty() ? BetonTable.opening(open) : BetonTable.openingWithGivenColumns(open);

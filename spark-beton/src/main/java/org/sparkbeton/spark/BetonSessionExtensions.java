@@ -179,10 +179,18 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
       return;
     }
     List<String> columns = new ArrayList<>();
+    boolean buckets = false;
     for (Transform t : JavaConverters.seqAsJavaList(partitioning)) {
       columns.add(t.describe());
+      buckets |= t.name().equals("bucket") || t.name().equals("sorted_bucket");
     }
     String table = tableName(name);
+    if (buckets) {
+      throw analysisException("Table " + table + " cannot be bucketed (" + String.join(", ", columns) + ": CLUSTERED"
+          + " BY, bucketBy): a beton dataset is one directory of shards under one manifest, in the order it was"
+          + " written, opened as one by FFCV and the loader. Write it without buckets; a join or groupBy on the"
+          + " column shuffles as over any unbucketed table");
+    }
     // BetonWriteConf.WHY_NOT_PARTITIONED's words: this class, compiled for Java 8, loads none of the writer's
     throw analysisException("Table " + table + " cannot be partitioned by " + String.join(", ", columns)
         + " (PARTITIONED BY, partitionBy): a beton dataset is one directory of shards under one manifest, opened as one by FFCV and the loader."

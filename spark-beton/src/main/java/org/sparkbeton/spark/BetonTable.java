@@ -40,6 +40,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private final WriteTarget write;
   /** Why no dataset could be opened, for a table {@link #unreadable} stands in for; null otherwise. */
   private final RuntimeException failure;
+  /** The path of a table {@link #unreadable} stands in for, for its name; null otherwise. */
+  private String unreadablePath;
   /** For a table {@link #opening} returned: opens the dataset when a read first needs it; null otherwise. */
   private final Opening opening;
   /** The dataset as the last scan found it: {@link #inputs} until the dataset changes ({@link #currentInputs}). */
@@ -116,8 +118,10 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
    * option): it claims no batch write, so a save takes the V1 route, and a read fails with {@code failure}, the
    * reason, when it asks for the schema or a scan.
    */
-  static BetonTable unreadable(Configuration hadoopConf, RuntimeException failure) {
-    return new BetonTable(null, null, hadoopConf, null, failure, null);
+  static BetonTable unreadable(String path, Configuration hadoopConf, RuntimeException failure) {
+    BetonTable table = new BetonTable(null, null, hadoopConf, null, failure, null);
+    table.unreadablePath = path;
+    return table;
   }
 
   /**
@@ -167,7 +171,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     if (opening != null) {
       return opening.get().name();
     }
-    return "beton:" + (write != null ? write.path() : inputs != null ? inputs.root() : "(no dataset yet)");
+    return "beton:" + (write != null ? write.path() : inputs != null ? inputs.root()
+        : unreadablePath != null ? unreadablePath : "(no dataset yet)");
   }
 
   @Override

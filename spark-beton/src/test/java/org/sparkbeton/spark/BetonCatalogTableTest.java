@@ -293,6 +293,13 @@ class BetonCatalogTableTest {
     assertThatThrownBy(() -> spark.range(3).selectExpr("id", "1 as label").write().format("beton")
         .partitionBy("label").saveAsTable("parts")).isInstanceOf(AnalysisException.class)
         .hasMessageStartingWith("Table default.parts cannot be partitioned by label");
+    // buckets are named as buckets, not as the partitioning Spark describes them with
+    assertThatThrownBy(() -> spark.range(3).selectExpr("id", "1 as label").write().format("beton")
+        .bucketBy(4, "id").saveAsTable("parts")).isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Table default.parts cannot be bucketed (bucket(4, id): CLUSTERED BY, bucketBy): "
+            + reason);
+    assertThatThrownBy(() -> spark.sql("create table parts using beton clustered by (id) sorted by (id) into 2 buckets"
+        + " as select id from range(3)")).hasMessageStartingWith("Table default.parts cannot be bucketed (");
     assertThat(spark.catalog().tableExists("parts")).isFalse();
     // unpartitioned, the same statement creates the table
     spark.sql("create table parts (id bigint, label int) using beton");

@@ -185,9 +185,11 @@ class BetonCompactionTest {
     Files.copy(dir.resolve(before.shards().get(8).path()), dir.resolve(before.shards().get(1).path()),
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
 
+    // its size is not the manifest's: refused by the page checks before a byte is merged
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString()))
-        .hasStackTraceContaining("shard " + before.shards().get(1).path() + " holds 3 samples; the manifest lists 25:"
-            + " not the shard the manifest describes, so it is not merged");
+        .hasStackTraceContaining(before.shards().get(1).path() + ": file at offset ")
+        .hasStackTraceContaining("but the manifest says " + before.shards().get(1).bytes()
+            + "; so nothing is merged (beton verify names every damaged shard)");
     assertThat(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).isEqualTo(published);
     assertThat(shardFiles(dir)).isEqualTo(files);
     try (Stream<Path> left = Files.list(dir)) {
@@ -258,9 +260,14 @@ class BetonCompactionTest {
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("manifestLockTimeout", "0")))
         .hasMessage("Option manifestLockTimeout must be a positive integer, got '0'");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "90")))
-        .hasMessage("Option keepReplacedFor must be a duration with its unit (90s, 30m, 12h, 7d), got '90'");
+        .hasMessage("Option keepReplacedFor must be a duration of 0 or more with its unit (0s, 90s, 30m, 12h, 7d),"
+            + " got '90'");
     assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString(), Map.of("keepReplacedFor", "2 fortnights")))
         .hasMessageStartingWith("Option keepReplacedFor must be a duration");
+    // a negative one would record a keep-until before the compaction and delete the replaced shards at once
+    assertThatThrownBy(() -> BetonCompaction.plan(spark, dir.toString(), Map.of("keepReplacedFor", "-1h")))
+        .hasMessage("Option keepReplacedFor must be a duration of 0 or more with its unit (0s, 90s, 30m, 12h, 7d),"
+            + " got '-1h'");
     assertThatThrownBy(() -> BetonCompaction.plan(spark, dir.toString(), Map.of("targetShardSzie", "1G")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("targetShardSize");
     Path none = tmp.resolve("none");

@@ -64,8 +64,9 @@ final class StreamPositions {
     }
     String where = offset.into() == 0 ? offset.last() + " as shard " + n
         : offset.next() + " as shard " + (n + 1);
-    throw new IllegalStateException("The dataset " + root + " was replaced after this stream read it: its manifest no"
-        + " longer lists " + where + " of " + shards.size() + (offset.dataset() != null && datasetId != null
+    throw new IllegalStateException("The dataset " + root + " was replaced after this stream read it: its manifest"
+        + " (of " + shards.size() + (shards.size() == 1 ? " shard" : " shards") + " now) no longer lists " + where
+        + (offset.dataset() != null && datasetId != null
             ? ", and it is another dataset than the one the stream read (" + datasetId + ", not " + offset.dataset()
                 + ")" : "")
         + " (an overwrite, or a dataset written anew at the path; a compaction keeps a stream's place). A stream"

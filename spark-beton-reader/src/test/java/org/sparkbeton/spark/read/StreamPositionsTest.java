@@ -64,14 +64,14 @@ class StreamPositionsTest {
     ShardOffset afterB = manifest(ID, "a", 5, "b", 5).offset(new Position(2, 0));
     assertThatThrownBy(() -> manifest("other", "x", 5, "y", 5, "z", 5).find(afterB))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("The dataset hdfs://nn/ds was replaced after this stream read it: its manifest no longer lists b as"
-            + " shard 2 of 3, and it is another dataset than the one the stream read (other, not 7f3a) (an overwrite,"
+        .hasMessage("The dataset hdfs://nn/ds was replaced after this stream read it: its manifest (of 3 shards now)"
+            + " no longer lists b as shard 2, and it is another dataset than the one the stream read (other, not 7f3a) (an overwrite,"
             + " or a dataset written anew at the path; a compaction keeps a stream's place). A stream reads appends"
             + " only; start a new query (a new checkpointLocation) to read the dataset as it is now");
     // without identities, renamed shards cannot be told from a replaced dataset
     assertThatThrownBy(() -> manifest(null, "ab", 10).find(new ShardOffset(2, "b")))
-        .hasMessageStartingWith("The dataset hdfs://nn/ds was replaced after this stream read it: its manifest no"
-            + " longer lists b as shard 2 of 1 (an overwrite");
+        .hasMessageStartingWith("The dataset hdfs://nn/ds was replaced after this stream read it: its manifest (of 1"
+            + " shard now) no longer lists b as shard 2 (an overwrite");
     // fewer samples than the offset counts: not the same dataset, whatever it says
     assertThatThrownBy(() -> manifest(ID, "a", 5).find(afterB)).isInstanceOf(IllegalStateException.class);
   }

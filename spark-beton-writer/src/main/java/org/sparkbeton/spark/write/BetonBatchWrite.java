@@ -174,7 +174,7 @@ final class BetonBatchWrite implements BatchWrite {
         LOG.warn("beton write {}: could not delete the files of dead jobs in {}", jobId, dir, e);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("Publishing the manifest of " + dir + " failed", e);
+      throw new UncheckedIOException("Publishing the manifest of " + dir + " failed: " + e.getMessage(), e);
     } finally {
       closeMarker();
     }

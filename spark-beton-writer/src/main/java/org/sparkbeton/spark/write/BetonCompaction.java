@@ -194,13 +194,16 @@ public final class BetonCompaction {
     String text = given.trim();
     if (!text.isEmpty() && Character.isLetter(text.charAt(text.length() - 1))) {
       try {
-        return org.apache.spark.network.util.JavaUtils.timeStringAsMs(text);
+        long millis = org.apache.spark.network.util.JavaUtils.timeStringAsMs(text);
+        if (millis >= 0) { // a negative one would record a keep-until before the compaction itself
+          return millis;
+        }
       } catch (NumberFormatException e) {
         // refused below
       }
     }
-    throw new IllegalArgumentException("Option " + option + " must be a duration with its unit (90s, 30m, 12h, 7d),"
-        + " got '" + given + "'");
+    throw new IllegalArgumentException("Option " + option + " must be a duration of 0 or more with its unit (0s, 90s,"
+        + " 30m, 12h, 7d), got '" + given + "'");
   }
 
 
