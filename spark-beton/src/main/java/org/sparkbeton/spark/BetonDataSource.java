@@ -41,6 +41,12 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     return SHORT_NAME;
   }
 
+  /** Spark names a data source by this in some refusals ({@code ALTER TABLE ... ADD COLUMNS}): its short name. */
+  @Override
+  public String toString() {
+    return SHORT_NAME;
+  }
+
   @Override
   public StructType inferSchema(CaseInsensitiveStringMap options) {
     return ((TableProvider) provider()).inferSchema(options);

@@ -278,6 +278,15 @@ class BetonCatalogTableTest {
         .isInstanceOf(AnalysisException.class).hasMessageNotContaining("cannot be replaced by a query");
   }
 
+  /** Spark refuses ADD COLUMNS on a data source table, naming the source: by its short name, not an object hash. */
+  @Test
+  void alterTableAddColumnsIsRefusedNamingTheSourceBeton() {
+    spark.sql("create table altered (id bigint) using beton");
+    assertThatThrownBy(() -> spark.sql("alter table altered add columns (c string)"))
+        .isInstanceOf(AnalysisException.class).hasMessageContaining("datasource table with type beton")
+        .hasMessageNotContaining("@");
+  }
+
   /** The catalog would hold partition columns the dataset does not have; refused as partitionBy(...) is. */
   @Test
   void aPartitionedTableIsRefusedBeforeItIsCreated() {

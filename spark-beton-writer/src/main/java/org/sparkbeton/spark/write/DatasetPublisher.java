@@ -112,6 +112,12 @@ public final class DatasetPublisher {
         deleteUnlisted(jobId, Set.of());
         return null;
       }
+      if (batch != null && batch.followsBatchesPublishedElsewhere(previous)) {
+        LOG.warn("beton write {}: batch {} of streaming query {} goes to {}, which holds none of the query's earlier"
+            + " batches: if its checkpointLocation was made for another output path, the rows of those batches are"
+            + " there, not here (a new output needs a new checkpointLocation)", jobId, batch.epoch(), batch.queryId(),
+            dir);
+      }
       if (previous != null && (mode == CommitMode.NEW || mode == CommitMode.NEW_UNLESS_PUBLISHED_MEANWHILE)) {
         // another write published a dataset here after this one found none: adding to it would store its samples
         // beside this write's (two prepares of one folder at once: every image twice)

@@ -28,6 +28,15 @@ record StreamBatch(String queryId, long epoch) {
   }
 
   /**
+   * Whether this batch, not its query's first, goes to a dataset ({@code previous}, null for none) that holds no batch
+   * of its query: the query's earlier batches went elsewhere, as when a checkpoint made for another output path is
+   * reused (Spark then resumes after the batches it wrote there, and their rows never come here).
+   */
+  boolean followsBatchesPublishedElsewhere(DatasetManifest previous) {
+    return epoch > 0 && (previous == null || !previous.recipe().containsKey(key()));
+  }
+
+  /**
    * {@code recipe} with the queries' batches recorded in {@code previous}, and {@code batch}'s (null: a batch write's).
    * An overwrite keeps them too: it replaced what those batches wrote, so a batch run again after it must not bring
    * its rows back (and a query's id is its own, so the record of another dataset's query does nothing here).

@@ -38,4 +38,14 @@ class StreamBatchTest {
         .containsOnly(Map.entry("page_size", "2"), Map.entry("stream_batch.q7", "0"));
     assertThat(StreamBatch.recorded(recipe, null, null)).containsOnly(Map.entry("page_size", "2"));
   }
+
+  /** A checkpoint reused for another output resumes after batches that never came here: that is told apart. */
+  @Test
+  void aLaterBatchToADatasetWithoutItsQuerysRecordFollowsBatchesPublishedElsewhere() {
+    DatasetManifest other = withRecipe(Map.of("stream_batch.q2", "9"));
+    assertThat(new StreamBatch("q1", 4).followsBatchesPublishedElsewhere(null)).isTrue();
+    assertThat(new StreamBatch("q1", 4).followsBatchesPublishedElsewhere(other)).isTrue();
+    assertThat(new StreamBatch("q1", 0).followsBatchesPublishedElsewhere(null)).as("the query's first").isFalse();
+    assertThat(new StreamBatch("q2", 10).followsBatchesPublishedElsewhere(other)).as("continues here").isFalse();
+  }
 }
