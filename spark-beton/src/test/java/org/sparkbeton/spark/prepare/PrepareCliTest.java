@@ -137,11 +137,11 @@ class PrepareCliTest {
         .mapToLong(org.sparkbeton.format.dataset.ShardEntry::bytes).sum() / 1048576.0);
     Run dry = compact("dataset", "--dry-run");
     assertThat(dry.out()).as("stderr: %s", dry.err()).containsExactly("beton compaction of dataset (dry run): would"
-        + " merge 3 shards into 2 (1 runs, 17 samples, " + mib + " MiB to move); nothing changed");
+        + " merge 3 shards into 2 (1 run, 17 samples, " + mib + " MiB to move); nothing changed");
     assertThat(Files.readString(tmp.resolve("dataset").resolve("_manifest.json"))).isEqualTo(manifest.toJson());
     Run compacted = compact("dataset");
     assertThat(compacted.exitCode()).as("exit code; stderr: %s", compacted.err()).isZero();
-    assertThat(compacted.out()).containsExactly("beton compaction of dataset: 3 shards into 2 (1 runs merged, 17"
+    assertThat(compacted.out()).containsExactly("beton compaction of dataset: 3 shards into 2 (1 run merged, 17"
         + " samples, " + mib + " MiB moved)");
     org.sparkbeton.format.dataset.DatasetManifest after = org.sparkbeton.format.dataset.DatasetManifest.parse(
         Files.readString(tmp.resolve("dataset").resolve("_manifest.json")));
