@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import org.sparkbeton.format.JsonStrings;
 import org.sparkbeton.format.dataset.CompactionRecord;
+import org.sparkbeton.format.dataset.DatasetFiles;
+import org.sparkbeton.format.dataset.JsonText;
 import org.sparkbeton.format.dataset.ShardEntry;
 
 /** {@link DatasetReport} as {@code beton inspect DIR} prints it: text, or one JSON document. */
@@ -44,8 +46,11 @@ final class DatasetReportText {
       Map<String, CompactionRecord> compactions = new HashMap<>();
       CompactionRecord.of(r.recipe())
           .forEach(c -> compactions.put(CompactionRecord.PREFIX + c.job(), c));
-      r.recipe().forEach((k, v) -> entries.add(new String[] {"  " + k,
-          compactions.containsKey(k) ? compaction(compactions.get(k)) : v}));
+      r.recipe().forEach((k, v) -> {
+        List<String> names = classNames(k, v);
+        entries.add(new String[] {"  " + k, compactions.containsKey(k) ? compaction(compactions.get(k))
+            : names != null ? String.join(", ", names) : v});
+      });
       InspectCommand.table(b, entries, new boolean[] {false, false});
     }
 
@@ -96,8 +101,17 @@ final class DatasetReportText {
     b.append("], \"recipe\": {");
     int n = 0;
     for (Map.Entry<String, String> e : r.recipe().entrySet()) {
-      b.append(n++ > 0 ? ", " : "").append(JsonStrings.quote(e.getKey())).append(": ")
-          .append(JsonStrings.quote(e.getValue()));
+      b.append(n++ > 0 ? ", " : "").append(JsonStrings.quote(e.getKey())).append(": ");
+      List<String> names = classNames(e.getKey(), e.getValue());
+      if (names == null) {
+        b.append(JsonStrings.quote(e.getValue()));
+      } else {
+        b.append('[');
+        for (int i = 0; i < names.size(); i++) {
+          b.append(i > 0 ? ", " : "").append(JsonStrings.quote(names.get(i)));
+        }
+        b.append(']');
+      }
     }
     b.append("}, \"shards\": [");
     for (int i = 0; i < r.shards().size(); i++) {
@@ -118,6 +132,22 @@ final class DatasetReportText {
       return JsonStrings.quote(d.toString());
     }
     return n.toString();
+  }
+
+  /**
+   * The class names a recipe records ({@link DatasetFiles#CLASS_NAMES}, label 0's first), or null for another entry
+   * or a value that is not a JSON list of strings. The manifest stores them as JSON text in a string: shown as it is,
+   * that is a string holding JSON in {@code --json} and escaped non-ASCII letters in the text.
+   */
+  private static List<String> classNames(String key, String value) {
+    if (!key.equals(DatasetFiles.CLASS_NAMES)) {
+      return null;
+    }
+    try {
+      return JsonText.stringList(value);
+    } catch (IllegalArgumentException e) {
+      return null; // shown as it is
+    }
   }
 
   /** A compaction's record in a line: its list of replaced shards can run to thousands (--json has it whole). */

@@ -112,6 +112,24 @@ class InspectDatasetTest {
     assertThat(Cli.run("inspect", "--json", dir).out()).contains("part-b.beton");
   }
 
+  /**
+   * The class names the manifest records as JSON text are a JSON array in --json (not a string holding JSON) and
+   * names in the text (not JSON escapes).
+   */
+  @Test
+  void classNamesAreAnArrayInJsonAndNamesInText() throws Exception {
+    Path dir = dataset(true);
+    DatasetManifest m = DatasetVerifier.manifest(dir);
+    Map<String, String> recipe = new LinkedHashMap<>(m.recipe());
+    recipe.put("class_names", "[\"cat\",\"dog\",\"zebra \\u00fc\"]");
+    Files.writeString(dir.resolve(DatasetManifest.FILE_NAME), new DatasetManifest(m.fields(), m.shards(), recipe,
+        m.createdBy()).toJson());
+
+    assertThat(Cli.run("inspect", dir).outLines()).contains("  class_names  cat, dog, zebra \u00fc");
+    assertThat(Cli.run("inspect", "--json", dir).out())
+        .contains("\"recipe\": {\"null_policy\": \"fail\", \"class_names\": [\"cat\", \"dog\", \"zebra \\u00fc\"]}");
+  }
+
   @Test
   void jsonListsEveryShardAndARangeOnlyWhereEveryShardHasStatistics() throws Exception {
     Path dir = dataset(false);

@@ -50,7 +50,15 @@ public final class CompactJob {
         default -> null;
       };
       if (option != null && i + 1 < args.length) {
-        options.put(option, args[++i]);
+        String value = args[++i];
+        if (option.equals(BetonCompaction.KEEP_REPLACED_FOR) && value.trim().startsWith("-")) {
+          // Spark's duration parser takes "-1h", and a negative time to keep is the past: the replaced shards were
+          // deleted at once, under reads planned before the compaction
+          err.println("beton-compact: " + flag + " must not be negative: how long the replaced shards stay (90s, 30m,"
+              + " 12h, 7d; 0s deletes them at once), got '" + value + "'");
+          return 2;
+        }
+        options.put(option, value);
       } else if (option != null || flag.startsWith("-") || path != null) {
         err.println("beton-compact: " + (option != null ? flag + " needs a value" : "unexpected argument " + flag));
         err.println(USAGE);
@@ -87,27 +95,33 @@ public final class CompactJob {
 
   /**
    * {@code beton compaction of hdfs:///x (dry run): would merge 9 shards into 2 (2 runs, 1,200 samples, 48.0 MiB to
-   * move); nothing changed}.
+   * move); nothing changed}; counts of one are singular ({@code 1 run}).
    */
   static String describePlan(BetonCompaction.Result r) {
     if (r.groupsMerged() == 0) {
-      return "beton compaction of " + r.path() + " (dry run): " + r.shardsBefore() + " shards, none to merge";
+      return "beton compaction of " + r.path() + " (dry run): " + Words.plural(r.shardsBefore(), "shard")
+          + ", none to merge";
     }
-    return String.format(java.util.Locale.ROOT, "beton compaction of %s (dry run): would merge %d shards into %d (%d"
-        + " runs, %,d samples, %.1f MiB to move); nothing changed", r.path(), r.shardsBefore(), r.shardsAfter(),
-        r.groupsMerged(), r.samplesMoved(), r.bytesMoved() / 1048576.0);
+    return String.format(java.util.Locale.ROOT, "beton compaction of %s (dry run): would merge %d shards into %d (%s,"
+        + " %s, %.1f MiB to move); nothing changed", r.path(), r.shardsBefore(), r.shardsAfter(),
+        Words.plural(r.groupsMerged(), "run"), Words.plural(r.samplesMoved(), "sample"), r.bytesMoved() / 1048576.0);
   }
 
   /** {@code beton compaction of hdfs:///x: 9 shards into 2 (2 runs merged, 1,200 samples, 48.0 MiB moved)}. */
   static String describe(BetonCompaction.Result r) {
     if (r.groupsMerged() == 0) {
-      return "beton compaction of " + r.path() + ": " + r.shardsBefore() + " shards, none to merge"
-          + (r.groupsLeftAsTheyWere() > 0 ? " (" + r.groupsLeftAsTheyWere() + " runs changed under it: run it again)"
-              : "");
+      return "beton compaction of " + r.path() + ": " + Words.plural(r.shardsBefore(), "shard") + ", none to merge"
+          + (r.groupsLeftAsTheyWere() > 0 ? " (" + changedUnderIt(r) + ": run it again)" : "");
     }
-    return String.format(java.util.Locale.ROOT, "beton compaction of %s: %d shards into %d (%d runs merged, %,d"
-        + " samples, %.1f MiB moved)%s", r.path(), r.shardsBefore(), r.shardsAfter(), r.groupsMerged(),
-        r.samplesMoved(), r.bytesMoved() / 1048576.0, r.groupsLeftAsTheyWere() > 0 ? "; "
-            + r.groupsLeftAsTheyWere() + " runs changed under it were left as they were" : "");
+    return String.format(java.util.Locale.ROOT, "beton compaction of %s: %d shards into %d (%s merged, %s, %.1f MiB"
+        + " moved)%s", r.path(), r.shardsBefore(), r.shardsAfter(), Words.plural(r.groupsMerged(), "run"),
+        Words.plural(r.samplesMoved(), "sample"), r.bytesMoved() / 1048576.0,
+        r.groupsLeftAsTheyWere() > 0 ? "; " + changedUnderIt(r) + (r.groupsLeftAsTheyWere() == 1
+            ? " was left as it was" : " were left as they were") : "");
+  }
+
+  /** {@code 1 run changed under it}, {@code 2 runs changed under it}. */
+  private static String changedUnderIt(BetonCompaction.Result r) {
+    return Words.plural(r.groupsLeftAsTheyWere(), "run") + " changed under it";
   }
 }

@@ -54,18 +54,22 @@ public final class ImageFolderPrepare {
    * What one run produced.
    *
    * @param output the dataset directory, qualified ({@code file:/...}, {@code hdfs://...})
+   * @param mode the save mode asked for
+   * @param appended whether the run added to a dataset that was there (an append to a folder holding none writes a
+   *     new dataset)
    * @param samples the dataset's samples, shards and bytes (after an append, the old shards' included)
    * @param seconds the whole run, from listing the input to the per-class counts
    * @param writeSeconds the write itself, from its start to its manifest
    * @param listed the images the run listed (the rows of its write)
+   * @param shardsAsked the write tasks asked for (0: none asked; more than {@code listed}: one task per image ran)
    * @param written what this run's tasks did (from their metrics); {@code countsFinal} false if Spark's listener
    *     events for the last tasks did not arrive in time
    * @param quarantine where this run's quarantine records are ({@code null} when it quarantined nothing)
    * @param codec the JPEG codec the executors used (the manifest's recipe)
    */
-  public record Result(String output, SaveMode mode, List<String> classes, Map<String, Long> samplesPerClass,
-      long samples, long shards, long bytes, double seconds, double writeSeconds, long listed, WriteCounts written,
-      boolean countsFinal,
+  public record Result(String output, SaveMode mode, boolean appended, List<String> classes,
+      Map<String, Long> samplesPerClass, long samples, long shards, long bytes, double seconds, double writeSeconds,
+      long listed, int shardsAsked, WriteCounts written, boolean countsFinal,
       String quarantine, String codec) {
   }
 
@@ -97,7 +101,8 @@ public final class ImageFolderPrepare {
 
   /**
    * Lists the images of {@code classes} and partitions them into the write's tasks: {@code shards} of them if
-   * positive, else {@link #writeTasks(long, int)}. A few class folders ({@link ImageFolderListing#listsOnDriver})
+   * positive (at most one per image: a task with no image writes no shard, and thousands of them took minutes of
+   * scheduling for nothing), else {@link #writeTasks(long, int)}. A few class folders ({@link ImageFolderListing#listsOnDriver})
    * holding up to {@code driverMaxImages} images are listed by the driver and cut into tasks of equal image counts
    * (a slice of the listing each, in label and path order). Others are listed by Spark tasks, one per few class
    * folders, kept for the count and the write; their partitions are merged (a coalesce: no shuffle) into the
@@ -111,7 +116,7 @@ public final class ImageFolderPrepare {
         ? ImageFolderListing.listHere(spark, input, classes, driverMaxImages) : null;
     if (here != null) {
       checkNotEmpty(here.size(), input);
-      int tasks = shards > 0 ? shards : writeTasks(here.size(), cores);
+      int tasks = shards > 0 ? (int) Math.min(shards, here.size()) : writeTasks(here.size(), cores);
       // the slices travel in Spark's serializer: as (path, label) pairs, which Kryo knows even where it requires
       // registration (it does not know Row's class); tasks make the rows
       List<Tuple2<String, Integer>> pairs = new ArrayList<>(here.size());
@@ -126,7 +131,8 @@ public final class ImageFolderPrepare {
       listing.unpersist();
     }
     checkNotEmpty(listed, input);
-    Dataset<Row> rows = shards > 0 ? listing.repartition(shards) : listing.coalesce(writeTasks(listed, cores));
+    Dataset<Row> rows = shards > 0 ? listing.repartition((int) Math.min(shards, listed))
+        : listing.coalesce(writeTasks(listed, cores));
     return new ListedImages(rows, listed, listing);
   }
 
@@ -138,24 +144,6 @@ public final class ImageFolderPrepare {
     if (images == 0) {
       throw new IllegalArgumentException("Input " + input + " has no images in its class folders ("
           + ImageFolderListing.IMAGE_GLOB + ")");
-    }
-  }
-
-  /**
-   * Refuses an output inside the input (or the input itself): the dataset directory would be a class folder of the
-   * ImageFolder, a class of its own (with no images) and a shift of the labels after it for the next run or any
-   * other reader of the tree.
-   */
-  static void refuseOutputInInput(SparkSession spark, String input, String output) throws IOException {
-    org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
-    Path in = new Path(input);
-    Path out = new Path(output);
-    String inside = in.getFileSystem(conf).makeQualified(in).toString();
-    String target = out.getFileSystem(conf).makeQualified(out).toString();
-    if (target.equals(inside) || target.startsWith(inside.endsWith("/") ? inside : inside + "/")) {
-      throw new IllegalArgumentException("Output " + output + " is inside the input " + input + ": it would be a class"
-          + " folder of the ImageFolder (a class of its own, shifting the labels of the classes after it); write the"
-          + " dataset outside " + input);
     }
   }
 
@@ -193,9 +181,10 @@ public final class ImageFolderPrepare {
   public static Result run(SparkSession spark, String input, String output, Map<String, String> options, int shards,
       SaveMode mode, Progress progress) throws IOException {
     long t0 = System.nanoTime();
-    refuseOutputInInput(spark, input, output);
+    InputOutputOverlap.refuse(spark.sparkContext().hadoopConfiguration(), input, output);
     List<String> classes = classes(spark, input);
-    ClassLabels labels = labels(spark, output, classes, mode);
+    DatasetManifest existing = mode == SaveMode.Append ? existingManifest(spark, output) : null;
+    ClassLabels labels = existing == null ? ClassLabels.of(classes) : ClassLabels.appendedTo(existing, output, classes);
     ListedImages images = list(spark, input, classes, shards, ImageFolderListing.DRIVER_LISTING_MAX_IMAGES);
     Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), labels.label(col("label")));
     long listed = images.count();
@@ -255,25 +244,21 @@ public final class ImageFolderPrepare {
     }
     long bytes = manifest.shards().stream().mapToLong(s -> s.bytes()).sum();
     WriteCounts written = model.finished();
-    return new Result(fs.makeQualified(dir).toString(), mode, labels.names(), perClass, manifest.totalSamples(),
-        manifest.shards().size(), bytes, (System.nanoTime() - t0) / 1e9, writeSeconds, listed, written, countsFinal,
+    return new Result(fs.makeQualified(dir).toString(), mode, existing != null, labels.names(), perClass,
+        manifest.totalSamples(), manifest.shards().size(), bytes, (System.nanoTime() - t0) / 1e9, writeSeconds, listed,
+        shards, written, countsFinal,
         written.quarantined() > 0 ? quarantine(fs, dir, manifest.recipe().get("job_id")) : null,
         manifest.recipe().get("jpeg_codec"));
   }
 
   /**
-   * The labels of the input's class folders: their sorted index for a new dataset, the names an existing dataset
-   * records for an append to it ({@link ClassLabels}).
+   * The manifest of the dataset an append adds to, or null where there is none (the append writes a new one). Its
+   * class names give the input's class folders their labels ({@link ClassLabels#appendedTo}); a new dataset labels
+   * them by their sorted index.
    */
-  private static ClassLabels labels(SparkSession spark, String output, List<String> classes, SaveMode mode)
-      throws IOException {
-    if (mode != SaveMode.Append) {
-      return ClassLabels.of(classes);
-    }
+  private static DatasetManifest existingManifest(SparkSession spark, String output) throws IOException {
     Path dir = new Path(output);
-    FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
-    DatasetManifest existing = DatasetPublisher.read(fs, dir);
-    return existing == null ? ClassLabels.of(classes) : ClassLabels.appendedTo(existing, output, classes);
+    return DatasetPublisher.read(dir.getFileSystem(spark.sparkContext().hadoopConfiguration()), dir);
   }
 
   /** Where the run {@code jobId}'s quarantine records are: its one file, or a glob of its files (one per task). */

@@ -56,8 +56,9 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "Progress goes to standard error: a live line on a terminal, else a line every --progress-interval seconds",
       "(default 5; 0 for none). The summary goes to standard output.",
       "Defaults: --mode jpg, --max-resolution 256, --quality 90, --master local[*], up to 4 write tasks (shards)",
-      "per core, each of at least 256 images (--shards N sets the count). --mode smart stores an image as JPEG when",
-      "its raw RGB is over --smart-threshold bytes (e.g. 256K). --debug prints stack traces of failures.");
+      "per core, each of at least 256 images (--shards N sets the count, at most one per image). --mode smart",
+      "stores an image as JPEG when its raw RGB is over --smart-threshold bytes (e.g. 256K). --debug prints stack",
+      "traces of failures.");
 
   /** Every flag, as the usage names them: one list for the parser and for the nearest name to a misspelled one. */
   static final List<String> FLAGS = List.of("--input", "--output", "--overwrite", "--append", "--max-resolution",

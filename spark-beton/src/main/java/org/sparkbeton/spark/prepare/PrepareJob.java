@@ -21,7 +21,7 @@ import org.sparkbeton.spark.write.DatasetDirectory;
  * FileSystem; under {@code spark-submit} the cluster's master is used. Progress goes to standard error, the
  * summary to standard output; a failure is one line on standard error, in the command line's terms (its flags),
  * with the stack trace only under {@code --debug}. Exit codes: 0 done, 2 usage or input error (a bad image
- * included), 1 failure.
+ * included, and a master Spark cannot start on), 1 failure.
  */
 public final class PrepareJob {
   /**
@@ -71,12 +71,20 @@ public final class PrepareJob {
         .ifPresent(w -> err.println("beton-prepare: " + w)); // the Java codec: why, and what it costs
     SparkSession.Builder builder = SparkSession.builder().appName("beton-prepare")
         .config(KRYO_REGISTRATOR, withOurRegistrator(System.getProperty(KRYO_REGISTRATOR)));
-    if (System.getProperty("spark.master") == null) {
+    String submitted = System.getProperty("spark.master");
+    if (submitted == null) {
       // heartbeats carry the running tasks' counts to the progress line: every second rather than every 10
       builder.master(a.master()).config("spark.ui.showConsoleProgress", "false")
           .config("spark.executor.heartbeatInterval", "1s");
     }
-    SparkSession spark = builder.getOrCreate();
+    SparkSession spark;
+    try {
+      spark = submitted == null ? SessionStart.start(builder, a.master(), "--master " + a.master())
+          : SessionStart.start(builder, submitted, "master " + submitted + " (spark.master)");
+    } catch (IllegalArgumentException e) {
+      err.println("beton-prepare: " + e.getMessage());
+      return fail(e, a, err, 2);
+    }
     try {
       if (a.demoImages() > 0) {
         long t0 = System.nanoTime();
@@ -84,7 +92,7 @@ public final class PrepareJob {
         out.printf("demo input: %,d labelled shape images in %s (%.1f s)%n", a.demoImages(),
             Path.of(a.input()).toAbsolutePath(), (System.nanoTime() - t0) / 1e9);
       }
-      boolean appendToDataset = checkOutput(spark, a) == DatasetDirectory.State.DATASET
+      boolean appendToDataset = checkOutput(spark, a, err) == DatasetDirectory.State.DATASET
           && a.saveMode() == SaveMode.Append;
       ImageFolderPrepare.Progress progress = a.progressSeconds() > 0
           ? new ImageFolderPrepare.Progress(err, stderrIsTerminal(), a.progressSeconds()) : null;
@@ -93,6 +101,7 @@ public final class PrepareJob {
       ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, a.input(), a.output(), options, a.shards(),
           a.saveMode(), progress);
       out.print(PrepareSummary.format(r));
+      SmallShardsNote.of(r).ifPresent(note -> err.println("beton-prepare: note: " + note));
       return 0;
     } catch (BadImageException e) {
       err.println("beton-prepare: bad image in " + e.detail() + "; pass "
@@ -105,7 +114,12 @@ public final class PrepareJob {
       err.println("beton-prepare: " + e.getMessage());
       return fail(e, a, err, 2);
     } catch (Exception e) {
-      err.println("beton-prepare: failed: " + rootMessage(e) + (a.debug() ? "" : " (--debug prints the stack trace)"));
+      // a Spark session stopped under the job (a standalone master that gave up on the application) fails every
+      // later call with "Cannot call methods on a stopped SparkContext", which does not say that
+      String stopped = spark.sparkContext().isStopped() ? "the Spark session on " + spark.sparkContext().master()
+          + " was stopped while the job ran (Spark's log above says why); " : "";
+      err.println("beton-prepare: failed: " + stopped + rootMessage(e)
+          + (a.debug() ? "" : " (--debug prints the stack trace)"));
       return fail(e, a, err, 1);
     } finally {
       spark.stop();
@@ -136,8 +150,12 @@ public final class PrepareJob {
         : registrators + "," + ours;
   }
 
-  /** What {@code --output} holds, refused in flag terms where the mode does not allow writing there. */
-  private static DatasetDirectory.State checkOutput(SparkSession spark, PrepareArgs a) throws IOException {
+  /**
+   * What {@code --output} holds, refused in flag terms where the mode does not allow writing there; a note on
+   * {@code err} for each job whose files there the write will leave alone ({@link LiveJobsNote}).
+   */
+  private static DatasetDirectory.State checkOutput(SparkSession spark, PrepareArgs a, PrintStream err)
+      throws IOException {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(a.output());
     FileSystem fs = dir.getFileSystem(spark.sparkContext().hadoopConfiguration());
     DatasetDirectory.Inspection found = DatasetDirectory.inspect(fs, dir);
@@ -166,6 +184,10 @@ public final class PrepareJob {
       default -> {
         // missing, or the leftovers of a failed run, which the write takes over
       }
+    }
+    if (found.state() != DatasetDirectory.State.MISSING) {
+      LiveJobsNote.of(fs, dir, where, System.currentTimeMillis(), java.time.ZoneId.systemDefault())
+          .forEach(note -> err.println("beton-prepare: note: " + note));
     }
     return found.state();
   }

@@ -15,19 +15,21 @@ final class PrepareSummary {
   static String format(ImageFolderPrepare.Result r) {
     WriteCounts w = r.written();
     StringBuilder sb = new StringBuilder();
-    line(sb, "dataset", r.output() + (r.mode() == SaveMode.Append ? " (appended to)" : ""));
+    line(sb, "dataset", r.output() + (r.appended() ? " (appended to)"
+        : r.mode() == SaveMode.Append ? " (new dataset: --append found none there to add to)" : ""));
     line(sb, "images listed", count(r.listed()));
     line(sb, "samples written", count(w.written()) + (r.countsFinal() ? ""
         : " (Spark's events of the last tasks were late: counts may be short)"));
     line(sb, "rows skipped", count(w.skippedOnly()) + (w.skippedOnly() > 0 ? " (bad images, --bad-images skip)" : ""));
     line(sb, "rows quarantined", count(w.quarantined()) + (r.quarantine() == null ? "" : ", listed in " + r.quarantine()));
-    line(sb, "shards", count(w.shards()) + ", " + megabytes(w.bytes()));
-    if (r.mode() == SaveMode.Append) {
-      line(sb, "dataset now", plural(r.samples(), "sample") + " in " + plural(r.shards(), "shard") + ", "
+    line(sb, "shards", count(w.shards()) + ", " + megabytes(w.bytes()) + (r.shardsAsked() > r.listed()
+        ? " (--shards " + count(r.shardsAsked()) + " is more than the images: at most one shard per image)" : ""));
+    if (r.appended()) {
+      line(sb, "dataset now", Words.plural(r.samples(), "sample") + " in " + Words.plural(r.shards(), "shard") + ", "
           + megabytes(r.bytes()));
     }
-    line(sb, "time", String.format(Locale.ROOT, "%.1f s (the write %.1f s, %,.0f images/s)", r.seconds(),
-        r.writeSeconds(), r.writeSeconds() > 0 ? w.processed() / r.writeSeconds() : 0));
+    line(sb, "time", String.format(Locale.ROOT, "%.1f s (the write %.1f s, %s)", r.seconds(), r.writeSeconds(),
+        Words.perSecond(r.writeSeconds() > 0 ? w.processed() / r.writeSeconds() : 0, "image")));
     line(sb, "codec", r.codec() == null ? "unknown" : r.codec());
     sb.append(String.format(Locale.ROOT, "%-6s %-24s %10s%n", "label", "class", "samples"));
     int label = 0;
@@ -43,10 +45,6 @@ final class PrepareSummary {
 
   private static String count(long n) {
     return String.format(Locale.ROOT, "%,d", n);
-  }
-
-  static String plural(long n, String noun) {
-    return count(n) + " " + noun + (n == 1 ? "" : "s");
   }
 
   private static String megabytes(long bytes) {

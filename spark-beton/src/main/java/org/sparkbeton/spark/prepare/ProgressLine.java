@@ -12,8 +12,8 @@ final class ProgressLine {
   static String format(ProgressModel.Snapshot s) {
     long done = s.done().processed();
     int percent = s.total() > 0 ? (int) Math.min(100, done * 100 / s.total()) : 100;
-    return String.format(Locale.ROOT, "%,d/%,d images (%d%%), %,.0f images/s, ETA %s, %,d bad", done, s.total(),
-        percent, s.rate(), duration(s.secondsLeft()), s.done().badImages());
+    return String.format(Locale.ROOT, "%,d/%,d images (%d%%), %s, ETA %s, %,d bad", done, s.total(), percent,
+        Words.perSecond(s.rate(), "image"), duration(s.secondsLeft()), s.done().badImages());
   }
 
   /** {@code 0:07}, {@code 12:05}, {@code 1:02:03}; {@code --} for a negative (unknown) time. */

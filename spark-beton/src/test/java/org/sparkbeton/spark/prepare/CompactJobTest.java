@@ -30,6 +30,14 @@ class CompactJobTest {
         + "\n");
   }
 
+  /** Spark's parser takes "-1h", and the replaced shards were deleted at once; 0s is how to ask for that. */
+  @Test
+  void aNegativeTimeToKeepTheReplacedShardsIsRefused() {
+    assertThat(run("/d", "--keep-replaced-for", "-1h")).containsExactly("2", "", "beton-compact: --keep-replaced-for"
+        + " must not be negative: how long the replaced shards stay (90s, 30m, 12h, 7d; 0s deletes them at once), got"
+        + " '-1h'\n");
+  }
+
   @Test
   void helpIsTheUsage() {
     assertThat(run("--help")).containsExactly("0", CompactJob.USAGE + "\n", "");
@@ -52,6 +60,22 @@ class CompactJobTest {
     assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 3, 3, 0, 0, 0, 0)))
         .isEqualTo("beton compaction of /d: 3 shards, none to merge");
     assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 5, 5, 0, 1, 0, 0)))
-        .isEqualTo("beton compaction of /d: 5 shards, none to merge (1 runs changed under it: run it again)");
+        .isEqualTo("beton compaction of /d: 5 shards, none to merge (1 run changed under it: run it again)");
+  }
+
+  /** Counts of one are singular: "1 run merged", "1 sample". */
+  @Test
+  void countsOfOneAreSingular() {
+    assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 4, 1, 1, 1, 1, 1_048_576)))
+        .isEqualTo("beton compaction of /d: 4 shards into 1 (1 run merged, 1 sample, 1.0 MiB moved); 1 run changed"
+            + " under it was left as it was");
+    assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 9, 3, 2, 2, 80, 0)))
+        .isEqualTo("beton compaction of /d: 9 shards into 3 (2 runs merged, 80 samples, 0.0 MiB moved); 2 runs"
+            + " changed under it were left as they were");
+    assertThat(CompactJob.describePlan(new BetonCompaction.Result("/d", 4, 1, 1, 0, 80, 0)))
+        .isEqualTo("beton compaction of /d (dry run): would merge 4 shards into 1 (1 run, 80 samples, 0.0 MiB to"
+            + " move); nothing changed");
+    assertThat(CompactJob.describePlan(new BetonCompaction.Result("/d", 1, 1, 0, 0, 0, 0)))
+        .isEqualTo("beton compaction of /d (dry run): 1 shard, none to merge");
   }
 }

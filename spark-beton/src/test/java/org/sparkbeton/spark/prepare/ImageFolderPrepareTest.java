@@ -285,6 +285,36 @@ class ImageFolderPrepareTest {
     assertThat(r.samples()).isEqualTo(4);
   }
 
+  /**
+   * A link to the input is the input: an output below it is refused (it wrote a class folder into the input tree).
+   * An input inside the output is refused too.
+   */
+  @Test
+  void anOutputInsideTheInputThroughALinkAndAnInputInsideTheOutputAreRefused() throws Exception {
+    Path input = tmp.resolve("photos-behind-a-link");
+    TestPhotos.writeImageFolder(input, 4, 2, 5);
+    Path link = Files.createSymbolicLink(tmp.resolve("photos-link"), input);
+    for (String output : new String[] {link.resolve("ds").toString(), link.toUri() + "new/ds", link.toString()}) {
+      assertThatThrownBy(() -> ImageFolderPrepare.run(spark, input.toString(), output, SMALL, 0, false))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Output " + output + " is inside the input " + input + ": it would be a class folder of the"
+              + " ImageFolder (a class of its own, shifting the labels of the classes after it); write the dataset"
+              + " outside " + input);
+    }
+    try (var names = Files.list(input)) {
+      assertThat(names.map(p -> p.getFileName().toString()).sorted().toList()).containsExactly("class_00", "class_01");
+    }
+
+    Path nested = tmp.resolve("holds-its-input");
+    Path inner = nested.resolve("photos");
+    TestPhotos.writeImageFolder(inner, 2, 1, 5);
+    assertThatThrownBy(() -> ImageFolderPrepare.run(spark, inner.toString(), nested.toString(), SMALL, 0, true))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Input " + inner + " is inside the output " + nested + ": the dataset's folder would hold its own"
+            + " images; write the dataset outside " + inner + " and the folders above it");
+    assertThat(nested.resolve(DatasetManifest.FILE_NAME)).doesNotExist();
+  }
+
   @Test
   void inputProblemsAreClear() throws Exception {
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, tmp.resolve("missing").toString(), tmp.resolve("o").toString(),
@@ -356,6 +386,50 @@ class ImageFolderPrepareTest {
     } finally {
       spark.conf().unset(ImageFolderListing.PARALLEL_LISTING_THRESHOLD);
     }
+  }
+
+  /**
+   * More shards asked than images: one task per image, whether the driver or tasks list them (100,000 asked of 40
+   * images scheduled 100,000 tasks).
+   */
+  @Test
+  void moreShardsThanImagesAreOnePerImage() throws Exception {
+    Path input = unevenClasses("uneven-many-shards");
+    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
+    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 100_000, 16);
+    assertThat(partitions(here)).hasSize(16).allSatisfy(part -> assertThat(part).hasSize(1));
+    ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), classes, 100_000, 15);
+    try {
+      assertThat(byTasks.rows().rdd().getNumPartitions()).isEqualTo(16);
+    } finally {
+      byTasks.release();
+    }
+  }
+
+  /**
+   * {@code --append} to a folder that holds no dataset writes a new one (beside the files there, which stay): the
+   * result says it appended to nothing, and the summary says "new dataset", not "appended to".
+   */
+  @Test
+  void anAppendToAFolderWithoutADatasetWritesANewOne() throws Exception {
+    Path input = tmp.resolve("photos-appended-to-nothing");
+    TestPhotos.writeImageFolder(input, 4, 2, 7);
+    Path folder = Files.createDirectories(tmp.resolve("not-a-dataset"));
+    Files.writeString(folder.resolve("readme.txt"), "x");
+    ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), folder.toString(), SMALL, 0,
+        SaveMode.Append, null);
+    assertThat(r.appended()).isFalse();
+    assertThat(r.samples()).isEqualTo(4);
+    String summary = PrepareSummary.format(r);
+    assertThat(summary).startsWith("dataset           " + r.output() + " (new dataset: --append found none there to"
+        + " add to)\n").doesNotContain("appended to").doesNotContain("dataset now");
+    assertThat(folder.resolve("readme.txt")).hasContent("x");
+
+    ImageFolderPrepare.Result again = ImageFolderPrepare.run(spark, input.toString(), folder.toString(), SMALL, 0,
+        SaveMode.Append, null);
+    assertThat(again.appended()).isTrue();
+    assertThat(PrepareSummary.format(again)).startsWith("dataset           " + r.output() + " (appended to)\n")
+        .contains("dataset now       8 samples in ");
   }
 
   /** Listed by tasks: every expected row, in 2 write tasks (16 images, 2 cores) of whole class folders. */

@@ -137,11 +137,11 @@ class PrepareCliTest {
         .mapToLong(org.sparkbeton.format.dataset.ShardEntry::bytes).sum() / 1048576.0);
     Run dry = compact("dataset", "--dry-run");
     assertThat(dry.out()).as("stderr: %s", dry.err()).containsExactly("beton compaction of dataset (dry run): would"
-        + " merge 3 shards into 2 (1 runs, 17 samples, " + mib + " MiB to move); nothing changed");
+        + " merge 3 shards into 2 (1 run, 17 samples, " + mib + " MiB to move); nothing changed");
     assertThat(Files.readString(tmp.resolve("dataset").resolve("_manifest.json"))).isEqualTo(manifest.toJson());
     Run compacted = compact("dataset");
     assertThat(compacted.exitCode()).as("exit code; stderr: %s", compacted.err()).isZero();
-    assertThat(compacted.out()).containsExactly("beton compaction of dataset: 3 shards into 2 (1 runs merged, 17"
+    assertThat(compacted.out()).containsExactly("beton compaction of dataset: 3 shards into 2 (1 run merged, 17"
         + " samples, " + mib + " MiB moved)");
     org.sparkbeton.format.dataset.DatasetManifest after = org.sparkbeton.format.dataset.DatasetManifest.parse(
         Files.readString(tmp.resolve("dataset").resolve("_manifest.json")));
@@ -150,6 +150,55 @@ class PrepareCliTest {
         .containsEntry("dataset_id", manifest.recipe().get("dataset_id"));
     assertThat(compact("dataset", "--target-shard-size", "lots").err()).containsExactly("beton-compact: Option"
         + " targetShardSize: 'lots' is not a size; use bytes or a binary unit, e.g. 8M, 2MiB, 1G");
+  }
+
+  /**
+   * A master Spark cannot start on is one line naming it and why, exit 2 (a bad argument): not Spark's stack traces,
+   * and not a minute of retries of a standalone master that nobody answers at.
+   */
+  @Test
+  void aMasterSparkCannotStartOnIsOneLine() throws Exception {
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 2, 1, 53);
+    Run unparsed = prepare("--input", "photos", "--output", "dataset", "--master", "foo", "--progress-interval", "0");
+    assertThat(unparsed.exitCode()).as("exit code; stderr: %s", unparsed.err()).isEqualTo(2);
+    assertThat(unparsed.out()).isEmpty();
+    assertThat(unparsed.err()).containsExactly("beton-prepare: Spark could not start on --master foo: Could not parse"
+        + " Master URL: 'foo'");
+
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    String master = "spark://127.0.0.1:" + port;
+    long t0 = System.nanoTime();
+    Run unanswered = prepare("--input", "photos", "--output", "dataset", "--master", master, "--progress-interval", "0");
+    assertThat(unanswered.exitCode()).as("exit code; stderr: %s", unanswered.err()).isEqualTo(2);
+    assertThat(unanswered.err()).containsExactly("beton-prepare: Spark could not start on --master " + master + ": no"
+        + " master answers at 127.0.0.1:" + port + " (Connection refused)");
+    assertThat((System.nanoTime() - t0) / 1e9).as("seconds").isLessThan(30); // Spark retries for 60
+    assertThat(tmp.resolve("dataset")).doesNotExist();
+  }
+
+  /**
+   * {@code --shards} beyond the images writes one shard per image (100,000 empty tasks took minutes), says so, and
+   * the advice about small shards that follows is in flags ({@code --shards}, {@code beton compact}), not the
+   * DataFrame API's {@code df.coalesce}.
+   */
+  @Test
+  void moreShardsThanImagesAreOnePerImageWithAdviceInFlags() throws Exception {
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 40, 2, 59);
+    Run run = prepare("--input", "photos", "--output", "dataset", "--shards", "100000", "--master", "local[2]",
+        "--max-resolution", "32", "--page-size", "2M", "--progress-interval", "0");
+    assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
+    assertThat(run.out()).anySatisfy(l -> assertThat(l).matches("shards {12}40, [0-9.]+ MB \\(--shards 100,000 is more"
+        + " than the images: at most one shard per image\\)"));
+    String dataset = tmp.resolve("dataset").toUri().toString().replace("file:///", "file:/").replaceFirst("/$", "");
+    assertThat(run.err()).singleElement().asString().startsWith("beton-prepare: note: 40 shards of ")
+        .contains(" on average: small shards slow every open of the dataset (reads and the loader open each one);"
+            + " --shards 1 writes shards of about ")
+        .endsWith(", and beton compact " + dataset + " merges the shards written");
   }
 
   /** Image names that are links to nothing are left out, as Hadoop's listing leaves them out, with one warning. */

@@ -19,8 +19,8 @@ class PrepareSummaryTest {
 
   @Test
   void aNewDatasetWithQuarantinedRows() {
-    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.ErrorIfExists,
-        List.of("cat", "dog"), perClass(4_000, 5_997), 9_997, 2, 187_300_000, 31.2, 24.0, 10_000,
+    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.ErrorIfExists, false,
+        List.of("cat", "dog"), perClass(4_000, 5_997), 9_997, 2, 187_300_000, 31.2, 24.0, 10_000, 0,
         new WriteCounts(9_997, 3, 2, 3, 2, 187_300_000), true,
         "file:/data/pets/_quarantine/part-00001-1a2b3c4d-a5.jsonl", "libjpeg-turbo 2.1.5 (libjpeg API 62) through JNI");
     assertThat(PrepareSummary.format(r)).isEqualTo(String.join("\n",
@@ -40,9 +40,9 @@ class PrepareSummaryTest {
 
   @Test
   void anAppendSaysWhatTheDatasetHoldsNow() {
-    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.Append,
-        List.of("cat", "dog"), perClass(1, 1), 2, 3, 3_000_000, 3.0, 2.0, 1, new WriteCounts(1, 0, 0, 0, 1, 1_000_000),
-        false, null, "pure Java");
+    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.Append, true,
+        List.of("cat", "dog"), perClass(1, 1), 2, 3, 3_000_000, 3.0, 2.0, 1, 0,
+        new WriteCounts(1, 0, 0, 0, 1, 1_000_000), false, null, "pure Java");
     assertThat(PrepareSummary.format(r)).contains(
         "dataset           file:/data/pets (appended to)\n",
         "samples written   1 (Spark's events of the last tasks were late: counts may be short)\n",
@@ -50,6 +50,31 @@ class PrepareSummaryTest {
         "rows quarantined  0\n",
         "shards            1, 1.0 MB\n",
         "dataset now       2 samples in 3 shards, 3.0 MB\n");
-    assertThat(PrepareSummary.plural(1, "sample")).isEqualTo("1 sample");
+    assertThat(Words.plural(1, "sample")).isEqualTo("1 sample");
+    assertThat(Words.plural(1_200, "sample")).isEqualTo("1,200 samples");
+  }
+
+  /** An append that found no dataset made a new one, and says so; one image a second is "1 image/s". */
+  @Test
+  void anAppendThatFoundNoDatasetSaysNewDataset() {
+    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/notes", SaveMode.Append, false,
+        List.of("cat", "dog"), perClass(1, 1), 2, 1, 1_000_000, 3.0, 2.0, 2, 0,
+        new WriteCounts(2, 0, 0, 0, 1, 1_000_000), true, null, "pure Java");
+    assertThat(PrepareSummary.format(r)).startsWith("dataset           file:/data/notes (new dataset: --append found"
+        + " none there to add to)\n").contains("time              3.0 s (the write 2.0 s, 1 image/s)\n")
+        .doesNotContain("dataset now");
+  }
+
+  /** More shards asked than images: the shards line says one per image was the most. */
+  @Test
+  void moreShardsAskedThanImagesIsSaid() {
+    ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.ErrorIfExists, false,
+        List.of("cat", "dog"), perClass(20, 20), 40, 40, 400_000, 3.0, 2.0, 40, 100_000,
+        new WriteCounts(40, 0, 0, 0, 40, 400_000), true, null, "pure Java");
+    assertThat(PrepareSummary.format(r)).contains("shards            40, 0.4 MB (--shards 100,000 is more than the"
+        + " images: at most one shard per image)\n");
+    assertThat(SmallShardsNote.of(r)).hasValue("40 shards of 9.8 KiB on average: small shards slow every open of the"
+        + " dataset (reads and the loader open each one); --shards 1 writes shards of about 390.6 KiB, and beton"
+        + " compact file:/data/pets merges the shards written");
   }
 }

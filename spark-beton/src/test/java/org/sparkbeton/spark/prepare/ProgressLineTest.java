@@ -23,6 +23,8 @@ class ProgressLineTest {
     assertThat(ProgressLine.format(snapshot(1_281_167, 1_000, 0, 10)))
         .isEqualTo("1,000/1,281,167 images (0%), 100 images/s, ETA 3:33:22, 0 bad");
     assertThat(ProgressLine.format(snapshot(25, 25, 2, 5))).isEqualTo("25/25 images (100%), 5 images/s, ETA 0:00, 2 bad");
+    // one image a second is singular
+    assertThat(ProgressLine.format(snapshot(40, 10, 0, 10))).isEqualTo("10/40 images (25%), 1 image/s, ETA 0:30, 0 bad");
   }
 
   @Test
