@@ -41,8 +41,9 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "torchvision's ImageFolder) into a sharded .beton dataset with Spark. Relative paths are taken from the",
       "current directory. A value follows its flag, or an = (--quality=80).",
       "With no --input, draws a labelled demo set of shapes first (--demo-images, default 2000) into",
-      "<checkout>/target/beton-demo/shapes and writes <checkout>/target/beton-demo/dataset (replacing it) unless",
-      "--output is given.",
+      "<checkout>/target/beton-demo/shapes and writes <checkout>/target/beton-demo/dataset (replacing it), or",
+      "--output with --demo-images given (an --output without --input or --demo-images is refused: a forgotten",
+      "--input would put the demo's shapes where a real dataset was meant to go).",
       "An existing dataset at --output is replaced with --overwrite or added to with --append; without either the",
       "job refuses it. A folder left by a failed or killed run (its own files only) is taken over and cleaned.",
       "Bad images fail the job naming the file (--bad-images fail), are skipped and counted (skip), or are",
@@ -78,6 +79,7 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     boolean overwrite = false;
     boolean append = false;
     int demo = 2000;
+    boolean demoGiven = false;
     double progress = DEFAULT_PROGRESS_SECONDS;
     boolean debug = false;
     for (int i = 0; i < args.length; i++) {
@@ -129,7 +131,10 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
         case "--pass-through-check" -> options.put("jpegPassThroughCheck", oneOf(a, v, "decode", "markers"));
         case "--shards" -> shards = positive(a, v);
         case "--master" -> master = v;
-        case "--demo-images" -> demo = positive(a, v);
+        case "--demo-images" -> {
+          demo = positive(a, v);
+          demoGiven = true;
+        }
         case "--read-ahead" -> options.put("imageReadAhead", Integer.toString(readAhead(v)));
         case "--progress-interval" -> progress = seconds(a, v);
         default -> throw new IllegalStateException("the usage names " + a + " but nothing parses it");
@@ -141,6 +146,10 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
     if ("smart".equals(options.get("writeMode")) && !options.containsKey("smartThreshold")) {
       throw new UsageException("--mode smart needs --smart-threshold: the raw RGB size (bytes, or e.g. 256K) above"
           + " which an image is stored as JPEG");
+    }
+    if (input == null && output != null && !demoGiven) {
+      throw new UsageException("--output without --input would write the demo set of shapes to " + output + "; give"
+          + " --input DIR (an ImageFolder tree), or --demo-images N too to write the demo set there");
     }
     if (input == null) {
       String demoDir = System.getProperty(DEMO_DIR_PROPERTY, DEFAULT_DEMO_DIR);

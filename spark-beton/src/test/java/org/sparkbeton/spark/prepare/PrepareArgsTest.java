@@ -138,10 +138,14 @@ class PrepareArgsTest {
     String before = System.getProperty(PrepareArgs.DEMO_DIR_PROPERTY);
     System.setProperty(PrepareArgs.DEMO_DIR_PROPERTY, "/checkout/target/beton-demo");
     try {
-      PrepareArgs anchored = parse("--output", "mine");
+      PrepareArgs anchored = parse("--output", "mine", "--demo-images", "100");
       assertThat(anchored.input()).isEqualTo("/checkout/target/beton-demo/shapes");
       assertThat(anchored.output()).isEqualTo("mine");
       assertThat(anchored.saveMode()).isEqualTo(SaveMode.ErrorIfExists);
+      assertThat(anchored.demoImages()).isEqualTo(100);
+      // a forgotten --input: the demo's shapes would replace (with --overwrite) the dataset meant to be written
+      refused("--output without --input would write the demo set of shapes to real; give --input DIR (an ImageFolder"
+          + " tree), or --demo-images N too to write the demo set there", "--output", "real", "--overwrite");
     } finally {
       if (before == null) {
         System.clearProperty(PrepareArgs.DEMO_DIR_PROPERTY);
