@@ -45,12 +45,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final long[] generation;
   private int handed = -1;
   private boolean cancelled;
-  private LoaderFailedException failure;
-  /** The batch and row of {@link #failure} (row -1: outside the rows, such as reading allocation tables). */
-  private int failedBatch = Integer.MAX_VALUE;
-  private int failedRow;
-  /** Per worker: the last batch whose rows it finished, or {@link Integer#MAX_VALUE} once it stopped. */
-  private final int[] doneThrough;
+  private final FirstFailure failure;
   private long consumerWaitNanos;
   private long samplesHanded;
   private final long startNanos;
@@ -120,8 +115,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     this.pending = new int[ring.slots()];
     this.generation = new long[ring.slots()];
     this.threads = new Thread[numThreads];
-    this.doneThrough = new int[numThreads];
-    java.util.Arrays.fill(doneThrough, firstBatch - 1);
+    this.failure = new FirstFailure(numThreads, firstBatch);
     for (int t = 0; t < numThreads; t++) {
       int id = t;
       threads[t] = new Thread(() -> work(id), "beton-loader-e" + epoch + "-w" + t);
@@ -264,11 +258,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   private synchronized boolean acquire(int batch, int slot) throws InterruptedException {
-    while (!cancelled && batch <= failedBatch && batch < skipFrom
+    while (!cancelled && batch <= failure.batch() && batch < skipFrom
         && (batch > handed + ahead || (slotBatch[slot] != batch && ring.isHeld(slot)))) {
       wait();
     }
-    if (cancelled || batch > failedBatch || batch >= skipFrom) {
+    if (cancelled || batch > failure.batch() || batch >= skipFrom) {
       return false;
     }
     if (slotBatch[slot] != batch) {
@@ -324,17 +318,13 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
 
   /** Keeps the failure first in the epoch's order, at {@code batch} and {@code row}. */
   private synchronized void fail(LoaderFailedException e, int batch, int row) {
-    if (failure == null || batch < failedBatch || (batch == failedBatch && row < failedRow)) {
-      failure = e;
-      failedBatch = batch;
-      failedRow = row;
-    }
+    failure.met(e, batch, row);
     notifyAll();
   }
 
   /** Worker {@code t} finished its rows of {@code batch} ({@link Integer#MAX_VALUE}: it stopped). */
   private synchronized void finished(int t, int batch) {
-    doneThrough[t] = batch;
+    failure.finished(t, batch);
     notifyAll();
   }
 
@@ -343,13 +333,13 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
    * up to it (so no failure earlier in the order can still come); returns otherwise.
    */
   private void throwIfFailedAt(int b) {
-    if (b < failedBatch) {
+    if (b < failure.batch()) {
       return;
     }
     long start = System.nanoTime();
     // a slot the consumer still holds (Batch.retain()) can keep a worker from the batches before the failed one:
     // then the failure is thrown as found rather than waited on
-    while (!cancelled && !settled() && !heldSlotBlocks()) {
+    while (!cancelled && !failure.settled() && !heldSlotBlocks()) {
       try {
         wait();
       } catch (InterruptedException e) {
@@ -358,27 +348,18 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       }
     }
     consumerWaitNanos += System.nanoTime() - start;
-    throw failure;
+    throw failure.failure();
   }
 
   /** Whether a batch up to the failed one needs a slot that an earlier batch's hold keeps. */
   private boolean heldSlotBlocks() {
-    for (int x = handed + 1; x <= Math.min(failedBatch, numBatches - 1); x++) {
+    for (int x = handed + 1; x <= Math.min(failure.batch(), numBatches - 1); x++) {
       int slot = x % ring.slots();
       if (slotBatch[slot] != x && ring.isHeld(slot)) {
         return true;
       }
     }
     return false;
-  }
-
-  private boolean settled() {
-    for (int done : doneThrough) {
-      if (done < failedBatch) {
-        return false;
-      }
-    }
-    return true;
   }
 
   @Override
@@ -440,7 +421,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private void awaitBatch(int b) {
     int slot = b % ring.slots();
     long start = System.nanoTime();
-    while (b < failedBatch && !cancelled && b < skipFrom && readyBatch[slot] != b) {
+    while (b < failure.batch() && !cancelled && b < skipFrom && readyBatch[slot] != b) {
       if (slotBatch[slot] != b && ring.isHeld(slot)) {
         throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot
             + ", which an earlier batch still holds (Batch.retain() not yet released, e.g. a DJL batch not"
