@@ -70,7 +70,7 @@ class SparkSubmitIT {
         TIMEOUT_MINUTES);
     assertThat(compact.exitCode()).as(compact.describe()).isZero();
     assertThat(compact.stdout()).as(compact.describe()).contains("beton compaction of " + dataset + ": " + shards
-        + " shards into 1 (1 runs merged, " + PHOTOS + " samples, ");
+        + " shards into 1 (1 run merged, " + PHOTOS + " samples, ");
     assertThat(DatasetManifest.parse(Files.readString(dataset.resolve(DatasetManifest.FILE_NAME))).shards())
         .hasSize(1);
 

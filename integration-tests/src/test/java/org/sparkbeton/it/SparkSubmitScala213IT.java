@@ -60,7 +60,7 @@ class SparkSubmitScala213IT {
 
     assertThat(compact.exitCode()).as(compact.describe()).isZero();
     assertThat(compact.stdout()).as(compact.describe()).contains("beton compaction of " + dataset + ": " + shards
-        + " shards into 1 (1 runs merged, " + SparkSubmitIT.PHOTOS + " samples, ");
+        + " shards into 1 (1 run merged, " + SparkSubmitIT.PHOTOS + " samples, ");
     assertThat(SparkSubmitIT.assertEveryPhotoOnce(dataset).shards()).hasSize(1);
   }
 
