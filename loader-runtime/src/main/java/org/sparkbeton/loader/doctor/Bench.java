@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.loader.Batch;
@@ -14,8 +15,8 @@ import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.bench.DecodeLimit;
 import org.sparkbeton.loader.bench.Throughput;
 import org.sparkbeton.loader.io.Shards;
-import org.sparkbeton.loader.store.RangedDataset;
 import org.sparkbeton.loader.pipeline.Decoder;
+import org.sparkbeton.loader.store.RangedDataset;
 
 /**
  * {@code beton bench}: the loader's throughput on a dataset for one of the doctor's pipelines, epoch by epoch, with
@@ -122,7 +123,7 @@ public final class Bench {
       return Math.min(DoctorOptions.DEFAULT_BATCH, samples);
     }
     if (o.batch > samples) {
-      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + Units.count(samples, "sample")
+      throw new IllegalArgumentException("--batch " + o.batch + " is larger than the " + Counts.of(samples, "sample")
           + " per epoch (--samples)");
     }
     return o.batch;

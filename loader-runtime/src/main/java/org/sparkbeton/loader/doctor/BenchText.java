@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.doctor;
 
 import java.util.Locale;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.loader.LoaderTimings;
 
 /** {@code beton bench}'s table: epoch 1, epochs 2+ (median and range), per CPU-second, per-stage times, the codec. */
@@ -11,13 +12,13 @@ public final class BenchText {
     StringBuilder b = new StringBuilder();
     DatasetFacts f = r.dataset();
     b.append("beton bench: ").append(f.name()).append(" (").append(Units.number(r.samples())).append(" of ")
-        .append(Units.count(f.samples(), "sample")).append(" per epoch, ").append(Units.percent(f.jpegFraction()))
+        .append(Counts.of(f.samples(), "sample")).append(" per epoch, ").append(Units.percent(f.jpegFraction()))
         .append(" JPEG, longer side ").append(f.medianSide()).append(" px median)\n");
     b.append("pipeline ").append(r.pipeline().flag()).append(": ").append(r.pipeline().description())
         .append("; batch ").append(r.batch()).append(", ").append(r.threads()).append(" thread")
         .append(r.threads() == 1 ? "" : "s").append(", order ").append(r.order().toLowerCase(Locale.ROOT))
         .append(", cache ").append(r.cache()).append('\n');
-    b.append("codec ").append(r.codec()).append("; ").append(Units.count(r.cores(), "core")).append(", load average ")
+    b.append("codec ").append(r.codec()).append("; ").append(Counts.of(r.cores(), "core")).append(", load average ")
         .append(r.loadAverage() < 0 ? "unknown" : String.format(Locale.ROOT, "%.2f", r.loadAverage())).append('\n');
     if (r.staging() != null) {
       b.append("staging ").append(r.staging()).append(": ").append(DiagnosisText.staged(r.staged())).append('\n');

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.doctor.Diagnosis.PerThread;
@@ -42,7 +43,7 @@ final class CpuMeasurements {
     Map<String, List<Span>> many = threads(perThread.perSecond());
     double cpu = rate(many.get("chosen"));
     List<Prescriber.Candidate> candidates = new ArrayList<>();
-    String onSample = "measured on " + Units.count(set.size(), "sample");
+    String onSample = "measured on " + Counts.of(set.size(), "sample");
     if (set.has(Variant.RESIZED)) {
       candidates.add(variant(one, "resized", Variant.RESIZED, cpu, storage,
           "store at maxResolution " + maxResolution,

@@ -1,6 +1,7 @@
 package org.sparkbeton.loader.doctor;
 
 import java.util.Locale;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.loader.doctor.Diagnosis.Change;
 import org.sparkbeton.loader.doctor.Diagnosis.Measured;
 import org.sparkbeton.loader.doctor.Diagnosis.Setup;
@@ -13,9 +14,9 @@ public final class DiagnosisText {
     StringBuilder b = new StringBuilder();
     Setup s = d.setup();
     DatasetFacts f = s.dataset();
-    b.append("beton doctor: ").append(f.name()).append(" (").append(Units.count(f.files().size(), "file"))
-        .append(" of ").append(Units.bytes(f.fileBytes())).append(", ").append(Units.count(f.samples(), "sample"))
-        .append(", ").append(Units.count(f.pages(), "page")).append(" of ").append(Units.bytes(f.pageSize())).append(" on ")
+    b.append("beton doctor: ").append(f.name()).append(" (").append(Counts.of(f.files().size(), "file"))
+        .append(" of ").append(Units.bytes(f.fileBytes())).append(", ").append(Counts.of(f.samples(), "sample"))
+        .append(", ").append(Counts.of(f.pages(), "page")).append(" of ").append(Units.bytes(f.pageSize())).append(" on ")
         .append(f.fileSystem()).append(")\n");
     line(b, "images", "field '" + f.imageField() + "': " + Units.percent(f.jpegFraction()) + " JPEG, "
         + Units.bytes(Math.round(f.meanPayload())) + " on average, longer side " + f.medianSide() + " px (median), "
@@ -23,7 +24,7 @@ public final class DiagnosisText {
     line(b, "pipeline", s.pipeline().flag() + ": " + s.pipeline().description() + "; batch " + s.batch() + ", "
         + s.threads() + " thread" + (s.threads() == 1 ? "" : "s") + ", order " + s.order().toLowerCase(Locale.ROOT)
         + ", cache " + s.cache() + (s.readThrough() ? ", read through the loader's source" : ""));
-    line(b, "machine", Units.count(s.cores(), "core") + ", load average " + (s.loadAverage() < 0 ? "unknown"
+    line(b, "machine", Counts.of(s.cores(), "core") + ", load average " + (s.loadAverage() < 0 ? "unknown"
         : String.format(Locale.ROOT, "%.2f", s.loadAverage())) + "; codec " + s.codec());
     line(b, "consumer", s.consumer() == null ? "none given (--consumer-ms or --consumer-rate): the loader alone"
         : s.consumer().flag() + " at batch " + s.batch() + " = " + Units.rate(s.consumer().rate(s.batch())));
@@ -50,7 +51,7 @@ public final class DiagnosisText {
     Diagnosis.PerThread p = m.perThread();
     line(b, "  per thread", "decode " + Units.rate(p.decodePerSecond()) + ", augmentation "
         + Units.rate(p.augmentPerSecond()) + "; one thread delivers " + Units.rate(p.perSecond()) + " ("
-        + Units.count(p.samples(), "sample") + " in memory)");
+        + Counts.of(p.samples(), "sample") + " in memory)");
     line(b, "  pipeline", Units.rate(m.pipelinePerSecond()) + " at " + s.threads() + " thread"
         + (s.threads() == 1 ? "" : "s") + " (the samples in memory)");
     if (s.consumer() != null) {

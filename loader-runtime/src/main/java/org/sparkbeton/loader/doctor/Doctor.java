@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.sparkbeton.codec.jpeg.JpegCodecs;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.loader.Loader;
 import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.LoaderFailedException;
@@ -103,7 +104,7 @@ public final class Doctor {
     }
     if (o.batch > facts.samples()) {
       throw new IllegalArgumentException("--batch " + o.batch + " is larger than the "
-          + Units.count(facts.samples(), "sample") + " of " + facts.name());
+          + Counts.of(facts.samples(), "sample") + " of " + facts.name());
     }
     return o.batch;
   }

@@ -3,6 +3,7 @@ package org.sparkbeton.loader.doctor;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.loader.doctor.Diagnosis.Reads;
 import org.sparkbeton.loader.doctor.Diagnosis.Storage;
 import org.sparkbeton.loader.io.PageReadModel;
@@ -55,7 +56,7 @@ final class ReadModel {
       double steady = (double) r[1] / perEpoch();
       long slots = Math.min(cache.processBytes() / facts.pageSize(), facts.pages());
       String description = Units.number(steady) + " page reads per sample with order " + flag(order)
-          + " and a PROCESS cache of " + Units.bytes(slots * facts.pageSize()) + " (" + Units.count(slots, "page") + " of "
+          + " and a PROCESS cache of " + Units.bytes(slots * facts.pageSize()) + " (" + Counts.of(slots, "page") + " of "
           + Units.bytes(facts.pageSize()) + ")" + (slots >= facts.pages()
               ? ", which holds every page: they are read in the first epoch only (" + Units.number(first)
                   + " per sample)" : "");

@@ -24,6 +24,7 @@ import org.sparkbeton.codec.jpeg.JpegCodecs;
 import org.sparkbeton.codec.resize.Resizer;
 import org.sparkbeton.format.BetonField;
 import org.sparkbeton.format.BetonFormat;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.format.fields.ImageMode;
 import org.sparkbeton.format.fields.RgbImage;
 import org.sparkbeton.format.fields.RgbImageField;
@@ -127,7 +128,7 @@ final class SampleSet implements AutoCloseable {
     }
     String located = copy != null ? where + reason.substring(copy.length()) : where + ": " + reason;
     return new IllegalArgumentException(located + " (sample " + sample + " of " + dataset + ", read by the doctor's"
-        + " training loader from its copy of " + Units.count(samples.length, "sample") + " in memory)", e);
+        + " training loader from its copy of " + Counts.of(samples.length, "sample") + " in memory)", e);
   }
 
   /** Mean bytes of one image's payload in variant {@code v}. */

@@ -58,11 +58,6 @@ final class Units {
     return nanos >= 1e6 ? number(nanos / 1e6) + " ms" : number(nanos / 1e3) + " µs";
   }
 
-  /** {@code 1 sample}, {@code 2,000 samples}: a count and its noun, singular for one. */
-  static String count(long n, String noun) {
-    return String.format(Locale.ROOT, "%,d ", n) + (n == 1 ? noun : noun + "s");
-  }
-
   /** {@code 86%}. */
   static String percent(double fraction) {
     return String.format(Locale.ROOT, "%.0f%%", 100 * fraction);

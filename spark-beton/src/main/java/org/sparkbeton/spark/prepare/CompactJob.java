@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.spark.sql.SparkSession;
+import org.sparkbeton.format.Counts;
 import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.spark.write.BetonCompaction;
 
@@ -99,29 +100,29 @@ public final class CompactJob {
    */
   static String describePlan(BetonCompaction.Result r) {
     if (r.groupsMerged() == 0) {
-      return "beton compaction of " + r.path() + " (dry run): " + Words.plural(r.shardsBefore(), "shard")
+      return "beton compaction of " + r.path() + " (dry run): " + Counts.of(r.shardsBefore(), "shard")
           + ", none to merge";
     }
     return String.format(java.util.Locale.ROOT, "beton compaction of %s (dry run): would merge %d shards into %d (%s,"
         + " %s, %.1f MiB to move); nothing changed", r.path(), r.shardsBefore(), r.shardsAfter(),
-        Words.plural(r.groupsMerged(), "run"), Words.plural(r.samplesMoved(), "sample"), r.bytesMoved() / 1048576.0);
+        Counts.of(r.groupsMerged(), "run"), Counts.of(r.samplesMoved(), "sample"), r.bytesMoved() / 1048576.0);
   }
 
   /** {@code beton compaction of hdfs:///x: 9 shards into 2 (2 runs merged, 1,200 samples, 48.0 MiB moved)}. */
   static String describe(BetonCompaction.Result r) {
     if (r.groupsMerged() == 0) {
-      return "beton compaction of " + r.path() + ": " + Words.plural(r.shardsBefore(), "shard") + ", none to merge"
+      return "beton compaction of " + r.path() + ": " + Counts.of(r.shardsBefore(), "shard") + ", none to merge"
           + (r.groupsLeftAsTheyWere() > 0 ? " (" + changedUnderIt(r) + ": run it again)" : "");
     }
     return String.format(java.util.Locale.ROOT, "beton compaction of %s: %d shards into %d (%s merged, %s, %.1f MiB"
-        + " moved)%s", r.path(), r.shardsBefore(), r.shardsAfter(), Words.plural(r.groupsMerged(), "run"),
-        Words.plural(r.samplesMoved(), "sample"), r.bytesMoved() / 1048576.0,
+        + " moved)%s", r.path(), r.shardsBefore(), r.shardsAfter(), Counts.of(r.groupsMerged(), "run"),
+        Counts.of(r.samplesMoved(), "sample"), r.bytesMoved() / 1048576.0,
         r.groupsLeftAsTheyWere() > 0 ? "; " + changedUnderIt(r) + (r.groupsLeftAsTheyWere() == 1
             ? " was left as it was" : " were left as they were") : "");
   }
 
   /** {@code 1 run changed under it}, {@code 2 runs changed under it}. */
   private static String changedUnderIt(BetonCompaction.Result r) {
-    return Words.plural(r.groupsLeftAsTheyWere(), "run") + " changed under it";
+    return Counts.of(r.groupsLeftAsTheyWere(), "run") + " changed under it";
   }
 }

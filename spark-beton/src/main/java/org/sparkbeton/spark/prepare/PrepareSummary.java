@@ -3,6 +3,7 @@ package org.sparkbeton.spark.prepare;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.sql.SaveMode;
+import org.sparkbeton.format.Counts;
 
 /**
  * The summary {@code beton prepare} prints when it is done: every listed image accounted for (written, skipped,
@@ -25,11 +26,11 @@ final class PrepareSummary {
     line(sb, "shards", count(w.shards()) + ", " + megabytes(w.bytes()) + (r.shardsAsked() > r.listed()
         ? " (--shards " + count(r.shardsAsked()) + " is more than the images: at most one shard per image)" : ""));
     if (r.appended()) {
-      line(sb, "dataset now", Words.plural(r.samples(), "sample") + " in " + Words.plural(r.shards(), "shard") + ", "
+      line(sb, "dataset now", Counts.of(r.samples(), "sample") + " in " + Counts.of(r.shards(), "shard") + ", "
           + megabytes(r.bytes()));
     }
     line(sb, "time", String.format(Locale.ROOT, "%.1f s (the write %.1f s, %s)", r.seconds(), r.writeSeconds(),
-        Words.perSecond(r.writeSeconds() > 0 ? w.processed() / r.writeSeconds() : 0, "image")));
+        Counts.perSecond(r.writeSeconds() > 0 ? w.processed() / r.writeSeconds() : 0, "image")));
     line(sb, "codec", r.codec() == null ? "unknown" : r.codec());
     sb.append(String.format(Locale.ROOT, "%-6s %-24s %10s%n", "label", "class", "samples"));
     int label = 0;

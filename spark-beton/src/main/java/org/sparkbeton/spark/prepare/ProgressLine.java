@@ -1,6 +1,7 @@
 package org.sparkbeton.spark.prepare;
 
 import java.util.Locale;
+import org.sparkbeton.format.Counts;
 
 /**
  * The text of a progress line: {@code 4,200/10,000 images (42%), 412 images/s, ETA 0:14, 1 bad}. The rate is the
@@ -13,7 +14,7 @@ final class ProgressLine {
     long done = s.done().processed();
     int percent = s.total() > 0 ? (int) Math.min(100, done * 100 / s.total()) : 100;
     return String.format(Locale.ROOT, "%,d/%,d images (%d%%), %s, ETA %s, %,d bad", done, s.total(), percent,
-        Words.perSecond(s.rate(), "image"), duration(s.secondsLeft()), s.done().badImages());
+        Counts.perSecond(s.rate(), "image"), duration(s.secondsLeft()), s.done().badImages());
   }
 
   /** {@code 0:07}, {@code 12:05}, {@code 1:02:03}; {@code --} for a negative (unknown) time. */

@@ -2,6 +2,7 @@ package org.sparkbeton.spark.prepare;
 
 import java.util.Optional;
 import org.sparkbeton.format.ByteSizes;
+import org.sparkbeton.format.Counts;
 
 /**
  * The note after a run that wrote many small shards, in the command line's terms ({@code --shards}, {@code beton
@@ -27,7 +28,7 @@ final class SmallShardsNote {
       return Optional.empty();
     }
     long aim = Math.max(1, (bytes + AIM_BYTES - 1) / AIM_BYTES);
-    return Optional.of(Words.plural(shards, "shard") + " of " + ByteSizes.human(bytes / shards) + " on average:"
+    return Optional.of(Counts.of(shards, "shard") + " of " + ByteSizes.human(bytes / shards) + " on average:"
         + " small shards slow every open of the dataset (reads and the loader open each one); --shards " + aim
         + " writes shards of about " + ByteSizes.human(Math.min(bytes, AIM_BYTES)) + ", and beton compact "
         + r.output() + " merges the shards written");

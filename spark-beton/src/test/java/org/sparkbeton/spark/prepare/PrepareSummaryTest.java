@@ -50,8 +50,8 @@ class PrepareSummaryTest {
         "rows quarantined  0\n",
         "shards            1, 1.0 MB\n",
         "dataset now       2 samples in 3 shards, 3.0 MB\n");
-    assertThat(Words.plural(1, "sample")).isEqualTo("1 sample");
-    assertThat(Words.plural(1_200, "sample")).isEqualTo("1,200 samples");
+    assertThat(org.sparkbeton.format.Counts.of(1, "sample")).isEqualTo("1 sample");
+    assertThat(org.sparkbeton.format.Counts.of(1_200, "sample")).isEqualTo("1,200 samples");
   }
 
   /** An append that found no dataset made a new one, and says so; one image a second is "1 image/s". */
