@@ -259,7 +259,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
 
   private synchronized boolean acquire(int batch, int slot) throws InterruptedException {
     while (!cancelled && batch <= failure.batch() && batch < skipFrom
-        && (batch > handed + ahead || (slotBatch[slot] != batch && ring.isHeld(slot)))) {
+        && (batch > handed + ahead || heldFromEarlier(batch))) {
       wait();
     }
     if (cancelled || batch > failure.batch() || batch >= skipFrom) {
@@ -354,12 +354,17 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   /** Whether a batch up to the failed one needs a slot that an earlier batch's hold keeps. */
   private boolean heldSlotBlocks() {
     for (int x = handed + 1; x <= Math.min(failure.batch(), numBatches - 1); x++) {
-      int slot = x % ring.slots();
-      if (slotBatch[slot] != x && ring.isHeld(slot)) {
+      if (heldFromEarlier(x)) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Whether the slot {@code batch} needs is held (Batch.retain()) by an earlier batch. */
+  private boolean heldFromEarlier(int batch) {
+    int slot = batch % ring.slots();
+    return slotBatch[slot] != batch && ring.isHeld(slot);
   }
 
   @Override
@@ -422,7 +427,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     int slot = b % ring.slots();
     long start = System.nanoTime();
     while (b < failure.batch() && !cancelled && b < skipFrom && readyBatch[slot] != b) {
-      if (slotBatch[slot] != b && ring.isHeld(slot)) {
+      if (heldFromEarlier(b)) {
         throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot
             + ", which an earlier batch still holds (Batch.retain() not yet released, e.g. a DJL batch not"
             + " closed): release batches before asking for more; at most batchesAhead + 1 = " + (ahead + 1)
