@@ -38,10 +38,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   private final Configuration hadoopConf;
   /** Set for the write that {@link BetonProvider#createRelation} runs; null for reads. */
   private final WriteTarget write;
-  /** Why no dataset could be opened, for a table {@link #unreadable} stands in for; null otherwise. */
-  private final RuntimeException failure;
-  /** The path of a table {@link #unreadable} stands in for, for its name; null otherwise. */
-  private String unreadablePath;
+  /** Where no dataset could be opened and why, for a table {@link #unreadable} stands in for; null otherwise. */
+  private final Unreadable unreadable;
   /** For a table {@link #opening} returned: opens the dataset when a read first needs it; null otherwise. */
   private final Opening opening;
   /** The dataset as the last scan found it: {@link #inputs} until the dataset changes ({@link #currentInputs}). */
@@ -55,13 +53,20 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
   record WriteTarget(String path, StructType schema, java.util.Map<String, String> options, Boolean newDataset) {
   }
 
+  /**
+   * @param path the table's path, for its name (null when not known)
+   * @param failure why no dataset could be opened there
+   */
+  private record Unreadable(String path, RuntimeException failure) {
+  }
+
   private BetonTable(DatasetInputs inputs, BetonSchema schema, Configuration hadoopConf, WriteTarget write,
-      RuntimeException failure, Opening opening) {
+      Unreadable unreadable, Opening opening) {
     this.inputs = inputs;
     this.schema = schema;
     this.hadoopConf = hadoopConf;
     this.write = write;
-    this.failure = failure;
+    this.unreadable = unreadable;
     this.opening = opening;
     this.current = inputs;
   }
@@ -119,9 +124,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
    * reason, when it asks for the schema or a scan.
    */
   static BetonTable unreadable(String path, Configuration hadoopConf, RuntimeException failure) {
-    BetonTable table = new BetonTable(null, null, hadoopConf, null, failure, null);
-    table.unreadablePath = path;
-    return table;
+    return new BetonTable(null, null, hadoopConf, null, new Unreadable(path, failure), null);
   }
 
   /**
@@ -172,7 +175,7 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
       return opening.get().name();
     }
     return "beton:" + (write != null ? write.path() : inputs != null ? inputs.root()
-        : unreadablePath != null ? unreadablePath : "(no dataset yet)");
+        : unreadable != null && unreadable.path() != null ? unreadable.path() : "(no dataset yet)");
   }
 
   @Override
@@ -180,10 +183,10 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     if (opening != null) {
       return opening.get().schema();
     }
-    if (failure != null) {
+    if (unreadable != null) {
       // a read given a schema (spark.read().schema(...)) asks for this at load(), where a plain read's inferSchema
       // fails: the reason then, not an empty schema now and the reason at the first query
-      throw failure;
+      throw unreadable.failure();
     }
     return write != null ? write.schema() : schema != null ? schema.sparkSchema() : new StructType();
   }
@@ -226,8 +229,8 @@ public final class BetonTable implements SupportsRead, SupportsWrite {
     if (opening != null) {
       return opening.get().newScanBuilder(options);
     }
-    if (failure != null) {
-      throw failure;
+    if (unreadable != null) {
+      throw unreadable.failure();
     }
     ReadConf conf = BetonProvider.readConf(options);
     DatasetInputs now = currentInputs();
