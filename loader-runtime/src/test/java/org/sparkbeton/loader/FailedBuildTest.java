@@ -5,13 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.io.BetonSource;
-import org.sparkbeton.format.io.ChannelSource;
 import org.sparkbeton.loader.decoders.IntDecoder;
 import org.sparkbeton.loader.decoders.RandomResizedCropRgbDecoder;
 import org.sparkbeton.loader.memory.DirectBufferAllocator;
@@ -84,18 +82,8 @@ class FailedBuildTest {
 
   /** A source of {@code file} whose close throws {@code failure} (after closing the file). */
   private static BetonSource failingToClose(Path file, IOException failure) throws IOException {
-    ChannelSource inner = new ChannelSource(file);
-    return new BetonSource() {
-      @Override public String name() { return inner.name(); }
-      @Override public long length() { return inner.length(); }
-      @Override public ByteBuffer read(long position, int length) throws IOException {
-        return inner.read(position, length);
-      }
-      @Override public long bytesRead() { return inner.bytesRead(); }
-      @Override public void close() throws IOException {
-        inner.close();
-        throw failure;
-      }
-    };
+    return ReadThroughTest.closingThen(file, () -> {
+      throw failure;
+    });
   }
 }

@@ -62,6 +62,29 @@ class ReadThroughTest {
     }
   }
 
+  /** What a source runs once its file is closed. */
+  @FunctionalInterface
+  interface AfterClose {
+    void run() throws IOException;
+  }
+
+  /** A ChannelSource of {@code file} (positional reads into read-only heap buffers) that runs {@code then} on close. */
+  static BetonSource closingThen(Path file, AfterClose then) throws IOException {
+    ChannelSource inner = new ChannelSource(file);
+    return new BetonSource() {
+      @Override public String name() { return inner.name(); }
+      @Override public long length() { return inner.length(); }
+      @Override public ByteBuffer read(long position, int length) throws IOException {
+        return inner.read(position, length);
+      }
+      @Override public long bytesRead() { return inner.bytesRead(); }
+      @Override public void close() throws IOException {
+        inner.close();
+        then.run();
+      }
+    };
+  }
+
   /** Opens ChannelSources (positional reads into read-only heap buffers) and counts bytes and closes. */
   static final class Counting implements SourceOpener {
     final List<BetonSource> opened = new ArrayList<>();
@@ -69,19 +92,7 @@ class ReadThroughTest {
 
     @Override
     public BetonSource open(Path file) throws IOException {
-      ChannelSource inner = new ChannelSource(file);
-      BetonSource s = new BetonSource() {
-        @Override public String name() { return inner.name(); }
-        @Override public long length() { return inner.length(); }
-        @Override public ByteBuffer read(long position, int length) throws IOException {
-          return inner.read(position, length);
-        }
-        @Override public long bytesRead() { return inner.bytesRead(); }
-        @Override public void close() throws IOException {
-          closed.incrementAndGet();
-          inner.close();
-        }
-      };
+      BetonSource s = closingThen(file, closed::incrementAndGet);
       opened.add(s);
       return s;
     }
