@@ -75,32 +75,53 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
    * {@code declared} is the catalog's schema (null: the dataset's own, read now).
    */
   static BetonCatalogRelation open(SQLContext sqlContext, Map<String, String> tableOptions, StructType declared) {
-    String path = null;
-    Map<String, String> read = new HashMap<>();
-    Map<String, String> write = new HashMap<>();
-    for (Map.Entry<String, String> e : tableOptions.entrySet()) {
-      String key = e.getKey();
-      if (key.equalsIgnoreCase("path")) {
-        path = e.getValue();
-        continue;
-      }
-      boolean forReads = ReadConf.accepts(key);
-      boolean forWrites = BetonWriteConf.accepts(key);
-      if (!forReads && !forWrites) {
-        throw new IllegalArgumentException(unknownOption(key));
-      }
-      if (forReads) {
-        read.put(key, e.getValue());
-      }
-      if (forWrites) {
-        write.put(key, e.getValue());
-      }
-    }
-    if (path == null || path.isEmpty()) {
+    TableOptions options = TableOptions.split(tableOptions);
+    if (options.path == null || options.path.isEmpty()) {
       throw new IllegalArgumentException("A beton table needs a location: CREATE TABLE t USING beton LOCATION"
           + " '/data/my-dataset'");
     }
-    return new BetonCatalogRelation(sqlContext, path, read, write, declared);
+    return new BetonCatalogRelation(sqlContext, options.path, options.read, options.write, declared);
+  }
+
+  /**
+   * Throws what the table's first read or write would for its options: a name neither takes, or a value the read's
+   * or the write's parsing refuses. Spark's session catalog stores a table's options without asking the source, so
+   * {@code CREATE TABLE} calls this (through {@code BetonSessionExtensions}) instead of a table that fails every query.
+   */
+  static void checkOptions(Map<String, String> tableOptions) {
+    TableOptions options = TableOptions.split(tableOptions);
+    ReadConf.parse(options.read, Map.of());
+    BetonWriteConf.parse(options.write);
+  }
+
+  /** A table's options as its location and those for reads and for writes (a file system setting is in both). */
+  private static final class TableOptions {
+    String path;
+    final Map<String, String> read = new HashMap<>();
+    final Map<String, String> write = new HashMap<>();
+
+    static TableOptions split(Map<String, String> tableOptions) {
+      TableOptions options = new TableOptions();
+      for (Map.Entry<String, String> e : tableOptions.entrySet()) {
+        String key = e.getKey();
+        if (key.equalsIgnoreCase("path")) {
+          options.path = e.getValue();
+          continue;
+        }
+        boolean forReads = ReadConf.accepts(key);
+        boolean forWrites = BetonWriteConf.accepts(key);
+        if (!forReads && !forWrites) {
+          throw new IllegalArgumentException(unknownOption(key));
+        }
+        if (forReads) {
+          options.read.put(key, e.getValue());
+        }
+        if (forWrites) {
+          options.write.put(key, e.getValue());
+        }
+      }
+      return options;
+    }
   }
 
   /** An option of a beton table that neither reads nor writes take, with the nearest of both. */

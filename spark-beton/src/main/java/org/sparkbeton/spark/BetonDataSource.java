@@ -91,6 +91,26 @@ public final class BetonDataSource implements TableProvider, DataSourceRegister,
     return ((StreamSourceProvider) provider()).createSource(sqlContext, metadataPath, schema, providerName, parameters);
   }
 
+  /**
+   * Refuses the {@code OPTIONS} of a beton table being created that neither reads nor writes take, or whose values
+   * they refuse ({@code BetonProvider.checkTableOptions}), for the session extension, which like this class loads
+   * nothing of ours that needs Java 17.
+   */
+  public void checkTableOptions(Map<String, String> options) {
+    Object checked = provider();
+    try {
+      checked.getClass().getMethod("checkTableOptions", Map.class).invoke(checked, options);
+    } catch (java.lang.reflect.InvocationTargetException e) {
+      Throwable why = e.getCause();
+      if (why instanceof RuntimeException) {
+        throw (RuntimeException) why;
+      }
+      throw new IllegalStateException(why);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("Cannot check a beton table's options: " + e, e);
+    }
+  }
+
   private synchronized Object provider() {
     if (provider == null) {
       String scala = ScalaBinaryCheck.mismatch();

@@ -328,6 +328,15 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     return BetonCatalogRelation.open(sqlContext, asGiven(parameters), null);
   }
 
+  /**
+   * Refuses a table's {@code OPTIONS} as its first query would ({@link BetonCatalogRelation#checkOptions}), for
+   * {@code BetonSessionExtensions} to call at {@code CREATE TABLE}: Spark's session catalog stores a V2 provider's
+   * table without asking it.
+   */
+  public void checkTableOptions(Map<String, String> options) {
+    BetonCatalogRelation.checkOptions(options);
+  }
+
   /** {@link #createRelation(SQLContext, scala.collection.immutable.Map)} of a table whose schema the catalog holds. */
   @Override
   public BaseRelation createRelation(SQLContext sqlContext, scala.collection.immutable.Map<String, String> parameters,

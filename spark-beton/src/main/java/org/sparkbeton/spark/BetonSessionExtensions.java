@@ -143,10 +143,12 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     if (plan instanceof CreateTable) {
       CreateTable create = (CreateTable) plan;
       refusePartitioning(create.tableSpec(), create.partitioning(), create.name());
+      refuseOptions(create.tableSpec(), create.name());
       refuseWithoutColumns(create);
     } else if (plan instanceof CreateTableAsSelect) {
       CreateTableAsSelect create = (CreateTableAsSelect) plan;
       refusePartitioning(create.tableSpec(), create.partitioning(), create.name());
+      refuseOptions(create.tableSpec(), create.name());
     }
     if (!(plan instanceof ReplaceTableAsSelect)) {
       return;
@@ -199,6 +201,22 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
   }
 
   /**
+   * A beton table's {@code OPTIONS} that its first query would refuse (a misspelled name, a bad value): refused at
+   * its creation instead, where Spark's session catalog would store them and every query of the table fail.
+   */
+  private static void refuseOptions(TableSpecBase spec, LogicalPlan name) throws AnalysisException {
+    if (!isBeton(spec.provider()) || !(spec instanceof TableSpec)) {
+      return;
+    }
+    Map<String, String> options = new HashMap<>(JavaConverters.mapAsJavaMap(((TableSpec) spec).options()));
+    try {
+      new BetonDataSource().checkTableOptions(options);
+    } catch (RuntimeException e) {
+      throw analysisException("Table " + tableName(name) + " USING beton: " + e.getMessage());
+    }
+  }
+
+  /**
    * A beton table created without columns takes them from the dataset at its location, which must then be there:
    * refused now with the read's reason (no location, no dataset there), as Spark refuses a Parquet table whose schema
    * it cannot infer, instead of a table that fails every query.
@@ -228,8 +246,8 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
    * table's scan adds those of the dataset as it is then); throws what the read throws.
    */
   private static StructType datasetColumns(TableSpecBase spec) {
-    // the table's OPTIONS mix read and write options, which the first query checks; only a custom field's layout
-    // matters to the columns
+    // the table's OPTIONS mix read and write options (checked above); only a custom field's layout matters to the
+    // columns
     Map<String, String> options = new HashMap<>();
     if (spec instanceof TableSpec) {
       for (Map.Entry<String, String> o : JavaConverters.mapAsJavaMap(((TableSpec) spec).options()).entrySet()) {

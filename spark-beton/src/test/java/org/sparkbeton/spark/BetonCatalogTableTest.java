@@ -120,7 +120,7 @@ class BetonCatalogTableTest {
   }
 
   @Test
-  void aDeclaredColumnTheDatasetLacksAndAMisspelledOptionAreNamed() {
+  void aDeclaredColumnTheDatasetLacksIsNamedAndBadOptionsAreRefusedAtCreate() {
     Path location = tmp.resolve("labels-only");
     spark.range(3).selectExpr("cast(id as int) as label").write().format("beton").save(location.toString());
 
@@ -129,12 +129,25 @@ class BetonCatalogTableTest {
         .rootCause().hasMessage("Column 'caption' is not a field of the beton dataset at file:" + location
             + " (its fields: label)");
 
-    assertThatThrownBy(() -> {
-      spark.sql("create table misspelled using beton options (pageSise '4M') location '" + location.toUri() + "'");
-      spark.table("misspelled").collect();
-    })
-        .rootCause().hasMessageStartingWith("Unknown option 'pageSise' for a beton table; did you mean 'pageSize'?"
-            + " Read options (any case): imageMode,");
+    for (String columns : List.of("", "(label int) ")) {
+      assertThatThrownBy(() -> spark.sql("create table misspelled " + columns + "using beton options (pageSise '4M')"
+          + " location '" + location.toUri() + "'"))
+          .isInstanceOf(AnalysisException.class)
+          .hasMessageStartingWith("Table default.misspelled USING beton: Unknown option 'pageSise' for a beton table;"
+              + " did you mean 'pageSize'? Read options (any case): imageMode,");
+      assertThat(spark.catalog().tableExists("misspelled")).isFalse();
+    }
+    assertThatThrownBy(() -> spark.sql("create table badvalue using beton options (jpegQuality '900', imageMode"
+        + " 'raw') location '" + location.toUri() + "'"))
+        .isInstanceOf(AnalysisException.class).hasMessageStartingWith("Table default.badvalue USING beton: ")
+        .hasMessageContaining("jpegQuality");
+    assertThatThrownBy(() -> spark.sql("create table badctas using beton options (verifyChecksum 'true') as select 1"
+        + " as label"))
+        .isInstanceOf(AnalysisException.class)
+        .hasMessageStartingWith("Table default.badctas USING beton: Unknown option 'verifyChecksum' for a beton"
+            + " table; did you mean 'verifyChecksums'?");
+    assertThat(spark.catalog().tableExists("badvalue")).isFalse();
+    assertThat(spark.catalog().tableExists("badctas")).isFalse();
   }
 
   /** The filters Spark hands the table's scan, as conditions of the read beneath it: the rows each selects. */
