@@ -84,6 +84,7 @@ public final class BetonSchemaMapping {
           + conf.sourceIdColumn + "' as .beton");
     }
     requireImageColumnFor(conf.imageOptionsGiven, plans, schema);
+    refuseOptionsOfOtherModes(conf);
     conf.arrayShapes.requireEachShapesAnArray(schema, plans,
         column -> missingColumn(BetonWriteOptions.ARRAY_SHAPES, column, schema));
     try {
@@ -229,6 +230,18 @@ public final class BetonSchemaMapping {
    * would otherwise store the images as Bytes without a word: refuse the write, naming the options given and
    * how to mark a column.
    */
+  /** {@link BetonWriteConf#optionsOfOtherModes}, refused naming the mode each needs. */
+  private static void refuseOptionsOfOtherModes(BetonWriteConf conf) {
+    if (conf.optionsOfOtherModes.isEmpty()) {
+      return;
+    }
+    String option = conf.optionsOfOtherModes.get(0);
+    String needs = option.equals(BetonWriteOptions.SMART_THRESHOLD) ? "smart" : "proportion";
+    throw new IllegalArgumentException("Option " + option + " applies to writeMode " + needs + " only, and this"
+        + " write's writeMode is " + conf.writeMode.name().toLowerCase(java.util.Locale.ROOT) + ", so it would do"
+        + " nothing: add .option(\"writeMode\", \"" + needs + "\"), or leave " + option + " out");
+  }
+
   private static void requireImageColumnFor(List<String> imageOptions, List<ColumnPlan> plans, StructType schema) {
     if (imageOptions.isEmpty() || plans.stream().anyMatch(p -> p.field().typeId() == FieldTypes.RGB_IMAGE)) {
       return;

@@ -39,6 +39,12 @@ public final class BetonWriteConf implements Serializable {
    * {@code raw}), as documented: a write with any of them needs an image column.
    */
   final List<String> imageOptionsGiven;
+  /**
+   * The options given that only another {@code writeMode} uses ({@code smartThreshold} but for {@code smart};
+   * {@code compressProbability} and {@code seed} but for {@code proportion}): a write refuses them, as a forgotten
+   * {@code writeMode} would otherwise store every image raw.
+   */
+  final List<String> optionsOfOtherModes;
   /** {@link BetonWriteOptions#MAX_RESOLUTION} or {@link BetonWriteOptions#MIN_RESOLUTION}, or none */
   final ResolutionLimit resolution;
   final WriteMode writeMode;
@@ -147,6 +153,16 @@ public final class BetonWriteConf implements Serializable {
       }
     }
     imageOptionsGiven = List.copyOf(given);
+    List<String> otherModes = new ArrayList<>();
+    if (writeMode != WriteMode.SMART && threshold != null) {
+      otherModes.add(BetonWriteOptions.SMART_THRESHOLD);
+    }
+    for (String option : List.of(BetonWriteOptions.COMPRESS_PROBABILITY, BetonWriteOptions.SEED)) {
+      if (writeMode != WriteMode.PROPORTION && o.containsKey(key(option))) {
+        otherModes.add(option);
+      }
+    }
+    optionsOfOtherModes = List.copyOf(otherModes);
   }
 
   static final int MAX_READ_AHEAD = BetonWriteOptions.MAX_IMAGE_READ_AHEAD;

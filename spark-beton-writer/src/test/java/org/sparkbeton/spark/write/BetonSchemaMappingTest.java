@@ -143,6 +143,28 @@ class BetonSchemaMappingTest {
         .extracting(BetonField::typeId).containsExactly(FieldTypes.RGB_IMAGE);
   }
 
+  /** A forgotten writeMode stored every image raw, the smart or proportion options given beside it ignored. */
+  @Test
+  void optionsOfAnotherWriteModeAreRefused() {
+    StructType images = new StructType().add("image", DataTypes.BinaryType).add("label", DataTypes.IntegerType);
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(images,
+        BetonWriteConf.parse(Map.of("imageColumns", "image", "smartThreshold", "256K"))))
+        .hasMessage("Option smartThreshold applies to writeMode smart only, and this write's writeMode is raw, so it"
+            + " would do nothing: add .option(\"writeMode\", \"smart\"), or leave smartThreshold out");
+    for (Map<String, String> options : List.of(Map.of("compressProbability", "0.1"), Map.of("seed", "7"))) {
+      Map<String, String> withMode = new java.util.HashMap<>(options);
+      withMode.putAll(Map.of("imageColumns", "image", "writeMode", "jpg"));
+      assertThatThrownBy(() -> BetonSchemaMapping.fields(images, BetonWriteConf.parse(withMode))).as("%s", options)
+          .hasMessageContaining("applies to writeMode proportion only, and this write's writeMode is jpg");
+    }
+    assertThat(BetonSchemaMapping.fields(images, BetonWriteConf.parse(Map.of("imageColumns", "image", "writeMode",
+        "proportion", "compressProbability", "0.1", "seed", "7"))))
+        .extracting(BetonField::typeId).containsExactly(FieldTypes.RGB_IMAGE, FieldTypes.INT);
+    assertThat(BetonSchemaMapping.fields(images, BetonWriteConf.parse(Map.of("imageColumns", "image", "writeMode",
+        "smart", "smartThreshold", "1K"))))
+        .extracting(BetonField::typeId).containsExactly(FieldTypes.RGB_IMAGE, FieldTypes.INT);
+  }
+
   /** An entry that shapes no NDArray column was ignored, the column stored some other way without a word. */
   @Test
   void anArrayShapesEntryThatShapesNoNumericArrayIsRefused() {

@@ -147,6 +147,18 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       throw new UsageException("--mode smart needs --smart-threshold: the raw RGB size (bytes, or e.g. 256K) above"
           + " which an image is stored as JPEG");
     }
+    String writeMode = options.getOrDefault("writeMode", "jpg");
+    if (options.containsKey("smartThreshold") && !writeMode.equals("smart")) {
+      throw new UsageException("--smart-threshold applies to --mode smart only (the mode is " + writeMode + "): give"
+          + " --mode smart, or leave --smart-threshold out");
+    }
+    if (options.containsKey("jpegQuality") && writeMode.equals("raw")) {
+      throw new UsageException("--quality applies to images stored as JPEG, and --mode raw stores every image as raw"
+          + " RGB: leave --quality out, or choose another --mode");
+    }
+    if (input != null && demoGiven) {
+      throw new UsageException("--demo-images draws the demo set, which --input replaces: give one of them");
+    }
     if (input == null && output != null && !demoGiven) {
       throw new UsageException("--output without --input would write the demo set of shapes to " + output + "; give"
           + " --input DIR (an ImageFolder tree), or --demo-images N too to write the demo set there");

@@ -82,6 +82,12 @@ class PrepareArgsTest {
         "--progress-interval", "-1");
     refused("--mode smart needs --smart-threshold: the raw RGB size (bytes, or e.g. 256K) above which an image is"
         + " stored as JPEG", "--input", "in", "--output", "out", "--mode", "smart");
+    refused("--smart-threshold applies to --mode smart only (the mode is jpg): give --mode smart, or leave"
+        + " --smart-threshold out", "--input", "in", "--output", "out", "--smart-threshold", "256K");
+    refused("--quality applies to images stored as JPEG, and --mode raw stores every image as raw RGB: leave --quality"
+        + " out, or choose another --mode", "--input", "in", "--output", "out", "--mode", "raw", "--quality", "80");
+    refused("--demo-images draws the demo set, which --input replaces: give one of them", "--input", "in",
+        "--output", "out", "--demo-images", "100");
     refused("--output is required with --input", "--input", "x");
     refused("Option --output needs a value", "--input", "x", "--output");
     refused("Unknown option --colour (--help lists the options)", "--colour", "red");
