@@ -162,6 +162,10 @@ public final class Orphans {
         held.add(f.path()); // a fresh lock, temporary manifest or spool: a job may be using it
       }
     }
+    // by path, as listings print them: a file system's listing order is its own (HDFS sorts, a local one does not)
+    orphans.sort(java.util.Comparator.comparing(Orphan::path));
+    held.sort(null);
+    replaced.sort(null);
     return new Findings(List.copyOf(orphans), List.copyOf(held), List.copyOf(replaced));
   }
 

@@ -65,21 +65,21 @@ class OrphansTest {
         file("notes.txt", 900),
         file("_quarantine/mine.jsonl", 900));
     Findings f = Orphans.find(files, m, NOW);
-    assertThat(paths(f)).containsExactly("part-00000-" + A + "-a0-000.beton",
-        "_quarantine/part-00000-" + A + "-a0.jsonl", "part-00002-" + C + "-a0-000.beton",
-        "_quarantine/part-00002-" + C + "-a0.jsonl", "_job-" + D + ".live", "part-00004-" + D + "-a0-001.beton",
-        "._manifest-0123abcd-0123-0123-0123-0123456789ac.tmp", "_manifest.lock");
-    assertThat(f.orphans().get(1).reason()).isEqualTo("quarantine records of attempt 0 of partition 0 of job " + A
+    // sorted by path, whatever order the listing gave
+    assertThat(paths(f)).containsExactly("._manifest-0123abcd-0123-0123-0123-0123456789ac.tmp", "_job-" + D + ".live",
+        "_manifest.lock", "_quarantine/part-00000-" + A + "-a0.jsonl", "_quarantine/part-00002-" + C + "-a0.jsonl",
+        "part-00000-" + A + "-a0-000.beton", "part-00002-" + C + "-a0-000.beton", "part-00004-" + D + "-a0-001.beton");
+    assertThat(f.orphans().get(3).reason()).isEqualTo("quarantine records of attempt 0 of partition 0 of job " + A
         + ", whose attempt 1 was committed");
-    assertThat(f.orphans().get(3).reason()).isEqualTo("quarantine records of job " + C + ", which never published");
-    assertThat(f.orphans().get(4).reason()).isEqualTo("marker of job " + D + ", not rewritten for 11 min: the job"
+    assertThat(f.orphans().get(4).reason()).isEqualTo("quarantine records of job " + C + ", which never published");
+    assertThat(f.orphans().get(1).reason()).isEqualTo("marker of job " + D + ", not rewritten for 11 min: the job"
         + " died");
-    assertThat(f.orphans().get(5).reason()).isEqualTo("shard of job " + D + ", which is not running, and no manifest"
+    assertThat(f.orphans().get(7).reason()).isEqualTo("shard of job " + D + ", which is not running, and no manifest"
         + " lists it");
-    assertThat(f.orphans().get(7).reason()).isEqualTo("manifest lock taken 20 min ago by a job that died while"
+    assertThat(f.orphans().get(2).reason()).isEqualTo("manifest lock taken 20 min ago by a job that died while"
         + " publishing");
-    assertThat(f.held()).containsExactly("_job-" + B + ".live", "part-00001-" + B + "-a0-000.beton",
-        "_quarantine/part-00001-" + B + "-a0.jsonl");
+    assertThat(f.held()).containsExactly("_job-" + B + ".live", "_quarantine/part-00001-" + B + "-a0.jsonl",
+        "part-00001-" + B + "-a0-000.beton");
     assertThat(f.orphanBytes()).isEqualTo(800);
   }
 
