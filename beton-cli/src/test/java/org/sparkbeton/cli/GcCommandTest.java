@@ -71,13 +71,14 @@ class GcCommandTest {
     List<String> before = names(dir);
     Cli.Result listed = Cli.run("gc", dir);
     assertThat(listed.exitCode()).as(listed.err()).isZero();
+    // sorted by path
     assertThat(listed.outLines()).containsExactly(
+        dir.resolve("_quarantine/part-00002-0badc0de-a0.jsonl") + " (3 B): quarantine records of job 0badc0de, which"
+            + " never published",
         dir.resolve("part-00001-0badc0de-a0-000.beton") + " (42 MiB): shard of job 0badc0de, which is not running,"
             + " and no manifest lists it",
         dir.resolve("part-00002-0badc0de-a0-000.beton") + " (0 B): shard of job 0badc0de, which is not running, and"
             + " no manifest lists it",
-        dir.resolve("_quarantine/part-00002-0badc0de-a0.jsonl") + " (3 B): quarantine records of job 0badc0de, which"
-            + " never published",
         dir + ": 2 files of running jobs left alone",
         dir + ": 3 orphaned files, 42.0 MiB; run `beton gc " + dir + " --delete` to delete them");
     assertThat(names(dir)).isEqualTo(before);

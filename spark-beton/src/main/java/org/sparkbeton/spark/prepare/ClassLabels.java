@@ -1,5 +1,6 @@
 package org.sparkbeton.spark.prepare;
 
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.spark.sql.Column;
@@ -46,7 +47,7 @@ record ClassLabels(List<String> names, int[] labelOfFolder) {
     List<String> unknown = new ArrayList<>();
     int[] labels = new int[folders.size()];
     for (int i = 0; i < labels.length; i++) {
-      labels[i] = names.indexOf(folders.get(i));
+      labels[i] = labelOf(folders.get(i), names);
       if (labels[i] < 0) {
         unknown.add(folders.get(i));
       }
@@ -58,6 +59,25 @@ record ClassLabels(List<String> names, int[] labelOfFolder) {
           + " labels of those after it. Prepare every class into a new dataset, or replace this one with --overwrite");
     }
     return new ClassLabels(List.copyOf(names), labels);
+  }
+
+  /**
+   * The label of the class named {@code folder} among {@code names}, -1 for none. A name that differs from the
+   * dataset's only in its Unicode normalization is that class: macOS file systems store folder names decomposed
+   * (NFD: e + combining acute), most others as typed (NFC: é), and the two look the same in every listing.
+   */
+  static int labelOf(String folder, List<String> names) {
+    int exact = names.indexOf(folder);
+    if (exact >= 0) {
+      return exact;
+    }
+    String composed = Normalizer.normalize(folder, Normalizer.Form.NFC);
+    for (int i = 0; i < names.size(); i++) {
+      if (Normalizer.normalize(names.get(i), Normalizer.Form.NFC).equals(composed)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   /** The label of the rows whose folder index (in the input's sorted folders) is {@code folderIndex}. */
