@@ -47,9 +47,15 @@ public final class ImageDecoder {
    * {@link ImageDecodeException} naming the format and the reason.
    */
   public static RgbPixels decode(byte[] bytes, PixelLimit limit, Strictness jpegStrictness) {
+    return decode(bytes, limit, jpegStrictness, DecodeMemory.budget());
+  }
+
+  /** {@link #decode(byte[], PixelLimit, Strictness)} with {@code heapBudget} bytes for the decode ({@link DecodeMemory}). */
+  static RgbPixels decode(byte[] bytes, PixelLimit limit, Strictness jpegStrictness, long heapBudget) {
     if (bytes == null || bytes.length == 0) {
       throw new ImageDecodeException("Cannot decode an empty image (0 bytes)");
     }
+    WebpContainer.requireWhole(bytes);
     BufferedImage img;
     String format = "unknown";
     try (ImageInputStream in = ImageIO.createImageInputStream(new ByteArrayInputStream(bytes))) {
@@ -64,13 +70,22 @@ public final class ImageDecoder {
       try {
         reader.setInput(in, true, true);
         // the header only: a bomb is refused before the reader allocates its raster
-        int width = reader.getWidth(0);
-        int height = reader.getHeight(0);
+        int width;
+        int height;
+        try {
+          width = reader.getWidth(0);
+          height = reader.getHeight(0);
+        } catch (IndexOutOfBoundsException e) {
+          // TwelveMonkeys' TIFF reader on a file cut before its first directory: "index >= numImages (0 >= 0)"
+          throw new ImageDecodeException("Cannot decode " + format + " image of " + bytes.length + " bytes: the file"
+              + " holds no image (cut short?): " + e.getMessage(), e);
+        }
         limit.check(width, height);
         if ((long) width * height > MAX_ARRAY_PIXELS) {
           throw new ImageDecodeException("image is too large to decode: " + width + "x" + height + " = "
               + PixelLimit.pixels((long) width * height) + ", whose RGB does not fit a Java array");
         }
+        DecodeMemory.check(reader, format, width, height, heapBudget);
         img = reader.read(0);
         if (jpegStrictness == Strictness.STRICT && isJpeg(bytes)) {
           Optional<String> damage = JpegReaderWarnings.firstDamage(warnings);
@@ -86,7 +101,8 @@ public final class ImageDecoder {
       if (e instanceof ImageDecodeException) {
         throw (ImageDecodeException) e;
       }
-      throw new ImageDecodeException("Cannot decode " + format + " image of " + bytes.length + " bytes: " + e, e);
+      String why = e instanceof java.io.EOFException ? "the file ends before its image does (cut short?)" : e.toString();
+      throw new ImageDecodeException("Cannot decode " + format + " image of " + bytes.length + " bytes: " + why, e);
     }
     // the decoded raster may differ from the header's size (a reader that lies, a TIFF's first page): checked again
     limit.check(img.getWidth(), img.getHeight());

@@ -73,6 +73,56 @@ class ImageDecoderTest {
     byte[] cut = java.util.Arrays.copyOf(png, 60);
     assertThatThrownBy(() -> ImageDecoder.decode(cut)).isInstanceOf(ImageDecodeException.class)
         .hasMessageStartingWith("Cannot decode png image of 60 bytes");
+    byte[] tif = TestImages.image("quad.tif");
+    assertThatThrownBy(() -> ImageDecoder.decode(Arrays.copyOf(tif, 8))).isInstanceOf(ImageDecodeException.class)
+        .hasMessageStartingWith("Cannot decode tiff image of 8 bytes: the file holds no image (cut short?)");
+    byte[] bmp = TestImages.image("quad.bmp");
+    assertThatThrownBy(() -> ImageDecoder.decode(Arrays.copyOf(bmp, bmp.length / 2)))
+        .isInstanceOf(ImageDecodeException.class).hasMessage("Cannot decode bmp image of " + bmp.length / 2
+            + " bytes: the file ends before its image does (cut short?)");
+  }
+
+  /**
+   * TwelveMonkeys' lossless WebP decoder returned most cut files as images, the rows past the cut garbage; the RIFF
+   * header's size refuses them before the decode.
+   */
+  @Test
+  void aWebpCutShortIsRefusedFromItsRiffSize() {
+    byte[] whole = TestImages.image("photo-lossless.webp");
+    RgbPixels photo = ImageDecoder.decode(whole);
+    assertThat(photo.width()).isEqualTo(400);
+    assertThat(photo.height()).isEqualTo(300);
+    for (int cut : new int[] {whole.length / 2, whole.length - 1, 13}) {
+      byte[] part = Arrays.copyOf(whole, cut);
+      assertThatThrownBy(() -> ImageDecoder.decode(part, new PixelLimit(PixelLimit.PIL_DEFAULT, "test"),
+          Strictness.STRICT)).isInstanceOf(ImageDecodeException.class)
+          .hasMessage("WebP image is truncated: its RIFF header says " + whole.length + " bytes, and the file has "
+              + cut);
+    }
+  }
+
+  /**
+   * An image under the pixel limit whose decode the heap cannot hold (a 9400x9400 WebP took ~2.7 GB, and a 2 GB
+   * JVM died of it) is refused from its header, with what it needs.
+   */
+  @Test
+  void anImageWhoseDecodeTheHeapCannotHoldIsRefusedFromItsHeader() {
+    PixelLimit limit = new PixelLimit(PixelLimit.PIL_DEFAULT, "test");
+    byte[] webp = TestImages.image("quad.webp"); // 64x48 = 3072 pixels, 32 bytes each
+    assertThat(ImageDecoder.decode(webp, limit, Strictness.STRICT, 3072 * 32).width()).isEqualTo(64);
+    assertThatThrownBy(() -> ImageDecoder.decode(webp, limit, Strictness.STRICT, 3072 * 32 - 1))
+        .isInstanceOf(ImageDecodeException.class)
+        .hasMessageStartingWith("image is too large to decode in this JVM's heap: 64x48 ")
+        .hasMessageContaining(" needs about 0 MiB to decode, over the 0 MiB one decode may take")
+        .hasMessageContaining("spark.executor.memory");
+    // an 8-bit RGB PNG: its raster's 3 bytes a pixel and the RGB copy's 3
+    byte[] png = TestImages.image("quad.png");
+    assertThat(ImageDecoder.decode(png, limit, Strictness.STRICT, 3072 * 6).width()).isEqualTo(64);
+    assertThatThrownBy(() -> ImageDecoder.decode(png, limit, Strictness.STRICT, 3072 * 6 - 1))
+        .isInstanceOf(ImageDecodeException.class);
+    // a 16-bit PNG's raster takes twice that
+    assertThatThrownBy(() -> ImageDecoder.decode(TestImages.image("quad-16bit.png"), limit, Strictness.STRICT,
+        3072 * 6)).isInstanceOf(ImageDecodeException.class);
   }
 
   /** A 0.4 MB PNG declaring 20000x20000 (400 megapixels, 1.2 GB of RGB) is refused from its header. */
