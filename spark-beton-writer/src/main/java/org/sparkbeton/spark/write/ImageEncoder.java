@@ -308,7 +308,8 @@ final class ImageEncoder implements AutoCloseable {
     }
     if (tw > RgbImage.MAX_SIDE || th > RgbImage.MAX_SIDE) {
       throw new ImageDecodeException("image " + w + "x" + h + " would be stored as " + tw + "x" + th
-          + ", over the format's 65535 per side; set maxResolution");
+          + ", over the format's 65535 per side; set a maxResolution of 65535 or less (beton prepare:"
+          + " --max-resolution)");
     }
     return new StoredSize(tw, th);
   }
