@@ -95,12 +95,18 @@ class SparkSubmitIT {
         .containsPattern("(?m)^res\\d+: Long = " + (7_000_000 + PHOTOS) + "$");
   }
 
+  /**
+   * The README's packages command on a cluster with no way out but its own repository (Ivy's settings name no
+   * other), which holds what the README says to publish: the jar, its POM and the parent POM. The parent POM once
+   * imported junit-bom, which Ivy then looked for and could not find.
+   */
   @Test
   void preparesWithTheJarFromMavenCoordinates() throws Exception {
     Path dataset = tmp.resolve("dataset-packages");
-    Finished prepare = UserCommand.run(ReadmeCommands.PREPARE_PACKAGES, variables(dataset), spark, tmp,
+    SparkDistribution airGapped = SparkDistribution.create(tmp.resolve("spark-home-air-gapped"), airGapped(tmp));
+    Finished prepare = UserCommand.run(ReadmeCommands.PREPARE_PACKAGES, variables(dataset), airGapped, tmp,
         "prepare-packages", null, TIMEOUT_MINUTES);
-    // from the test's repository, not a copy some build left in ~/.m2 (Ivy's local-m2-cache comes first)
+    // from the test's repository, not a copy some build left in ~/.m2 or Maven Central
     assertThat(prepare.stderr()).as(prepare.describe()).contains("found org.sparkbeton#spark-beton-runtime-3.5_2.12;"
         + System.getProperty("spark.it.runtimeVersion") + " in repo-1");
     assertPrepared(prepare, dataset, runtimeJar());
@@ -170,6 +176,23 @@ class SparkSubmitIT {
         "VERSION", System.getProperty("spark.it.runtimeVersion"),
         "REPO", Path.of(System.getProperty("spark.it.repository")).toUri().toString(),
         "PHOTOS", photos.toString(), "DATASET", dataset.toString());
+  }
+
+  /**
+   * {@link #clusterDefaults} of a cluster whose Ivy reaches no repository but those {@code --repositories} names (its
+   * settings file, written here, has only an empty one; Spark then adds no Maven Central and no ~/.m2), with an Ivy
+   * home of its own so nothing comes from the other tests' cache.
+   */
+  static Map<String, String> airGapped(Path tmp) throws IOException {
+    Path nowhere = Files.createDirectories(tmp.resolve("empty-repository"));
+    Path settings = tmp.resolve("ivysettings-air-gapped.xml");
+    Files.writeString(settings, "<ivysettings>\n  <settings defaultResolver=\"internal-only\"/>\n  <resolvers>\n"
+        + "    <ibiblio name=\"internal-only\" m2compatible=\"true\" root=\"" + nowhere.toUri() + "\"/>\n"
+        + "  </resolvers>\n</ivysettings>\n");
+    Map<String, String> defaults = new java.util.HashMap<>(clusterDefaults(tmp));
+    defaults.put("spark.jars.ivy", tmp.resolve("ivy-air-gapped").toString());
+    defaults.put("spark.jars.ivySettings", settings.toString());
+    return defaults;
   }
 
   /** What a cluster's spark-defaults.conf would say; the Ivy home keeps packages resolution out of ~/.ivy2. */

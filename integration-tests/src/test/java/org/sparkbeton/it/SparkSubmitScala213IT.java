@@ -71,7 +71,10 @@ class SparkSubmitScala213IT {
     String command = ReadmeCommands.PREPARE_PACKAGES.replace("spark-beton-runtime-3.5_2.12:",
         "spark-beton-runtime-3.5_2.13:");
     assertThat(command).isNotEqualTo(ReadmeCommands.PREPARE_PACKAGES);
-    Finished prepare = UserCommand.run(command, variables(dataset), spark, tmp, "prepare-packages", null,
+    // on a cluster whose Ivy reaches only the repository --repositories names
+    SparkDistribution airGapped = SparkDistribution.create(tmp.resolve("spark-home-air-gapped"),
+        SparkSubmitIT.airGapped(tmp), SparkDistribution.ScalaLine.V2_13);
+    Finished prepare = UserCommand.run(command, variables(dataset), airGapped, tmp, "prepare-packages", null,
         SparkSubmitIT.TIMEOUT_MINUTES);
     assertThat(prepare.stderr()).as(prepare.describe()).contains("found org.sparkbeton#spark-beton-runtime-3.5_2.13;"
         + System.getProperty("spark.it.runtimeVersion") + " in repo-1");
