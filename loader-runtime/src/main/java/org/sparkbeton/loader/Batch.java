@@ -65,7 +65,7 @@ public final class Batch {
    * release, so a consumer that holds batches fills the ring: asking for the batch that needs a slot
    * still held (the one {@code batchesAhead + 2} batches later) throws {@link IllegalStateException}
    * instead of waiting forever. Holds do not outlive the loader: {@link Loader#close()} frees the ring
-   * and drops them, and a ring reallocated for a new output size (progressive resizing) is refused
+   * and drops them (first running what their holders asked with {@link Hold#whenLoaderCloses}), and a ring reallocated for a new output size (progressive resizing) is refused
    * while any batch is held.
    *
    * @throws IllegalStateException if the slot has already been recycled or the loader closed
@@ -94,6 +94,18 @@ public final class Batch {
       this.slot = slot;
       this.generation = generation;
       this.loader = loader;
+    }
+
+    /**
+     * Runs {@code action} when the loader frees this hold's slot ({@link Loader#close()}) while the hold is still
+     * open, before the memory goes: for a holder that made views of the slot's memory of its own (DJL's NDArrays),
+     * which must be released first so that using them throws instead of reading freed memory. Does nothing once
+     * this hold is closed or the slot freed.
+     */
+    public void whenLoaderCloses(Runnable action) {
+      if (!closed.get()) {
+        ring.beforeFree(slot, generation, action);
+      }
     }
 
     /** Whether this hold has been closed. */

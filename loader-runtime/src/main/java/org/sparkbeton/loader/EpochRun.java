@@ -428,10 +428,12 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     long start = System.nanoTime();
     while (b < failure.batch() && !cancelled && b < skipFrom && readyBatch[slot] != b) {
       if (heldFromEarlier(b)) {
-        throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot
-            + ", which an earlier batch still holds (Batch.retain() not yet released, e.g. a DJL batch not"
-            + " closed): release batches before asking for more; at most batchesAhead + 1 = " + (ahead + 1)
-            + " batches may be held at once, and holding fewer keeps the loader ahead");
+        int slots = ring.slots();
+        String holder = slotBatch[slot] >= 0 ? "batch " + slotBatch[slot] : "a batch of an earlier epoch";
+        throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot + ", which "
+            + holder + " still holds (Batch.retain() not yet released, e.g. a DJL batch not closed): a slot comes back for the batch batchesAhead + 2 = " + slots + " after the one it held, so"
+            + " release each batch before asking for that one; at most " + slots + " batches can be held at once,"
+            + " and holding fewer keeps the loader ahead");
       }
       try {
         wait();

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,8 +54,9 @@ class BatchHoldTest {
       assertThat(label0(first)).isEqualTo(1000);
       // batch 3 needs slot 0: waiting would never end on this thread, so the loader says why
       assertThatThrownBy(it::next).isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("Batch 3 of epoch 0 needs slot 0, which an earlier batch still holds")
-          .hasMessageContaining("at most batchesAhead + 1 = 2 batches may be held at once");
+          .hasMessageContaining("Batch 3 of epoch 0 needs slot 0, which batch 0 still holds")
+          .hasMessageContaining("a slot comes back for the batch batchesAhead + 2 = 3 after the one it held, so"
+              + " release each batch before asking for that one; at most 3 batches can be held at once");
       hold.close();
       Batch fourth = it.next(); // the release woke the worker waiting for slot 0
       assertThat(label0(fourth)).isEqualTo(1012);
@@ -154,11 +157,40 @@ class BatchHoldTest {
       Batch.Hold hold = last.retain();
       Iterator<Batch> it = l.iterator(); // epoch 1's batch 0 needs slot 0 as well
       assertThatThrownBy(it::next).isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("Batch 0 of epoch 1 needs slot 0, which an earlier batch still holds");
+          .hasMessageContaining("Batch 0 of epoch 1 needs slot 0, which a batch of an earlier epoch still holds");
       assertThat(label0(last)).isEqualTo(1036);
       hold.close();
       assertThat(label0(it.next())).isEqualTo(1000);
     }
+    allocator.close();
+  }
+
+  /**
+   * A holder with views of its own over the slot (DJL's NDArrays) learns that the loader closes before the slot's
+   * memory is freed: a DJL batch used after the Loader itself was closed read freed memory and crashed the JVM.
+   */
+  @Test
+  void whatAnOpenHoldAskedRunsBeforeTheLoaderFreesItsSlot() throws IOException {
+    DirectBufferAllocator allocator = new DirectBufferAllocator("hold");
+    List<String> events = new ArrayList<>();
+    Loader l = loader(allocator).build();
+    Iterator<Batch> it = l.iterator();
+    Batch first = it.next();
+    Batch second = it.next();
+    Batch.Hold open = first.retain();
+    Batch.Hold closedFirst = second.retain();
+    open.whenLoaderCloses(() -> {
+      // the slot's memory is still there: the batch reads its values
+      events.add("open hold: label " + first.data("label").getLong(0) + ", outstanding " + allocator.outstanding());
+      open.close();
+    });
+    closedFirst.whenLoaderCloses(() -> events.add("a closed hold's action ran"));
+    closedFirst.close();
+    long buffers = allocator.outstanding();
+    l.close();
+    assertThat(events).containsExactly("open hold: label 1000, outstanding " + buffers);
+    assertThat(open.isClosed()).isTrue();
+    assertThat(allocator.outstanding()).isZero();
     allocator.close();
   }
 }

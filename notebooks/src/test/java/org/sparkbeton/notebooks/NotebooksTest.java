@@ -161,7 +161,7 @@ class NotebooksTest {
     assertThat(group(out, "held-out\\.beton per class: (\\{.*})", 1))
         .isEqualTo(labelsPerSource(WORK.resolve("djl/held-out.beton")));
     assertThat(out).contains("the NDArray reads 12345.5", "[ok] a float written into the loader's slot 0 shows in"
-        + " batch 0's NDArray", "Batch 3 of epoch 0 needs slot 0, which an earlier batch still holds",
+        + " batch 0's NDArray", "Batch 3 of epoch 0 needs slot 0, which batch 0 still holds",
         "IllegalStateException: Native resource has been release");
 
     long trainSamples;

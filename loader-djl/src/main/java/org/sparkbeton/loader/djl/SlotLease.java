@@ -9,7 +9,7 @@ import org.sparkbeton.loader.Batch;
  * What ties a DJL batch to the loader slot its NDArrays wrap: attached to the batch's NDManager, so closing the
  * batch closes it. Closing first closes every NDArray that wraps the slot, including one the user detached from
  * the batch (using it then throws DJL's "released" error instead of reading a recycled slot), then gives the slot
- * back to the loader. Idempotent.
+ * back to the loader. Idempotent. The loader closes it too, before freeing the slot, if it is still open then.
  */
 final class SlotLease implements AutoCloseable {
   private final Batch.Hold hold;
@@ -21,6 +21,9 @@ final class SlotLease implements AutoCloseable {
     this.hold = hold;
     this.views = List.copyOf(views);
     this.onClose = onClose;
+    // the loader closed first (try-with-resources around it, Loader.close() called directly): the arrays are
+    // closed before the slot's memory is freed, so using them throws DJL's "released" error instead of crashing
+    hold.whenLoaderCloses(this::close);
   }
 
   @Override

@@ -130,7 +130,7 @@ class LoaderDatasetTest {
       assertThat(first.getFloat(2, 1, 3, 4)).isEqualTo(expected(2, 1, 3, 4));
       assertThat(ds.openBatches()).isEqualTo(3);
       assertThatThrownBy(it::next).isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("Batch 3 of epoch 0 needs slot 0, which an earlier batch still holds");
+          .hasMessageContaining("Batch 3 of epoch 0 needs slot 0, which batch 0 still holds");
       open.get(0).close();
       Batch fourth = it.next();
       assertThat(fourth.getLabels().head().toLongArray()[0]).isEqualTo(1012L);
@@ -174,6 +174,28 @@ class LoaderDatasetTest {
     allocator.close(); // throws if the loader leaked a buffer
     assertThatThrownBy(() -> ds.getData(manager).iterator()).isInstanceOf(IllegalStateException.class)
         .hasMessage("This LoaderDataset is closed");
+  }
+
+  /**
+   * The Loader closed before the dataset (try-with-resources around the loader, or its close() called directly):
+   * the open batches' arrays wrapped freed memory, and using one crashed the JVM in libtorch.
+   */
+  @Test
+  void closingTheLoaderFirstClosesTheOpenBatchesArraysBeforeItFreesTheirSlots() throws IOException {
+    Loader loader = loader().build();
+    LoaderDataset ds = dataset(loader);
+    Batch b = ds.getData(manager).iterator().next();
+    NDArray images = b.getData().head();
+    assertThat(images.getFloat(0, 0, 0, 0)).isEqualTo(expected(0, 0, 0, 0));
+    loader.close();
+    assertThat(images.isReleased()).isTrue();
+    assertThatThrownBy(images::sum).isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("Native resource has been release");
+    assertThat(ds.openBatches()).isZero();
+    assertThat(allocator.outstanding()).isZero();
+    b.close();
+    ds.close();
+    allocator.close(); // throws if the loader leaked a buffer
   }
 
   @Test

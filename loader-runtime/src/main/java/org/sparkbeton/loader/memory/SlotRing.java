@@ -15,6 +15,8 @@ public final class SlotRing implements AutoCloseable {
   private final OffHeapBuffer[] memory;
   private final long[] generations;
   private final int[] holds;
+  /** What holders asked to run before a held slot's memory is freed ({@link #beforeFree}), by slot. */
+  private final java.util.List<java.util.List<Runnable>> beforeFree;
   private volatile Runnable onRelease = () -> { };
   private final int[] dataOffsets;
   private final int[] lengthOffsets;
@@ -44,6 +46,10 @@ public final class SlotRing implements AutoCloseable {
     this.memory = new OffHeapBuffer[slots];
     this.generations = new long[slots];
     this.holds = new int[slots];
+    this.beforeFree = new java.util.ArrayList<>();
+    for (int s = 0; s < slots; s++) {
+      beforeFree.add(new java.util.ArrayList<>());
+    }
     try {
       for (int s = 0; s < slots; s++) {
         memory[s] = allocator.allocate(slotBytes, "batch slot " + s + " of " + slots);
@@ -114,9 +120,24 @@ public final class SlotRing implements AutoCloseable {
       if (generations[slot] != generation || holds[slot] == 0) {
         return;
       }
-      holds[slot]--;
+      if (--holds[slot] == 0) {
+        beforeFree.get(slot).clear();
+      }
     }
     onRelease.run();
+  }
+
+  /**
+   * Runs {@code action} before {@link #close()} frees {@code slot}, if the slot is still held then for the batch
+   * of {@code generation}: a holder whose own views of the memory (NDArrays wrapping it) must be released before
+   * it goes. Returns false, registering nothing, once that batch's slot has been recycled or the ring closed.
+   */
+  public synchronized boolean beforeFree(int slot, long generation, Runnable action) {
+    if (generations[slot] != generation || holds[slot] == 0) {
+      return false;
+    }
+    beforeFree.get(slot).add(java.util.Objects.requireNonNull(action, "action"));
+    return true;
   }
 
   /** Whether a consumer holds {@code slot}: the loader must not recycle it. */
@@ -159,9 +180,31 @@ public final class SlotRing implements AutoCloseable {
     return g;
   }
 
-  /** Invalidates every view, drops every hold (a later release does nothing) and frees the slots. */
+  /**
+   * Runs what the holders of held slots asked to run first ({@link #beforeFree}), then invalidates every view,
+   * drops every hold (a later release does nothing) and frees the slots.
+   */
   @Override
   public void close() {
+    java.util.List<Runnable> first = new java.util.ArrayList<>();
+    synchronized (this) {
+      for (java.util.List<Runnable> actions : beforeFree) {
+        first.addAll(actions);
+        actions.clear();
+      }
+    }
+    RuntimeException failure = null;
+    for (Runnable action : first) {
+      try {
+        action.run(); // outside the lock: a holder releases its hold from here
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
     synchronized (this) {
       for (int s = 0; s < generations.length; s++) {
         generations[s]++;
@@ -172,6 +215,9 @@ public final class SlotRing implements AutoCloseable {
       if (b != null) {
         b.close();
       }
+    }
+    if (failure != null) {
+      throw failure;
     }
   }
 }
