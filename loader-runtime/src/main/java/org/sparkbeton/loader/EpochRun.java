@@ -205,8 +205,10 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         finished(t, batch);
       }
     } catch (Throwable e) {
-      fail(new LoaderFailedException(epoch, batch, row >= 0 ? order[batch * batchSize + row] : -1,
-          output >= 0 ? pipelines.get(output).output() : null, e), batch, row);
+      int sample = row >= 0 ? order[batch * batchSize + row] : -1;
+      String file = sample >= 0 ? core.shards().reader(core.shards().shardOf(sample)).file() : core.shards().name();
+      fail(new LoaderFailedException(epoch, batch, sample, output >= 0 ? pipelines.get(output).output() : null,
+          MappedFault.explained(e, file)), batch, row);
     }
   }
 

@@ -335,6 +335,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     if (current != null) {
       current.close();
     }
+    shards.requireUnchanged(); // a shard cut short under its mapping would fault mid-epoch, in native code a crash
     plan();
     int epoch = nextEpoch;
     int[] epochOrder = epochOrder(epoch);

@@ -73,6 +73,26 @@ public final class MappedPayloadStore implements PayloadStore, BetonSource {
     }
   }
 
+  /**
+   * A mapped file cut shorter under its mapping faults where it is read: in Java code an {@link InternalError}, in
+   * the native JPEG codec a SIGBUS that kills the process. The loader asks at each epoch's start (one fstat).
+   */
+  @Override
+  public void requireUnchanged() {
+    long now;
+    try {
+      now = channel.size();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot check the size of " + name + ": " + e.getMessage(), e);
+    }
+    if (now < length) {
+      throw new UncheckedIOException(new IOException(name + " is now " + now + " bytes, not the " + length
+          + " it had when the loader opened it: it was truncated or rewritten in place, and the loader's mapping"
+          + " of it can no longer be read. Replace a dataset by writing new files (as writes and compactions do),"
+          + " then build the loader again"));
+    }
+  }
+
   @Override
   public boolean view(long position, int len, PayloadView view) {
     int index = (int) (position >>> SHIFT);

@@ -19,6 +19,12 @@ public interface PayloadStore extends Closeable {
    */
   boolean view(long position, int length, PayloadView view);
 
+  /**
+   * Throws {@link java.io.UncheckedIOException} when the store's file is no longer what was opened (shorter: truncated
+   * or rewritten in place), before anything reads pages that are gone; stores that hold their bytes do nothing.
+   */
+  default void requireUnchanged() {}
+
   @Override
   default void close() {}
 }

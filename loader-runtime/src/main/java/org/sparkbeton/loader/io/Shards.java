@@ -275,6 +275,15 @@ public final class Shards implements Closeable {
     return new PageMap(pages);
   }
 
+  /** {@link PayloadStore#requireUnchanged()} of every shard's store. */
+  public void requireUnchanged() {
+    for (PayloadStore store : stores) {
+      if (store != null) {
+        store.requireUnchanged();
+      }
+    }
+  }
+
   /** Closes the payload stores and the readers, which unmaps the files. */
   @Override
   public void close() throws IOException {
