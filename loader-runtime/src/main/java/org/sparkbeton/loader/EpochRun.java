@@ -350,7 +350,11 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
       }
     }
     consumerWaitNanos += System.nanoTime() - start;
-    throw failure.failure();
+    // the consumer's stack, where the user's loop is (made on a worker, it had only the worker's four frames); the
+    // cause keeps the worker's
+    LoaderFailedException thrown = failure.failure();
+    thrown.fillInStackTrace();
+    throw thrown;
   }
 
   /** Whether a batch up to the failed one needs a slot that an earlier batch's hold keeps. */

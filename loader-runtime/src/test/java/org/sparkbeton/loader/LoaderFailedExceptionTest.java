@@ -54,6 +54,9 @@ class LoaderFailedExceptionTest {
       assertThat(e.where()).isEqualTo("Loader failed in epoch 0, batch 1, sample 5, output 'image'");
       assertThat(e).hasMessage(e.where() + ": " + e.getCause());
       assertThat(e.getCause().getMessage()).contains("part-00000.beton, sample 5, field 'image'");
+      // thrown with the consumer's stack (this test's loop), the worker's in its cause
+      assertThat(e.getStackTrace()).anyMatch(f -> f.getMethodName().equals("firstEpochFailure"));
+      assertThat(e.getCause().getStackTrace()).noneMatch(f -> f.getMethodName().equals("firstEpochFailure"));
     }
   }
 
