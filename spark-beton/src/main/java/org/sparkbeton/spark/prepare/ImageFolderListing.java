@@ -1,8 +1,11 @@
 package org.sparkbeton.spark.prepare;
 
+import static org.apache.spark.sql.functions.col;
+
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -26,6 +29,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,10 +39,15 @@ import org.sparkbeton.format.io.LocalPaths;
  * The images of an ImageFolder tree as torchvision's {@code ImageFolder} finds them: every file with an image
  * extension (any case) anywhere under a class folder, in nested folders too ({@code class/sub/x.jpg}), labelled by
  * its class folder, and empty files included (they are bad input for the write to report, where Spark's
- * {@code binaryFile} source drops them unseen). Names starting with {@code .} or {@code _} are skipped at every
- * level, as Spark's file sources skip them. A few class folders are listed by the driver, many in parallel by Spark
- * tasks, one per class folder, as Spark lists a tree (a local folder through java.nio, at a fraction of the cost of
- * Hadoop's statuses); rows are {@code (path, label)}, the path qualified ({@code file:/...}, {@code hdfs://...}).
+ * {@code binaryFile} source drops them unseen). Names starting with {@code .} are skipped at every level (hidden
+ * files and folders, {@code .git}, macOS's {@code ._x.jpg} resource forks, which are not images), where torchvision
+ * lists them. Names starting with {@code _} are listed, as torchvision lists them: Spark's file sources skip them for
+ * its own output ({@code _temporary}, {@code _SUCCESS}), which an image tree does not hold, and a camera names photos
+ * so (Nikon's {@code _DSC0001.JPG} for every Adobe RGB shot). What is left out is counted ({@link LeftOutFiles}).
+ * A few class folders are listed by the driver, many in parallel by Spark tasks, one per class folder, as Spark lists
+ * a tree (a local folder through java.nio, at a fraction of the cost of Hadoop's statuses); rows are
+ * {@code (path, label)}, the path qualified ({@code file:/...}, {@code hdfs://...}). A name is never parsed as a
+ * path or URI ({@code a:b} is a name, not a scheme).
  */
 public final class ImageFolderListing {
   private static final Logger LOG = LoggerFactory.getLogger(ImageFolderListing.class);
@@ -50,6 +59,14 @@ public final class ImageFolderListing {
   static final int MAX_DEPTH = 32;
   static final StructType SCHEMA = new StructType().add("path", DataTypes.StringType, false)
       .add("label", DataTypes.IntegerType, false);
+  /**
+   * The rows of the listing tasks: an image {@code (path, label, null, null)}, and per class folder one report
+   * {@code (null, label, images, leftOut)} ({@link LeftOutFiles#toBytes()}), so that the counts reach the driver
+   * as data, once per folder whatever tasks Spark runs again.
+   */
+  static final StructType TASK_SCHEMA = new StructType().add("path", DataTypes.StringType, true)
+      .add("label", DataTypes.IntegerType, false).add("images", DataTypes.LongType, true)
+      .add("leftOut", DataTypes.BinaryType, true);
 
   private ImageFolderListing() {}
 
@@ -70,22 +87,31 @@ public final class ImageFolderListing {
    */
   static final int DRIVER_LISTING_MAX_IMAGES = 200_000;
 
+  /** The images a listing found, as rows {@code (path, label)}, and what it left out. */
+  record ListedHere(List<Row> rows, ListingReport report) {
+  }
+
   /**
    * Every image of the class folders {@code classes} (label = index) of {@code root}, listed by this JVM: rows
    * {@code (path, label)} in label order, each class's paths sorted, as the tasks of
-   * {@link #list(SparkSession, String, List)} list them; {@code null} once more than {@code maxImages} are found
-   * (the rest is not listed).
+   * {@link #listByTasks(SparkSession, String, List)} list them; {@code null} once more than {@code maxImages} are
+   * found (the rest is not listed).
    */
-  static List<Row> listHere(SparkSession spark, String root, List<String> classes, int maxImages)
+  static ListedHere listHere(SparkSession spark, String root, List<String> classes, int maxImages)
       throws IOException {
     Path qualified = qualifiedRoot(spark, root);
     FileSystem fs = qualified.getFileSystem(spark.sparkContext().hadoopConfiguration());
     List<Row> rows = new ArrayList<>();
+    long[] images = new long[classes.size()];
+    LeftOutFiles[] leftOut = new LeftOutFiles[classes.size()];
     try {
       for (int i = 0; i < classes.size(); i++) {
-        for (String p : images(fs, new Path(qualified, classes.get(i)))) {
+        ClassFolder folder = classFolder(fs, child(qualified, classes.get(i)));
+        for (String p : folder.images()) {
           rows.add(RowFactory.create(p, i));
         }
+        images[i] = folder.images().size();
+        leftOut[i] = folder.leftOut();
         if (rows.size() > maxImages) {
           return null;
         }
@@ -93,7 +119,15 @@ public final class ImageFolderListing {
     } catch (UncheckedIOException e) {
       throw e.getCause(); // a folder nested too deep: the walk's own error, as a task would report it
     }
-    return rows;
+    return new ListedHere(rows, ListingReport.of(classes, images, leftOut));
+  }
+
+  /**
+   * The path of the entry {@code name} of {@code dir}, as Hadoop's own listing builds it: {@code new Path(dir,
+   * name)} would parse the name as a URI, and refuse {@code a:b} ("Relative path in absolute URI").
+   */
+  static Path child(Path dir, String name) {
+    return new Path(dir, new Path(null, null, name));
   }
 
   /** {@code root} qualified by its file system ({@code file:/...}, {@code hdfs://...}), as the rows' paths are. */
@@ -102,38 +136,88 @@ public final class ImageFolderListing {
     return path.getFileSystem(spark.sparkContext().hadoopConfiguration()).makeQualified(path);
   }
 
-  /** Every image of the class folders {@code classes} (label = index) of {@code root}, listed by Spark tasks. */
-  static Dataset<Row> list(SparkSession spark, String root, List<String> classes) throws IOException {
-    Path qualified = qualifiedRoot(spark, root);
-    List<Row> folders = new ArrayList<>();
-    for (int i = 0; i < classes.size(); i++) {
-      folders.add(RowFactory.create(new Path(qualified, classes.get(i)).toString(), i));
-    }
-    int slices = Math.max(1, Math.min(classes.size(), spark.sparkContext().defaultParallelism() * 4));
-    return spark.createDataFrame(folders, SCHEMA).repartition(slices)
-        .flatMap(new ListClassFolder(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration())),
-            Encoders.row(SCHEMA));
+  /**
+   * The images listed by Spark tasks, as rows {@code (path, label)}; the listing they are read from, kept by Spark
+   * (for the write: {@code unpersist} it after), and what it left out.
+   */
+  record ListedByTasks(Dataset<Row> rows, Dataset<Row> persisted, ListingReport report) {
   }
 
   /**
-   * The images under {@code dir} at any depth, as qualified path strings, sorted; names starting with {@code .} or
-   * {@code _} skipped at every level. A local folder is walked through java.nio, others through their Hadoop file
-   * system: the same paths in the same order, and the same errors.
+   * Every image of the class folders {@code classes} (label = index) of {@code root}, listed by Spark tasks: one job,
+   * which brings the folders' reports to the driver and keeps the images' rows. A name this JVM cannot read fails it
+   * as bad input ({@link UnreadableNameException}), as on the driver.
    */
-  public static List<String> images(FileSystem fs, Path dir) throws IOException {
-    return images(fs, dir, fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem);
+  static ListedByTasks listByTasks(SparkSession spark, String root, List<String> classes) throws IOException {
+    Path qualified = qualifiedRoot(spark, root);
+    List<Row> folders = new ArrayList<>();
+    for (int i = 0; i < classes.size(); i++) {
+      // as a URI: a path string would be parsed again, where a name holding ':' reads as a scheme
+      folders.add(RowFactory.create(child(qualified, classes.get(i)).toUri().toString(), i));
+    }
+    int slices = Math.max(1, Math.min(classes.size(), spark.sparkContext().defaultParallelism() * 4));
+    Dataset<Row> listing = spark.createDataFrame(folders, SCHEMA).repartition(slices)
+        .flatMap(new ListClassFolder(new SerializableConfiguration(spark.sparkContext().hadoopConfiguration())),
+            Encoders.row(TASK_SCHEMA)).persist(StorageLevel.MEMORY_AND_DISK());
+    List<Row> reports;
+    try {
+      reports = listing.where(col("path").isNull()).select("label", "images", "leftOut").collectAsList();
+    } catch (Exception e) { // a failed job's SparkException is checked, thrown undeclared by Scala
+      listing.unpersist();
+      UnreadableNameException unreadable = causeOfType(e, UnreadableNameException.class);
+      if (unreadable != null) { // the task's message, without Spark's "Job aborted due to stage failure" around it
+        throw new UnreadableNameException(unreadable.getMessage(), e);
+      }
+      throw e;
+    }
+    long[] images = new long[classes.size()];
+    LeftOutFiles[] leftOut = new LeftOutFiles[classes.size()];
+    for (Row r : reports) {
+      images[r.getInt(0)] = r.getLong(1);
+      leftOut[r.getInt(0)] = LeftOutFiles.fromBytes((byte[]) r.get(2));
+    }
+    return new ListedByTasks(listing.where(col("path").isNotNull()).select("path", "label"), listing,
+        ListingReport.of(classes, images, leftOut));
   }
 
-  /** {@link #images(FileSystem, Path)}, walked through java.nio ({@code nio}, local file systems only) or Hadoop. */
-  static List<String> images(FileSystem fs, Path dir, boolean nio) throws IOException {
+  private static <T extends Throwable> T causeOfType(Throwable t, Class<T> type) {
+    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+      if (type.isInstance(c)) {
+        return type.cast(c);
+      }
+    }
+    return null;
+  }
+
+  /** The images of a class folder, as qualified path strings sorted, and the files its listing left out. */
+  record ClassFolder(List<String> images, LeftOutFiles leftOut) {
+  }
+
+  /**
+   * The images under {@code dir} at any depth, as qualified path strings, sorted; names starting with {@code .}
+   * skipped at every level. A local folder is walked through java.nio, others through their Hadoop file system: the
+   * same paths in the same order, and the same errors.
+   */
+  public static List<String> images(FileSystem fs, Path dir) throws IOException {
+    return classFolder(fs, dir).images();
+  }
+
+  /** The images under {@code dir} ({@link #images(FileSystem, Path)}) and what was left out. */
+  static ClassFolder classFolder(FileSystem fs, Path dir) throws IOException {
+    return classFolder(fs, dir, fs instanceof LocalFileSystem || fs instanceof RawLocalFileSystem);
+  }
+
+  /** {@link #classFolder(FileSystem, Path)}, walked through java.nio ({@code nio}, local file systems only) or Hadoop. */
+  static ClassFolder classFolder(FileSystem fs, Path dir, boolean nio) throws IOException {
     List<String> out = new ArrayList<>();
+    LeftOutFiles leftOut = new LeftOutFiles();
     if (nio) {
-      walkLocal(dir, localFile(fs, dir), 0, out);
+      walkLocal(dir, localFile(fs, dir), 0, out, leftOut);
     } else {
-      walk(fs, dir, 0, out);
+      walk(fs, dir, 0, out, leftOut);
     }
     out.sort(CodePointOrder.INSTANCE);
-    return out;
+    return new ClassFolder(out, leftOut);
   }
 
   private static java.nio.file.Path localFile(FileSystem fs, Path dir) {
@@ -154,7 +238,8 @@ public final class ImageFolderListing {
    * {@code stat} calls and a path qualified again per file (9% of the writer benchmark's wall time for 5,000 files,
    * with the executors idle).
    */
-  private static void walk(FileSystem fs, Path dir, int depth, List<String> out) throws IOException {
+  private static void walk(FileSystem fs, Path dir, int depth, List<String> out, LeftOutFiles leftOut)
+      throws IOException {
     checkDepth(dir, depth);
     FileStatus[] entries;
     try {
@@ -166,24 +251,25 @@ public final class ImageFolderListing {
     }
     for (FileStatus s : entries) {
       String name = s.getPath().getName();
-      if (name.startsWith(".") || name.startsWith("_")) {
-        continue;
-      }
-      if (s.isDirectory()) {
-        walk(fs, s.getPath(), depth + 1, out);
+      if (isHidden(name)) {
+        leftOut.hidden(s.isDirectory());
+      } else if (s.isDirectory()) {
+        walk(fs, s.getPath(), depth + 1, out, leftOut);
       } else if (isImage(name)) {
         out.add(s.getPath().toString());
+      } else {
+        leftOut.notAnImage(name);
       }
     }
   }
 
   /**
-   * The local walk: one {@code stat} per entry that is not skipped by its name, the paths built as Hadoop's local
-   * {@code listStatus} builds them ({@code new Path(dir, new Path(null, null, name))}, so the same strings), symbolic
-   * links followed, entries that vanish while listed (or dangling links) left out, as Hadoop leaves them out; image
-   * names that are dangling links are logged as a WARN.
+   * The local walk: one {@code stat} per entry, the paths built as Hadoop's local {@code listStatus} builds them
+   * ({@link #child}, so the same strings), symbolic links followed, entries that vanish while listed (or dangling
+   * links) left out, as Hadoop leaves them out; image names that are dangling links are logged as a WARN.
    */
-  private static void walkLocal(Path dir, java.nio.file.Path local, int depth, List<String> out) throws IOException {
+  private static void walkLocal(Path dir, java.nio.file.Path local, int depth, List<String> out,
+      LeftOutFiles leftOut) throws IOException {
     checkDepth(dir, depth);
     List<java.nio.file.Path> listed = new ArrayList<>();
     try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(local)) {
@@ -194,6 +280,8 @@ public final class ImageFolderListing {
       // Hadoop lists a file as itself
       if (isImage(dir.getName())) {
         out.add(dir.toString());
+      } else {
+        leftOut.notAnImage(dir.getName());
       }
       return;
     } catch (IOException e) {
@@ -205,24 +293,30 @@ public final class ImageFolderListing {
       if (!namesItAgain(local, name, e)) {
         // the name's bytes are not in this JVM's file-name charset: the string cannot name the file again, and the
         // entry would be dropped as vanished
-        throw new IOException("Cannot read the name of an entry of folder " + dir + " (it reads as '" + name + "')"
-            + LocalPaths.nameCharsetHint());
+        throw UnreadableNameException.in(dir.toString(), local, name);
       }
       names.add(name);
     }
-    names.removeIf(name -> name.startsWith(".") || name.startsWith("_"));
+    // hidden names are looked at too, to count hidden files apart from hidden folders: a stat each, and few
     byte[] kinds = kinds(local, names);
     String prefix = dir.toString().endsWith("/") ? dir.toString() : dir + "/";
     List<String> dangling = new ArrayList<>();
     for (int i = 0; i < kinds.length; i++) {
       String name = names.get(i);
-      if (kinds[i] == GONE && isImage(name) && Files.isSymbolicLink(local.resolve(name))) {
-        dangling.add(name);
+      if (kinds[i] == GONE) {
+        if (isImage(name) && !isHidden(name) && Files.isSymbolicLink(local.resolve(name))) {
+          dangling.add(name);
+          leftOut.danglingLink();
+        }
+      } else if (isHidden(name)) {
+        leftOut.hidden(kinds[i] == DIRECTORY);
       } else if (kinds[i] == DIRECTORY) {
-        walkLocal(new Path(dir, new Path(null, null, name)), local.resolve(name), depth + 1, out);
-      } else if (kinds[i] == FILE && isImage(name)) {
+        walkLocal(child(dir, name), local.resolve(name), depth + 1, out, leftOut);
+      } else if (isImage(name)) {
         // the string Hadoop's Path would build, without its two URI parses per file where the name needs no escaping
-        out.add(plainName(name) ? prefix + name : new Path(dir, new Path(null, null, name)).toString());
+        out.add(plainName(name) ? prefix + name : child(dir, name).toString());
+      } else {
+        leftOut.notAnImage(name);
       }
     }
     if (!dangling.isEmpty()) {
@@ -285,6 +379,14 @@ public final class ImageFolderListing {
     return !name.isEmpty();
   }
 
+  /**
+   * Whether a listing skips {@code name}: it starts with {@code .} (hidden files, {@code .git}, macOS's
+   * {@code ._x.jpg}). Not {@code _}: see the class comment.
+   */
+  static boolean isHidden(String name) {
+    return name.startsWith(".");
+  }
+
   static boolean isImage(String name) {
     String lower = name.toLowerCase(Locale.ROOT);
     for (String e : EXTENSIONS) {
@@ -295,7 +397,10 @@ public final class ImageFolderListing {
     return false;
   }
 
-  /** The files of one class folder, at any depth, sorted by path. */
+  /**
+   * The images of one class folder, at any depth, sorted by path, as rows of {@link #TASK_SCHEMA}, then its report:
+   * the image count and what was left out.
+   */
   static final class ListClassFolder implements FlatMapFunction<Row, Row> {
     private static final long serialVersionUID = 1L;
     private final SerializableConfiguration conf;
@@ -306,13 +411,14 @@ public final class ImageFolderListing {
 
     @Override
     public Iterator<Row> call(Row folder) throws IOException {
-      Path dir = new Path(folder.getString(0));
+      Path dir = new Path(URI.create(folder.getString(0)));
       int label = folder.getInt(1);
-      List<String> paths = images(dir.getFileSystem(conf.value()), dir);
-      List<Row> rows = new ArrayList<>(paths.size());
-      for (String p : paths) {
-        rows.add(RowFactory.create(p, label));
+      ClassFolder listed = classFolder(dir.getFileSystem(conf.value()), dir);
+      List<Row> rows = new ArrayList<>(listed.images().size() + 1);
+      for (String p : listed.images()) {
+        rows.add(RowFactory.create(p, label, null, null));
       }
+      rows.add(RowFactory.create(null, label, (long) listed.images().size(), listed.leftOut().toBytes()));
       return rows.iterator();
     }
   }

@@ -22,7 +22,6 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.storage.StorageLevel;
 import org.sparkbeton.format.dataset.DatasetManifest;
 import org.sparkbeton.format.io.LocalPaths;
 import org.sparkbeton.spark.write.BetonWriteOptions;
@@ -31,7 +30,8 @@ import scala.Tuple2;
 
 /**
  * The dataset preparation job: an ImageFolder tree listed as torchvision's {@code ImageFolder} lists it (nested
- * folders and empty files included, {@link ImageFolderListing}; the image files are read by the write tasks, by
+ * folders and empty files included; hidden names and the extensions differ, {@link ImageFolderListing}; what is left
+ * out is counted, {@link ListingReport}; the image files are read by the write tasks, by
  * path), labelled by the index of its sorted class folder (torchvision's rule), written with
  * {@code format("beton")} (decode, resize, re-encode on executors). An empty file is bad input like a corrupt
  * image: {@code empty file (0 bytes)}. Runs the same on an embedded {@code local[*]} Spark or under
@@ -61,6 +61,7 @@ public final class ImageFolderPrepare {
    * @param seconds the whole run, from listing the input to the per-class counts
    * @param writeSeconds the write itself, from its start to its manifest
    * @param listed the images the run listed (the rows of its write)
+   * @param listing what the listing left out of the input's class folders
    * @param shardsAsked the write tasks asked for (0: none asked; more than {@code listed}: one task per image ran)
    * @param written what this run's tasks did (from their metrics); {@code countsFinal} false if Spark's listener
    *     events for the last tasks did not arrive in time
@@ -69,7 +70,7 @@ public final class ImageFolderPrepare {
    */
   public record Result(String output, SaveMode mode, boolean appended, List<String> classes,
       Map<String, Long> samplesPerClass, long samples, long shards, long bytes, double seconds, double writeSeconds,
-      long listed, int shardsAsked, WriteCounts written, boolean countsFinal,
+      long listed, ListingReport listing, int shardsAsked, WriteCounts written, boolean countsFinal,
       String quarantine, String codec) {
   }
 
@@ -88,10 +89,11 @@ public final class ImageFolderPrepare {
   }
 
   /**
-   * The images to write as rows {@code (path, label)} in the partitions the write runs as its tasks, and their
-   * count; {@code persisted} is the listing kept for the write by Spark, if any, released by {@link #release()}.
+   * The images to write as rows {@code (path, label)} in the partitions the write runs as its tasks, their count,
+   * and what the listing left out; {@code persisted} is the listing kept for the write by Spark, if any, released by
+   * {@link #release()}.
    */
-  record ListedImages(Dataset<Row> rows, long count, Dataset<Row> persisted) {
+  record ListedImages(Dataset<Row> rows, long count, ListingReport report, Dataset<Row> persisted) {
     void release() {
       if (persisted != null) {
         persisted.unpersist();
@@ -105,17 +107,19 @@ public final class ImageFolderPrepare {
    * scheduling for nothing), else {@link #writeTasks(long, int)}. A few class folders ({@link ImageFolderListing#listsOnDriver})
    * holding up to {@code driverMaxImages} images are listed by the driver and cut into tasks of equal image counts
    * (a slice of the listing each, in label and path order). Others are listed by Spark tasks, one per few class
-   * folders, kept for the count and the write; their partitions are merged (a coalesce: no shuffle) into the
+   * folders, kept for the write (the same job brings each folder's image count and what it left out to the
+   * driver); their partitions are merged (a coalesce: no shuffle) into the
    * write's tasks, whose image counts then differ as the folders' do, or repartitioned into {@code shards}. Either
    * way a shard costs no padding beyond its last page's tail (the compact page layout).
    */
   static ListedImages list(SparkSession spark, String input, List<String> classes, int shards, int driverMaxImages)
       throws IOException {
     int cores = spark.sparkContext().defaultParallelism();
-    List<Row> here = ImageFolderListing.listsOnDriver(spark, classes.size())
+    ImageFolderListing.ListedHere listedHere = ImageFolderListing.listsOnDriver(spark, classes.size())
         ? ImageFolderListing.listHere(spark, input, classes, driverMaxImages) : null;
-    if (here != null) {
-      checkNotEmpty(here.size(), input);
+    if (listedHere != null) {
+      List<Row> here = listedHere.rows();
+      checkNotEmpty(listedHere.report(), input);
       int tasks = shards > 0 ? (int) Math.min(shards, here.size()) : writeTasks(here.size(), cores);
       // the slices travel in Spark's serializer: as (path, label) pairs, which Kryo knows even where it requires
       // registration (it does not know Row's class); tasks make the rows
@@ -123,27 +127,30 @@ public final class ImageFolderPrepare {
       here.forEach(r -> pairs.add(new Tuple2<>(r.getString(0), r.getInt(1))));
       JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(pairs, tasks)
           .map(ImageFolderPrepare::row);
-      return new ListedImages(spark.createDataFrame(rows, ImageFolderListing.SCHEMA), here.size(), null);
+      return new ListedImages(spark.createDataFrame(rows, ImageFolderListing.SCHEMA), here.size(),
+          listedHere.report(), null);
     }
-    Dataset<Row> listing = ImageFolderListing.list(spark, input, classes).persist(StorageLevel.MEMORY_AND_DISK());
-    long listed = listing.count();
+    ImageFolderListing.ListedByTasks byTasks = ImageFolderListing.listByTasks(spark, input, classes);
+    long listed = byTasks.report().images();
     if (listed == 0) {
-      listing.unpersist();
+      byTasks.persisted().unpersist();
     }
-    checkNotEmpty(listed, input);
-    Dataset<Row> rows = shards > 0 ? listing.repartition((int) Math.min(shards, listed))
-        : listing.coalesce(writeTasks(listed, cores));
-    return new ListedImages(rows, listed, listing);
+    checkNotEmpty(byTasks.report(), input);
+    Dataset<Row> rows = shards > 0 ? byTasks.rows().repartition((int) Math.min(shards, listed))
+        : byTasks.rows().coalesce(writeTasks(listed, cores));
+    return new ListedImages(rows, listed, byTasks.report(), byTasks.persisted());
   }
 
   private static Row row(Tuple2<String, Integer> pathAndLabel) {
     return RowFactory.create(pathAndLabel._1(), pathAndLabel._2());
   }
 
-  private static void checkNotEmpty(long images, String input) {
-    if (images == 0) {
+  /** Refuses an input without images, saying what its class folders hold instead, if anything. */
+  private static void checkNotEmpty(ListingReport report, String input) {
+    if (report.images() == 0) {
       throw new IllegalArgumentException("Input " + input + " has no images in its class folders ("
-          + ImageFolderListing.IMAGE_GLOB + ")");
+          + ImageFolderListing.IMAGE_GLOB + ")" + (report.leftOut().isEmpty() ? ""
+          : "; left out " + report.leftOut().describe()));
     }
   }
 
@@ -246,7 +253,7 @@ public final class ImageFolderPrepare {
     WriteCounts written = model.finished();
     return new Result(fs.makeQualified(dir).toString(), mode, existing != null, labels.names(), perClass,
         manifest.totalSamples(), manifest.shards().size(), bytes, (System.nanoTime() - t0) / 1e9, writeSeconds, listed,
-        shards, written, countsFinal,
+        images.report(), shards, written, countsFinal,
         written.quarantined() > 0 ? quarantine(fs, dir, manifest.recipe().get("job_id")) : null,
         manifest.recipe().get("jpeg_codec"));
   }

@@ -40,6 +40,8 @@ record PrepareArgs(String input, String output, Map<String, String> writeOptions
       "Turns an ImageFolder tree (one folder per class; labels = index of the sorted folder names, as",
       "torchvision's ImageFolder) into a sharded .beton dataset with Spark. Relative paths are taken from the",
       "current directory. A value follows its flag, or an = (--quality=80).",
+      "Images are the files named *.{jpg,jpeg,png,bmp,gif,tif,tiff,webp} (any case) at any depth in a class",
+      "folder; names starting with . are skipped, at every level. What is left out is counted in the summary.",
       "With no --input, draws a labelled demo set of shapes first (--demo-images, default 2000) into",
       "<checkout>/target/beton-demo/shapes and writes <checkout>/target/beton-demo/dataset (replacing it), or",
       "--output with --demo-images given (an --output without --input or --demo-images is refused: a forgotten",

@@ -101,6 +101,7 @@ public final class PrepareJob {
       ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, a.input(), a.output(), options, a.shards(),
           a.saveMode(), progress);
       out.print(PrepareSummary.format(r));
+      r.listing().warnings().forEach(w -> err.println("beton-prepare: warning: " + w));
       SmallShardsNote.of(r).ifPresent(note -> err.println("beton-prepare: note: " + note));
       return 0;
     } catch (BadImageException e) {

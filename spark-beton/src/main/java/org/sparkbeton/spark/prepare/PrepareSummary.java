@@ -6,9 +6,10 @@ import org.apache.spark.sql.SaveMode;
 import org.sparkbeton.format.Counts;
 
 /**
- * The summary {@code beton prepare} prints when it is done: every listed image accounted for (written, skipped,
- * quarantined, with where the quarantine list is), the shards and bytes, the time and rate, the codec that ran, then
- * the samples per class.
+ * The summary {@code beton prepare} prints when it is done: what the listing left out of the class folders (files
+ * that are not images by their extension, per extension; hidden names), every listed image accounted for (written,
+ * skipped, quarantined, with where the quarantine list is), the shards and bytes, the time and rate, the codec that
+ * ran, then the samples per class.
  */
 final class PrepareSummary {
   private PrepareSummary() {}
@@ -19,6 +20,7 @@ final class PrepareSummary {
     line(sb, "dataset", r.output() + (r.appended() ? " (appended to)"
         : r.mode() == SaveMode.Append ? " (new dataset: --append found none there to add to)" : ""));
     line(sb, "images listed", count(r.listed()));
+    line(sb, "left out", r.listing().leftOut().describe());
     line(sb, "samples written", count(w.written()) + (r.countsFinal() ? ""
         : " (Spark's events of the last tasks were late: counts may be short)"));
     line(sb, "rows skipped", count(w.skippedOnly()) + (w.skippedOnly() > 0 ? " (bad images, --bad-images skip)" : ""));

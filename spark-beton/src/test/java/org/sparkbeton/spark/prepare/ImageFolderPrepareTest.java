@@ -184,6 +184,7 @@ class ImageFolderPrepareTest {
     assertThat(summary).startsWith("dataset           " + out.toUri().toString().replace("file:///", "file:/")
         .replaceFirst("/$", "") + "\n"
         + "images listed     22\n"
+        + "left out          nothing\n"
         + "samples written   20\n"
         + "rows skipped      0\n"
         + "rows quarantined  2, listed in " + r.quarantine() + "\n"
@@ -225,8 +226,9 @@ class ImageFolderPrepareTest {
   }
 
   /**
-   * torchvision's ImageFolder takes every image under a class folder, nested folders included, and any case of
-   * extension; an empty file is bad input with its reason (Spark's binaryFile source dropped both silently).
+   * torchvision's ImageFolder takes every image under a class folder, nested folders included, names starting with
+   * {@code _} included, and any case of extension; an empty file is bad input with its reason (Spark's binaryFile
+   * source dropped all of these silently).
    */
   @Test
   void nestedFoldersAndEmptyFilesAreListedAsTorchvisionDoes() throws Exception {
@@ -238,20 +240,22 @@ class ImageFolderPrepareTest {
         TestPhotos.photo(29, 51));
     Files.write(deep.resolve("y.jpg"), TestPhotos.photo(29, 52));
     Files.write(input.resolve("class_02").resolve("empty.jpg"), new byte[0]);
-    // skipped as Spark's file sources skip them: hidden and underscore names, at any level
+    // hidden names are skipped, at any level; underscore names are not
     Files.write(input.resolve("class_02").resolve(".hidden.jpg"), TestPhotos.photo(29, 53));
     Files.write(Files.createDirectories(input.resolve("class_02").resolve("_tmp")).resolve("z.jpg"),
         TestPhotos.photo(29, 54));
+    Files.write(input.resolve("class_01").resolve("_DSC0001.JPG"), TestPhotos.photo(29, 56));
     Files.write(input.resolve("loose.jpg"), TestPhotos.photo(29, 55)); // in no class folder: no label
 
     Path out = tmp.resolve("nested-out");
     Map<String, String> options = new java.util.HashMap<>(SMALL);
     options.put("badImagePolicy", "quarantine");
     ImageFolderPrepare.Result r = ImageFolderPrepare.run(spark, input.toString(), out.toString(), options, 0, false);
-    assertThat(r.listed()).isEqualTo(16);
-    assertThat(r.samples()).isEqualTo(15);
-    assertThat(r.samplesPerClass()).containsEntry("class_00", 6L).containsEntry("class_01", 5L)
-        .containsEntry("class_02", 4L);
+    assertThat(r.listed()).isEqualTo(18);
+    assertThat(r.samples()).isEqualTo(17);
+    assertThat(r.samplesPerClass()).containsEntry("class_00", 6L).containsEntry("class_01", 6L)
+        .containsEntry("class_02", 5L);
+    assertThat(r.listing().leftOut().describe()).isEqualTo("1 hidden file (names starting with .)");
     List<String> records;
     try (var files = Files.list(out.resolve("_quarantine"))) {
       records = Files.readAllLines(files.filter(f -> f.toString().endsWith(".jsonl")).findFirst().orElseThrow());
@@ -263,6 +267,101 @@ class ImageFolderPrepareTest {
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("nested-fail").toString(),
         SMALL, 0, false)).isInstanceOf(BadImageException.class).hasMessageContaining("empty.jpg): image file ")
         .hasMessageContaining("empty.jpg is an empty file (0 bytes)");
+  }
+
+  /**
+   * Class folders, nested folders and files whose names hold {@code :} (which a URI parse takes for a scheme's end:
+   * "Relative path in absolute URI" stopped the job), {@code %}, {@code #} or {@code ?}: listed by the driver and by
+   * tasks, and prepared.
+   */
+  @Test
+  void namesWithAColonArePreparedWhetherTheDriverOrTasksListThem() throws Exception {
+    Path input = tmp.resolve("colons");
+    List<String> classes = List.of("12:30 photos", "a:b", "p%41t#1?");
+    for (int c = 0; c < classes.size(); c++) {
+      Path folder = Files.createDirectories(input.resolve(classes.get(c)));
+      Files.write(folder.resolve("1.jpg"), TestPhotos.photo(31, c));
+      Files.write(Files.createDirectories(folder.resolve("sub:dir")).resolve("x:y.jpg"), TestPhotos.photo(31, 10 + c));
+    }
+    Map<String, Long> twoEach = Map.of("12:30 photos", 2L, "a:b", 2L, "p%41t#1?", 2L);
+    ImageFolderPrepare.Result here = ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("colons-here")
+        .toString(), SMALL, 0, false);
+    assertThat(here.classes()).containsExactlyElementsOf(classes);
+    assertThat(here.samplesPerClass()).isEqualTo(twoEach);
+    spark.conf().set(ImageFolderListing.PARALLEL_LISTING_THRESHOLD, "0");
+    try {
+      ImageFolderPrepare.Result byTasks = ImageFolderPrepare.run(spark, input.toString(), tmp.resolve("colons-tasks")
+          .toString(), SMALL, 0, false);
+      assertThat(byTasks.samplesPerClass()).isEqualTo(twoEach);
+      assertThat(byTasks.written().written()).isEqualTo(6);
+    } finally {
+      spark.conf().unset(ImageFolderListing.PARALLEL_LISTING_THRESHOLD);
+    }
+    assertThat(labelledImages(tmp.resolve("colons-tasks"))).isEqualTo(labelledImages(tmp.resolve("colons-here")))
+        .hasSize(6);
+  }
+
+  /**
+   * What the listing leaves out is counted per extension, whether the driver or tasks list the folders, and a class
+   * folder of files that are all left out (HEIC photos) is named.
+   */
+  @Test
+  void whatTheListingLeavesOutIsCountedBothWays() throws Exception {
+    Path input = tmp.resolve("left-out");
+    Path cat = Files.createDirectories(input.resolve("cat"));
+    Files.write(cat.resolve("1.jpg"), TestPhotos.photo(31, 1));
+    Files.write(cat.resolve("_DSC0002.JPG"), TestPhotos.photo(31, 2));
+    for (String f : List.of("README.txt", "notes.txt", "Thumbs.db", ".DS_Store", "a.ppm", "sub/b.jfif")) {
+      Files.createDirectories(cat.resolve(f).getParent());
+      Files.writeString(cat.resolve(f), "x");
+    }
+    Path heic = Files.createDirectories(input.resolve("heic"));
+    for (int i = 1; i <= 3; i++) {
+      Files.writeString(heic.resolve("IMG_000" + i + ".HEIC"), "x");
+    }
+    Files.write(Files.createDirectories(input.resolve("dog")).resolve("d.png"), TestPhotos.photo(31, 3));
+    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
+
+    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16);
+    ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), classes, 0, 0);
+    try {
+      for (ImageFolderPrepare.ListedImages listed : List.of(here, byTasks)) {
+        assertThat(listed.count()).isEqualTo(3);
+        assertThat(listed.rows().count()).isEqualTo(3);
+        assertThat(listed.report().images()).isEqualTo(3);
+        assertThat(listed.report().leftOut().describe()).isEqualTo("8 files that are not images by their extension"
+            + " (3 .heic, 2 .txt, 1 .db, 1 .jfif, 1 of other extensions), 1 hidden file (names starting with .)");
+        assertThat(listed.report().warnings()).containsExactly("class folder 'heic' has no images, so its class gets"
+            + " 0 samples: left out 3 files that are not images by their extension (3 .heic)");
+      }
+    } finally {
+      byTasks.release();
+    }
+    assertThat(byTasks.persisted()).isNotNull();
+  }
+
+  /** A name whose bytes are not UTF-8 is bad input with its fix, also where a task met it. */
+  @Test
+  void aNameNotInUtf8IsBadInputWhetherTheDriverOrATaskMeetsIt() throws Exception {
+    Path input = tmp.resolve("latin1-input");
+    Path folder = Files.createDirectories(input.resolve("class_00"));
+    Files.write(folder.resolve("ok.jpg"), TestPhotos.photo(31, 1));
+    ImageFolderListingTest.writeLatin1Name(folder);
+    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
+    String message = "Cannot read the name of an entry of folder file:" + folder + " (it reads as"
+        + " 'photo_\ufffdt\ufffd.jpg'): its bytes are not UTF-8; rename it in UTF-8, e.g. with convmv -f latin1 -t"
+        + " utf8 -r --notest " + folder + " where names were written in Latin-1 (without --notest convmv only"
+        + " shows what it would rename)";
+    assertThatThrownBy(() -> ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16))
+        .isInstanceOf(UnreadableNameException.class).hasMessage(message);
+    spark.conf().set(ImageFolderListing.PARALLEL_LISTING_THRESHOLD, "0");
+    try {
+      assertThatThrownBy(() -> ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16))
+          .isInstanceOf(UnreadableNameException.class).hasMessage(message)
+          .hasCauseInstanceOf(org.apache.spark.SparkException.class);
+    } finally {
+      spark.conf().unset(ImageFolderListing.PARALLEL_LISTING_THRESHOLD);
+    }
   }
 
   @Test
@@ -327,7 +426,8 @@ class ImageFolderPrepareTest {
     Files.writeString(empty.resolve("readme.txt"), "no images here");
     assertThatThrownBy(() -> ImageFolderPrepare.run(spark, empty.getParent().toString(), tmp.resolve("o").toString(),
         Map.of(), 0, false)).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("Input " + empty.getParent() + " has no images in its class folders (*.{jpg,");
+        .hasMessageStartingWith("Input " + empty.getParent() + " has no images in its class folders (*.{jpg,")
+        .hasMessageEndingWith(" (any case)); left out 1 file that is not an image by its extension (1 .txt)");
   }
 
   /** Classes of 3, 12 and 1 photos: uneven folders, as real ones are. */

@@ -216,6 +216,41 @@ class PrepareCliTest {
         + " that are symbolic links to nothing: moved.jpg");
   }
 
+  /**
+   * Files that are not images are counted in the summary, per extension, and a class folder that held only such
+   * files is named on standard error; a file name whose bytes are not UTF-8 is bad input (exit 2) in one line with
+   * its fix.
+   */
+  @Test
+  void leftOutFilesAreReportedAndAnUnreadableNameIsBadInput() throws Exception {
+    Path photos = tmp.resolve("photos");
+    TestPhotos.writeImageFolder(photos, 4, 2, 61);
+    Files.writeString(photos.resolve("class_00").resolve("README.txt"), "x");
+    Path heic = Files.createDirectories(photos.resolve("heic"));
+    Files.writeString(heic.resolve("IMG_0001.HEIC"), "x");
+    Files.writeString(heic.resolve("IMG_0002.heic"), "x");
+    String[] command = {"--input", "photos", "--output", "dataset", "--overwrite", "--master", "local[2]",
+        "--page-size", "2M", "--max-resolution", "64", "--progress-interval", "0"};
+
+    Run run = prepare(command);
+    assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
+    assertThat(run.out()).contains("images listed     4", "left out          3 files that are not images by their"
+        + " extension (2 .heic, 1 .txt)", "samples written   4");
+    assertThat(run.out()).anySatisfy(l -> assertThat(l).matches("2 +heic +0"));
+    assertThat(run.err()).containsExactly("beton-prepare: warning: class folder 'heic' has no images, so its class"
+        + " gets 0 samples: left out 2 files that are not images by their extension (2 .heic)");
+
+    Path folder = photos.resolve("class_01");
+    ImageFolderListingTest.writeLatin1Name(folder);
+    Run refused = prepare(command);
+    assertThat(refused.exitCode()).as("exit code; stderr: %s", refused.err()).isEqualTo(2);
+    assertThat(refused.out()).isEmpty();
+    assertThat(refused.err()).containsExactly("beton-prepare: Cannot read the name of an entry of folder file:"
+        + folder + " (it reads as 'photo_\ufffdt\ufffd.jpg'): its bytes are not UTF-8; rename it in UTF-8, e.g. with"
+        + " convmv -f latin1 -t utf8 -r --notest " + folder + " where names were written in Latin-1 (without"
+        + " --notest convmv only shows what it would rename)");
+  }
+
   /** A JPEG only a strict decode refuses: the one line names --lenient-jpeg first, and that flag stores it. */
   @Test
   void aJpegOnlyAStrictDecodeRefusesNamesLenientJpeg() throws Exception {
