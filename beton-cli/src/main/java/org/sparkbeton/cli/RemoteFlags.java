@@ -14,8 +14,8 @@ final class RemoteFlags {
   Path cacheDir;
 
   @Option(names = "--cache-bytes", paramLabel = "SIZE",
-      description = "Remote datasets: the shard cache budget, e.g. 50G (default: the dataset's size, at most 90%% of"
-          + " the cache directory's free disk).")
+      description = "Remote datasets: the shard cache budget, e.g. 50G (default: 90%% of the free space of the cache"
+          + " directory's disk plus what the cache holds, for every dataset sharing it).")
   String cacheBytes;
 
   @Option(names = "--downloads", paramLabel = "N",

@@ -1,6 +1,7 @@
 package org.sparkbeton.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -32,6 +33,7 @@ import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.loader.hadoop.testing.MiniHdfs;
+import org.sparkbeton.loader.store.ShardCache;
 import org.sparkbeton.loader.testing.PhotoFiles;
 
 /**
@@ -274,7 +276,9 @@ class HdfsDoctorTest {
     JsonNode remote = d.at("/measured/remote");
     assertThat(remote.get("uri").asText()).isEqualTo(uri);
     assertThat(remote.get("dataset_bytes").asLong()).isEqualTo(datasetBytes);
-    assertThat(remote.get("cache_bytes").asLong()).as("default: the dataset's size").isEqualTo(datasetBytes);
+    assertThat(remote.get("cache_bytes").asLong()).as("default: the cache disk's allowance, for every dataset sharing"
+        + " the directory, not this dataset's size").isGreaterThan(datasetBytes)
+        .isCloseTo(ShardCache.defaultBudget(cache), withinPercentage(1));
     assertThat(remote.get("fits").asBoolean()).isTrue();
     assertThat(remote.get("downloads").asInt()).isEqualTo(4);
     assertThat(remote.get("more_downloads").asInt()).isEqualTo(8);
@@ -426,8 +430,8 @@ class HdfsDoctorTest {
         + " (Illegal character in authority at index 7: hdfs://bad host/x)", false);
     for (String command : List.of("doctor", "bench")) {
       DoctorErrorsTest.fails(Cli.run(command, uri, "--cache-bytes", 100), "beton: --cache-bytes 100 cannot hold shard"
-          + " " + largest + " of " + uri + " (" + shardBytes + " bytes); give at least " + 3 * shardBytes
-          + " (three shards: two in use while a third downloads)", false);
+          + " " + largest + " of " + uri + " (" + shardBytes + " bytes); give at least " + shardBytes + ", the largest"
+          + " shard (about three shards let one download while two are read)", false);
     }
   }
 }

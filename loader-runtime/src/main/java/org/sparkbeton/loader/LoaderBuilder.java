@@ -268,10 +268,11 @@ public final class LoaderBuilder {
   }
 
   /**
-   * Remote datasets: the byte budget of the cache directory, for the whole node (processes sharing the
-   * directory should pass the same value). Default: the dataset's size, capped at 90% of the disk space
-   * the directory can use. When the dataset is larger, RANDOM and QUASI_RANDOM read it through a
-   * {@link org.sparkbeton.loader.order.ShardWindowOrder}.
+   * Remote datasets: the byte budget of the cache directory, for the whole node: every dataset, loader and
+   * process that shares the directory counts against it, so all of them should pass the same value. Default:
+   * 90% of the free space of the directory's disk plus what the cache holds (the same for every loader that
+   * leaves it unset, whatever its dataset). When the dataset is larger, RANDOM and QUASI_RANDOM read it through
+   * a {@link org.sparkbeton.loader.order.ShardWindowOrder}.
    */
   public LoaderBuilder cacheBytes(long bytes) {
     check(bytes > 0, "Cache budget must be positive, got " + bytes);

@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -42,9 +43,36 @@ public final class HadoopDatasetStore implements DatasetStore {
   public byte[] readManifest() throws IOException {
     try (FSDataInputStream in = fs.open(new Path(root, DatasetManifest.FILE_NAME))) {
       return in.readAllBytes();
-    } catch (FileNotFoundException e) {
-      throw new IOException(uri + " has no " + DatasetManifest.FILE_NAME + ": not a dataset directory", e);
+    } catch (IOException e) {
+      throw notADatasetDirectory(e);
     }
+  }
+
+  /**
+   * Why the manifest cannot be read, in the dataset's terms: HDFS refuses a path through a file with an
+   * AccessControlException ("is not a directory") that reads like a permission problem, so a failure is checked
+   * against what {@code uri} is. A failure that is not about the directory (credentials, the network) is kept.
+   */
+  private IOException notADatasetDirectory(IOException e) {
+    FileStatus status = null;
+    try {
+      status = fs.getFileStatus(root);
+    } catch (FileNotFoundException missing) {
+      // nothing there: no manifest, as below
+    } catch (IOException other) {
+      e.addSuppressed(other);
+      return e;
+    }
+    if (status != null && status.isFile()) {
+      return new IOException(uri + " is a file, not a dataset directory: a remote dataset is a directory with a "
+          + DatasetManifest.FILE_NAME + " and its shards (as Spark's format(\"beton\") writes them), whose manifest"
+          + " holds the checksums the loader verifies the downloads against. Give the directory; or copy a single"
+          + " .beton file to local disk and read it with Loader.builder(Path)", e);
+    }
+    if (status == null || e instanceof FileNotFoundException) {
+      return new IOException(uri + " has no " + DatasetManifest.FILE_NAME + ": not a dataset directory", e);
+    }
+    return e;
   }
 
   @Override

@@ -71,7 +71,11 @@ class HdfsLoaderTest {
   }
 
   static LoaderBuilder labels(Path cache) {
-    return Loader.builder(uri).cacheDir(cache).batchSize(16).numThreads(2).dropLast(false).seed(11)
+    return labels(uri, cache);
+  }
+
+  static LoaderBuilder labels(URI dataset, Path cache) {
+    return Loader.builder(dataset).cacheDir(cache).batchSize(16).numThreads(2).dropLast(false).seed(11)
         .pipeline("label", new IntDecoder());
   }
 
@@ -106,6 +110,20 @@ class HdfsLoaderTest {
     }
     assertThat(peak.get()).isPositive().isLessThanOrEqualTo(budget);
     assertThat(counting.downloadCount()).isGreaterThanOrEqualTo(4 * (SHARDS - 3));
+  }
+
+  /**
+   * HDFS refuses {@code file/_manifest.json} with an AccessControlException ("is not a directory") that reads like a
+   * permission problem: the loader says the URI is a file and what it takes instead.
+   */
+  @Test
+  void aSingleBetonFileIsRefusedAsAFileNotAsAPermissionProblem() throws Exception {
+    URI file = URI.create(uri + "/" + ShardDirs.shardName(0));
+    assertThatThrownBy(() -> labels(file, tmp.resolve("cache-file")).build())
+        .isInstanceOf(java.io.IOException.class)
+        .hasMessageStartingWith(file + " is a file, not a dataset directory: a remote dataset is a directory with a"
+            + " _manifest.json and its shards")
+        .hasMessageContaining("copy a single .beton file to local disk and read it with Loader.builder(Path)");
   }
 
   /**

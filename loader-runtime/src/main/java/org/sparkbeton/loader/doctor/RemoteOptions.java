@@ -16,7 +16,8 @@ import org.sparkbeton.loader.store.StagingListener;
  * the provider that opens its store, and the staging the loader runs with.
  *
  * @param cacheDir the loader's shard cache directory
- * @param cacheBytes the cache budget, or -1 for the loader's default (the dataset's size, at most 90% of the disk)
+ * @param cacheBytes the cache budget, or -1 for the loader's default (90% of the cache disk's free space plus what the
+ *     cache holds)
  * @param downloads shards downloaded at once
  */
 public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDir, long cacheBytes, int downloads) {
@@ -32,7 +33,7 @@ public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDi
     }
   }
 
-  /** With the loader's defaults: budget the dataset's size, {@value StagingConfig#DEFAULT_DOWNLOADS} downloads. */
+  /** With the loader's defaults: the default budget, {@value StagingConfig#DEFAULT_DOWNLOADS} downloads. */
   public static RemoteOptions of(URI uri, DatasetStoreProvider provider, Path cacheDir) {
     return new RemoteOptions(uri, provider, cacheDir, -1, StagingConfig.DEFAULT_DOWNLOADS);
   }
@@ -55,15 +56,13 @@ public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDi
     return cacheBytes > 0 ? b.cacheBytes(cacheBytes) : b;
   }
 
-  /** The budget the loader will use: as given, else the dataset's size capped at 90% of the usable disk. */
+  /** The budget the loader will use: as given, else the cache directory's default (ShardCache.defaultBudget). */
   long budget(long datasetBytes) {
     if (cacheBytes > 0) {
       return cacheBytes;
     }
     try {
-      java.nio.file.Files.createDirectories(cacheDir);
-      long usable = java.nio.file.Files.getFileStore(cacheDir).getUsableSpace();
-      return Math.max(1, Math.min(datasetBytes, (long) (0.9 * usable)));
+      return org.sparkbeton.loader.store.ShardCache.defaultBudget(cacheDir);
     } catch (IOException e) {
       return datasetBytes;
     }
@@ -77,8 +76,8 @@ public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDi
     }
     if (cacheBytes > 0 && largest.bytes() > cacheBytes) {
       throw new IllegalArgumentException("--cache-bytes " + cacheBytes + " cannot hold shard " + largest.path()
-          + " of " + uri + " (" + largest.bytes() + " bytes); give at least " + 3 * largest.bytes() + " (three shards:"
-          + " two in use while a third downloads)");
+          + " of " + uri + " (" + largest.bytes() + " bytes); give at least " + largest.bytes() + ", the largest shard"
+          + " (about three shards let one download while two are read)");
     }
   }
 

@@ -1,10 +1,8 @@
 package org.sparkbeton.loader.store;
 
-import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -56,6 +54,8 @@ public final class RemoteDataset implements BatchStaging {
   private final long totalBytes;
   private final long maxShardBytes;
   private final ShardStager stager;
+  /** The order the loader runs, as its messages name it ({@link #orderFor}); null for a user's own order. */
+  private volatile String orderInUse;
 
   private RemoteDataset(DatasetStore store, StagingConfig config, DatasetManifest manifest, ShardCache cache,
       long budget, ExecutorService pool) throws IOException {
@@ -101,17 +101,13 @@ public final class RemoteDataset implements BatchStaging {
     ShardCache cache = ShardCache.open(config.dir());
     ExecutorService pool = null;
     try {
-      long total = 0;
       ShardEntry largest = manifest.shards().get(0);
       for (ShardEntry e : manifest.shards()) {
-        total += e.bytes();
         largest = e.bytes() > largest.bytes() ? e : largest;
       }
-      long budget = config.bytes() > 0 ? config.bytes() : defaultBudget(cache, total);
+      long budget = config.bytes() > 0 ? config.bytes() : ShardCache.defaultBudget(cache.directory());
       if (largest.bytes() > budget) {
-        throw new IllegalArgumentException("The cache budget of " + budget + " bytes cannot hold shard "
-            + largest.path() + " of " + store.uri() + " (" + largest.bytes() + " bytes); raise cacheBytes to at least "
-            + 3 * largest.bytes() + " (three shards: two in use while a third downloads)");
+        throw new IllegalArgumentException(CacheBudgetErrors.tooSmall(store.uri(), config, cache, budget, largest));
       }
       pool = downloadPool(config.downloads());
       return new RemoteDataset(store, config, manifest, cache, budget, pool);
@@ -122,12 +118,6 @@ public final class RemoteDataset implements BatchStaging {
       cache.close();
       throw e;
     }
-  }
-
-  /** The dataset's size, capped at 90% of what the cache directory's disk can hold (what it holds counts). */
-  private static long defaultBudget(ShardCache cache, long total) throws IOException {
-    long usable = Files.getFileStore(cache.directory()).getUsableSpace();
-    return Math.max(1, Math.min(total, (long) (0.9 * usable) + cache.usedBytes()));
   }
 
   private static ExecutorService downloadPool(int threads) {
@@ -170,12 +160,14 @@ public final class RemoteDataset implements BatchStaging {
   void stage(int s, BooleanSupplier cancelled) throws IOException, InterruptedException {
     ShardEntry e = entries.get(s);
     boolean[] fetched = new boolean[1];
-    Path file = cache.pin(keys[s], e.bytes(), budget, part -> {
+    Path file = cache.pin(keys[s], shardName(s), e.bytes(), budget, part -> {
       fetched[0] = true;
       try {
         new ShardDownload(store, e, config.retries(), config.listener(), cancelled, FIRST_PAUSE_MILLIS).fetch(part);
-      } catch (FileNotFoundException | NoSuchFileException gone) {
-        rebuild(s, part, gone);
+      } catch (ShardDownload.Gone gone) {
+        rebuild(s, part, gone.storeError());
+      } catch (ShardDownload.CacheWriteException full) {
+        throw new IOException(CacheBudgetErrors.writeFailed(full, config, cache, budget), full);
       }
     }, cancelled);
     try {
@@ -251,9 +243,11 @@ public final class RemoteDataset implements BatchStaging {
    */
   public TraversalOrder.Factory orderFor(TraversalOrder.Factory requested) {
     if (fits() || (requested != OrderOption.RANDOM && requested != OrderOption.QUASI_RANDOM)) {
+      orderInUse = requested instanceof OrderOption o ? o.name() : null;
       return requested;
     }
     int window = (int) Math.max(1, Math.min(Integer.MAX_VALUE, budget / maxShardBytes - 2));
+    orderInUse = "ShardWindowOrder.window(" + window + ")";
     LOG.log(System.Logger.Level.INFO, "Dataset " + store.uri() + " (" + totalBytes + " bytes) does not fit the cache"
         + " budget of " + budget + " bytes: " + requested + " reads shards through ShardWindowOrder.window(" + window
         + ")");
@@ -284,6 +278,11 @@ public final class RemoteDataset implements BatchStaging {
 
   public URI uri() {
     return store.uri();
+  }
+
+  /** The order the loader runs: an {@link OrderOption}'s name, the shard window it became, or null (a user's own). */
+  String orderInUse() {
+    return orderInUse;
   }
 
   int shardCount() {

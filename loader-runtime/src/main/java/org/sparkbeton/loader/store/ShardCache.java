@@ -6,6 +6,7 @@ import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -39,7 +41,14 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * </ul>
  * Making room evicts the least recently used files (by modification time, set at every pin) that no
  * process holds. Each process enforces its own budget against the directory's total, so processes that
- * share a directory should pass the same budget.
+ * share a directory should pass the same budget; the default ({@link #defaultBudget}) is a property of the
+ * directory's disk, not of a dataset, so loaders of different datasets that leave it unset agree on it.
+ *
+ * <p>When the room a download needs is held (pinned or downloading) by loaders of this process alone, none of
+ * them is downloading, and none has released or completed a shard for {@link #STALL_MILLIS}, the wait fails
+ * without waiting longer: such loaders are typically paused by the thread that now waits (a training loader
+ * mid-epoch while a validation loader runs), so the room would never come. Room held by other processes is
+ * waited for (10 minutes).
  *
  * <p>Java's file locks belong to the whole JVM, and closing any channel of a file drops all of the JVM's
  * locks on it; so one instance serves each directory per JVM ({@link #open}), holds at most one channel
@@ -49,6 +58,10 @@ import org.sparkbeton.format.dataset.ShardEntry;
  */
 public final class ShardCache implements AutoCloseable {
   static final long POLL_MILLIS = 20;
+  /** How long loaders of this process may go without releasing or completing a shard before a wait on them fails. */
+  static final long STALL_MILLIS = 60_000;
+  /** The default budget's share of the free space of the directory's disk: the rest is left to other files. */
+  static final double DISK_SHARE = 0.9;
   private static final Map<Path, ShardCache> OPEN = new HashMap<>();
 
   private final Path dir;
@@ -56,6 +69,11 @@ public final class ShardCache implements AutoCloseable {
   private final ReentrantLock budgetMutex = new ReentrantLock();
   private final Map<String, Key> keys = new HashMap<>();
   private long waitMillis = 10 * 60_000L;
+  private long stallMillis = STALL_MILLIS;
+  /** When a loader of this process last unpinned a shard for good or published a download (nanoTime). */
+  private volatile long lastProgress = System.nanoTime();
+  /** Downloads this process runs now: while one runs, its loader is making progress. */
+  private final AtomicInteger downloading = new AtomicInteger();
   private int refs;
 
   /** Writes a shard into a {@code .part} file: complete and verified on return, or throws. */
@@ -83,7 +101,7 @@ public final class ShardCache implements AutoCloseable {
 
   /** The JVM's instance for {@code dir} (created if needed); {@link #close()} once per call. */
   public static ShardCache open(Path dir) throws IOException {
-    Files.createDirectories(dir);
+    createDirectory(dir);
     Path real = dir.toRealPath();
     synchronized (OPEN) {
       ShardCache c = OPEN.get(real);
@@ -94,6 +112,35 @@ public final class ShardCache implements AutoCloseable {
       c.refs++;
       return c;
     }
+  }
+
+  /** Creates the cache directory, or says why {@code dir} cannot be one (e.g. a file of that name). */
+  private static void createDirectory(Path dir) throws IOException {
+    try {
+      Files.createDirectories(dir);
+    } catch (FileSystemException e) {
+      String why = Files.exists(dir) && !Files.isDirectory(dir) ? "it is a file, not a directory" : e.toString();
+      throw new IOException("Cannot use cacheDir " + dir + " as the shard cache: " + why + ". cacheDir names the"
+          + " directory remote shards are staged into (created if missing; default <java.io.tmpdir>/beton-shard-cache)",
+          e);
+    }
+  }
+
+  /**
+   * The budget of a directory whose loaders pass no cacheBytes: {@value #DISK_SHARE} of the space its disk has free,
+   * plus what the cache already holds. It covers every dataset and process sharing the directory (a dataset's own
+   * size would not: a second dataset's loader could never make room for its shards while the first holds its own);
+   * a cache holding several datasets keeps them until the disk's allowance is reached, and evicts what no loader
+   * holds, least recently used first, to stay within it.
+   */
+  public static long defaultBudget(Path dir) throws IOException {
+    createDirectory(dir);
+    long usable = Files.getFileStore(dir).getUsableSpace();
+    long held = 0;
+    for (Entry e : scan(dir)) {
+      held += e.bytes;
+    }
+    return Math.max(1, (long) (DISK_SHARE * usable) + held);
   }
 
   /** The cache key of a shard: its SHA-256, or for a CRC32C manifest the CRC, size and a hash of its location. */
@@ -109,9 +156,14 @@ public final class ShardCache implements AutoCloseable {
     return dir;
   }
 
-  /** How long a download waits for room before failing (default 10 minutes). */
+  /** How long a download waits for room held by other processes before failing (default 10 minutes). */
   void waitForRoom(long millis) {
     this.waitMillis = millis;
+  }
+
+  /** How long loaders of this process may make no progress before a wait on their room fails (default 60 s). */
+  void stallAfter(long millis) {
+    this.stallMillis = millis;
   }
 
   /** The complete file of {@code key}, whether or not it exists. */
@@ -123,9 +175,10 @@ public final class ShardCache implements AutoCloseable {
    * Pins {@code key} ({@code bytes} bytes): returns its complete file, which no process evicts until
    * {@link #unpin}. When no process on the node has it, this thread reserves room within {@code budget}
    * (evicting what no one holds, or waiting for it) and runs {@code fetcher}; when another process is
-   * downloading it, waits for that download. {@code cancelled} is polled while waiting.
+   * downloading it, waits for that download. {@code cancelled} is polled while waiting. {@code name} is the
+   * shard as messages call it (its file name and dataset).
    */
-  public Path pin(String key, long bytes, long budget, Fetcher fetcher, BooleanSupplier cancelled)
+  public Path pin(String key, String name, long bytes, long budget, Fetcher fetcher, BooleanSupplier cancelled)
       throws IOException, InterruptedException {
     Key k = key(key);
     k.lock.lock();
@@ -147,7 +200,7 @@ public final class ShardCache implements AutoCloseable {
     }
     FileLock shared = null;
     try {
-      shared = acquireShared(k.channel, key, bytes, budget, fetcher, cancelled);
+      shared = acquireShared(k.channel, key, name, bytes, budget, fetcher, cancelled);
     } finally {
       k.lock.lock();
       try {
@@ -177,6 +230,7 @@ public final class ShardCache implements AutoCloseable {
         throw new IllegalStateException("Shard " + key + " is not pinned in " + dir);
       }
       if (--k.pins == 0) {
+        lastProgress = System.nanoTime();
         try {
           k.shared.release();
         } catch (IOException e) {
@@ -195,13 +249,13 @@ public final class ShardCache implements AutoCloseable {
   /** Bytes the directory's shards and downloads count for now (downloads at their full size). */
   public long usedBytes() throws IOException {
     long used = 0;
-    for (Entry e : scan()) {
+    for (Entry e : scan(dir)) {
       used += e.bytes;
     }
     return used;
   }
 
-  private FileLock acquireShared(FileChannel ch, String key, long bytes, long budget, Fetcher fetcher,
+  private FileLock acquireShared(FileChannel ch, String key, String name, long bytes, long budget, Fetcher fetcher,
       BooleanSupplier cancelled) throws IOException, InterruptedException {
     Path complete = file(key);
     while (true) {
@@ -213,9 +267,14 @@ public final class ShardCache implements AutoCloseable {
       FileLock exclusive = poll(ch, false, cancelled);
       try {
         if (!isComplete(complete, bytes)) {
-          Path part = reserve(key, bytes, budget, cancelled);
-          fetcher.fetch(part);
-          publish(part, complete);
+          Path part = reserve(key, name, bytes, budget, cancelled);
+          downloading.incrementAndGet();
+          try {
+            fetcher.fetch(part);
+            publish(part, complete);
+          } finally {
+            downloading.decrementAndGet();
+          }
         }
       } finally {
         exclusive.release();
@@ -238,6 +297,7 @@ public final class ShardCache implements AutoCloseable {
       FileLock g = poll(budgetChannel, false, () -> false);
       try {
         Files.move(part, complete, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        lastProgress = System.nanoTime();
       } finally {
         g.release();
       }
@@ -248,24 +308,25 @@ public final class ShardCache implements AutoCloseable {
 
   /**
    * Makes room for {@code bytes} within {@code budget} and returns the key's {@code .part} file (created
-   * empty, or kept from an interrupted download); waits while the room is held by others.
+   * empty, or kept from an interrupted download); waits while the room is held by others, and fails when it
+   * cannot come (see the class comment).
    */
-  private Path reserve(String key, long bytes, long budget, BooleanSupplier cancelled)
+  private Path reserve(String key, String name, long bytes, long budget, BooleanSupplier cancelled)
       throws IOException, InterruptedException {
     if (bytes > budget) {
-      throw new IllegalArgumentException("Shard " + key + " (" + bytes + " bytes) is larger than the cache budget of "
+      throw new IllegalArgumentException("Shard " + name + " (" + bytes + " bytes) is larger than the cache budget of "
           + budget + " bytes");
     }
     Path part = dir.resolve(key + "-" + bytes + ".part");
     long deadline = System.nanoTime() + waitMillis * 1_000_000L;
     while (true) {
-      long used;
+      Holders held;
       budgetMutex.lock();
       try {
         FileLock g = poll(budgetChannel, false, cancelled);
         try {
-          List<Entry> entries = scan();
-          used = 0;
+          List<Entry> entries = scan(dir);
+          long used = 0;
           for (Entry e : entries) {
             used += e.key.equals(key) ? 0 : e.bytes; // our own .part is this reservation
           }
@@ -279,23 +340,73 @@ public final class ShardCache implements AutoCloseable {
             touch(part);
             return part;
           }
+          held = holders(entries, key, used);
         } finally {
           g.release();
         }
       } finally {
         budgetMutex.unlock();
       }
-      if (System.nanoTime() > deadline) {
-        throw new IOException("No room for shard " + key + " (" + bytes + " bytes) in the shard cache " + dir
-            + " after " + waitMillis / 1000 + " s: " + used + " of its " + budget + " bytes are held by shards that"
-            + " loaders on this node are reading or downloading. Give the processes that share the cache a larger"
-            + " cacheBytes, or have each read fewer shards at once (ShardWindowOrder.window)");
+      long now = System.nanoTime();
+      boolean stalled = held.here + bytes > budget && downloading.get() == 0
+          && now - lastProgress > stallMillis * 1_000_000L;
+      if (stalled || now > deadline) {
+        throw new IOException(noRoom(name, bytes, budget, held, stalled));
       }
       if (cancelled.getAsBoolean()) {
         throw new CancellationException("staging stopped");
       }
       Thread.sleep(POLL_MILLIS * 5);
     }
+  }
+
+  /** Bytes of the directory held by loaders of this process, and by other processes, when room could not be made. */
+  private record Holders(long here, long elsewhere) {}
+
+  private Holders holders(List<Entry> entries, String except, long used) {
+    long here = 0;
+    for (Entry e : entries) {
+      if (!e.key.equals(except) && heldHere(e.key)) {
+        here += e.bytes;
+      }
+    }
+    return new Holders(here, Math.max(0, used - here));
+  }
+
+  /** Whether a loader of this process pins {@code key} or is downloading it. */
+  private boolean heldHere(String key) {
+    Key k;
+    synchronized (keys) {
+      k = keys.get(key);
+    }
+    if (k == null) {
+      return false;
+    }
+    k.lock.lock(); // never held while waiting for budgetMutex, which our caller holds
+    try {
+      return k.busy || k.pins > 0;
+    } finally {
+      k.lock.unlock();
+    }
+  }
+
+  private String noRoom(String name, long bytes, long budget, Holders held, boolean stalled) {
+    String why = stalled
+        ? "loaders of this process hold " + held.here + " bytes of it, and have released or downloaded no shard for "
+            + seconds(stallMillis) + ": the room is not coming (a loader paused mid-epoch by the thread that now"
+            + " waits, e.g. a training loop that runs a validation loader between its batches, releases nothing)"
+        : "after " + seconds(waitMillis) + ", loaders still hold " + (held.here + held.elsewhere) + " bytes of it ("
+            + held.here + " in this process, " + held.elsewhere + " in other processes on this node)";
+    return "No room for shard " + name + " (" + bytes + " bytes) in the shard cache " + dir + ": its budget of "
+        + budget + " bytes covers the whole directory, every dataset and process sharing it, and " + why + ". Give"
+        + " every loader that shares the directory the same cacheBytes, at least " + (held.here + held.elsewhere + bytes)
+        + " (what is held now plus this shard), or leave cacheBytes unset in all of them (the default is the disk's:"
+        + " " + (int) (DISK_SHARE * 100) + "% of its free space plus what the cache holds); or give each loader its"
+        + " own cacheDir, or have each read fewer shards at once (ShardWindowOrder.window)";
+  }
+
+  private static String seconds(long millis) {
+    return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
   }
 
   /** Deletes least recently used files no one holds until {@code needed} bytes are free; returns bytes freed. */
@@ -341,7 +452,7 @@ public final class ShardCache implements AutoCloseable {
   }
 
   /** The directory's shard files and downloads (other files are not the cache's and are left alone). */
-  private List<Entry> scan() throws IOException {
+  private static List<Entry> scan(Path dir) throws IOException {
     List<Entry> out = new ArrayList<>();
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
       for (Path f : files) {

@@ -19,9 +19,12 @@ import org.sparkbeton.format.dataset.ShardEntry;
  * checksum as the bytes pass. A partial file left by an earlier attempt is resumed (its bytes are hashed
  * from local disk, the store is read from the first missing byte). A failed read from the store is
  * retried after a pause, from the bytes already written, up to {@code retries} times in a row without
- * progress; then the download fails and the {@code .part} stays for a later resume. A checksum mismatch
- * deletes the {@code .part}; if the download had resumed an earlier one it is retried once from scratch,
- * otherwise (or again) the shard is corrupt in the store: {@link ShardIntegrityException}.
+ * progress; then the download fails and the {@code .part} stays for a later resume. A store copy shorter
+ * than the manifest says fails at once (a retry would read the same end). A checksum mismatch after a
+ * resume empties the {@code .part} and downloads the shard once more from scratch (the earlier attempt's
+ * bytes may be the bad ones); a mismatch of a download from scratch deletes the {@code .part}: the shard is
+ * corrupt in the store ({@link ShardIntegrityException}). A shard the store no longer has throws {@link Gone};
+ * a failed write to the cache throws {@link CacheWriteException}.
  */
 final class ShardDownload implements ShardCache.Fetcher {
   /** Bytes per write into the cache: one huge page (see copy). */
@@ -54,13 +57,36 @@ final class ShardDownload implements ShardCache.Fetcher {
     }
   }
 
+  /** The store no longer has the shard (deleted since the manifest was read): a retry would not bring it back. */
+  static final class Gone extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    Gone(IOException cause) {
+      super(cause.getMessage(), cause);
+    }
+
+    /** The store's own exception. */
+    IOException storeError() {
+      return (IOException) getCause();
+    }
+  }
+
+  /** Writing the shard into the cache failed (a full disk, an I/O error): the store is not at fault. */
+  static final class CacheWriteException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    CacheWriteException(String message, IOException cause) {
+      super(message, cause);
+    }
+  }
+
   @Override
   public void fetch(Path part) throws IOException, InterruptedException {
     boolean fromScratch = false;
     while (true) {
       long resumedFrom = Files.size(part);
       if (resumedFrom > shard.bytes()) {
-        Files.write(part, new byte[0]); // longer than the shard: not a prefix of it
+        empty(part); // longer than the shard: not a prefix of it
         resumedFrom = 0;
       }
       Digests.Running digest = Digests.running(shard.checksum().algorithm());
@@ -68,18 +94,19 @@ final class ShardDownload implements ShardCache.Fetcher {
       try (FileChannel out = FileChannel.open(part, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
         hashPrefix(out, resumedFrom, digest);
         have = download(out, resumedFrom, digest);
-        out.force(false); // a published file must survive a crash as it was verified
+        force(out, part); // a published file must survive a crash as it was verified
       }
       String actual = digest.hex();
       if (actual.equals(shard.checksum().value())) {
         listener.downloaded(shard.path(), have - resumedFrom, resumedFrom);
         return;
       }
-      Files.deleteIfExists(part);
       if (resumedFrom > 0 && !fromScratch) {
-        fromScratch = true; // the earlier attempt's bytes may be the bad ones
+        fromScratch = true; // the earlier attempt's bytes may be the bad ones: all of them go, the shard comes again
+        empty(part);
         continue;
       }
+      Files.deleteIfExists(part);
       throw new ShardIntegrityException("Shard " + shard.path() + " of " + store.uri() + " is corrupt: the "
           + shard.checksum().algorithm() + " of its " + shard.bytes() + " bytes is " + actual + " but the manifest says "
           + shard.checksum().value() + ". The download was deleted and none of its samples were used");
@@ -132,7 +159,7 @@ final class ShardDownload implements ShardCache.Fetcher {
     try {
       in = store.open(shard.path(), have);
     } catch (FileNotFoundException | NoSuchFileException gone) {
-      throw gone; // deleted from the store: a retry would not bring it back
+      throw new Gone(gone);
     } catch (IOException e) {
       throw new StoreReadException(e);
     }
@@ -152,11 +179,13 @@ final class ShardDownload implements ShardCache.Fetcher {
             }
             int r = in.read(buf, n, want - n);
             if (r < 0) {
-              throw new EOFException("the store's copy ends at byte " + (have + n) + " of the " + shard.bytes()
-                  + " the manifest promises");
+              have = write(out, have, digest, buf, n);
+              throw endOfStream(have);
             }
             n += r;
           }
+        } catch (ShardIntegrityException | StoreReadException | CacheWriteException e) {
+          throw e; // already said what failed
         } catch (IOException e) {
           have = write(out, have, digest, buf, n); // what was read is kept: a resume starts after it
           throw new StoreReadException(e);
@@ -175,12 +204,57 @@ final class ShardDownload implements ShardCache.Fetcher {
       return have;
     }
     ByteBuffer b = ByteBuffer.wrap(buf, 0, n);
-    while (b.hasRemaining()) {
-      out.write(b, have + b.position());
+    try {
+      while (b.hasRemaining()) {
+        out.write(b, have + b.position());
+      }
+    } catch (IOException e) {
+      throw new CacheWriteException("Cannot write byte " + (have + b.position()) + " of shard " + shard.path() + " of "
+          + store.uri() + " (" + shard.bytes() + " bytes) into the shard cache: " + e, e);
     }
     digest.update(buf, 0, n);
     listener.progress(shard.path(), have + n, shard.bytes());
     return have + n;
+  }
+
+  /**
+   * The store's stream of the shard ended after {@code end} bytes. When a ranged read of the shard's last byte
+   * finds the store's copy that short too, the copy is shorter than the manifest says and a retry would end at the
+   * same byte: fails at once. Otherwise the stream ended early (a connection closed) and the read is retried.
+   */
+  private IOException endOfStream(long end) {
+    EOFException early = new EOFException("the store's stream of the shard ended at byte " + end + " of the "
+        + shard.bytes() + " the manifest lists");
+    try {
+      store.readFully(shard.path(), shard.bytes() - 1, new byte[1]);
+    } catch (EOFException shorter) {
+      ShardIntegrityException e = new ShardIntegrityException("Shard " + shard.path() + " of " + store.uri()
+          + " is shorter in the store than its manifest says: the store's copy ends at byte " + end + ", the manifest"
+          + " lists " + shard.bytes() + " bytes. A retry would read the"
+          + " same copy: the shard was cut or replaced by something other than the dataset's writer; rewrite the"
+          + " dataset, or restore the shard. None of its samples were used");
+      e.initCause(shorter);
+      return e;
+    } catch (IOException other) {
+      early.addSuppressed(other);
+    }
+    return new StoreReadException(early);
+  }
+
+  private void force(FileChannel out, Path part) throws IOException {
+    try {
+      out.force(false);
+    } catch (IOException e) {
+      throw new CacheWriteException("Cannot flush shard " + shard.path() + " of " + store.uri() + " to " + part
+          + ": " + e, e);
+    }
+  }
+
+  /** Truncates {@code part} to nothing, keeping the file: the cache counts it as this download's reservation. */
+  private static void empty(Path part) throws IOException {
+    try (FileChannel ch = FileChannel.open(part, StandardOpenOption.WRITE)) {
+      ch.truncate(0);
+    }
   }
 
   /** A read stream's close: what was read is written, and a failed close loses nothing. */

@@ -87,7 +87,7 @@ final class ShardStager {
       }
     }
     bStart[batches] = n;
-    checkWidth(epoch, first, last, batches);
+    checkWidth(new EpochShards(epoch, order, batchSize, bStart, list, first, last));
     long[] keys = new long[m];
     int k = 0;
     for (int s = 0; s < m; s++) {
@@ -126,27 +126,12 @@ final class ShardStager {
     c.start();
   }
 
-  /** Refuses an epoch that needs more shard bytes at once than the budget holds. */
-  private void checkWidth(int epoch, int[] first, int[] last, int batches) {
-    long[] delta = new long[batches + 1];
-    for (int s = 0; s < first.length; s++) {
-      if (first[s] >= 0) {
-        delta[first[s]] += dataset.shardBytes(s);
-        delta[last[s] + 1] -= dataset.shardBytes(s);
-      }
-    }
-    long live = 0;
-    for (int b = 0; b < batches; b++) {
-      live += delta[b];
-      if (live > budget) {
-        int count = 0;
-        for (int s = 0; s < first.length; s++) {
-          count += first[s] >= 0 && first[s] <= b && last[s] >= b ? 1 : 0;
-        }
-        throw new IllegalArgumentException("Epoch " + epoch + " of " + dataset.uri() + " needs " + count + " shards ("
-            + live + " bytes) in the cache at once at batch " + b + ", more than its budget of " + budget
-            + " bytes: raise cacheBytes, or use an order that reads few shards at a time"
-            + " (ShardWindowOrder.window(k), SEQUENTIAL)");
+  /** Refuses an epoch that needs more shard bytes at once than the budget holds, saying why and what would do. */
+  private void checkWidth(EpochShards epoch) {
+    long[] live = epoch.liveBytes(dataset::shardBytes);
+    for (int b = 0; b < live.length; b++) {
+      if (live[b] > budget) {
+        throw new IllegalArgumentException(epoch.tooWide(b, live, budget, dataset));
       }
     }
   }

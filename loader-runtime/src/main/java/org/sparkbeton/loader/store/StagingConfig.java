@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * How a remote dataset is staged: the node-local cache directory, its byte budget (-1: the dataset's
- * size, capped at 90% of the disk space the directory can still use), concurrent downloads, retries of
- * a failed read before the loader gives up, and a listener.
+ * How a remote dataset is staged: the node-local cache directory, its byte budget for the whole directory
+ * (-1: {@link ShardCache#defaultBudget}, 90% of the free space of its disk plus what the cache holds),
+ * concurrent downloads, retries of a failed read before the loader gives up, and a listener.
  */
 public record StagingConfig(Path dir, long bytes, int downloads, int retries, StagingListener listener) {
   public static final int DEFAULT_DOWNLOADS = 4;

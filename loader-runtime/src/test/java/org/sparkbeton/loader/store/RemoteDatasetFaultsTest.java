@@ -2,6 +2,7 @@ package org.sparkbeton.loader.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.sparkbeton.loader.store.RemoteDatasetTest.SAMPLES;
 import static org.sparkbeton.loader.store.RemoteDatasetTest.dataset;
 import static org.sparkbeton.loader.store.RemoteDatasetTest.epoch;
@@ -16,7 +17,10 @@ import java.io.RandomAccessFile;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -93,6 +97,142 @@ class RemoteDatasetFaultsTest {
     assertThat(second.downloads.get(victim)).hasValue(1);
     assertThat(second.hits.get(ShardDirs.shardName(0))).as("shards done before the failure").hasValue(1);
     assertThat(second.resumed).anySatisfy(r -> assertThat(r).containsExactly(size - 100_000, 100_000));
+  }
+
+  @Test
+  void aLeftoverPartWhoseBytesAreNotTheShardsIsDiscardedAndTheShardDownloadedFromScratch() throws Exception {
+    Path store = dataset(tmp);
+    Path cache = Files.createDirectories(tmp.resolve("cache"));
+    String victim = ShardDirs.shardName(4);
+    long size = Files.size(store.resolve(victim));
+    String key = DatasetVerifier.manifest(store).shards().get(4).checksum().value();
+    Files.write(cache.resolve(key + "-" + size + ".part"), new byte[(int) (size / 2)]); // zeros: not its prefix
+    List<long[]> victimDownloads = new CopyOnWriteArrayList<>();
+    Counting counting = new Counting() {
+      @Override
+      public void downloaded(String shard, long fetched, long resumedFrom) {
+        if (shard.equals(victim)) {
+          victimDownloads.add(new long[] {fetched, resumedFrom});
+        }
+      }
+    };
+    try (Loader loader = remote(store, cache).order(OrderOption.SEQUENTIAL).stagingListener(counting).build()) {
+      assertThat(sortedLabels(epoch(loader))).isEqualTo(range(SAMPLES));
+    }
+    assertThat(victimDownloads).singleElement().satisfies(r -> assertThat(r).as("fetched, resumed from")
+        .containsExactly(size, 0));
+    assertThat(cache.resolve(key + ".beton")).hasSize(size);
+    assertThat(cache.resolve(key + "-" + size + ".part")).doesNotExist();
+  }
+
+  @Test
+  void aShardShorterInTheStoreThanItsManifestFailsAtOnceNamingBothSizes() throws Exception {
+    Path store = dataset(tmp);
+    String victim = ShardDirs.shardName(2);
+    long size = Files.size(store.resolve(victim));
+    AtomicBoolean cut = new AtomicBoolean();
+    DatasetStoreProvider shortened = opening(() -> new LocalStore(store) {
+      @Override
+      public InputStream open(String shard, long offset) throws IOException {
+        InputStream in = super.open(shard, offset);
+        return cut.get() && shard.equals(victim) ? cutAt(in, offset, 100_000) : in;
+      }
+
+      @Override
+      public void readFully(String shard, long position, byte[] dst) throws IOException {
+        if (cut.get() && shard.equals(victim) && position + dst.length > 100_000) {
+          throw new java.io.EOFException(shard + " ends at byte 100000");
+        }
+        super.readFully(shard, position, dst);
+      }
+    });
+    Counting counting = new Counting();
+    try (Loader loader = remote(store.toUri(), shortened, tmp.resolve("cache")).order(OrderOption.SEQUENTIAL)
+        .stagingListener(counting).build()) {
+      cut.set(true); // after its metadata was read: the copy was cut since
+      assertThatThrownBy(() -> epoch(loader))
+          .hasMessageContaining("Shard " + victim + " of " + store.toUri() + " is shorter in the store than its manifest"
+              + " says: the store's copy ends at byte 100000, the manifest lists " + size + " bytes. A retry would read"
+              + " the same copy");
+    }
+    assertThat(counting.retries).as("not retried").hasValue(0);
+  }
+
+  @Test
+  void aStreamThatEndsEarlyWhileTheStoreHoldsTheWholeShardIsRetried() throws Exception {
+    Path store = dataset(tmp);
+    String victim = ShardDirs.shardName(2);
+    AtomicInteger cuts = new AtomicInteger(1);
+    DatasetStoreProvider early = opening(() -> new LocalStore(store) {
+      @Override
+      public InputStream open(String shard, long offset) throws IOException {
+        InputStream in = super.open(shard, offset);
+        return shard.equals(victim) && cuts.getAndDecrement() > 0 ? cutAt(in, offset, 100_000) : in;
+      }
+    });
+    Counting counting = new Counting();
+    try (Loader loader = remote(store.toUri(), early, tmp.resolve("cache")).order(OrderOption.SEQUENTIAL)
+        .stagingListener(counting).build()) {
+      assertThat(sortedLabels(epoch(loader))).isEqualTo(range(SAMPLES));
+    }
+    assertThat(counting.retries).hasValue(1);
+  }
+
+  /** Opens every URI as the store {@code store} makes. */
+  static DatasetStoreProvider opening(java.util.function.Supplier<DatasetStore> store) {
+    return new DatasetStoreProvider() {
+      @Override
+      public boolean supports(URI uri) {
+        return true;
+      }
+
+      @Override
+      public DatasetStore open(URI uri) {
+        return store.get();
+      }
+    };
+  }
+
+  /** A stream of a shard from {@code offset} that ends (EOF, no error) at byte {@code end} of the shard. */
+  static InputStream cutAt(InputStream in, long offset, long end) {
+    long[] at = {offset};
+    return new FilterInputStream(in) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        if (at[0] >= end) {
+          return -1;
+        }
+        int n = super.read(b, off, (int) Math.min(len, end - at[0]));
+        at[0] += Math.max(0, n);
+        return n;
+      }
+    };
+  }
+
+  /** Linux's /dev/full fails every write with ENOSPC, as a full disk does; a .part linked to it is a full cache disk. */
+  @Test
+  void aFullCacheDiskNamesTheShardTheCacheAndABudgetLargerThanTheDisk() throws Exception {
+    Path full = Path.of("/dev/full");
+    assumeTrue(Files.isWritable(full), "needs Linux's /dev/full");
+    try {
+      Files.setLastModifiedTime(full, Files.getLastModifiedTime(full)); // the cache touches the .part it reserves
+    } catch (IOException e) {
+      assumeTrue(false, "cannot touch /dev/full: " + e);
+    }
+    Path store = dataset(tmp);
+    Path cache = Files.createDirectories(tmp.resolve("cache"));
+    String victim = ShardDirs.shardName(0);
+    long size = Files.size(store.resolve(victim));
+    String key = DatasetVerifier.manifest(store).shards().get(0).checksum().value();
+    Files.createSymbolicLink(cache.resolve(key + "-" + size + ".part"), full);
+    long budget = 1L << 60;
+    try (Loader loader = remote(store, cache).order(OrderOption.SEQUENTIAL).cacheBytes(budget).build()) {
+      assertThatThrownBy(() -> epoch(loader))
+          .hasMessageContaining("Cannot write byte 0 of shard " + victim + " of " + store.toUri() + " (" + size
+              + " bytes) into the shard cache: java.io.IOException: No space left on device")
+          .hasMessageContaining("The cache is " + cache.toRealPath() + ", its budget " + budget + " bytes; its disk has ")
+          .hasMessageContaining(". cacheBytes (" + budget + ") is more than that disk can give the cache (");
+    }
   }
 
   /** Opens local stores whose streams of {@code victim} end with an error after {@code breakAt} bytes, {@code times} times. */

@@ -333,8 +333,8 @@ class RemoteDatasetTest {
     Path store = dataset();
     long shard = ShardDirs.largestShard(store);
     assertThatThrownBy(() -> remote(store, tmp.resolve("c1")).cacheBytes(shard - 1).build())
-        .hasMessageContaining("The cache budget of " + (shard - 1) + " bytes cannot hold shard")
-        .hasMessageContaining("raise cacheBytes to at least " + 3 * shard);
+        .hasMessageContaining("The cache budget of " + (shard - 1) + " bytes (cacheBytes) cannot hold shard")
+        .hasMessageContaining("raise cacheBytes to at least " + shard + ", the largest shard");
     TraversalOrder.Factory interleaved = context -> epoch -> { // every batch reads every shard
       int[] o = new int[SAMPLES];
       for (int j = 0, k = 0; j < PER_SHARD; j++) {

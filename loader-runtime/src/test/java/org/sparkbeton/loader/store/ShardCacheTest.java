@@ -41,18 +41,18 @@ class ShardCacheTest {
   void makingRoomEvictsTheLeastRecentlyUsedFilesNoOneHolds() throws Exception {
     try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
       for (String k : List.of("a", "b", "c")) {
-        cache.pin(k, 100, 300, writes(100), () -> false);
+        cache.pin(k, k, 100, 300, writes(100), () -> false);
         cache.unpin(k);
       }
       age(cache.file("a"), 30);
       age(cache.file("b"), 10);
       age(cache.file("c"), 20);
-      cache.pin("d", 100, 300, writes(100), () -> false);
+      cache.pin("d", "d", 100, 300, writes(100), () -> false);
       assertThat(cache.file("a")).doesNotExist();
       assertThat(cache.file("b")).exists();
       assertThat(cache.file("c")).exists();
       assertThat(cache.usedBytes()).isEqualTo(300);
-      cache.pin("e", 150, 300, writes(150), () -> false); // d is pinned: c (older) then b go
+      cache.pin("e", "e", 150, 300, writes(150), () -> false); // d is pinned: c (older) then b go
       assertThat(cache.file("c")).doesNotExist();
       assertThat(cache.file("b")).doesNotExist();
       assertThat(cache.file("d")).exists();
@@ -63,21 +63,82 @@ class ShardCacheTest {
   @Test
   void pinnedFilesStayAndAFullCacheFailsAfterWaitingThenWorksOnceOneIsReleased() throws Exception {
     try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
-      cache.pin("a", 100, 200, writes(100), () -> false);
-      cache.pin("b", 100, 200, writes(100), () -> false);
+      cache.pin("a", "a", 100, 200, writes(100), () -> false);
+      cache.pin("b", "b", 100, 200, writes(100), () -> false);
       cache.waitForRoom(200);
-      assertThatThrownBy(() -> cache.pin("c", 100, 200, writes(100), () -> false))
+      assertThatThrownBy(() -> cache.pin("c", "c", 100, 200, writes(100), () -> false))
           .isInstanceOf(IOException.class)
-          .hasMessageContaining("No room for shard c (100 bytes) in the shard cache")
-          .hasMessageContaining("200 of its 200 bytes are held by shards that loaders on this node are reading");
+          .hasMessageContaining("No room for shard c (100 bytes) in the shard cache " + cache.directory() + ": its budget"
+              + " of 200 bytes covers the whole directory, every dataset and process sharing it, and after 0.2 s,"
+              + " loaders still hold 200 bytes of it (200 in this process, 0 in other processes on this node)")
+          .hasMessageContaining("the same cacheBytes, at least 300 (what is held now plus this shard)");
       assertThat(cache.file("a")).exists();
       assertThat(cache.file("b")).exists();
       assertThat(Files.list(cache.directory()).map(p -> p.getFileName().toString()))
           .as("no download was started (lock files stay)").noneMatch(n -> n.equals("c.beton") || n.startsWith("c-"));
       cache.unpin("a");
-      cache.pin("c", 100, 200, writes(100), () -> false);
+      cache.pin("c", "c", 100, 200, writes(100), () -> false);
       assertThat(cache.file("a")).doesNotExist();
       assertThat(cache.file("c")).hasSize(100);
+    }
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS) // the wait for room is 10 minutes here
+  void roomHeldByLoadersOfThisProcessThatReleaseNothingFailsWithoutWaitingForIt() throws Exception {
+    try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
+      cache.stallAfter(500);
+      cache.pin("a", "a", 100, 200, writes(100), () -> false);
+      cache.pin("b", "b", 100, 200, writes(100), () -> false);
+      long start = System.nanoTime();
+      assertThatThrownBy(() -> cache.pin("c", "part-00002.beton of hdfs://nn/val", 100, 200, writes(100), () -> false))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("No room for shard part-00002.beton of hdfs://nn/val (100 bytes)")
+          .hasMessageContaining("loaders of this process hold 200 bytes of it, and have released or downloaded no shard"
+              + " for 0.5 s");
+      assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(10));
+    }
+  }
+
+  @Test
+  @Timeout(value = 30, unit = TimeUnit.SECONDS)
+  void aLoaderOfThisProcessThatReleasesAShardMakesRoomForAWaitingOne() throws Exception {
+    try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
+      cache.stallAfter(2_000);
+      cache.pin("a", "a", 100, 200, writes(100), () -> false);
+      cache.pin("b", "b", 100, 200, writes(100), () -> false);
+      Thread releasing = new Thread(() -> {
+        try {
+          Thread.sleep(1_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        cache.unpin("a");
+      });
+      releasing.start();
+      assertThat(cache.pin("c", "c", 100, 200, writes(100), () -> false)).hasSize(100);
+      releasing.join();
+      assertThat(cache.file("a")).doesNotExist();
+    }
+  }
+
+  @Test
+  void aCacheDirThatIsAFileIsNamed() throws Exception {
+    Path file = Files.write(tmp.resolve("not-a-dir"), new byte[1]);
+    assertThatThrownBy(() -> ShardCache.open(file))
+        .isInstanceOf(IOException.class)
+        .hasMessage("Cannot use cacheDir " + file + " as the shard cache: it is a file, not a directory. cacheDir"
+            + " names the directory remote shards are staged into (created if missing; default"
+            + " <java.io.tmpdir>/beton-shard-cache)");
+  }
+
+  @Test
+  void theDefaultBudgetIsTheDisksAllowanceWhateverTheCacheHolds() throws Exception {
+    try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
+      cache.pin("a", "a", 1000, 10_000, writes(1000), () -> false);
+      long usable = Files.getFileStore(cache.directory()).getUsableSpace();
+      assertThat(ShardCache.defaultBudget(cache.directory()))
+          .isCloseTo((long) (0.9 * usable) + 1000, org.assertj.core.api.Assertions.within(usable / 100));
     }
   }
 
@@ -85,7 +146,7 @@ class ShardCacheTest {
   void aDownloadCountsAtItsFullSizeAndAFailedOneIsKeptForTheNextAttempt() throws Exception {
     try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
       long[] seen = new long[1];
-      assertThatThrownBy(() -> cache.pin("big", 200, 300, part -> {
+      assertThatThrownBy(() -> cache.pin("big", "big", 200, 300, part -> {
         Files.write(part, new byte[50]);
         seen[0] = cache.usedBytes();
         throw new IOException("network down");
@@ -95,7 +156,7 @@ class ShardCacheTest {
       assertThat(part).hasSize(50);
       assertThat(cache.usedBytes()).isEqualTo(200);
       // the next attempt gets the same .part with its 50 bytes
-      Path file = cache.pin("big", 200, 300, p -> {
+      Path file = cache.pin("big", "big", 200, 300, p -> {
         assertThat(p).isEqualTo(part).hasSize(50);
         Files.write(p, new byte[150], java.nio.file.StandardOpenOption.APPEND);
       }, () -> false);
@@ -111,7 +172,7 @@ class ShardCacheTest {
     try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
       List<Callable<Path>> pins = new ArrayList<>();
       for (int i = 0; i < 4; i++) {
-        pins.add(() -> cache.pin("k", 64, 100, part -> {
+        pins.add(() -> cache.pin("k", "k", 64, 100, part -> {
           fetches.incrementAndGet();
           Thread.sleep(100);
           Files.write(part, new byte[64]);
@@ -125,10 +186,10 @@ class ShardCacheTest {
         cache.unpin("k");
       }
       cache.waitForRoom(100);
-      assertThatThrownBy(() -> cache.pin("other", 64, 100, writes(64), () -> false))
+      assertThatThrownBy(() -> cache.pin("other", "other", 64, 100, writes(64), () -> false))
           .hasMessageContaining("No room for shard other");
       cache.unpin("k");
-      cache.pin("other", 64, 100, writes(64), () -> false);
+      cache.pin("other", "other", 64, 100, writes(64), () -> false);
       assertThat(cache.file("k")).doesNotExist();
       assertThatThrownBy(() -> cache.unpin("k")).hasMessageContaining("Shard k is not pinned in");
     } finally {
@@ -140,9 +201,9 @@ class ShardCacheTest {
   void aCompleteFileIsFoundWithoutFetchingAndOneInstanceServesEachDirectory() throws Exception {
     try (ShardCache a = ShardCache.open(tmp.resolve("c")); ShardCache b = ShardCache.open(tmp.resolve("c"))) {
       assertThat(a).isSameAs(b);
-      a.pin("x", 10, 100, writes(10), () -> false);
+      a.pin("x", "x", 10, 100, writes(10), () -> false);
       a.unpin("x");
-      assertThat(b.pin("x", 10, 100, fails(), () -> false)).hasSize(10);
+      assertThat(b.pin("x", "x", 10, 100, fails(), () -> false)).hasSize(10);
       b.unpin("x");
     }
   }
