@@ -220,6 +220,26 @@ public final class ImageFolderListing {
     return new ClassFolder(out, leftOut);
   }
 
+  /**
+   * Refuses a local {@code root} holding an entry whose name this JVM cannot read ({@link UnreadableNameException}):
+   * Hadoop's listing of the root drops such an entry without a word, so a class folder named in another charset
+   * lost its whole class. Other file systems' names are strings already.
+   */
+  static void requireReadableNames(FileSystem fs, Path root) throws IOException {
+    if (!(fs instanceof LocalFileSystem) && !(fs instanceof RawLocalFileSystem)) {
+      return;
+    }
+    java.nio.file.Path local = localFile(fs, root);
+    try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(local)) {
+      for (java.nio.file.Path e : entries) {
+        String name = e.getFileName().toString();
+        if (!namesItAgain(local, name, e)) {
+          throw UnreadableNameException.in(root.toString(), local, name);
+        }
+      }
+    }
+  }
+
   private static java.nio.file.Path localFile(FileSystem fs, Path dir) {
     Path qualified = fs.makeQualified(dir);
     return (fs instanceof LocalFileSystem local ? local.pathToFile(qualified)

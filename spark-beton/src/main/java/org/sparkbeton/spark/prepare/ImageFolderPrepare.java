@@ -162,6 +162,7 @@ public final class ImageFolderPrepare {
       throw new IllegalArgumentException("Input " + input + " does not exist" + LocalPaths.tildeHint(input)
           + (input.startsWith("/") || input.startsWith("file:") ? LocalPaths.nameCharsetHint() : ""));
     }
+    ImageFolderListing.requireReadableNames(fs, root);
     List<String> classes = new ArrayList<>();
     for (FileStatus s : fs.listStatus(root)) {
       if (s.isDirectory() && !s.getPath().getName().startsWith(".")) {

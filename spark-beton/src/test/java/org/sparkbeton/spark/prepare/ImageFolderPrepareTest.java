@@ -364,6 +364,21 @@ class ImageFolderPrepareTest {
     }
   }
 
+  /** Hadoop's listing of the input dropped a class folder named in Latin-1: its whole class, without a word. */
+  @Test
+  void aClassFolderNamedNotInUtf8IsBadInputNotALostClass() throws Exception {
+    Path input = tmp.resolve("latin1-classes");
+    Files.createDirectories(input.resolve("good"));
+    ImageFolderListingTest.writeLatin1Name(input); // assumes a UTF-8 JVM and a file system that takes the name
+    Process mkdir = new ProcessBuilder("/bin/sh", "-c", "mkdir \"$(printf 'caf\\351')\"").directory(input.toFile())
+        .inheritIO().start();
+    assertThat(mkdir.waitFor()).isZero();
+    assertThatThrownBy(() -> ImageFolderPrepare.classes(spark, input.toString()))
+        .isInstanceOf(UnreadableNameException.class)
+        .hasMessageStartingWith("Cannot read the name of an entry of folder " + input + " (it reads as")
+        .hasMessageContaining("rename it in UTF-8, e.g. with convmv -f latin1 -t utf8 -r --notest " + input);
+  }
+
   @Test
   void anOutputInsideTheInputIsRefusedBeforeAnythingIsWritten() throws Exception {
     Path input = tmp.resolve("photos-with-output-inside");
