@@ -138,6 +138,7 @@ public final class NativeLibrary {
       if (!refused.isEmpty()) {
         LOG.log(Level.INFO, "beton-codec: native codec extracted to " + where + "; not to " + String.join(", ", refused));
       }
+      LeftoverLibraries.deleteOld(where.dir(), stem, java.time.Instant.now());
       // success is the normal case and stays quiet (a command-line tool would print it before its own output);
       // the manifest of every write records the codec each executor used
       loadedFrom = resource;
