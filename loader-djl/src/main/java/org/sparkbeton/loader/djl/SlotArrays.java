@@ -7,7 +7,9 @@ import ai.djl.ndarray.NDManager;
 import ai.djl.ndarray.types.Shape;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.sparkbeton.loader.Batch;
@@ -60,7 +62,7 @@ final class SlotArrays {
         samples[i] = batch.sample(i);
       }
       return new LoaderBatch(manager, dataArrays, labelArrays, batch.size(), batch.index() + 1L, batchesPerEpoch,
-          samples, batch.epoch(), batch.index());
+          samples, batch.epoch(), batch.index(), rowLengths(batch));
     } catch (RuntimeException | Error e) {
       if (lease != null) {
         lease.close(); // closes the wrapping arrays and gives the slot back
@@ -71,6 +73,26 @@ final class SlotArrays {
       hold.close();
       throw e;
     }
+  }
+
+  /**
+   * The row lengths of each output of {@code batch} with a variable size: the loader writes each row's length, -1
+   * where the output has a fixed size.
+   */
+  private Map<String, int[]> rowLengths(Batch batch) {
+    Map<String, int[]> out = new HashMap<>();
+    for (List<String> outputs : List.of(data, labels)) {
+      for (String output : outputs) {
+        if (batch.size() > 0 && batch.length(output, 0) >= 0) {
+          int[] lengths = new int[batch.size()];
+          for (int i = 0; i < lengths.length; i++) {
+            lengths[i] = batch.length(output, i);
+          }
+          out.put(output, lengths);
+        }
+      }
+    }
+    return out;
   }
 
   private static NDList arrays(Batch batch, List<String> outputs, NDManager manager, List<NDArray> views,

@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -196,6 +197,41 @@ class LoaderDatasetTest {
     b.close();
     ds.close();
     allocator.close(); // throws if the loader leaked a buffer
+  }
+
+  /** A Bytes output arrives zero-padded: without its rows' lengths a DJL user could not tell a value's end. */
+  @Test
+  void aVariableSizeOutputsRowLengthsComeWithTheBatch() throws IOException {
+    Path bytes = dir.resolve("bytes.beton");
+    List<org.sparkbeton.format.BetonField> fields = List.of(
+        new org.sparkbeton.format.BetonField("text", org.sparkbeton.format.fields.BytesField.INSTANCE),
+        new org.sparkbeton.format.BetonField("label", org.sparkbeton.format.fields.IntField.INSTANCE));
+    try (org.sparkbeton.format.write.BetonWriter w = org.sparkbeton.format.write.BetonWriter.builder(fields)
+        .open(bytes)) {
+      for (int i = 0; i < 8; i++) {
+        w.append("x".repeat(1 + 3 * i).getBytes(java.nio.charset.StandardCharsets.US_ASCII), (long) i);
+      }
+      w.finish();
+    }
+    Loader loader = Loader.builder(bytes).batchSize(4).numThreads(1).allocator(allocator)
+        .pipeline("text", new org.sparkbeton.loader.decoders.BytesDecoder()).pipeline("label", new IntDecoder())
+        .build();
+    try (LoaderDataset ds = LoaderDataset.builder(loader).data("text").labels("label").build()) {
+      Iterator<Batch> it = ds.getData(manager).iterator();
+      it.next().close();
+      LoaderBatch second = (LoaderBatch) it.next();
+      assertThat(second.lengths("text")).containsExactly(13, 16, 19, 22);
+      NDArray text = second.getData().head();
+      assertThat(text.getShape().get(0)).isEqualTo(4);
+      byte[] row0 = Arrays.copyOfRange(text.toByteArray(), 0, (int) text.getShape().get(1));
+      assertThat(new String(row0, 0, 13, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("x".repeat(13));
+      assertThat(row0[13]).isZero();
+      assertThatThrownBy(() -> second.lengths("label")).isInstanceOf(IllegalArgumentException.class)
+          .hasMessage("Output 'label' has no row lengths: the outputs with a variable size are text; a fixed-size"
+              + " output's rows are all its sample size");
+      second.close();
+      assertThat(second.lengths("text")).containsExactly(13, 16, 19, 22);
+    }
   }
 
   @Test
