@@ -5,11 +5,13 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.sparkbeton.codec.jpeg.JpegReaderWarnings;
 import org.sparkbeton.format.JsonStrings;
 
 /**
  * One task attempt's quarantine records: a JSON line per row left out because its image could not be
- * stored ({@code {"source":..., "partition":..., "row":..., "column":..., "reason":...}}), in
+ * stored ({@code {"source":..., "partition":..., "row":..., "column":..., "reason":...}}, and a {@code "hint"} for
+ * a JPEG only a strict decode refuses), in
  * {@code <dataset>/_quarantine/<attempt-unique name>.jsonl}. The file is created on the first record, so
  * clean data leaves no file. Like shards, an attempt's file counts only once the driver publishes a
  * manifest with the attempt committed; {@link #abort()} deletes it, and the driver deletes files of
@@ -18,6 +20,9 @@ import org.sparkbeton.format.JsonStrings;
 final class QuarantineLog implements AutoCloseable {
   /** The quarantine directory inside a dataset directory. */
   static final String DIR = "_quarantine";
+  /** A record's hint for a JPEG that only a strict decode refuses. */
+  static final String LENIENT_HINT = "only a strict decode refuses this JPEG: jpegStrict=false (beton prepare"
+      + " --lenient-jpeg) stores what libjpeg decodes around the damage, as FFCV does";
 
   private final FileSystem fs;
   private final Path file;
@@ -41,6 +46,11 @@ final class QuarantineLog implements AutoCloseable {
     JsonStrings.append(line, column);
     line.append(",\"reason\":");
     JsonStrings.append(line, reason == null ? "unknown" : reason);
+    if (reason != null && JpegReaderWarnings.refusedOnlyWhenStrict(reason)) {
+      // what a failing write says of such a JPEG, for the one reading the list to decide on
+      line.append(",\"hint\":");
+      JsonStrings.append(line, LENIENT_HINT);
+    }
     line.append("}\n");
     try {
       if (out == null) {

@@ -166,4 +166,24 @@ class BetonDataWriterBadInputTest {
     lenient.close();
     assertThat(m.samples()).isEqualTo(1);
   }
+
+  /** Quarantined, the same JPEG's record says what a failing write says of it: jpegStrict=false would store it. */
+  @Test
+  void aQuarantinedJpegOnlyAStrictDecodeRefusesCarriesTheHint() throws Exception {
+    StructType schema = new StructType().add("image", DataTypes.BinaryType);
+    byte[] padded = org.sparkbeton.codec.testing.CorruptionCorpus.withPaddingBeforeEoi(TestPhotos.photo(47, 5), 240);
+    BetonDataWriter w = writer(schema, "imageColumns", "image", "maxResolution", "64", "badImagePolicy",
+        "quarantine");
+    w.write(new GenericInternalRow(new Object[] {padded}));
+    w.write(new GenericInternalRow(new Object[] {new byte[] {1, 2, 3}}));
+    BetonCommitMessage m = (BetonCommitMessage) w.commit();
+    w.close();
+    List<String> records = Files.readAllLines(tmp.resolve("out/_quarantine").resolve(m.quarantineFile()),
+        StandardCharsets.UTF_8);
+    assertThat(records).hasSize(2);
+    assertThat(records.get(0)).contains("extraneous bytes before marker 0xd9").endsWith(",\"hint\":\"only a strict"
+        + " decode refuses this JPEG: jpegStrict=false (beton prepare --lenient-jpeg) stores what libjpeg decodes"
+        + " around the damage, as FFCV does\"}");
+    assertThat(records.get(1)).doesNotContain("\"hint\"");
+  }
 }
