@@ -103,8 +103,14 @@ public final class Batch {
      * this hold is closed or the slot freed.
      */
     public void whenLoaderCloses(Runnable action) {
+      java.util.Objects.requireNonNull(action, "action");
       if (!closed.get()) {
-        ring.beforeFree(slot, generation, action);
+        // checked again when the loader closes: another hold of the same slot may keep the slot's list alive
+        ring.beforeFree(slot, generation, () -> {
+          if (!closed.get()) {
+            action.run();
+          }
+        });
       }
     }
 

@@ -186,6 +186,9 @@ class BatchHoldTest {
     });
     closedFirst.whenLoaderCloses(() -> events.add("a closed hold's action ran"));
     closedFirst.close();
+    Batch.Hold sameSlot = first.retain(); // a second hold of slot 0, closed before the loader: its action must not run
+    sameSlot.whenLoaderCloses(() -> events.add("the second hold's action ran"));
+    sameSlot.close();
     long buffers = allocator.outstanding();
     l.close();
     assertThat(events).containsExactly("open hold: label 1000, outstanding " + buffers);
