@@ -45,9 +45,10 @@ class UnclosedLoaderTest {
       logger.addHandler(this);
     }
 
+    /** This class's loaders' warnings only: a loader another test class dropped may be cleaned while these run. */
     @Override
     public synchronized void publish(LogRecord r) {
-      if (r.getLevel() == Level.WARNING) {
+      if (r.getLevel() == Level.WARNING && r.getMessage().startsWith("A loader over " + file + " ")) {
         messages.add(r.getMessage());
       }
     }
@@ -67,10 +68,16 @@ class UnclosedLoaderTest {
   @Test
   void aDroppedLoaderIsReleasedWhenUnreachableWithOneWarningEach() throws Exception {
     try (Warnings warnings = new Warnings(); DirectBufferAllocator allocator = new DirectBufferAllocator("dropped")) {
-      Set<Thread> workers = dropTwoLoadersMidEpoch(allocator);
-      assertThat(workers).hasSize(4).allMatch(Thread::isAlive); // waiting for a consumer that is gone
+      Set<Thread> before = Thread.getAllStackTraces().keySet();
+      List<Loader> loaders = twoLoadersMidEpoch(allocator);
+      Set<Thread> workers = workersStartedSince(before);
+      assertThat(workers).hasSize(4).allMatch(Thread::isAlive); // waiting for a consumer that goes next
       assertThat(allocator.outstanding()).isPositive();
       assertThat(mapsOfTheFile()).isPositive();
+      // held until here: a collection between the builds and the checks above (more likely late in a module's
+      // suite, on a fuller heap) cleaned the first loader early and failed them
+      java.lang.ref.Reference.reachabilityFence(loaders);
+      loaders = null;
 
       awaitGc(() -> allocator.outstanding() == 0 && workers.stream().noneMatch(Thread::isAlive)
           && warnings.messages().size() >= 2);
@@ -117,8 +124,8 @@ class UnclosedLoaderTest {
       closed.close(); // idempotent
       assertThat(allocator.outstanding()).isZero();
       closed = null;
-      // a second loader dropped unclosed: once its warning is in, the cleaner has had its chance at the first one
-      dropTwoLoadersMidEpoch(allocator);
+      // two loaders dropped unclosed: once their warnings are in, the cleaner has had its chance at the first one
+      twoLoadersMidEpoch(allocator);
       awaitGc(() -> warnings.messages().size() >= 2 && allocator.outstanding() == 0);
       assertThat(warnings.messages()).hasSize(2);
     }
@@ -130,14 +137,20 @@ class UnclosedLoaderTest {
         .pipeline("label", new org.sparkbeton.loader.decoders.IntDecoder());
   }
 
-  /** Builds two loaders, takes one batch of each and drops them; returns their worker threads. */
-  private static Set<Thread> dropTwoLoadersMidEpoch(DirectBufferAllocator allocator) throws IOException {
-    Set<Thread> before = Thread.getAllStackTraces().keySet();
+  /** Builds two loaders and takes one batch of each, never closing them; the caller drops the list. */
+  private static List<Loader> twoLoadersMidEpoch(DirectBufferAllocator allocator) throws IOException {
+    List<Loader> loaders = new ArrayList<>();
     for (int i = 0; i < 2; i++) {
       Loader loader = builder(allocator).build();
       Iterator<Batch> epoch = loader.iterator();
       assertThat(epoch.next().size()).isEqualTo(8);
+      loaders.add(loader);
     }
+    return loaders;
+  }
+
+  /** The loader worker threads of epoch 0 started since {@code before} was taken. */
+  private static Set<Thread> workersStartedSince(Set<Thread> before) {
     Set<Thread> workers = new HashSet<>(Thread.getAllStackTraces().keySet());
     workers.removeAll(before);
     workers.removeIf(t -> !t.getName().startsWith("beton-loader-e0-w"));
