@@ -34,6 +34,7 @@ import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.sparkbeton.format.io.LocalPaths;
+import org.sparkbeton.spark.write.Causes;
 
 /**
  * The images of an ImageFolder tree as torchvision's {@code ImageFolder} finds them: every file with an image
@@ -164,7 +165,7 @@ public final class ImageFolderListing {
       reports = listing.where(col("path").isNull()).select("label", "images", "leftOut").collectAsList();
     } catch (Exception e) { // a failed job's SparkException is checked, thrown undeclared by Scala
       listing.unpersist();
-      UnreadableNameException unreadable = causeOfType(e, UnreadableNameException.class);
+      UnreadableNameException unreadable = Causes.first(e, UnreadableNameException.class);
       if (unreadable != null) { // the task's message, without Spark's "Job aborted due to stage failure" around it
         throw new UnreadableNameException(unreadable.getMessage(), e);
       }
@@ -178,15 +179,6 @@ public final class ImageFolderListing {
     }
     return new ListedByTasks(listing.where(col("path").isNotNull()).select("path", "label"), listing,
         ListingReport.of(classes, images, leftOut));
-  }
-
-  private static <T extends Throwable> T causeOfType(Throwable t, Class<T> type) {
-    for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-      if (type.isInstance(c)) {
-        return type.cast(c);
-      }
-    }
-    return null;
   }
 
   /** The images of a class folder, as qualified path strings sorted, and the files its listing left out. */
@@ -232,10 +224,7 @@ public final class ImageFolderListing {
     java.nio.file.Path local = localFile(fs, root);
     try (DirectoryStream<java.nio.file.Path> entries = Files.newDirectoryStream(local)) {
       for (java.nio.file.Path e : entries) {
-        String name = e.getFileName().toString();
-        if (!namesItAgain(local, name, e)) {
-          throw UnreadableNameException.in(root.toString(), local, name);
-        }
+        readableName(root, local, e);
       }
     }
   }
@@ -309,13 +298,7 @@ public final class ImageFolderListing {
     }
     List<String> names = new ArrayList<>(listed.size());
     for (java.nio.file.Path e : listed) {
-      String name = e.getFileName().toString();
-      if (!namesItAgain(local, name, e)) {
-        // the name's bytes are not in this JVM's file-name charset: the string cannot name the file again, and the
-        // entry would be dropped as vanished
-        throw UnreadableNameException.in(dir.toString(), local, name);
-      }
-      names.add(name);
+      names.add(readableName(dir, local, e)); // else the entry would be dropped as vanished
     }
     // hidden names are looked at too, to count hidden files apart from hidden folders: a stat each, and few
     byte[] kinds = kinds(local, names);
@@ -348,6 +331,18 @@ public final class ImageFolderListing {
   }
 
   /** Whether {@code name}, the string a listing gave for {@code entry} of {@code folder}, names it again. */
+  /**
+   * The name of {@code entry} of the folder {@code dir} (local path {@code local}); refused as bad input when its
+   * bytes are not in this JVM's file-name charset, where the string cannot name the file again.
+   */
+  private static String readableName(Path dir, java.nio.file.Path local, java.nio.file.Path entry) {
+    String name = entry.getFileName().toString();
+    if (!namesItAgain(local, name, entry)) {
+      throw UnreadableNameException.in(dir.toString(), local, name);
+    }
+    return name;
+  }
+
   private static boolean namesItAgain(java.nio.file.Path folder, String name, java.nio.file.Path entry) {
     try {
       return entry.equals(folder.resolve(name));
