@@ -60,9 +60,9 @@ public final class ImageFolderPrepare {
    * @param samples the dataset's samples, shards and bytes (after an append, the old shards' included)
    * @param seconds the whole run, from listing the input to the per-class counts
    * @param writeSeconds the write itself, from its start to its manifest
-   * @param listed the images the run listed (the rows of its write)
-   * @param listing what the listing left out of the input's class folders
-   * @param shardsAsked the write tasks asked for (0: none asked; more than {@code listed}: one task per image ran)
+   * @param listing what the listing found: the images it listed (the rows of the write, {@link #listed()}) and what
+   *     it left out of the input's class folders
+   * @param shardsAsked the write tasks asked for (0: none asked; more than {@link #listed()}: one task per image ran)
    * @param written what this run's tasks did (from their metrics); {@code countsFinal} false if Spark's listener
    *     events for the last tasks did not arrive in time
    * @param quarantine where this run's quarantine records are ({@code null} when it quarantined nothing)
@@ -70,8 +70,12 @@ public final class ImageFolderPrepare {
    */
   public record Result(String output, SaveMode mode, boolean appended, List<String> classes,
       Map<String, Long> samplesPerClass, long samples, long shards, long bytes, double seconds, double writeSeconds,
-      long listed, ListingReport listing, int shardsAsked, WriteCounts written, boolean countsFinal,
+      ListingReport listing, int shardsAsked, WriteCounts written, boolean countsFinal,
       String quarantine, String codec) {
+    /** The images the run listed: the rows of its write. */
+    public long listed() {
+      return listing.images();
+    }
   }
 
   /** How to show the write's progress: where, whether that is a terminal, seconds between plain lines. */
@@ -89,11 +93,11 @@ public final class ImageFolderPrepare {
   }
 
   /**
-   * The images to write as rows {@code (path, label)} in the partitions the write runs as its tasks, their count,
-   * and what the listing left out; {@code persisted} is the listing kept for the write by Spark, if any, released by
+   * The images to write as rows {@code (path, label)} in the partitions the write runs as its tasks, and what the
+   * listing found (their count, what it left out); {@code persisted} is the listing kept for the write by Spark, if any, released by
    * {@link #release()}.
    */
-  record ListedImages(Dataset<Row> rows, long count, ListingReport report, Dataset<Row> persisted) {
+  record ListedImages(Dataset<Row> rows, ListingReport report, Dataset<Row> persisted) {
     void release() {
       if (persisted != null) {
         persisted.unpersist();
@@ -127,8 +131,7 @@ public final class ImageFolderPrepare {
       here.forEach(r -> pairs.add(new Tuple2<>(r.getString(0), r.getInt(1))));
       JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(pairs, tasks)
           .map(ImageFolderPrepare::row);
-      return new ListedImages(spark.createDataFrame(rows, ImageFolderListing.SCHEMA), here.size(),
-          listedHere.report(), null);
+      return new ListedImages(spark.createDataFrame(rows, ImageFolderListing.SCHEMA), listedHere.report(), null);
     }
     ImageFolderListing.ListedByTasks byTasks = ImageFolderListing.listByTasks(spark, input, classes);
     long listed = byTasks.report().images();
@@ -138,7 +141,7 @@ public final class ImageFolderPrepare {
     checkNotEmpty(byTasks.report(), input);
     Dataset<Row> rows = shards > 0 ? byTasks.rows().repartition((int) Math.min(shards, listed))
         : byTasks.rows().coalesce(writeTasks(listed, cores));
-    return new ListedImages(rows, listed, byTasks.report(), byTasks.persisted());
+    return new ListedImages(rows, byTasks.report(), byTasks.persisted());
   }
 
   private static Row row(Tuple2<String, Integer> pathAndLabel) {
@@ -195,7 +198,7 @@ public final class ImageFolderPrepare {
     ClassLabels labels = existing == null ? ClassLabels.of(classes) : ClassLabels.appendedTo(existing, output, classes);
     ListedImages images = list(spark, input, classes, shards, ImageFolderListing.DRIVER_LISTING_MAX_IMAGES);
     Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), labels.label(col("label")));
-    long listed = images.count();
+    long listed = images.report().images();
     // the write tasks read each image by path themselves, at a fraction of the cost per row of binaryFile's content
     // column (a stream copy into a growing array, then a copy into the row). The path also names bad images in
     // errors and quarantine records; it is not stored.
@@ -253,7 +256,7 @@ public final class ImageFolderPrepare {
     long bytes = manifest.shards().stream().mapToLong(s -> s.bytes()).sum();
     WriteCounts written = model.finished();
     return new Result(fs.makeQualified(dir).toString(), mode, existing != null, labels.names(), perClass,
-        manifest.totalSamples(), manifest.shards().size(), bytes, (System.nanoTime() - t0) / 1e9, writeSeconds, listed,
+        manifest.totalSamples(), manifest.shards().size(), bytes, (System.nanoTime() - t0) / 1e9, writeSeconds,
         images.report(), shards, written, countsFinal,
         written.quarantined() > 0 ? quarantine(fs, dir, manifest.recipe().get("job_id")) : null,
         manifest.recipe().get("jpeg_codec"));

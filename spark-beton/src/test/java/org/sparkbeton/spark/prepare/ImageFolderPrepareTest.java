@@ -326,7 +326,7 @@ class ImageFolderPrepareTest {
     ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), classes, 0, 0);
     try {
       for (ImageFolderPrepare.ListedImages listed : List.of(here, byTasks)) {
-        assertThat(listed.count()).isEqualTo(3);
+        assertThat(listed.report().images()).isEqualTo(3);
         assertThat(listed.rows().count()).isEqualTo(3);
         assertThat(listed.report().images()).isEqualTo(3);
         assertThat(listed.report().leftOut().describe()).isEqualTo("8 files that are not images by their extension"
@@ -485,7 +485,7 @@ class ImageFolderPrepareTest {
     expected.add("2 p00.jpg");
 
     ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 3, 16);
-    assertThat(here.count()).isEqualTo(16);
+    assertThat(here.report().images()).isEqualTo(16);
     List<List<String>> parts = partitions(here);
     assertThat(parts).extracting(List::size).containsExactly(5, 5, 6);
     assertThat(parts.stream().flatMap(List::stream).toList()).isEqualTo(expected);
@@ -550,7 +550,7 @@ class ImageFolderPrepareTest {
   /** Listed by tasks: every expected row, in 2 write tasks (16 images, 2 cores) of whole class folders. */
   static void assertListedByTasks(ImageFolderPrepare.ListedImages byTasks, List<String> expected) {
     try {
-      assertThat(byTasks.count()).isEqualTo(16);
+      assertThat(byTasks.report().images()).isEqualTo(16);
       List<List<String>> taskParts = partitions(byTasks);
       assertThat(taskParts).hasSize(2);
       assertThat(taskParts.stream().flatMap(List::stream).sorted().toList()).isEqualTo(expected);

@@ -40,7 +40,7 @@ class PrepareSummaryTest {
   @Test
   void aNewDatasetWithQuarantinedRows() {
     ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.ErrorIfExists, false,
-        List.of("cat", "dog"), perClass(4_000, 5_997), 9_997, 2, 187_300_000, 31.2, 24.0, 10_000,
+        List.of("cat", "dog"), perClass(4_000, 5_997), 9_997, 2, 187_300_000, 31.2, 24.0,
         someLeftOut(10_000), 0,
         new WriteCounts(9_997, 3, 2, 3, 2, 187_300_000), true,
         "file:/data/pets/_quarantine/part-00001-1a2b3c4d-a5.jsonl", "libjpeg-turbo 2.1.5 (libjpeg API 62) through JNI");
@@ -64,7 +64,7 @@ class PrepareSummaryTest {
   @Test
   void anAppendSaysWhatTheDatasetHoldsNow() {
     ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.Append, true,
-        List.of("cat", "dog"), perClass(1, 1), 2, 3, 3_000_000, 3.0, 2.0, 1, nothingLeftOut(1), 0,
+        List.of("cat", "dog"), perClass(1, 1), 2, 3, 3_000_000, 3.0, 2.0, nothingLeftOut(1), 0,
         new WriteCounts(1, 0, 0, 0, 1, 1_000_000), false, null, "pure Java");
     assertThat(PrepareSummary.format(r)).contains(
         "dataset           file:/data/pets (appended to)\n",
@@ -82,7 +82,7 @@ class PrepareSummaryTest {
   @Test
   void anAppendThatFoundNoDatasetSaysNewDataset() {
     ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/notes", SaveMode.Append, false,
-        List.of("cat", "dog"), perClass(1, 1), 2, 1, 1_000_000, 3.0, 2.0, 2, nothingLeftOut(2), 0,
+        List.of("cat", "dog"), perClass(1, 1), 2, 1, 1_000_000, 3.0, 2.0, nothingLeftOut(2), 0,
         new WriteCounts(2, 0, 0, 0, 1, 1_000_000), true, null, "pure Java");
     assertThat(PrepareSummary.format(r)).startsWith("dataset           file:/data/notes (new dataset: --append found"
         + " none there to add to)\n").contains("time              3.0 s (the write 2.0 s, 1 image/s)\n")
@@ -93,7 +93,7 @@ class PrepareSummaryTest {
   @Test
   void moreShardsAskedThanImagesIsSaid() {
     ImageFolderPrepare.Result r = new ImageFolderPrepare.Result("file:/data/pets", SaveMode.ErrorIfExists, false,
-        List.of("cat", "dog"), perClass(20, 20), 40, 40, 400_000, 3.0, 2.0, 40, nothingLeftOut(40), 100_000,
+        List.of("cat", "dog"), perClass(20, 20), 40, 40, 400_000, 3.0, 2.0, nothingLeftOut(40), 100_000,
         new WriteCounts(40, 0, 0, 0, 40, 400_000), true, null, "pure Java");
     assertThat(PrepareSummary.format(r)).contains("shards            40, 0.4 MB (--shards 100,000 is more than the"
         + " images: at most one shard per image)\n");
