@@ -23,7 +23,6 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.sparkbeton.format.dataset.DatasetManifest;
-import org.sparkbeton.format.io.LocalPaths;
 import org.sparkbeton.spark.write.BetonWriteOptions;
 import org.sparkbeton.spark.write.DatasetPublisher;
 import scala.Tuple2;
@@ -106,7 +105,7 @@ public final class ImageFolderPrepare {
   }
 
   /**
-   * Lists the images of {@code classes} and partitions them into the write's tasks: {@code shards} of them if
+   * Lists the images of {@code root}'s class folders (its own left-out files counted in the report) and partitions them into the write's tasks: {@code shards} of them if
    * positive (at most one per image: a task with no image writes no shard, and thousands of them took minutes of
    * scheduling for nothing), else {@link #writeTasks(long, int)}. A few class folders ({@link ImageFolderListing#listsOnDriver})
    * holding up to {@code driverMaxImages} images are listed by the driver and cut into tasks of equal image counts
@@ -116,14 +115,16 @@ public final class ImageFolderPrepare {
    * write's tasks, whose image counts then differ as the folders' do, or repartitioned into {@code shards}. Either
    * way a shard costs no padding beyond its last page's tail (the compact page layout).
    */
-  static ListedImages list(SparkSession spark, String input, List<String> classes, int shards, int driverMaxImages)
+  static ListedImages list(SparkSession spark, String input, ImageFolderRoot root, int shards, int driverMaxImages)
       throws IOException {
+    List<String> classes = root.classes();
     int cores = spark.sparkContext().defaultParallelism();
     ImageFolderListing.ListedHere listedHere = ImageFolderListing.listsOnDriver(spark, classes.size())
         ? ImageFolderListing.listHere(spark, input, classes, driverMaxImages) : null;
     if (listedHere != null) {
       List<Row> here = listedHere.rows();
-      checkNotEmpty(listedHere.report(), input);
+      ListingReport report = listedHere.report().withRoot(root.leftOut());
+      checkNotEmpty(report, input);
       int tasks = shards > 0 ? (int) Math.min(shards, here.size()) : writeTasks(here.size(), cores);
       // the slices travel in Spark's serializer: as (path, label) pairs, which Kryo knows even where it requires
       // registration (it does not know Row's class); tasks make the rows
@@ -131,17 +132,18 @@ public final class ImageFolderPrepare {
       here.forEach(r -> pairs.add(new Tuple2<>(r.getString(0), r.getInt(1))));
       JavaRDD<Row> rows = JavaSparkContext.fromSparkContext(spark.sparkContext()).parallelize(pairs, tasks)
           .map(ImageFolderPrepare::row);
-      return new ListedImages(spark.createDataFrame(rows, ImageFolderListing.SCHEMA), listedHere.report(), null);
+      return new ListedImages(spark.createDataFrame(rows, ImageFolderListing.SCHEMA), report, null);
     }
     ImageFolderListing.ListedByTasks byTasks = ImageFolderListing.listByTasks(spark, input, classes);
-    long listed = byTasks.report().images();
+    ListingReport report = byTasks.report().withRoot(root.leftOut());
+    long listed = report.images();
     if (listed == 0) {
       byTasks.persisted().unpersist();
     }
-    checkNotEmpty(byTasks.report(), input);
+    checkNotEmpty(report, input);
     Dataset<Row> rows = shards > 0 ? byTasks.rows().repartition((int) Math.min(shards, listed))
         : byTasks.rows().coalesce(writeTasks(listed, cores));
-    return new ListedImages(rows, byTasks.report(), byTasks.persisted());
+    return new ListedImages(rows, report, byTasks.persisted());
   }
 
   private static Row row(Tuple2<String, Integer> pathAndLabel) {
@@ -159,24 +161,7 @@ public final class ImageFolderPrepare {
 
   /** The class folders of an ImageFolder root, sorted: a sample's label is its folder's index here. */
   public static List<String> classes(SparkSession spark, String input) throws IOException {
-    Path root = new Path(input);
-    FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
-    if (!fs.exists(root)) {
-      throw new IllegalArgumentException("Input " + input + " does not exist" + LocalPaths.tildeHint(input)
-          + (input.startsWith("/") || input.startsWith("file:") ? LocalPaths.nameCharsetHint() : ""));
-    }
-    ImageFolderListing.requireReadableNames(fs, root);
-    List<String> classes = new ArrayList<>();
-    for (FileStatus s : fs.listStatus(root)) {
-      if (s.isDirectory() && !s.getPath().getName().startsWith(".")) {
-        classes.add(s.getPath().getName());
-      }
-    }
-    if (classes.isEmpty()) {
-      throw new IllegalArgumentException("Input " + input + " has no class folders; expected <input>/<class>/<image>");
-    }
-    classes.sort(CodePointOrder.INSTANCE);
-    return classes;
+    return ImageFolderRoot.of(spark.sparkContext().hadoopConfiguration(), input).classes();
   }
 
   /** {@link #run(SparkSession, String, String, Map, int, SaveMode, Progress)} with no progress display. */
@@ -193,10 +178,11 @@ public final class ImageFolderPrepare {
       SaveMode mode, Progress progress) throws IOException {
     long t0 = System.nanoTime();
     InputOutputOverlap.refuse(spark.sparkContext().hadoopConfiguration(), input, output);
-    List<String> classes = classes(spark, input);
+    ImageFolderRoot root = ImageFolderRoot.of(spark.sparkContext().hadoopConfiguration(), input);
+    List<String> classes = root.classes();
     DatasetManifest existing = mode == SaveMode.Append ? existingManifest(spark, output) : null;
     ClassLabels labels = existing == null ? ClassLabels.of(classes) : ClassLabels.appendedTo(existing, output, classes);
-    ListedImages images = list(spark, input, classes, shards, ImageFolderListing.DRIVER_LISTING_MAX_IMAGES);
+    ListedImages images = list(spark, input, root, shards, ImageFolderListing.DRIVER_LISTING_MAX_IMAGES);
     Dataset<Row> files = images.rows().select(col("path"), col("path").as("image"), labels.label(col("label")));
     long listed = images.report().images();
     // the write tasks read each image by path themselves, at a fraction of the cost per row of binaryFile's content

@@ -17,8 +17,8 @@ import org.sparkbeton.format.Counts;
 /**
  * What a listing of class folders left out, counted so that the summary accounts for every file and not only for
  * the images: files that are not images by their extension (per extension: a folder of {@code .heic} photos read as
- * none, without a word, before), hidden names (starting with {@code .}), and image names that are symbolic links to
- * nothing. Small: it travels from each listing task to the driver.
+ * none, without a word, before), hidden names (starting with {@code .}), image names that are symbolic links to
+ * nothing, and images directly under the root, in no class folder. Small: it travels from each listing task to the driver.
  */
 final class LeftOutFiles implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -38,6 +38,7 @@ final class LeftOutFiles implements Serializable {
   private long hiddenFiles;
   private long hiddenFolders;
   private long danglingLinks;
+  private long imagesOutsideClassFolders;
 
   /** Counts the file {@code name}, which has no image extension. */
   void notAnImage(String name) {
@@ -66,6 +67,15 @@ final class LeftOutFiles implements Serializable {
     danglingLinks++;
   }
 
+  /** Counts an image directly under the root of the tree, in no class folder. */
+  void imageOutsideClassFolders() {
+    imagesOutsideClassFolders++;
+  }
+
+  long imagesOutsideClassFolders() {
+    return imagesOutsideClassFolders;
+  }
+
   /** Adds the counts of {@code other} to these. */
   void add(LeftOutFiles other) {
     other.notImagesByExtension.forEach(this::countNotImages);
@@ -73,15 +83,19 @@ final class LeftOutFiles implements Serializable {
     hiddenFiles += other.hiddenFiles;
     hiddenFolders += other.hiddenFolders;
     danglingLinks += other.danglingLinks;
+    imagesOutsideClassFolders += other.imagesOutsideClassFolders;
   }
 
   long notImages() {
     return notImagesByExtension.values().stream().mapToLong(Long::longValue).sum() + notImagesOfOtherExtensions;
   }
 
-  /** The files left out: not images, hidden files and dangling links (hidden folders are not looked into). */
+  /**
+   * The files left out: not images, hidden files, dangling links and images in no class folder (hidden folders are
+   * not looked into).
+   */
   long files() {
-    return notImages() + hiddenFiles + danglingLinks;
+    return notImages() + hiddenFiles + danglingLinks + imagesOutsideClassFolders;
   }
 
   boolean isEmpty() {
@@ -94,6 +108,9 @@ final class LeftOutFiles implements Serializable {
    */
   String describe() {
     List<String> parts = new ArrayList<>();
+    if (imagesOutsideClassFolders > 0) {
+      parts.add(Counts.of(imagesOutsideClassFolders, "image") + " directly under the input, in no class folder");
+    }
     if (notImages() > 0) {
       parts.add(notImages() == 1 ? "1 file that is not an image by its extension (" + extensions() + ")"
           : Counts.of(notImages(), "file") + " that are not images by their extension (" + extensions() + ")");

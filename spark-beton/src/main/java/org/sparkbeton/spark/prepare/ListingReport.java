@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.sparkbeton.format.Counts;
 
 /**
  * What the listing of an ImageFolder tree found besides its images: the files it left out in all class folders, and
@@ -32,9 +33,29 @@ record ListingReport(long images, LeftOutFiles leftOut, Map<String, LeftOutFiles
     return new ListingReport(images, total, noImage);
   }
 
-  /** One warning per class folder that holds files but no image, naming it and what was left out of it. */
+  /**
+   * This report with {@code root}'s left-out files (those directly under the input, beside the class folders)
+   * counted in.
+   */
+  ListingReport withRoot(LeftOutFiles root) {
+    LeftOutFiles total = new LeftOutFiles();
+    total.add(leftOut);
+    total.add(root);
+    return new ListingReport(images, total, classesWithNoImage);
+  }
+
+  /**
+   * A warning for images directly under the input (they belong to no class, so they are not written), then one per
+   * class folder that holds files but no image, naming it and what was left out of it.
+   */
   List<String> warnings() {
     List<String> warnings = new ArrayList<>();
+    long loose = leftOut.imagesOutsideClassFolders();
+    if (loose > 0) {
+      warnings.add(Counts.of(loose, "image") + (loose == 1 ? " lies" : " lie") + " directly under the input, in no"
+          + " class folder, and " + (loose == 1 ? "was" : "were") + " left out: a sample's class is its image's"
+          + " folder, so move " + (loose == 1 ? "it" : "them") + " into one");
+    }
     classesWithNoImage.forEach((name, left) -> warnings.add("class folder '" + name + "' has no images, so its"
         + " class gets 0 samples: left out " + left.describe()));
     return warnings;

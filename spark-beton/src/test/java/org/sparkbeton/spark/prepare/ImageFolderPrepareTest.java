@@ -255,7 +255,8 @@ class ImageFolderPrepareTest {
     assertThat(r.samples()).isEqualTo(17);
     assertThat(r.samplesPerClass()).containsEntry("class_00", 6L).containsEntry("class_01", 6L)
         .containsEntry("class_02", 5L);
-    assertThat(r.listing().leftOut().describe()).isEqualTo("1 hidden file (names starting with .)");
+    assertThat(r.listing().leftOut().describe()).isEqualTo("1 image directly under the input, in no class folder,"
+        + " 1 hidden file (names starting with .)");
     List<String> records;
     try (var files = Files.list(out.resolve("_quarantine"))) {
       records = Files.readAllLines(files.filter(f -> f.toString().endsWith(".jsonl")).findFirst().orElseThrow());
@@ -302,8 +303,9 @@ class ImageFolderPrepareTest {
   }
 
   /**
-   * What the listing leaves out is counted per extension, whether the driver or tasks list the folders, and a class
-   * folder of files that are all left out (HEIC photos) is named.
+   * What the listing leaves out is counted per extension, whether the driver or tasks list the folders, with the
+   * files beside the class folders; a class folder of files that are all left out (HEIC photos) and images in no
+   * class folder are named in warnings.
    */
   @Test
   void whatTheListingLeavesOutIsCountedBothWays() throws Exception {
@@ -320,19 +322,25 @@ class ImageFolderPrepareTest {
       Files.writeString(heic.resolve("IMG_000" + i + ".HEIC"), "x");
     }
     Files.write(Files.createDirectories(input.resolve("dog")).resolve("d.png"), TestPhotos.photo(31, 3));
-    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
+    Files.write(input.resolve("stray.jpg"), TestPhotos.photo(31, 4));
+    Files.writeString(input.resolve("LICENSE"), "x");
+    Files.writeString(input.resolve(".DS_Store"), "x");
+    ImageFolderRoot root = ImageFolderRoot.of(spark.sparkContext().hadoopConfiguration(), input.toString());
 
-    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16);
-    ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), classes, 0, 0);
+    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), root, 0, 16);
+    ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), root, 0, 0);
     try {
       for (ImageFolderPrepare.ListedImages listed : List.of(here, byTasks)) {
         assertThat(listed.report().images()).isEqualTo(3);
         assertThat(listed.rows().count()).isEqualTo(3);
         assertThat(listed.report().images()).isEqualTo(3);
-        assertThat(listed.report().leftOut().describe()).isEqualTo("8 files that are not images by their extension"
-            + " (3 .heic, 2 .txt, 1 .db, 1 .jfif, 1 of other extensions), 1 hidden file (names starting with .)");
-        assertThat(listed.report().warnings()).containsExactly("class folder 'heic' has no images, so its class gets"
-            + " 0 samples: left out 3 files that are not images by their extension (3 .heic)");
+        assertThat(listed.report().leftOut().describe()).isEqualTo("1 image directly under the input, in no class"
+            + " folder, 9 files that are not images by their extension (3 .heic, 2 .txt, 1 without an extension,"
+            + " 1 .db, 2 of other extensions), 2 hidden files (names starting with .)");
+        assertThat(listed.report().warnings()).containsExactly("1 image lies directly under the input, in no class"
+            + " folder, and was left out: a sample's class is its image's folder, so move it into one",
+            "class folder 'heic' has no images, so its class gets 0 samples: left out 3 files that are not images by"
+            + " their extension (3 .heic)");
       }
     } finally {
       byTasks.release();
@@ -347,16 +355,16 @@ class ImageFolderPrepareTest {
     Path folder = Files.createDirectories(input.resolve("class_00"));
     Files.write(folder.resolve("ok.jpg"), TestPhotos.photo(31, 1));
     ImageFolderListingTest.writeLatin1Name(folder);
-    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
+    ImageFolderRoot root = ImageFolderRoot.of(spark.sparkContext().hadoopConfiguration(), input.toString());
     String message = "Cannot read the name of an entry of folder file:" + folder + " (it reads as"
         + " 'photo_\ufffdt\ufffd.jpg'): its bytes are not UTF-8; rename it in UTF-8, e.g. with convmv -f latin1 -t"
         + " utf8 -r --notest " + folder + " where names were written in Latin-1 (without --notest convmv only"
         + " shows what it would rename)";
-    assertThatThrownBy(() -> ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16))
+    assertThatThrownBy(() -> ImageFolderPrepare.list(spark, input.toString(), root, 0, 16))
         .isInstanceOf(UnreadableNameException.class).hasMessage(message);
     spark.conf().set(ImageFolderListing.PARALLEL_LISTING_THRESHOLD, "0");
     try {
-      assertThatThrownBy(() -> ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16))
+      assertThatThrownBy(() -> ImageFolderPrepare.list(spark, input.toString(), root, 0, 16))
           .isInstanceOf(UnreadableNameException.class).hasMessage(message)
           .hasCauseInstanceOf(org.apache.spark.SparkException.class);
     } finally {
@@ -474,7 +482,7 @@ class ImageFolderPrepareTest {
   @Test
   void aFewClassFoldersAreListedByTheDriverIntoEqualTasks() throws Exception {
     Path input = unevenClasses("uneven");
-    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
+    ImageFolderRoot root = ImageFolderRoot.of(spark.sparkContext().hadoopConfiguration(), input.toString());
     List<String> expected = new ArrayList<>();
     for (int p = 0; p < 3; p++) {
       expected.add("0 p0" + p + ".jpg");
@@ -484,20 +492,20 @@ class ImageFolderPrepareTest {
     }
     expected.add("2 p00.jpg");
 
-    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 3, 16);
+    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), root, 3, 16);
     assertThat(here.report().images()).isEqualTo(16);
     List<List<String>> parts = partitions(here);
     assertThat(parts).extracting(List::size).containsExactly(5, 5, 6);
     assertThat(parts.stream().flatMap(List::stream).toList()).isEqualTo(expected);
-    assertThat(partitions(ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16)))
+    assertThat(partitions(ImageFolderPrepare.list(spark, input.toString(), root, 0, 16)))
         .extracting(List::size).containsExactly(8, 8); // writeTasks(16, 2 cores)
 
     // more images than the driver lists: tasks list them
-    assertListedByTasks(ImageFolderPrepare.list(spark, input.toString(), classes, 0, 15), expected);
+    assertListedByTasks(ImageFolderPrepare.list(spark, input.toString(), root, 0, 15), expected);
     // more class folders than the driver lists: tasks list them
     spark.conf().set(ImageFolderListing.PARALLEL_LISTING_THRESHOLD, "2");
     try {
-      assertListedByTasks(ImageFolderPrepare.list(spark, input.toString(), classes, 0, 16), expected);
+      assertListedByTasks(ImageFolderPrepare.list(spark, input.toString(), root, 0, 16), expected);
     } finally {
       spark.conf().unset(ImageFolderListing.PARALLEL_LISTING_THRESHOLD);
     }
@@ -510,10 +518,10 @@ class ImageFolderPrepareTest {
   @Test
   void moreShardsThanImagesAreOnePerImage() throws Exception {
     Path input = unevenClasses("uneven-many-shards");
-    List<String> classes = ImageFolderPrepare.classes(spark, input.toString());
-    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), classes, 100_000, 16);
+    ImageFolderRoot root = ImageFolderRoot.of(spark.sparkContext().hadoopConfiguration(), input.toString());
+    ImageFolderPrepare.ListedImages here = ImageFolderPrepare.list(spark, input.toString(), root, 100_000, 16);
     assertThat(partitions(here)).hasSize(16).allSatisfy(part -> assertThat(part).hasSize(1));
-    ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), classes, 100_000, 15);
+    ImageFolderPrepare.ListedImages byTasks = ImageFolderPrepare.list(spark, input.toString(), root, 100_000, 15);
     try {
       assertThat(byTasks.rows().rdd().getNumPartitions()).isEqualTo(16);
     } finally {

@@ -229,16 +229,19 @@ class PrepareCliTest {
     Path heic = Files.createDirectories(photos.resolve("heic"));
     Files.writeString(heic.resolve("IMG_0001.HEIC"), "x");
     Files.writeString(heic.resolve("IMG_0002.heic"), "x");
+    Files.copy(photos.resolve("class_00").resolve("photo_00000.jpg"), photos.resolve("stray.jpg"));
     String[] command = {"--input", "photos", "--output", "dataset", "--overwrite", "--master", "local[2]",
         "--page-size", "2M", "--max-resolution", "64", "--progress-interval", "0"};
 
     Run run = prepare(command);
     assertThat(run.exitCode()).as("exit code; stderr: %s", run.err()).isZero();
-    assertThat(run.out()).contains("images listed     4", "left out          3 files that are not images by their"
-        + " extension (2 .heic, 1 .txt)", "samples written   4");
+    assertThat(run.out()).contains("images listed     4", "left out          1 image directly under the input, in no"
+        + " class folder, 3 files that are not images by their extension (2 .heic, 1 .txt)", "samples written   4");
     assertThat(run.out()).anySatisfy(l -> assertThat(l).matches("2 +heic +0"));
-    assertThat(run.err()).containsExactly("beton-prepare: warning: class folder 'heic' has no images, so its class"
-        + " gets 0 samples: left out 2 files that are not images by their extension (2 .heic)");
+    assertThat(run.err()).containsExactly("beton-prepare: warning: 1 image lies directly under the input, in no class"
+        + " folder, and was left out: a sample's class is its image's folder, so move it into one",
+        "beton-prepare: warning: class folder 'heic' has no images, so its class gets 0 samples: left out 2 files that"
+        + " are not images by their extension (2 .heic)");
 
     Path folder = photos.resolve("class_01");
     ImageFolderListingTest.writeLatin1Name(folder);

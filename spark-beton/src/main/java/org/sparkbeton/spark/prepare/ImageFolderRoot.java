@@ -1,0 +1,56 @@
+package org.sparkbeton.spark.prepare;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.sparkbeton.format.Counts;
+import org.sparkbeton.format.io.LocalPaths;
+
+/**
+ * The top level of an ImageFolder tree: its class folders, sorted (a sample's label is its folder's index here), and
+ * what lies beside them, counted as left out: files directly under the root (images there belong to no class, as in
+ * torchvision's {@code ImageFolder}; a user who mixed a few in among the class folders lost them without a word
+ * before) and hidden names.
+ *
+ * @param classes the class folder names, in label order
+ * @param leftOut the files and hidden folders directly under the root
+ */
+record ImageFolderRoot(List<String> classes, LeftOutFiles leftOut) {
+
+  /** The top level of {@code input}; refuses one that does not exist or holds no class folder. */
+  static ImageFolderRoot of(Configuration conf, String input) throws IOException {
+    Path root = new Path(input);
+    FileSystem fs = root.getFileSystem(conf);
+    if (!fs.exists(root)) {
+      throw new IllegalArgumentException("Input " + input + " does not exist" + LocalPaths.tildeHint(input)
+          + (input.startsWith("/") || input.startsWith("file:") ? LocalPaths.nameCharsetHint() : ""));
+    }
+    ImageFolderListing.requireReadableNames(fs, root);
+    List<String> classes = new ArrayList<>();
+    LeftOutFiles leftOut = new LeftOutFiles();
+    for (FileStatus s : fs.listStatus(root)) {
+      String name = s.getPath().getName();
+      if (ImageFolderListing.isHidden(name)) {
+        leftOut.hidden(s.isDirectory());
+      } else if (s.isDirectory()) {
+        classes.add(name);
+      } else if (ImageFolderListing.isImage(name)) {
+        leftOut.imageOutsideClassFolders();
+      } else {
+        leftOut.notAnImage(name);
+      }
+    }
+    if (classes.isEmpty()) {
+      long loose = leftOut.imagesOutsideClassFolders();
+      throw new IllegalArgumentException("Input " + input + " has no class folders; expected <input>/<class>/<image>"
+          + (loose == 0 ? "" : " (it holds " + Counts.of(loose, "image")
+          + " directly: an ImageFolder's label is its image's class folder, so put them in one folder per class)"));
+    }
+    classes.sort(CodePointOrder.INSTANCE);
+    return new ImageFolderRoot(List.copyOf(classes), leftOut);
+  }
+}
