@@ -3,6 +3,8 @@ package org.sparkbeton.loader.store;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
 import org.sparkbeton.format.dataset.ShardEntry;
 
 /** What a remote dataset says when the cache's budget or its disk cannot take a shard, with what would. */
@@ -47,6 +49,41 @@ final class CacheBudgetErrors {
           + " larger disk";
     }
     return e.getMessage() + ". The cache is " + cache.directory() + ", its budget " + budget + " bytes" + room + advice;
+  }
+
+  /** Bytes of a cache directory held by loaders of this process, and by other processes, when room could not be made. */
+  record Held(long here, long elsewhere) {
+    long total() {
+      return here + elsewhere;
+    }
+  }
+
+  /** Why shard {@code name} found no room: loaders of this process hold it and made no progress for {@code stallMillis}. */
+  static String noRoomStalled(Path dir, String name, long bytes, long budget, Held held, long stallMillis) {
+    return noRoom(dir, name, bytes, budget, held, "loaders of this process hold " + held.here() + " bytes of it, and"
+        + " have released or downloaded no shard for " + seconds(stallMillis) + ": the room is not coming (a loader"
+        + " paused mid-epoch by the thread that now waits, e.g. a training loop that runs a validation loader between"
+        + " its batches, releases nothing)");
+  }
+
+  /** Why shard {@code name} found no room after waiting {@code waitMillis} for it. */
+  static String noRoomAfterWaiting(Path dir, String name, long bytes, long budget, Held held, long waitMillis) {
+    return noRoom(dir, name, bytes, budget, held, "after " + seconds(waitMillis) + ", loaders still hold "
+        + held.total() + " bytes of it (" + held.here() + " in this process, " + held.elsewhere() + " in other"
+        + " processes on this node)");
+  }
+
+  private static String noRoom(Path dir, String name, long bytes, long budget, Held held, String why) {
+    return "No room for shard " + name + " (" + bytes + " bytes) in the shard cache " + dir + ": its budget of "
+        + budget + " bytes covers the whole directory, every dataset and process sharing it, and " + why + ". Give"
+        + " every loader that shares the directory the same cacheBytes, at least " + (held.total() + bytes)
+        + " (what is held now plus this shard), or leave cacheBytes unset in all of them (the default is the disk's:"
+        + " " + percent() + " of its free space plus what the cache holds); or give each loader its own cacheDir, or"
+        + " have each read fewer shards at once (ShardWindowOrder.window)";
+  }
+
+  private static String seconds(long millis) {
+    return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(Locale.ROOT, "%.1f s", millis / 1000.0);
   }
 
   private static String percent() {

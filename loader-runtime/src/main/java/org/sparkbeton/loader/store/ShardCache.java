@@ -320,7 +320,7 @@ public final class ShardCache implements AutoCloseable {
     Path part = dir.resolve(key + "-" + bytes + ".part");
     long deadline = System.nanoTime() + waitMillis * 1_000_000L;
     while (true) {
-      Holders held;
+      CacheBudgetErrors.Held held;
       budgetMutex.lock();
       try {
         FileLock g = poll(budgetChannel, false, cancelled);
@@ -348,10 +348,11 @@ public final class ShardCache implements AutoCloseable {
         budgetMutex.unlock();
       }
       long now = System.nanoTime();
-      boolean stalled = held.here + bytes > budget && downloading.get() == 0
+      boolean stalled = held.here() + bytes > budget && downloading.get() == 0
           && now - lastProgress > stallMillis * 1_000_000L;
       if (stalled || now > deadline) {
-        throw new IOException(noRoom(name, bytes, budget, held, stalled));
+        throw new IOException(stalled ? CacheBudgetErrors.noRoomStalled(dir, name, bytes, budget, held, stallMillis)
+            : CacheBudgetErrors.noRoomAfterWaiting(dir, name, bytes, budget, held, waitMillis));
       }
       if (cancelled.getAsBoolean()) {
         throw new CancellationException("staging stopped");
@@ -360,17 +361,14 @@ public final class ShardCache implements AutoCloseable {
     }
   }
 
-  /** Bytes of the directory held by loaders of this process, and by other processes, when room could not be made. */
-  private record Holders(long here, long elsewhere) {}
-
-  private Holders holders(List<Entry> entries, String except, long used) {
+  private CacheBudgetErrors.Held holders(List<Entry> entries, String except, long used) {
     long here = 0;
     for (Entry e : entries) {
       if (!e.key.equals(except) && heldHere(e.key)) {
         here += e.bytes;
       }
     }
-    return new Holders(here, Math.max(0, used - here));
+    return new CacheBudgetErrors.Held(here, Math.max(0, used - here));
   }
 
   /** Whether a loader of this process pins {@code key} or is downloading it. */
@@ -388,25 +386,6 @@ public final class ShardCache implements AutoCloseable {
     } finally {
       k.lock.unlock();
     }
-  }
-
-  private String noRoom(String name, long bytes, long budget, Holders held, boolean stalled) {
-    String why = stalled
-        ? "loaders of this process hold " + held.here + " bytes of it, and have released or downloaded no shard for "
-            + seconds(stallMillis) + ": the room is not coming (a loader paused mid-epoch by the thread that now"
-            + " waits, e.g. a training loop that runs a validation loader between its batches, releases nothing)"
-        : "after " + seconds(waitMillis) + ", loaders still hold " + (held.here + held.elsewhere) + " bytes of it ("
-            + held.here + " in this process, " + held.elsewhere + " in other processes on this node)";
-    return "No room for shard " + name + " (" + bytes + " bytes) in the shard cache " + dir + ": its budget of "
-        + budget + " bytes covers the whole directory, every dataset and process sharing it, and " + why + ". Give"
-        + " every loader that shares the directory the same cacheBytes, at least " + (held.here + held.elsewhere + bytes)
-        + " (what is held now plus this shard), or leave cacheBytes unset in all of them (the default is the disk's:"
-        + " " + (int) (DISK_SHARE * 100) + "% of its free space plus what the cache holds); or give each loader its"
-        + " own cacheDir, or have each read fewer shards at once (ShardWindowOrder.window)";
-  }
-
-  private static String seconds(long millis) {
-    return millis % 1000 == 0 ? millis / 1000 + " s" : String.format(java.util.Locale.ROOT, "%.1f s", millis / 1000.0);
   }
 
   /** Deletes least recently used files no one holds until {@code needed} bytes are free; returns bytes freed. */
