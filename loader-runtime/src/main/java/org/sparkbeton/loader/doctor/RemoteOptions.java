@@ -2,12 +2,16 @@ package org.sparkbeton.loader.doctor;
 
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Objects;
 import org.sparkbeton.loader.Loader;
+import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.loader.LoaderBuilder;
 import org.sparkbeton.loader.store.DatasetStore;
 import org.sparkbeton.loader.store.DatasetStoreProvider;
+import org.sparkbeton.loader.store.RangedDataset;
+import org.sparkbeton.loader.store.ShardCache;
 import org.sparkbeton.loader.store.StagingConfig;
 import org.sparkbeton.loader.store.StagingListener;
 
@@ -62,16 +66,16 @@ public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDi
       return cacheBytes;
     }
     try {
-      return org.sparkbeton.loader.store.ShardCache.defaultBudget(cacheDir);
+      return ShardCache.defaultBudget(cacheDir);
     } catch (IOException e) {
       return datasetBytes;
     }
   }
 
   /** Refuses, before measuring, a budget the loader would refuse: smaller than the largest shard. */
-  void checkBudget(org.sparkbeton.loader.store.RangedDataset ds) {
-    org.sparkbeton.format.dataset.ShardEntry largest = ds.entries().get(0);
-    for (org.sparkbeton.format.dataset.ShardEntry e : ds.entries()) {
+  void checkBudget(RangedDataset ds) {
+    ShardEntry largest = ds.entries().get(0);
+    for (ShardEntry e : ds.entries()) {
       largest = e.bytes() > largest.bytes() ? e : largest;
     }
     if (cacheBytes > 0 && largest.bytes() > cacheBytes) {
@@ -83,7 +87,7 @@ public record RemoteOptions(URI uri, DatasetStoreProvider provider, Path cacheDi
 
   long usableBytes() {
     try {
-      return java.nio.file.Files.getFileStore(cacheDir).getUsableSpace();
+      return Files.getFileStore(cacheDir).getUsableSpace();
     } catch (IOException e) {
       return -1;
     }
