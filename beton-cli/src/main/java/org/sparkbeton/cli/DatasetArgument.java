@@ -17,6 +17,7 @@ import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.loader.LoaderFailedException;
 import org.sparkbeton.loader.doctor.RemoteOptions;
 import org.sparkbeton.loader.hadoop.HadoopDatasetStoreProvider;
+import org.sparkbeton.loader.hadoop.S3aRetries;
 
 /**
  * The DATASET of {@code doctor} and {@code bench}: a local .beton file or dataset directory, or a remote dataset
@@ -101,7 +102,8 @@ final class DatasetArgument {
 
   /**
    * The Hadoop configuration for the remote dataset {@code uri} ({@code arg} as given), once this Java can run Hadoop
-   * and a Hadoop FileSystem serves the URI's scheme; refused, saying why, where not.
+   * and a Hadoop FileSystem serves the URI's scheme; refused, saying why, where not. S3A's retries left at Hadoop's
+   * defaults are bounded ({@link S3aRetries}): a store that is down kept a command silent for minutes.
    */
   static Configuration remoteConfiguration(String arg, URI uri, HadoopFlags flags) {
     HadoopJavaSupport.refusal().ifPresent(why -> {
@@ -115,7 +117,7 @@ final class DatasetArgument {
               + " classpath; see beton-cli/README.md)" : " on the classpath")
           + "; the loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems");
     }
-    return conf;
+    return S3aRetries.bounded(conf);
   }
 
   private static Dataset local(Path path, RemoteFlags flags) {

@@ -103,8 +103,8 @@ public final class HadoopDatasetStore implements DatasetStore {
     try {
       return fs.open(new Path(root, shard));
     } catch (FileNotFoundException e) {
-      FileNotFoundException gone = new FileNotFoundException("Shard " + shard + " of " + uri + " is gone: deleted"
-          + " since this loader read the dataset's manifest");
+      FileNotFoundException gone = new FileNotFoundException("Shard " + shard + " of " + uri + " is gone: the"
+          + " manifest lists it, and the store has no such file");
       gone.initCause(e);
       throw gone;
     }

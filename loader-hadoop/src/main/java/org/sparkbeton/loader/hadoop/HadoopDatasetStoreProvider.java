@@ -24,8 +24,9 @@ public final class HadoopDatasetStoreProvider implements DatasetStoreProvider {
     this(new Configuration());
   }
 
+  /** With {@code conf}; S3A's retries it leaves at Hadoop's defaults are bounded ({@link S3aRetries}). */
   public HadoopDatasetStoreProvider(Configuration conf) {
-    this.conf = Objects.requireNonNull(conf, "conf");
+    this.conf = S3aRetries.bounded(Objects.requireNonNull(conf, "conf"));
   }
 
   @Override

@@ -146,8 +146,8 @@ class HdfsLoaderTest {
       }).hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone since this loader read the dataset's"
           + " manifest, and cannot be rebuilt from the dataset as it is now: the manifest still lists it: it was"
           + " deleted by something other than a write or a compaction. Build the loader again")
-          .hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone: deleted since this loader read"
-              + " the dataset's manifest");
+          .hasStackTraceContaining("Shard " + shard + " of " + vanishing + " is gone: the manifest lists it, and the"
+              + " store has no such file");
     }
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -177,5 +178,27 @@ class S3LoaderTest {
   void aMissingDatasetNamesTheStore() {
     assertThatThrownBy(() -> loader("nothing-here", tmp.resolve("cache-missing")).build())
         .hasMessageContaining("s3a://beton/nothing-here has no _manifest.json: not a dataset directory");
+  }
+
+  /**
+   * A store that is down, with S3A's retries left at Hadoop's defaults (as a user's configuration leaves them):
+   * they kept the first call retrying for about 13 minutes without a word; bounded ({@link S3aRetries}), the
+   * loader says what it could not reach in seconds.
+   */
+  @Test
+  @Order(5)
+  void aStoreThatIsDownFailsInSecondsWithS3aDefaults() throws Exception {
+    int closedPort;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      closedPort = socket.getLocalPort();
+    }
+    Configuration conf = new Configuration();
+    s3.s3aSettings().forEach(conf::set);
+    conf.set("fs.s3a.endpoint", "http://127.0.0.1:" + closedPort);
+    long t0 = System.nanoTime();
+    assertThatThrownBy(() -> Loader.builder(URI.create("s3a://beton/photos"), new HadoopDatasetStoreProvider(conf))
+        .cacheDir(tmp.resolve("cache-down")).batchSize(16).pipeline("label", new IntDecoder()).build())
+        .hasMessageContaining("s3a://beton/photos/_manifest.json").hasMessageContaining("Connection refused");
+    assertThat((System.nanoTime() - t0) / 1e9).isLessThan(30);
   }
 }

@@ -1,8 +1,11 @@
 package org.sparkbeton.loader.store;
 
+import java.io.EOFException;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -88,7 +91,9 @@ final class ShardMetadata {
 
   /**
    * Opens shard {@code e}'s metadata from {@code source}: reads it all into the source and checks its sample count
-   * against the manifest's. An I/O error names the shard and the store.
+   * against the manifest's. An I/O error names the shard and the store; a shard the store lacks, or holds shorter
+   * than the manifest says (a dataset uploaded in part, a copy cut short), says so: the store's own words were "no
+   * such file" or a bare end of file.
    */
   static BetonReader open(DatasetStore store, ShardEntry e, MetadataSource source) throws IOException {
     try {
@@ -104,9 +109,21 @@ final class ShardMetadata {
         throw x;
       }
       return reader;
+    } catch (FileNotFoundException | NoSuchFileException x) {
+      throw new IOException("Shard " + e.path() + " of " + store.uri() + " is missing: the manifest lists it, and"
+          + " the store has no such file (not uploaded with the manifest, or deleted since); "
+          + verifyHint(store), x);
+    } catch (EOFException x) {
+      throw new IOException("Shard " + e.path() + " of " + store.uri() + " is shorter than the manifest's "
+          + e.bytes() + " bytes (its metadata ends past the store's copy): cut short, or still being uploaded; "
+          + verifyHint(store), x);
     } catch (IOException x) {
       throw new IOException("Cannot read the metadata of shard " + e.path() + " of " + store.uri() + ": " + x, x);
     }
+  }
+
+  private static String verifyHint(DatasetStore store) {
+    return "`beton verify " + store.uri() + "` lists every shard missing or cut short";
   }
 
   /** Closes the readers opened ({@code null} ones are not). */

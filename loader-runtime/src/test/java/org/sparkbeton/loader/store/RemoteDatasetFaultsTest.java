@@ -158,6 +158,34 @@ class RemoteDatasetFaultsTest {
     assertThat(counting.retries).as("not retried").hasValue(0);
   }
 
+  /**
+   * A dataset uploaded in part (the manifest with some of its shards) or a shard cut short in the store, met when
+   * the loader opens it: said as such (the store's own words were "no such file", or a bare end of file, which the
+   * loader had put as a shard deleted since it read the manifest).
+   */
+  @Test
+  void aShardMissingOrCutShortWhenTheLoaderOpensIsSaidToBe() throws Exception {
+    Path missing = dataset(tmp.resolve("missing"));
+    String gone = ShardDirs.shardName(3);
+    Files.delete(missing.resolve(gone));
+    assertThatThrownBy(() -> remote(missing, tmp.resolve("cache-missing")).build())
+        .hasMessage("Shard " + gone + " of " + missing.toUri() + " is missing: the manifest lists it, and the store has"
+            + " no such file (not uploaded with the manifest, or deleted since); `beton verify " + missing.toUri()
+            + "` lists every shard missing or cut short");
+
+    Path cut = dataset(tmp.resolve("cut"));
+    String victim = ShardDirs.shardName(4);
+    long size = Files.size(cut.resolve(victim));
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(cut.resolve(victim),
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.truncate(size / 2);
+    }
+    assertThatThrownBy(() -> remote(cut, tmp.resolve("cache-cut")).build())
+        .hasMessage("Shard " + victim + " of " + cut.toUri() + " is shorter than the manifest's " + size + " bytes"
+            + " (its metadata ends past the store's copy): cut short, or still being uploaded; `beton verify "
+            + cut.toUri() + "` lists every shard missing or cut short");
+  }
+
   @Test
   void aStreamThatEndsEarlyWhileTheStoreHoldsTheWholeShardIsRetried() throws Exception {
     Path store = dataset(tmp);
