@@ -56,7 +56,8 @@ public final class BetonCli implements Runnable {
   public static void main(String[] args) {
     // the commands that decode print the codec's fallback warning themselves (verify --decode, bench, prepare)
     System.setProperty(NativeLibrary.LOG_FALLBACK_PROPERTY, "false");
-    PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16));
+    StandardOutput stdout = new StandardOutput();
+    PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(stdout, StandardCharsets.UTF_8), 1 << 16));
     PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
     CommandLine cli = commandLine();
     cli.setOut(out);
@@ -70,6 +71,11 @@ public final class BetonCli implements Runnable {
       code = USAGE;
     }
     out.flush();
+    String failure = stdout.writeFailure();
+    if (failure != null) {
+      err.println("beton: cannot write the output: " + failure);
+      code = USAGE;
+    }
     err.flush();
     System.exit(code);
   }

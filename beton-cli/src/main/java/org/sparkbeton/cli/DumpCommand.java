@@ -84,7 +84,7 @@ final class DumpCommand implements Callable<Integer> {
         for (long s = from; s < end; s++) {
           out.println(row(json, s));
           if ((s & 1023) == 1023 && out.checkError()) {
-            return BetonCli.OK; // stdout closed (e.g. piped into head): stop quietly
+            return BetonCli.OK; // the output failed: a pipe's reader gone (head), or a full disk; main says which
           }
         }
         out.flush();

@@ -142,6 +142,7 @@ public final class Inspect {
     private final String field;
     private long jpg;
     private long raw;
+    private long otherMode;
     private int minW = Integer.MAX_VALUE;
     private int maxW;
     private int minH = Integer.MAX_VALUE;
@@ -161,6 +162,8 @@ public final class Inspect {
         jpg++;
       } else if (mode == ImageMode.RAW) {
         raw++;
+      } else {
+        otherMode++;
       }
       int w = Short.toUnsignedInt(record.getShort(at + RgbImageField.WIDTH));
       int h = Short.toUnsignedInt(record.getShort(at + RgbImageField.HEIGHT));
@@ -185,7 +188,7 @@ public final class Inspect {
         }
       }
       boolean any = !sizes.isEmpty();
-      return new InspectReport.ImageStats(field, jpg, raw, any ? minW : 0, maxW, any ? minH : 0, maxH, buckets, list);
+      return new InspectReport.ImageStats(field, jpg, raw, otherMode, any ? minW : 0, maxW, any ? minH : 0, maxH, buckets, list);
     }
   }
 }

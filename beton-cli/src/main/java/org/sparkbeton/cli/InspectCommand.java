@@ -131,7 +131,8 @@ final class InspectCommand implements Callable<Integer> {
 
     for (InspectReport.ImageStats img : r.images()) {
       b.append('\n').append("image field '").append(img.field()).append("'\n");
-      line(b, "  mode", "jpg " + img.jpg() + ", raw " + img.raw());
+      line(b, "  mode", "jpg " + img.jpg() + ", raw " + img.raw() + (img.otherMode() == 0 ? ""
+          : ", other " + img.otherMode() + " (a mode byte neither 0 nor 1: damaged records; beton verify names them)"));
       line(b, "  width", img.minWidth() + " .. " + img.maxWidth());
       line(b, "  height", img.minHeight() + " .. " + img.maxHeight());
       line(b, "  longer side", img.longestSide().stream().map(s -> s.label() + ": " + s.count())
@@ -220,7 +221,8 @@ final class InspectCommand implements Callable<Integer> {
     for (int i = 0; i < r.images().size(); i++) {
       InspectReport.ImageStats img = r.images().get(i);
       b.append(i > 0 ? ", " : "").append("{\"field\": ").append(JsonStrings.quote(img.field()))
-          .append(", \"modes\": {\"jpg\": ").append(img.jpg()).append(", \"raw\": ").append(img.raw()).append('}')
+          .append(", \"modes\": {\"jpg\": ").append(img.jpg()).append(", \"raw\": ").append(img.raw())
+          .append(img.otherMode() == 0 ? "" : ", \"other\": " + img.otherMode()).append('}')
           .append(", \"width\": [").append(img.minWidth()).append(", ").append(img.maxWidth()).append(']')
           .append(", \"height\": [").append(img.minHeight()).append(", ").append(img.maxHeight()).append(']')
           .append(", \"longest_side\": {");

@@ -10,6 +10,7 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.fields.RgbImageField;
 import org.sparkbeton.format.tools.Rewrite;
 import org.sparkbeton.format.write.PageLayout;
 import org.sparkbeton.format.testing.GoldenFiles;
@@ -107,6 +108,26 @@ class InspectCommandTest {
       sum += f.get("payload_bytes").asLong();
     }
     assertThat(sum).isEqualTo(allocationTableTotal(GoldenFiles.bytes("every_field")));
+  }
+
+  /** A mode byte that is neither JPEG's nor raw's is counted as such (the counts summed to fewer than the samples). */
+  @Test
+  void aDamagedModeByteIsCountedAsOther(@TempDir Path dir) throws Exception {
+    Path damaged = dir.resolve("damaged.beton");
+    byte[] bytes = GoldenFiles.bytes("jpg_labels");
+    long metadataStart;
+    try (BetonReader in = BetonReader.open(GoldenFiles.path("jpg_labels"))) {
+      metadataStart = in.metadataStart();
+    }
+    bytes[(int) metadataStart + 4 * 24 + RgbImageField.MODE] = (byte) 255; // sample 4; records are 24 bytes
+    java.nio.file.Files.write(damaged, bytes);
+
+    assertThat(Cli.run("inspect", damaged.toString()).out()).contains("  mode        jpg 39, raw 0, other 1 (a mode"
+        + " byte neither 0 nor 1: damaged records; beton verify names them)\n");
+    JsonNode modes = GoldenFiles.parse(Cli.run("inspect", "--json", damaged.toString()).out()).get("images").get(0)
+        .get("modes");
+    assertThat(modes.get("jpg").asInt()).isEqualTo(39);
+    assertThat(modes.get("other").asInt()).isEqualTo(1);
   }
 
   @Test
