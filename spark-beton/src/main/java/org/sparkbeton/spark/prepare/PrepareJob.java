@@ -86,6 +86,9 @@ public final class PrepareJob {
       return fail(e, a, err, 2);
     }
     try {
+      // the demo's input is a local path, which any Hadoop serves
+      FileSystemSchemes.require(spark.sparkContext().hadoopConfiguration(), "--input", a.input());
+      FileSystemSchemes.require(spark.sparkContext().hadoopConfiguration(), "--output", a.output());
       if (a.demoImages() > 0) {
         long t0 = System.nanoTime();
         DemoImageFolder.ensure(Path.of(a.input()), a.demoImages(), 42);
