@@ -54,6 +54,15 @@ public final class Notebook {
     }
   }
 
+  /**
+   * {@code path} relative to the kernel's working directory, the notebooks' folder: what a notebook prints or hands
+   * to a tool that prints it, so that committed outputs read {@code target/work/...} instead of the folders of the
+   * machine that ran them (CommittedNotebooksTest fails on those).
+   */
+  public static Path relative(Path path) {
+    return Path.of("").toAbsolutePath().relativize(path.toAbsolutePath()).normalize();
+  }
+
   /** SHA-256 of the remaining bytes of {@code bytes} (its position is not moved), as hex. */
   public static String sha256(ByteBuffer bytes) {
     try {

@@ -10,7 +10,8 @@ import org.junit.jupiter.api.TestFactory;
 
 /**
  * The notebooks as committed read on GitHub without running: every code cell has its outputs from one run, top to
- * bottom, without errors, and each picture the notebook promises is a real PNG. Needs no Jupyter.
+ * bottom, without errors or the paths of the machine that ran it, and each picture the notebook promises is a real
+ * PNG. Needs no Jupyter; {@link CommittedOutputsTest} checks that the outputs are today's.
  */
 class CommittedNotebooksTest {
   @Test

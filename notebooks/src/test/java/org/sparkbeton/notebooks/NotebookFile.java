@@ -12,6 +12,8 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.imageio.ImageIO;
 
 /**
@@ -25,6 +27,12 @@ record NotebookFile(String name, JsonNode json) {
   static final int MIN_WIDTH = 200;
   static final int MIN_HEIGHT = 150;
   static final int MIN_COLOURS = 64;
+  /**
+   * An absolute path into the usual homes of checkouts and temporary files ({@code /work/wt/x/notebooks/...},
+   * {@code /tmp/...}, {@code /home/ana/...}): a committed output that names one shows where it was run, and differs
+   * on every machine. A relative path ({@code target/work/...}) does not match: a path character before the slash.
+   */
+  static final Pattern MACHINE_PATH = Pattern.compile("(?<![\\w./-])/(work|tmp|root|home|Users)/\\S*");
 
   static NotebookFile read(Path file) {
     try {
@@ -60,7 +68,8 @@ record NotebookFile(String name, JsonNode json) {
   /**
    * What makes this notebook unfit to commit: a code cell without outputs or without an execution count, counts
    * out of order (cells run one by one, or the notebook edited after its run), an error output, an exception on
-   * standard error, a kernel other than spark-beton, and each picture of {@code pictures} missing: no cell tagged
+   * standard error, a path of the machine that ran it in any text output ({@link #MACHINE_PATH}), a kernel other
+   * than spark-beton, and each picture of {@code pictures} missing: no cell tagged
    * {@code picture:NAME}, or no {@code image/png} output of at least 200x150 px and 64 colours in it.
    */
   List<String> problems(List<String> pictures) {
@@ -95,6 +104,11 @@ record NotebookFile(String name, JsonNode json) {
           problems.add(name + ": " + id + " printed an exception or error on standard error: " + text(o.path("text")));
         }
       }
+      String path = machinePath(outputs);
+      if (path != null) {
+        problems.add(name + ": " + id + " printed a path of the machine that ran it, " + path
+            + " (print it relative to the notebooks' folder: Notebook.relative)");
+      }
       for (JsonNode tag : cell.path("metadata").path("tags")) {
         if (tag.asText().startsWith(PICTURE_TAG)) {
           String picture = tag.asText().substring(PICTURE_TAG.length());
@@ -113,6 +127,19 @@ record NotebookFile(String name, JsonNode json) {
       }
     }
     return problems;
+  }
+
+  /** The first {@link #MACHINE_PATH} in the text of {@code outputs} (streams, text/plain results, errors), or null. */
+  private static String machinePath(JsonNode outputs) {
+    for (JsonNode o : outputs) {
+      String text = text(o.path("text")) + "\n" + text(o.path("data").path("text/plain")) + "\n"
+          + o.path("evalue").asText() + "\n" + text(o.path("traceback"));
+      Matcher m = MACHINE_PATH.matcher(text);
+      if (m.find()) {
+        return m.group();
+      }
+    }
+    return null;
   }
 
   /** Null when {@code outputs} hold a PNG a reader can look at, else what is wrong. */

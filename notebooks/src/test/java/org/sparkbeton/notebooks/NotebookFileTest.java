@@ -72,6 +72,43 @@ class NotebookFileTest {
   }
 
   @Test
+  void aPathOfTheMachineThatRanIt() {
+    assertThat(notebook(printing("  -DENGINE_CACHE_DIR=/work/wt/djlnb/notebooks/target/djl-cache\n"))
+        .problems(List.of())).singleElement().asString()
+        .startsWith("test.ipynb: cell c1 (").endsWith(") printed a path of the machine that ran it,"
+            + " /work/wt/djlnb/notebooks/target/djl-cache"
+            + " (print it relative to the notebooks' folder: Notebook.relative)");
+    for (String line : List.of("beton doctor: /home/ana/photos.beton (1 file)", "at /tmp/x", "'/root/a'",
+        "file:/Users/b/c")) {
+      assertThat(notebook(printing(line)).problems(List.of())).as(line).singleElement().asString()
+          .contains("printed a path of the machine that ran it");
+    }
+  }
+
+  @Test
+  void aPathInAResultOrAnErrorToo() {
+    ObjectNode result = JSON.createObjectNode().put("cell_type", "code").put("source", "work");
+    result.putObject("metadata");
+    result.putArray("outputs").addObject().put("output_type", "execute_result").putObject("data")
+        .put("text/plain", "/tmp/notebooks/target/work");
+    ObjectNode error = printing("x");
+    ((ArrayNode) error.get("outputs")).addObject().put("output_type", "error").put("ename", "IOException")
+        .put("evalue", "x").putArray("traceback").add("at /home/ana/notebooks/Cell.java");
+    assertThat(notebook(result, error).problems(List.of())).hasSize(3)
+        .anySatisfy(p -> assertThat(p).contains("cell c1 (work) printed a path", "/tmp/notebooks/target/work"))
+        .anySatisfy(p -> assertThat(p).contains("cell c2", "printed a path", "/home/ana/notebooks/Cell.java"));
+  }
+
+  @Test
+  void relativePathsAndOtherSlashesAreNotAMachinesPath() {
+    for (String line : List.of("target/work/open_in_ffcv.py:", "  -DENGINE_CACHE_DIR=target/djl-cache",
+        "beton doctor: target/test-work/doctor-photos.beton", "copy it to a local disk or to /dev/shm",
+        "../beton-core/src/test/resources/golden", "https://example.org/home/page", "1,308 img/s / 2 cores")) {
+      assertThat(notebook(printing(line)).problems(List.of())).as(line).isEmpty();
+    }
+  }
+
+  @Test
   void anotherKernel() {
     NotebookFile nb = notebook(printing("x"));
     ((ObjectNode) nb.json().get("metadata").get("kernelspec")).put("name", "python3");
