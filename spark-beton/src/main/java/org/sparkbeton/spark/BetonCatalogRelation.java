@@ -16,6 +16,10 @@ import org.apache.spark.sql.sources.BaseRelation;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.sources.InsertableRelation;
 import org.apache.spark.sql.sources.PrunedFilteredScan;
+import org.apache.spark.sql.catalyst.expressions.Cast;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.NumericType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.sparkbeton.format.dataset.DatasetManifest;
@@ -188,14 +192,15 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
   @Override
   @SuppressWarnings("unchecked")
   public RDD<Row> buildScan(String[] requiredColumns, Filter[] filters) {
-    Column[] columns = new Column[requiredColumns.length];
-    for (int i = 0; i < columns.length; i++) {
-      columns[i] = asDeclared(schema.apply(requiredColumns[i]));
-    }
     if (!holdsData()) {
       return sqlContext.sparkContext().emptyRDD(scala.reflect.ClassTag$.MODULE$.apply(Row.class));
     }
     Dataset<Row> data = read();
+    Column[] columns = new Column[requiredColumns.length];
+    for (int i = 0; i < columns.length; i++) {
+      StructField declared = schema.apply(requiredColumns[i]);
+      columns[i] = asDeclared(declared, storedType(data.schema(), declared.name()), path);
+    }
     for (Filter f : filters) {
       // each the read can use (to skip shards by min/max) is given to it; Spark applies them all again above
       Optional<Column> condition = FilterColumns.of(f);
@@ -207,10 +212,32 @@ final class BetonCatalogRelation extends BaseRelation implements PrunedFilteredS
     return (RDD<Row>) rows;
   }
 
-  /** The dataset's column of {@code declared}'s name, cast to the type the catalog holds for it. */
-  static Column asDeclared(StructField declared) {
-    return functions.col("`" + declared.name().replace("`", "``") + "`").cast(declared.dataType())
-        .as(declared.name(), declared.metadata());
+  /**
+   * The dataset's column of {@code declared}'s name, cast to the type the catalog holds for it. Where that type is
+   * narrower than the stored one (INT over a stored BIGINT, FLOAT over DOUBLE: a table created from a DataFrame of
+   * ints, or declared so by hand), a value it cannot hold fails the query naming the column, the value and the type
+   * to declare: Spark's cast wraps it around (5,000,000,000 read as 705,032,704) or makes it infinite.
+   */
+  static Column asDeclared(StructField declared, DataType stored, String path) {
+    Column value = functions.col("`" + declared.name().replace("`", "``") + "`");
+    Column cast = value.cast(declared.dataType());
+    if (stored instanceof NumericType && declared.dataType() instanceof NumericType
+        && !Cast.canUpCast(stored, declared.dataType())) {
+      // the value is what the cast gives back (Spark's = holds for NaN = NaN), or the query fails
+      Column holds = value.isNull().or(cast.cast(stored).equalTo(value));
+      cast = functions.when(holds, cast).otherwise(functions.raise_error(functions.concat(
+          functions.lit("Column " + declared.name() + " of the beton table at " + path + " holds "),
+          value.cast(DataTypes.StringType), functions.lit(", which its declared type " + declared.dataType().sql()
+              + " cannot hold: declare it " + stored.sql()))));
+    }
+    return cast.as(declared.name(), declared.metadata());
+  }
+
+  /** The type the dataset stores the column {@code name} (any case) as. */
+  static DataType storedType(StructType stored, String name) {
+    return java.util.Arrays.stream(stored.fields()).filter(f -> f.name().equalsIgnoreCase(name)).findFirst()
+        .map(StructField::dataType).orElseThrow(() -> new IllegalArgumentException("Column '" + name
+            + "' is not a field of the beton dataset (its fields: " + String.join(", ", stored.fieldNames()) + ")"));
   }
 
   /** The rows written as the dataset holds them ({@link CatalogInsert}), appended or replacing it. */

@@ -55,8 +55,12 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
   private static final String[] PROVIDER_NAMES = {BetonDataSource.SHORT_NAME,
       "org.sparkbeton.spark.BetonDataSource", "org.sparkbeton.spark.BetonProvider"};
 
-  /** The read option a table's columns depend on (BetonReadOptions.CUSTOM_FIELD_LAYOUT, a Java 17 class). */
+  /**
+   * The read options a table's columns depend on (BetonReadOptions.CUSTOM_FIELD_LAYOUT and IMAGE_MODE, named here:
+   * BetonReadOptions is a Java 17 class, and this one loads where the Scala check below may refuse).
+   */
   private static final String CUSTOM_FIELD_LAYOUT = "customFieldLayout";
+  private static final String IMAGE_MODE = "imageMode";
 
   /** Whether the Scala mismatch was logged: Spark runs the extension for every session. */
   private static boolean warned;
@@ -246,12 +250,12 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
    * table's scan adds those of the dataset as it is then); throws what the read throws.
    */
   private static StructType datasetColumns(TableSpecBase spec) {
-    // the table's OPTIONS mix read and write options (checked above); only a custom field's layout matters to the
-    // columns
+    // the table's OPTIONS mix read and write options (checked above); a custom field's layout and the image mode
+    // shape the columns (a table of Spark images has one struct column per image, where bytes have four columns)
     Map<String, String> options = new HashMap<>();
     if (spec instanceof TableSpec) {
       for (Map.Entry<String, String> o : JavaConverters.mapAsJavaMap(((TableSpec) spec).options()).entrySet()) {
-        if (o.getKey().equalsIgnoreCase(CUSTOM_FIELD_LAYOUT)) {
+        if (o.getKey().equalsIgnoreCase(CUSTOM_FIELD_LAYOUT) || o.getKey().equalsIgnoreCase(IMAGE_MODE)) {
           options.put(o.getKey(), o.getValue());
         }
       }

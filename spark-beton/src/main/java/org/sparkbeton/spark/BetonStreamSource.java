@@ -216,7 +216,8 @@ final class BetonStreamSource implements Source, SupportsTriggerAvailableNow, Re
     if (declared == null) {
       return rows;
     }
-    return rows.select(Arrays.stream(columns.fields()).map(BetonCatalogRelation::asDeclared).toArray(Column[]::new));
+    return rows.select(Arrays.stream(columns.fields()).map(f -> BetonCatalogRelation.asDeclared(f,
+        BetonCatalogRelation.storedType(readSchema, f.name()), options.get("path"))).toArray(Column[]::new));
   }
 
   /** Spark's offset (ours, or as its checkpoint gave it back) as the stream's; null: where the query starts. */
