@@ -78,11 +78,10 @@ public final class Orphans {
     Map<String, Integer> committedAttempt = new HashMap<>();
     Set<String> quarantineJobs = null;
     Set<String> recentlyReplaced = new HashSet<>();
+    Set<String> replacedPastTheirKeep = new HashSet<>();
     if (manifest != null) {
       for (CompactionRecord r : CompactionRecord.of(manifest.recipe())) {
-        if (r.fresh(nowMillis)) {
-          recentlyReplaced.addAll(r.replaced());
-        }
+        (r.fresh(nowMillis) ? recentlyReplaced : replacedPastTheirKeep).addAll(r.replaced());
       }
       for (ShardEntry s : manifest.shards()) {
         listed.add(s.path());
@@ -119,7 +118,9 @@ public final class Orphans {
             replaced.add(f.path());
           } else if (!listed.contains(base)) {
             // a killed write leaves its marker: without one, and without a manifest, say what else it may be
-            reason = manifest == null && !markedJobs.contains(n.job())
+            reason = replacedPastTheirKeep.contains(base)
+                ? "shard a compaction replaced, whose keepReplacedFor has passed"
+                : manifest == null && !markedJobs.contains(n.job())
                 ? "shard of job " + n.job() + ", which left no marker, and no manifest lists it: a failed write's, or"
                     + " a dataset copied without its manifest (read them first with a glob of the .beton files)"
                 : "shard of job " + n.job() + ", which is not running, and no manifest lists it";

@@ -238,6 +238,11 @@ class OrphansTest {
     Findings later = Orphans.find(files, manifest(Map.of("compacted." + D, record.json()), merged), NOW + 8 * MIN);
     assertThat(later.replaced()).isEmpty();
     assertThat(paths(later)).containsExactly(a, c, "part-00002-" + C + "-a0-000.beton");
+    // each said to be what it is: a replaced shard past its keep is not taken for a dead job's
+    assertThat(later.orphans().stream().map(Orphans.Orphan::reason)).containsExactly(
+        "shard a compaction replaced, whose keepReplacedFor has passed",
+        "shard a compaction replaced, whose keepReplacedFor has passed",
+        "shard of job " + C + ", which is not running, and no manifest lists it");
   }
 
   @Test

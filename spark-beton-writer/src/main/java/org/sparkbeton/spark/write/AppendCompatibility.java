@@ -34,11 +34,15 @@ final class AppendCompatibility {
     });
   }
 
-  /** What to do when the columns are what the user wants: replace the dataset deliberately, or write elsewhere. */
+  /**
+   * What to do when the columns are what the user wants: replace the dataset deliberately, or write elsewhere (a
+   * streaming query, which has no overwrite, only elsewhere).
+   */
   static String instead(DatasetManifest dataset) {
     return "If these columns are the ones you want, write them to another path, or replace the dataset with"
         + " mode(\"overwrite\") (its " + dataset.totalSamples() + (dataset.totalSamples() == 1 ? " sample is"
-        : " samples are") + " deleted)";
+        : " samples are") + " deleted); a streaming query has no overwrite: start it on another path, with a new"
+        + " checkpointLocation";
   }
 
   /**

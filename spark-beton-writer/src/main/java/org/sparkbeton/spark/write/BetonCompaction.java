@@ -152,11 +152,25 @@ public final class BetonCompaction {
     Path dir = new Path(BetonWriteBuilder.qualified(path, conf));
     FileSystem fs = dir.getFileSystem(conf);
     DatasetManifest manifest = read(fs, dir, path);
-    int before = manifest.shards().size();
     List<ShardCompaction.Group> groups = ShardCompaction.plan(manifest.shards(), target);
     if (groups.isEmpty()) {
-      return new Result(path, before, before, 0, 0, 0, 0);
+      return new Result(path, manifest.shards().size(), manifest.shards().size(), 0, 0, 0, 0);
     }
+    return mergeAndPublish(spark, path, manifest, groups, keepMillis, lockTimeoutMillis, conf);
+  }
+
+  /**
+   * Merges the runs {@code groups} planned on {@code manifest} (the dataset's when planned; it may have changed
+   * since) and publishes those still listed as planned. A run one of whose shards is gone when its task reads it was
+   * changed under the compaction (another one merged it and kept it for no time) and is left as it is; a shard gone
+   * that the manifest still lists is a damaged dataset, refused.
+   */
+  static Result mergeAndPublish(SparkSession spark, String path, DatasetManifest manifest,
+      List<ShardCompaction.Group> groups, long keepMillis, long lockTimeoutMillis, Configuration conf)
+      throws IOException {
+    Path dir = new Path(BetonWriteBuilder.qualified(path, conf));
+    FileSystem fs = dir.getFileSystem(conf);
+    int before = manifest.shards().size();
     String datasetId = manifest.recipe().get(DatasetFiles.DATASET_ID); // null: written before identities
     String jobId = UUID.randomUUID().toString().substring(0, 8);
     DatasetPublisher publisher = new DatasetPublisher(fs, dir, lockTimeoutMillis);
@@ -166,16 +180,23 @@ public final class BetonCompaction {
       TaskResultSerialization.check(jsc.sc().env().serializer(), jsc.getConf()); // as a write: before any task runs
       Broadcast<SerializableConfiguration> hadoop = jsc.broadcast(new SerializableConfiguration(conf));
       jsc.setJobDescription("beton compaction of " + path + ": " + groups.size() + " merged shards");
+      List<ShardCompaction.Group> mergedGroups = new ArrayList<>();
       List<ShardEntry> merged = new ArrayList<>();
       try {
         for (BetonCommitMessage m : jsc.parallelize(IntStream.range(0, groups.size()).boxed().toList(), groups.size())
             .map(new MergeGroup(groups, dir.toString(), jobId, hadoop)).collect()) {
-          merged.add(m.shards().get(0));
+          if (m.shards().isEmpty()) { // a shard of the run was gone
+            requireChanged(fs, dir, path, groups.get(m.partition()));
+          } else {
+            mergedGroups.add(groups.get(m.partition()));
+            merged.add(m.shards().get(0));
+          }
         }
       } finally {
         jsc.setJobDescription(null);
       }
-      published = publisher.commitCompaction(jobId, datasetId, groups, merged, keepMillis);
+      published = mergedGroups.isEmpty() ? List.of()
+          : publisher.commitCompaction(jobId, datasetId, mergedGroups, merged, keepMillis);
     } catch (IOException | RuntimeException e) {
       // the marker is gone: the cleanup takes this job's merged shards that no manifest lists, and none that one does
       try {
@@ -187,6 +208,27 @@ public final class BetonCompaction {
     }
     publisher.deleteOrphans(jobId);
     return result(path, before, published, groups.size());
+  }
+
+  /**
+   * Refuses a run whose task found one of its shards gone while the manifest still lists them all: the files were
+   * deleted by hand or lost, not replaced by another compaction, and running again would meet the same.
+   */
+  private static void requireChanged(FileSystem fs, Path dir, String path, ShardCompaction.Group group)
+      throws IOException {
+    DatasetManifest now = DatasetPublisher.read(fs, dir);
+    if (now == null) {
+      return; // the dataset itself is gone: changed
+    }
+    java.util.Set<String> listed = new java.util.HashSet<>();
+    now.shards().forEach(e -> listed.add(e.path()));
+    for (ShardEntry e : group.shards()) {
+      if (listed.contains(e.path()) && !fs.exists(new Path(dir, e.path()))) {
+        throw new IOException("Cannot compact " + path + ": its shard " + e.path() + ", which its manifest lists, is"
+            + " missing (deleted by hand, or lost); nothing was merged. beton verify " + path + " lists every missing"
+            + " shard");
+      }
+    }
   }
 
   /** A duration with its unit, as Spark's settings take them ({@code 90s}, {@code 30m}, {@code 12h}, {@code 7d}). */
@@ -217,6 +259,18 @@ public final class BetonCompaction {
       Broadcast<SerializableConfiguration> hadoop) implements Function<Integer, BetonCommitMessage> {
     @Override
     public BetonCommitMessage call(Integer index) throws IOException {
+      try {
+        return merge(index);
+      } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException gone) {
+        // a shard of the run was deleted since the plan: another compaction merged it and kept it for no time (or an
+        // overwrite replaced the dataset). The run changed under this one, which leaves it as it is, as the commit
+        // does a run it finds changed; the task failed, and with it the job, before.
+        int attempt = TaskContext.get() == null ? 0 : TaskContext.get().attemptNumber();
+        return new BetonCommitMessage(index, attempt, List.of(), 0, 0, 0, null, 0, null);
+      }
+    }
+
+    private BetonCommitMessage merge(int index) throws IOException {
       ShardCompaction.Group group = groups.get(index);
       Path datasetDir = new Path(dir);
       FileSystem fs = datasetDir.getFileSystem(hadoop.value().value());

@@ -41,7 +41,8 @@ class AppendCompatibilityTest {
         .hasMessage("Cannot append to /data/ds: the DataFrame's columns do not match the dataset's fields, so nothing"
             + " was written. column 'label' is Int in the dataset, but the DataFrame's string column would be stored as"
             + " JSON: cast it to int. If these columns are the ones you want, write them to another path, or replace"
-            + " the dataset with mode(\"overwrite\") (its 0 samples are deleted)");
+            + " the dataset with mode(\"overwrite\") (its 0 samples are deleted); a streaming query has no overwrite: start it on another path, with a new"
+            + " checkpointLocation");
     // without a recorded type, the field's own
     assertThat(differences(dataset(Map.of(), ID, ManifestField.of("w", FieldTypes.FLOAT)), ID,
         ManifestField.of("w", FieldTypes.JSON)))

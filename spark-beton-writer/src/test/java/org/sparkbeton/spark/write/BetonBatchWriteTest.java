@@ -196,7 +196,8 @@ class BetonBatchWriteTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("Cannot append to " + dir + ": the DataFrame's columns do not match the dataset's fields, so nothing was written. column 'label' is"
             + " not in the dataset: drop it. If these columns are the ones you want, write them to another path, or"
-            + " replace the dataset with mode(\"overwrite\") (its 10 samples are deleted)");
+            + " replace the dataset with mode(\"overwrite\") (its 10 samples are deleted); a streaming query has no overwrite: start it on another path, with a new"
+            + " checkpointLocation");
     assertThat(names(dir)).as("no job marker, no file").isEqualTo(before);
     // an overwrite replaces it, as the message says
     BetonBatchWrite replace = job(dir, WITH_LABEL, CommitMode.OVERWRITE);
@@ -225,7 +226,8 @@ class BetonBatchWriteTest {
         .hasMessageEndingWith(": its fields changed while this write ran (another write replaced the dataset), and"
             + " the DataFrame's columns no longer match them, so nothing was published. the dataset's column 'label'"
             + " (JSON) is missing from the DataFrame. If these columns are the ones you want, write them to another"
-            + " path, or replace the dataset with mode(\"overwrite\") (its 1 sample is deleted)");
+            + " path, or replace the dataset with mode(\"overwrite\") (its 1 sample is deleted); a streaming query has no overwrite: start it on another path, with a new"
+            + " checkpointLocation");
     assertThat(DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).totalSamples())
         .isEqualTo(1);
   }
