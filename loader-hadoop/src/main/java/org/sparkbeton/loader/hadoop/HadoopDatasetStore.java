@@ -60,6 +60,11 @@ public final class HadoopDatasetStore implements DatasetStore {
     } catch (FileNotFoundException missing) {
       // nothing there: no manifest, as below
     } catch (IOException other) {
+      if (unknownStore(e) || unknownStore(other)) {
+        // S3A's NoSuchBucket reads "No such file or directory: s3a://bucket/x/_manifest.json" on the open
+        return new IOException(uri + ": the store has no bucket '" + uri.getHost() + "' (or these credentials and"
+            + " this endpoint do not reach it): " + other.getMessage(), e);
+      }
       e.addSuppressed(other);
       return e;
     }
@@ -73,6 +78,11 @@ public final class HadoopDatasetStore implements DatasetStore {
       return new IOException(uri + " has no " + DatasetManifest.FILE_NAME + ": not a dataset directory", e);
     }
     return e;
+  }
+
+  /** S3A's (and ABFS's) exception for a bucket or container that does not exist, named without hadoop-aws. */
+  private static boolean unknownStore(IOException e) {
+    return e.getClass().getSimpleName().equals("UnknownStoreException");
   }
 
   @Override

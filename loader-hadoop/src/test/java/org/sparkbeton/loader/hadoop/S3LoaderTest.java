@@ -178,6 +178,11 @@ class S3LoaderTest {
   void aMissingDatasetNamesTheStore() {
     assertThatThrownBy(() -> loader("nothing-here", tmp.resolve("cache-missing")).build())
         .hasMessageContaining("s3a://beton/nothing-here has no _manifest.json: not a dataset directory");
+    // a bucket that is not there is said to be (it read as a missing file)
+    assertThatThrownBy(() -> Loader.builder(URI.create("s3a://nobucket/photos"),
+        new HadoopDatasetStoreProvider(S3ProxyHadoop.conf(s3))).cacheDir(tmp.resolve("cache-nobucket")).batchSize(16)
+        .pipeline("label", new IntDecoder()).build())
+        .hasMessageContaining("s3a://nobucket/photos: the store has no bucket 'nobucket'");
   }
 
   /**
