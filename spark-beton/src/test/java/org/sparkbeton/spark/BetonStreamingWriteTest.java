@@ -98,6 +98,19 @@ class BetonStreamingWriteTest {
     assertThatThrownBy(() -> spark.range(3).write().format("beton").option("compactEvery", "2")
         .save(tmp.resolve("compacted-batch").toString()))
         .hasMessageContaining("Option compactEvery applies to streaming writes (writeStream)");
+
+    // keepReplacedFor 0s: the replaced shards are deleted by the compaction's own cleanup, not kept an hour
+    Path unkept = tmp.resolve("compacted-unkept");
+    StreamingQuery again = stream(in).writeStream().format("beton").option("compactEvery", "3")
+        .option("keepReplacedFor", "0s").option("checkpointLocation", tmp.resolve("unkept-checkpoint").toString())
+        .trigger(Trigger.AvailableNow()).start(unkept.toString());
+    assertThat(again.awaitTermination(120_000)).isTrue();
+    assertThat(manifest(unkept).shards()).extracting(org.sparkbeton.format.dataset.ShardEntry::samples)
+        .containsExactly(30L, 5L);
+    assertThat(shardFiles(unkept)).as("the merged shard and the last batch's").isEqualTo(2);
+    assertThatThrownBy(() -> spark.range(3).write().format("beton").option("keepReplacedFor", "0s")
+        .save(tmp.resolve("unkept-batch").toString()))
+        .hasMessageContaining("Option keepReplacedFor is for the compactions of a streaming write with compactEvery");
   }
 
   @Test

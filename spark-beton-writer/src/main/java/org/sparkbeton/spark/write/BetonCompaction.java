@@ -54,7 +54,7 @@ public final class BetonCompaction {
    * training loader) find the samples of a deleted shard in the shard that replaced it; readers of the files
    * themselves (a glob of them, FFCV's loader given one) need them for as long as they run.
    */
-  public static final String KEEP_REPLACED_FOR = "keepReplacedFor";
+  public static final String KEEP_REPLACED_FOR = BetonWriteOptions.KEEP_REPLACED_FOR;
 
   private static final OptionNames NAMES = OptionNames.of("BetonCompaction.compact",
       List.of(TARGET_SHARD_SIZE, KEEP_REPLACED_FOR, MANIFEST_LOCK_TIMEOUT), Set.of(), true);

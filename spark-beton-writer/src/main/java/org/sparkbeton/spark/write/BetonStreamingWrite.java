@@ -71,7 +71,7 @@ final class BetonStreamingWrite implements StreamingWrite {
   private void compact(long epochId) {
     try {
       BetonCompaction.Result r = BetonCompaction.compact(SparkSession.active(), dir, conf.targetShardSize,
-          BetonCompaction.KEEP_REPLACED_MILLIS, conf.manifestLockTimeoutMillis, hadoopConf);
+          conf.keepReplacedMillis, conf.manifestLockTimeoutMillis, hadoopConf);
       LOG.info("beton streaming write to {}: after batch {}, {} shards compacted into {}", dir, epochId,
           r.shardsBefore(), r.shardsAfter());
     } catch (IOException | RuntimeException e) {

@@ -80,6 +80,8 @@ public final class BetonWriteConf implements Serializable {
   final int imageReadAhead;
   /** {@link BetonWriteOptions#COMPACT_EVERY}: a streaming write compacts after every this many batches; 0 never. */
   final int compactEvery;
+  /** {@link BetonWriteOptions#KEEP_REPLACED_FOR}: how long those compactions keep the shards they replace. */
+  final long keepReplacedMillis;
   /** {@link BetonWriteOptions#CLASS_NAMES}, or null. */
   final List<String> classNames;
 
@@ -128,6 +130,14 @@ public final class BetonWriteConf implements Serializable {
     pageSize = BetonFormat.checkWritePageSize(
         SizeOption.parse(BetonWriteOptions.PAGE_SIZE, o.getOrDefault(key(BetonWriteOptions.PAGE_SIZE), "8M")));
     compactEvery = positiveInt(o, BetonWriteOptions.COMPACT_EVERY).orElse(0);
+    String keep = o.get(key(BetonWriteOptions.KEEP_REPLACED_FOR));
+    if (keep != null && compactEvery == 0) {
+      throw new IllegalArgumentException("Option " + BetonWriteOptions.KEEP_REPLACED_FOR + " is for the compactions of"
+          + " a streaming write with " + BetonWriteOptions.COMPACT_EVERY + "; give both (BetonCompaction.compact and"
+          + " beton compact take it for other compactions)");
+    }
+    keepReplacedMillis = keep == null ? BetonCompaction.KEEP_REPLACED_MILLIS
+        : BetonCompaction.duration(BetonWriteOptions.KEEP_REPLACED_FOR, keep);
     targetShardSize = SizeOption.parse(BetonWriteOptions.TARGET_SHARD_SIZE,
         o.getOrDefault(key(BetonWriteOptions.TARGET_SHARD_SIZE), "1G"));
     if (targetShardSize < 1) {

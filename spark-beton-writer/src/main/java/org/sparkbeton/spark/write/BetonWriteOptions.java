@@ -156,6 +156,13 @@ public final class BetonWriteOptions {
   public static final String COMPACT_EVERY = "compactEvery";
 
   /**
+   * With {@link #COMPACT_EVERY}: how long its compactions keep the shards they replace, for reads planned before
+   * (a duration with its unit: {@code 0s}, {@code 10m}, {@code 2h}), as {@link BetonCompaction#KEEP_REPLACED_FOR}.
+   * Refused without it. Default: an hour.
+   */
+  public static final String KEEP_REPLACED_FOR = "keepReplacedFor";
+
+  /**
    * Every option above, in the order error messages list them. A write given any other name fails before any
    * task runs, with the nearest of these; Spark's own {@code path} and names containing a dot (Hadoop settings
    * such as {@code fs.s3a.endpoint}, copied into the write's Hadoop configuration) pass.
@@ -164,7 +171,8 @@ public final class BetonWriteOptions {
       JPEG_QUALITY, JPEG_SUBSAMPLING, JPEG_RESIZE_SPACE, MAX_IMAGE_PIXELS, JPEG_STRICT, JPEG_PASS_THROUGH_CHECK,
       COMPRESS_PROBABILITY, SMART_THRESHOLD, SEED, PAGE_SIZE,
       TARGET_SHARD_SIZE, BAD_IMAGE_POLICY, NULL_POLICY, ARRAY_SHAPES, STRING_ENCODING, SOURCE_ID_COLUMN,
-      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY, IMAGE_READ_AHEAD, CLASS_NAMES, COMPACT_EVERY);
+      MANIFEST_LOCK_TIMEOUT, SPOOL_DIR, SPOOL_MEMORY, IMAGE_READ_AHEAD, CLASS_NAMES, COMPACT_EVERY,
+      KEEP_REPLACED_FOR);
 
   /**
    * The options that only change how image columns are stored: given (with {@link #WRITE_MODE} other than

@@ -89,8 +89,8 @@ class BetonWriteConfTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("Unknown option 'imageColums' for format(\"beton\") writes; did you mean"
             + " 'imageColumns'? Valid options (any case): imageColumns, maxResolution, minResolution, writeMode,")
-        .hasMessageEndingWith(", spoolDir, spoolMemory, imageReadAhead, classNames, compactEvery; names with a dot pass as file"
-            + " system settings (e.g. fs.s3a.endpoint)");
+        .hasMessageEndingWith(", spoolDir, spoolMemory, imageReadAhead, classNames, compactEvery, keepReplacedFor;"
+            + " names with a dot pass as file system settings (e.g. fs.s3a.endpoint)");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("max_resolution", "256", "jpeg_quality", "80")))
         .hasMessageStartingWith("Unknown options for format(\"beton\") writes: 'jpeg_quality' (did you mean"
             + " 'jpegQuality'?), 'max_resolution' (did you mean 'maxResolution'?). Valid options");
@@ -135,7 +135,7 @@ class BetonWriteConfTest {
         constants.add((String) f.get(null));
       }
     }
-    assertThat(constants).hasSize(26);
+    assertThat(constants).hasSize(27);
     assertThat(BetonWriteOptions.ALL).containsExactlyInAnyOrderElementsOf(constants);
     assertThat(BetonWriteOptions.ALL).containsAll(BetonWriteOptions.IMAGE_ONLY);
   }
