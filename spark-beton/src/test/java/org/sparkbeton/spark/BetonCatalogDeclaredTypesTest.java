@@ -29,10 +29,7 @@ class BetonCatalogDeclaredTypesTest {
 
   @BeforeAll
   static void setUp() {
-    spark = SparkSession.builder().master("local[2]").appName("BetonCatalogDeclaredTypesTest")
-        .config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.sql.warehouse.dir", tmp.resolve("warehouse").toUri().toString()).getOrCreate();
+    spark = SparkTests.catalogSession("BetonCatalogDeclaredTypesTest", tmp.resolve("warehouse"));
   }
 
   @AfterAll
@@ -42,13 +39,11 @@ class BetonCatalogDeclaredTypesTest {
 
   @AfterEach
   void dropTables() {
-    for (Row t : spark.sql("show tables").collectAsList()) {
-      spark.sql("drop table if exists " + t.getString(1));
-    }
+    SparkTests.dropTables(spark);
   }
 
   private static List<String> rows(String sql) {
-    return spark.sql(sql).collectAsList().stream().map(Row::toString).toList();
+    return SparkTests.rows(spark, sql);
   }
 
   @Test
