@@ -188,7 +188,8 @@ public final class Inspect {
         }
       }
       boolean any = !sizes.isEmpty();
-      return new InspectReport.ImageStats(field, jpg, raw, otherMode, any ? minW : 0, maxW, any ? minH : 0, maxH, buckets, list);
+      return new InspectReport.ImageStats(field, jpg, raw, otherMode, any ? minW : 0, maxW, any ? minH : 0, maxH,
+          buckets, list);
     }
   }
 }

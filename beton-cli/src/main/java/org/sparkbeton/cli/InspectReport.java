@@ -45,8 +45,8 @@ public record InspectReport(
    * Mode and size histograms of one image field; sizes sorted by count, then size. {@code otherMode} counts mode bytes
    * that are neither JPEG's nor raw's (a damaged record).
    */
-  public record ImageStats(String field, long jpg, long raw, long otherMode, int minWidth, int maxWidth, int minHeight, int maxHeight,
-      List<SideBucket> longestSide, List<SizeCount> sizes) {}
+  public record ImageStats(String field, long jpg, long raw, long otherMode, int minWidth, int maxWidth, int minHeight,
+      int maxHeight, List<SideBucket> longestSide, List<SizeCount> sizes) {}
 
   /** Images whose longest side is in {@code (upTo/2, upTo]} ({@code [0, 1]} for the first bucket). */
   public record SideBucket(int upTo, long count) {

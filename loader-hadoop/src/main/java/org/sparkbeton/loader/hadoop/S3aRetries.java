@@ -1,6 +1,5 @@
 package org.sparkbeton.loader.hadoop;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 
@@ -14,20 +13,12 @@ import org.apache.hadoop.conf.Configuration;
  */
 public final class S3aRetries {
   /** The bounds: what the AWS SDK and S3A each retry, and how long a socket may stay silent. */
-  static final Map<String, String> BOUNDS = bounds();
+  static final Map<String, String> BOUNDS = Map.of("fs.s3a.attempts.maximum", "2", "fs.s3a.retry.limit", "3",
+      "fs.s3a.retry.interval", "250ms", "fs.s3a.connection.timeout", "30000");
   /** The source Hadoop's configuration dumps name for a bound set here. */
   static final String SOURCE = "spark-beton (S3aRetries: bounded for the loader)";
 
   private S3aRetries() {}
-
-  private static Map<String, String> bounds() {
-    Map<String, String> b = new LinkedHashMap<>();
-    b.put("fs.s3a.attempts.maximum", "2");
-    b.put("fs.s3a.retry.limit", "3");
-    b.put("fs.s3a.retry.interval", "250ms");
-    b.put("fs.s3a.connection.timeout", "30000");
-    return Map.copyOf(b);
-  }
 
   /** A copy of {@code conf} with {@link #BOUNDS} set where {@code conf} has Hadoop's defaults or nothing. */
   public static Configuration bounded(Configuration conf) {
