@@ -211,8 +211,8 @@ public final class BetonCompaction {
   }
 
   /**
-   * Refuses a run whose task found one of its shards gone while the manifest still lists them all: the files were
-   * deleted by hand or lost, not replaced by another compaction, and running again would meet the same.
+   * Refuses a run whose task found one of its shards gone where the manifest as it is now still lists it: the file
+   * was deleted by hand or lost, not replaced by another compaction, and running again would meet the same.
    */
   private static void requireChanged(FileSystem fs, Path dir, String path, ShardCompaction.Group group)
       throws IOException {
