@@ -189,7 +189,7 @@ public final class PageCache implements BatchStaging {
     if (widest > slots.length) {
       throw new IllegalArgumentException("PROCESS cache holds " + slots.length + (slots.length == 1 ? " page of " : " pages of ") + pageSize
           + " bytes, but batch " + widestBatch + " of epoch " + epoch + " needs " + widest
-          + " pages at once; raise the budget or use QUASI_RANDOM");
+          + " pages at once; raise the budget or use QUASI_RANDOM" + smallShardsHint());
     }
     for (int p = 0; p < slotOf.length; p++) {
       useCount[p + 1] += useCount[p];
@@ -423,6 +423,24 @@ public final class PageCache implements BatchStaging {
       verifiers[file].require(position, length, bytes, (position >>> shift) << shift);
     }
     return bytes;
+  }
+
+  /**
+   * Where the shards average less than half a page (a streaming write's micro-batches), each still takes whole pages
+   * here, so a budget many times the dataset's bytes can be too small: then says so, with the fix.
+   */
+  private String smallShardsHint() {
+    long bytes = 0;
+    for (long length : fileLength) {
+      bytes += length;
+    }
+    long average = bytes / fileLength.length;
+    if (fileLength.length < 2 || average >= pageSize / 2) {
+      return "";
+    }
+    return String.format(java.util.Locale.ROOT, ". The dataset's %,d shards average %,d bytes, and each takes a page"
+        + " of its own in this cache: compacting the dataset (beton compact) packs them into fewer pages",
+        fileLength.length, average);
   }
 
   @Override
