@@ -20,8 +20,10 @@ import org.sparkbeton.format.testing.GoldenFiles;
 class StandardOutputTest {
 
   private static ProcessBuilder beton(String... args) {
+    // native access enabled as bin/beton's jar manifest enables it: Java 24 and later warn on the codec's load without
     List<String> cmd = new java.util.ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-        .toString(), "-cp", System.getProperty("java.class.path"), BetonCli.class.getName()));
+        .toString(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+        BetonCli.class.getName()));
     cmd.addAll(List.of(args));
     return new ProcessBuilder(cmd);
   }
