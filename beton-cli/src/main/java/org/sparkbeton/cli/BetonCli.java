@@ -69,6 +69,12 @@ public final class BetonCli implements Runnable {
       out.flush();
       err.println("beton: out of memory (" + e.getMessage() + "); give the JVM more, e.g. BETON_JAVA_OPTS=-Xmx8g");
       code = USAGE;
+    } catch (NoClassDefFoundError e) {
+      // a jar on BETON_CLASSPATH without one it needs (hadoop-aws without the AWS SDK bundle or commons-lang3)
+      out.flush();
+      err.println("beton: class " + e.getMessage() + " is not on the classpath: a jar given with BETON_CLASSPATH needs"
+          + " another (s3a:// needs hadoop-aws 3.3.4, aws-java-sdk-bundle 1.12.262 and commons-lang3 3.12.0)");
+      code = USAGE;
     }
     out.flush();
     String failure = stdout.writeFailure();

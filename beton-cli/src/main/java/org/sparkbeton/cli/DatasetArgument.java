@@ -113,8 +113,8 @@ final class DatasetArgument {
     Configuration conf = flags.configuration();
     if (!new HadoopDatasetStoreProvider(conf).supports(uri)) {
       throw new CliException(arg + ": no Hadoop FileSystem for scheme '" + uri.getScheme() + "'"
-          + (uri.getScheme().equals("s3a") ? " (s3a:// needs hadoop-aws 3.3.4 and the AWS SDK bundle on the"
-              + " classpath; see beton-cli/README.md)" : " on the classpath")
+          + (uri.getScheme().equals("s3a") ? " (s3a:// needs hadoop-aws 3.3.4, the AWS SDK bundle and commons-lang3 on"
+              + " the classpath: BETON_CLASSPATH; see beton-cli/README.md)" : " on the classpath")
           + "; the loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems");
     }
     return S3aRetries.bounded(conf);

@@ -96,7 +96,8 @@ class DoctorErrorsTest {
         + " systems");
     failsRemote(Cli.run(command, "s3a://bucket/train"), "s3a://bucket/train",
         "beton: s3a://bucket/train: no Hadoop FileSystem for scheme 's3a'"
-        + " (s3a:// needs hadoop-aws 3.3.4 and the AWS SDK bundle on the classpath; see beton-cli/README.md); the"
+        + " (s3a:// needs hadoop-aws 3.3.4, the AWS SDK bundle and commons-lang3 on the classpath: BETON_CLASSPATH; see"
+        + " beton-cli/README.md); the"
         + " loader reads local files and dataset directories, and hdfs:// and other Hadoop file systems");
     failsRemote(Cli.run(command, "nosuch://host/train"), "nosuch://host/train",
         "beton: nosuch://host/train: no Hadoop FileSystem for scheme"

@@ -46,6 +46,8 @@ public final class HadoopDatasetStoreProvider implements DatasetStoreProvider {
       return false; // no FileSystem for this scheme (UnsupportedFileSystemException)
     } catch (RuntimeException e) {
       return false; // a FileSystem configured for it whose class is not on the classpath (s3a:// without hadoop-aws)
+    } catch (LinkageError e) {
+      return false; // its class is there, a class it needs is not (hadoop-aws without the AWS SDK bundle)
     }
   }
 

@@ -83,15 +83,36 @@ public final class CompactJob {
     }
     SparkSession spark = builder.getOrCreate();
     try {
+      FileSystemSchemes.require(spark.sparkContext().hadoopConfiguration(), "dataset", path);
       out.println(dryRun ? describePlan(BetonCompaction.plan(spark, path, options))
           : describe(BetonCompaction.compact(spark, path, options)));
       return 0;
     } catch (IllegalArgumentException | java.io.IOException e) {
       err.println("beton-compact: " + e.getMessage());
       return 2;
+    } catch (Exception e) {
+      // a task's refusal (a shard cut short or corrupt: nothing is merged) reaches here wrapped in Spark's job
+      // failure, whose message holds a stack trace: said in its own words, as bad input
+      Throwable refusal = badInput(e);
+      if (refusal != null) {
+        err.println("beton-compact: " + PrepareJob.rootMessage(refusal));
+        return 2;
+      }
+      err.println("beton-compact: failed: " + PrepareJob.rootMessage(e));
+      return 1;
     } finally {
       spark.stop();
     }
+  }
+
+  /** The first refusal of bad input (an IllegalArgumentException or IOException) among {@code e}'s causes, or null. */
+  private static Throwable badInput(Throwable e) {
+    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+      if (c instanceof IllegalArgumentException || c instanceof java.io.IOException) {
+        return c;
+      }
+    }
+    return null;
   }
 
   /**

@@ -20,7 +20,8 @@ final class FileSystemSchemes {
     }
     try {
       FileSystem.getFileSystemClass(scheme, conf);
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | LinkageError e) {
+      // LinkageError: hadoop-aws without the AWS SDK it needs (NoClassDefFoundError) refuses the same way
       throw new IllegalArgumentException(flag + " " + path + ": no Hadoop FileSystem for scheme '" + scheme
           + "' on the class path (" + what(scheme) + "; under spark-submit, --packages "
           + (scheme.equals("s3a") ? "org.apache.hadoop:hadoop-aws:3.3.4" : "with its coordinates") + ")");

@@ -38,6 +38,41 @@ class CompactJobTest {
         + " '-1h'\n");
   }
 
+  /**
+   * A shard cut short fails the merge's task, and the job said so with Spark's job failure and its stack trace (159
+   * lines for a shard of 2,000 of its 108,805 bytes); a path no FileSystem serves printed a ClassNotFoundException's. Each is now one line, exit 2.
+   */
+  @Test
+  void aDamagedShardAndAnUnservedSchemeAreOneLine(@org.junit.jupiter.api.io.TempDir java.nio.file.Path tmp)
+      throws Exception {
+    java.nio.file.Path dir = tmp.resolve("cut");
+    org.apache.spark.sql.SparkSession spark = org.apache.spark.sql.SparkSession.builder().master("local[2]")
+        .appName("CompactJobTest").config("spark.ui.enabled", "false").config("spark.driver.host", "127.0.0.1")
+        .getOrCreate();
+    try {
+      for (int i = 0; i < 3; i++) {
+        spark.range(i * 20L, (i + 1) * 20L, 1, 1).write().format("beton").mode("append").save(dir.toString());
+      }
+    } finally {
+      spark.stop();
+    }
+    String shard = org.sparkbeton.format.dataset.DatasetManifest.parse(java.nio.file.Files.readString(
+        dir.resolve(org.sparkbeton.format.dataset.DatasetManifest.FILE_NAME))).shards().get(1).path();
+    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve(shard),
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.truncate(ch.size() / 2);
+    }
+    String[] cut = run(dir.toString(), "--keep-replaced-for", "0s");
+    assertThat(cut[0]).as(cut[2]).isEqualTo("2");
+    assertThat(cut[2]).startsWith("beton-compact: ").contains(shard, "but the manifest says")
+        .doesNotContain("\tat ").hasLineCount(1);
+
+    String[] unserved = run("nosuch://host/x");
+    assertThat(unserved[0]).as(unserved[1] + unserved[2]).isEqualTo("2");
+    assertThat(unserved[2]).as(unserved[1]).startsWith("beton-compact: dataset nosuch://host/x: no Hadoop"
+        + " FileSystem for scheme 'nosuch' on the class path").hasLineCount(1);
+  }
+
   @Test
   void helpIsTheUsage() {
     assertThat(run("--help")).containsExactly("0", CompactJob.USAGE + "\n", "");
