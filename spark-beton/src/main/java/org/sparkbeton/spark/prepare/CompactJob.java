@@ -7,6 +7,7 @@ import org.apache.spark.sql.SparkSession;
 import org.sparkbeton.format.Counts;
 import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.spark.write.BetonCompaction;
+import org.sparkbeton.spark.write.Causes;
 
 /**
  * {@link BetonCompaction} as a job to submit, the runtime jar being the application:
@@ -105,14 +106,12 @@ public final class CompactJob {
     }
   }
 
-  /** The first refusal of bad input (an IllegalArgumentException or IOException) among {@code e}'s causes, or null. */
+  /**
+   * The first refusal of bad input (an IllegalArgumentException or IOException) among {@code e}'s causes, or null;
+   * {@code e} itself is neither (those are caught before).
+   */
   private static Throwable badInput(Throwable e) {
-    for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
-      if (c instanceof IllegalArgumentException || c instanceof java.io.IOException) {
-        return c;
-      }
-    }
-    return null;
+    return Causes.first(e, c -> c instanceof IllegalArgumentException || c instanceof java.io.IOException);
   }
 
   /**
