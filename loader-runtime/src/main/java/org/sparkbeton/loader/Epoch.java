@@ -66,7 +66,7 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
     while (true) {
       try {
         return run.awaitNext();
-      } catch (EpochRun.SkipRestart restart) {
+      } catch (SkipRestart restart) {
         restart();
       }
     }
@@ -77,7 +77,7 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
     while (true) {
       try {
         return run.next().keptBy(loader);
-      } catch (EpochRun.SkipRestart restart) {
+      } catch (SkipRestart restart) {
         restart();
       }
     }

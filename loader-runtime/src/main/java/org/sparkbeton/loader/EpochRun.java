@@ -46,15 +46,10 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private int handed = -1;
   private boolean cancelled;
   private final FirstFailure failure;
-  private long consumerWaitNanos;
+  private final RunTimes times = new RunTimes();
   private long samplesHanded;
   private final long startNanos;
   private final int progressFirst;
-  private long producerWaitNanos;
-  private long cacheWaitNanos;
-  private long busyNanos;
-  private long decodeNanos;
-  private long augmentNanos;
 
   private final int firstBatch;
   private final BadSamplePolicy policy;
@@ -65,15 +60,6 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   private final SlotPlan plan;
   private final int[] readyBatch;
   private final boolean hasTails;
-
-  /** Signals {@link Epoch} that the batch the consumer asked for holds a sample to skip. */
-  static final class SkipRestart extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    SkipRestart() {
-      super(null, null, false, false);
-    }
-  }
 
   EpochRun(LoaderCore core, int epoch, int[] order, int numBatches, int firstBatch) {
     this(core, epoch, order, numBatches, firstBatch, firstBatch, System.nanoTime(), 0);
@@ -300,15 +286,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
 
   /** Returns true for the worker that finished the batch's last rows: it must publish the batch. */
   private synchronized boolean release(int batch, int slot, long producerWait, long cacheWait, long busy, long[] stages) {
-    producerWaitNanos += producerWait;
-    cacheWaitNanos += cacheWait;
-    busyNanos += busy;
-    if (stages != null) {
-      decodeNanos += stages[0];
-      augmentNanos += stages[1];
-      stages[0] = 0;
-      stages[1] = 0;
-    }
+    times.workerDid(producerWait, cacheWait, busy, stages);
     if (--pending[slot] == 0) {
       if (cache != null) {
         cache.batchDone(batch);
@@ -349,7 +327,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         throw new IllegalStateException("Interrupted while waiting for the workers of epoch " + epoch, e);
       }
     }
-    consumerWaitNanos += System.nanoTime() - start;
+    times.consumerWaited(System.nanoTime() - start);
     // the consumer's stack, where the user's loop is (made on a worker, it had only the worker's four frames); the
     // cause keeps the worker's
     LoaderFailedException thrown = failure.failure();
@@ -423,7 +401,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
     ProgressBar progress = core.progressBar();
     if (progress != null) {
       progress.update(epoch, b + 1 - progressFirst, numBatches - progressFirst, samplesHanded, startNanos,
-          consumerWaitNanos);
+          times.consumerWaitNanos());
     }
     return new Batch(ring, slot, gen, pipelines, epoch, b, sizeOf(b), rowSamples, b * batchSize);
   }
@@ -437,7 +415,8 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         int slots = ring.slots();
         String holder = slotBatch[slot] >= 0 ? "batch " + slotBatch[slot] : "a batch of an earlier epoch";
         throw new IllegalStateException("Batch " + b + " of epoch " + epoch + " needs slot " + slot + ", which "
-            + holder + " still holds (Batch.retain() not yet released, e.g. a DJL batch not closed): a slot comes back for the batch batchesAhead + 2 = " + slots + " after the one it held, so"
+            + holder + " still holds (Batch.retain() not yet released, e.g. a DJL batch not closed): a slot comes"
+            + " back for the batch batchesAhead + 2 = " + slots + " after the one it held, so"
             + " release each batch before asking for that one; at most " + slots + " batches can be held at once,"
             + " and holding fewer keeps the loader ahead");
       }
@@ -448,7 +427,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
         throw new IllegalStateException("Interrupted while waiting for batch " + b + " of epoch " + epoch, e);
       }
     }
-    consumerWaitNanos += System.nanoTime() - start;
+    times.consumerWaited(System.nanoTime() - start);
   }
 
   /**
@@ -487,9 +466,7 @@ final class EpochRun implements Iterator<Batch>, AutoCloseable {
   }
 
   synchronized LoaderTimings timings() {
-    boolean profiled = core.profile();
-    return new LoaderTimings(consumerWaitNanos, producerWaitNanos, cacheWaitNanos, busyNanos,
-        profiled ? decodeNanos : -1, profiled ? augmentNanos : -1, handed + 1 - firstBatch);
+    return times.timings(core.profile(), handed + 1 - firstBatch);
   }
 
   /** Stops the workers and waits for them. */
