@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.DirectoryStream;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -91,8 +90,6 @@ public final class ShardCache implements AutoCloseable {
     FileLock shared;
   }
 
-  private record Entry(String key, Path file, long bytes, long modified) {}
-
   private ShardCache(Path dir) throws IOException {
     this.dir = dir;
     this.budgetChannel = FileChannel.open(dir.resolve(".budget.lock"), StandardOpenOption.CREATE,
@@ -137,8 +134,8 @@ public final class ShardCache implements AutoCloseable {
     createDirectory(dir);
     long usable = Files.getFileStore(dir).getUsableSpace();
     long held = 0;
-    for (Entry e : scan(dir)) {
-      held += e.bytes;
+    for (CachedFile e : CachedFile.scan(dir)) {
+      held += e.bytes();
     }
     return Math.max(1, (long) (DISK_SHARE * usable) + held);
   }
@@ -249,8 +246,8 @@ public final class ShardCache implements AutoCloseable {
   /** Bytes the directory's shards and downloads count for now (downloads at their full size). */
   public long usedBytes() throws IOException {
     long used = 0;
-    for (Entry e : scan(dir)) {
-      used += e.bytes;
+    for (CachedFile e : CachedFile.scan(dir)) {
+      used += e.bytes();
     }
     return used;
   }
@@ -325,10 +322,10 @@ public final class ShardCache implements AutoCloseable {
       try {
         FileLock g = poll(budgetChannel, false, cancelled);
         try {
-          List<Entry> entries = scan(dir);
+          List<CachedFile> entries = CachedFile.scan(dir);
           long used = 0;
-          for (Entry e : entries) {
-            used += e.key.equals(key) ? 0 : e.bytes; // our own .part is this reservation
+          for (CachedFile e : entries) {
+            used += e.key().equals(key) ? 0 : e.bytes(); // our own .part is this reservation
           }
           if (used + bytes > budget) {
             used -= evict(entries, key, used + bytes - budget);
@@ -361,11 +358,11 @@ public final class ShardCache implements AutoCloseable {
     }
   }
 
-  private CacheBudgetErrors.Held holders(List<Entry> entries, String except, long used) {
+  private CacheBudgetErrors.Held holders(List<CachedFile> entries, String except, long used) {
     long here = 0;
-    for (Entry e : entries) {
-      if (!e.key.equals(except) && heldHere(e.key)) {
-        here += e.bytes;
+    for (CachedFile e : entries) {
+      if (!e.key().equals(except) && heldHere(e.key())) {
+        here += e.bytes();
       }
     }
     return new CacheBudgetErrors.Held(here, Math.max(0, used - here));
@@ -389,23 +386,23 @@ public final class ShardCache implements AutoCloseable {
   }
 
   /** Deletes least recently used files no one holds until {@code needed} bytes are free; returns bytes freed. */
-  private long evict(List<Entry> entries, String keep, long needed) throws IOException {
-    List<Entry> lru = new ArrayList<>(entries);
-    lru.sort(Comparator.comparingLong(Entry::modified));
+  private long evict(List<CachedFile> entries, String keep, long needed) throws IOException {
+    List<CachedFile> lru = new ArrayList<>(entries);
+    lru.sort(Comparator.comparingLong(CachedFile::modified));
     long freed = 0;
-    for (Entry e : lru) {
+    for (CachedFile e : lru) {
       if (freed >= needed) {
         break;
       }
-      if (!e.key.equals(keep) && tryDelete(e)) {
-        freed += e.bytes;
+      if (!e.key().equals(keep) && tryDelete(e)) {
+        freed += e.bytes();
       }
     }
     return freed;
   }
 
-  private boolean tryDelete(Entry e) throws IOException {
-    Key k = key(e.key);
+  private boolean tryDelete(CachedFile e) throws IOException {
+    Key k = key(e.key());
     if (!k.lock.tryLock()) {
       return false;
     }
@@ -413,13 +410,13 @@ public final class ShardCache implements AutoCloseable {
       if (k.busy || k.pins > 0) {
         return false;
       }
-      try (FileChannel ch = lockChannel(e.key)) {
+      try (FileChannel ch = lockChannel(e.key())) {
         FileLock exclusive = ch.tryLock(0, Long.MAX_VALUE, false);
         if (exclusive == null) {
           return false; // another process reads or downloads it
         }
         try {
-          Files.deleteIfExists(e.file);
+          Files.deleteIfExists(e.file());
         } finally {
           exclusive.release();
         }
@@ -428,42 +425,6 @@ public final class ShardCache implements AutoCloseable {
     } finally {
       k.lock.unlock();
     }
-  }
-
-  /** The directory's shard files and downloads (other files are not the cache's and are left alone). */
-  private static List<Entry> scan(Path dir) throws IOException {
-    List<Entry> out = new ArrayList<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-      for (Path f : files) {
-        String name = f.getFileName().toString();
-        try {
-          if (name.endsWith(".beton")) {
-            out.add(new Entry(name.substring(0, name.length() - 6), f, Files.size(f), modified(f)));
-          } else if (name.endsWith(".part")) {
-            int dash = name.lastIndexOf('-');
-            long bytes = dash > 0 ? parseSize(name.substring(dash + 1, name.length() - 5)) : -1;
-            if (bytes >= 0) {
-              out.add(new Entry(name.substring(0, dash), f, bytes, modified(f)));
-            }
-          }
-        } catch (NoSuchFileException gone) {
-          // a download deleted a corrupt .part while we listed
-        }
-      }
-    }
-    return out;
-  }
-
-  private static long parseSize(String s) {
-    try {
-      return Long.parseLong(s);
-    } catch (NumberFormatException e) {
-      return -1;
-    }
-  }
-
-  private static long modified(Path f) throws IOException {
-    return Files.getLastModifiedTime(f).toMillis();
   }
 
   private static void touch(Path f) throws IOException {
