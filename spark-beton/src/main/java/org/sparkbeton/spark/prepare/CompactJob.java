@@ -77,6 +77,7 @@ public final class CompactJob {
       err.println("beton-compact: Spark 3.5 cannot start on this Java: " + HadoopJavaSupport.refusal().get());
       return 2;
     }
+    ProcessEnding.watch();
     SparkSession.Builder builder = SparkSession.builder().appName("beton-compact").config(PrepareJob.KRYO_REGISTRATOR,
         PrepareJob.withOurRegistrator(System.getProperty(PrepareJob.KRYO_REGISTRATOR)));
     if (System.getProperty("spark.master") == null) {
@@ -85,13 +86,19 @@ public final class CompactJob {
     SparkSession spark = builder.getOrCreate();
     try {
       FileSystemSchemes.require(spark.sparkContext().hadoopConfiguration(), "dataset", path);
+      StoreWaitNotice.reach(spark.sparkContext().hadoopConfiguration(), "beton-compact", "dataset", path, err);
       out.println(dryRun ? describePlan(BetonCompaction.plan(spark, path, options))
           : describe(BetonCompaction.compact(spark, path, options)));
       return 0;
-    } catch (IllegalArgumentException | java.io.IOException e) {
-      err.println("beton-compact: " + e.getMessage());
-      return 2;
     } catch (Exception e) {
+      if (ProcessEnding.ending()) {
+        err.println(ProcessEnding.line("beton-compact"));
+        return 1;
+      }
+      if (e instanceof IllegalArgumentException || e instanceof java.io.IOException) {
+        err.println("beton-compact: " + e.getMessage());
+        return 2;
+      }
       // a task's refusal (a shard cut short or corrupt: nothing is merged) reaches here wrapped in Spark's job
       // failure, whose message holds a stack trace: said in its own words, as bad input
       Throwable refusal = badInput(e);

@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
@@ -69,6 +70,7 @@ public final class PrepareJob {
     }
     org.sparkbeton.codec.jpeg.JpegCodecs.javaFallbackWarning()
         .ifPresent(w -> err.println("beton-prepare: " + w)); // the Java codec: why, and what it costs
+    ProcessEnding.watch();
     SparkSession.Builder builder = SparkSession.builder().appName("beton-prepare")
         .config(KRYO_REGISTRATOR, withOurRegistrator(System.getProperty(KRYO_REGISTRATOR)));
     String submitted = System.getProperty("spark.master");
@@ -87,8 +89,11 @@ public final class PrepareJob {
     }
     try {
       // the demo's input is a local path, which any Hadoop serves
-      FileSystemSchemes.require(spark.sparkContext().hadoopConfiguration(), "--input", a.input());
-      FileSystemSchemes.require(spark.sparkContext().hadoopConfiguration(), "--output", a.output());
+      Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+      FileSystemSchemes.require(hadoop, "--input", a.input());
+      FileSystemSchemes.require(hadoop, "--output", a.output());
+      StoreWaitNotice.reach(hadoop, "beton-prepare", "--output", a.output(), err);
+      StoreWaitNotice.reach(hadoop, "beton-prepare", "--input", a.input(), err);
       if (a.demoImages() > 0) {
         long t0 = System.nanoTime();
         DemoImageFolder.ensure(Path.of(a.input()), a.demoImages(), 42);
@@ -118,6 +123,10 @@ public final class PrepareJob {
       err.println("beton-prepare: " + e.getMessage());
       return fail(e, a, err, 2);
     } catch (Exception e) {
+      if (ProcessEnding.ending()) {
+        err.println(ProcessEnding.line("beton-prepare"));
+        return fail(e, a, err, 1);
+      }
       // a Spark session stopped under the job (a standalone master that gave up on the application) fails every
       // later call with "Cannot call methods on a stopped SparkContext", which does not say that
       String stopped = spark.sparkContext().isStopped() ? "the Spark session on " + spark.sparkContext().master()
