@@ -64,9 +64,9 @@ public final class Batch {
    * buffers {@link #data} gave, stay valid past the usual window. Workers that need the slot wait for the
    * release, so a consumer that holds batches fills the ring: asking for the batch that needs a slot
    * still held (the one {@code batchesAhead + 2} batches later) throws {@link IllegalStateException}
-   * instead of waiting forever. Holds do not outlive the loader: {@link Loader#close()} frees the ring
-   * and drops them (first running what their holders asked with {@link Hold#whenLoaderCloses}), and a ring reallocated for a new output size (progressive resizing) is refused
-   * while any batch is held.
+   * instead of waiting forever. A held batch outlives {@link Loader#close()}: the loader frees every other slot
+   * at once, and a held one (still valid and readable, e.g. by a training step on another thread) when its hold
+   * is closed. A ring reallocated for a new output size (progressive resizing) is refused while any batch is held.
    *
    * @throws IllegalStateException if the slot has already been recycled or the loader closed
    */
@@ -94,24 +94,6 @@ public final class Batch {
       this.slot = slot;
       this.generation = generation;
       this.loader = loader;
-    }
-
-    /**
-     * Runs {@code action} when the loader frees this hold's slot ({@link Loader#close()}) while the hold is still
-     * open, before the memory goes: for a holder that made views of the slot's memory of its own (DJL's NDArrays),
-     * which must be released first so that using them throws instead of reading freed memory. Does nothing once
-     * this hold is closed or the slot freed.
-     */
-    public void whenLoaderCloses(Runnable action) {
-      java.util.Objects.requireNonNull(action, "action");
-      if (!closed.get()) {
-        // checked again when the loader closes: another hold of the same slot may keep the slot's list alive
-        ring.beforeFree(slot, generation, () -> {
-          if (!closed.get()) {
-            action.run();
-          }
-        });
-      }
     }
 
     /** Whether this hold has been closed. */

@@ -109,7 +109,9 @@ final class LoaderCore {
 
   /**
    * Stops the running epoch's workers, then frees the plan's buffers, the staging, the files, the decoders and,
-   * when owned, the allocator (which throws if anything is still allocated). Returns false when closed already.
+   * when owned, the allocator (which throws if anything is still allocated). A batch slot a consumer still holds
+   * ({@link Batch#retain()}) is freed when it is released, and an owned allocator closed after it. Returns false
+   * when closed already.
    */
   boolean close() {
     EpochRun run;
@@ -134,7 +136,8 @@ final class LoaderCore {
       failure = step(failure, shards::close);
       failure = step(failure, this::releaseDecoders);
       if (ownsAllocator) {
-        failure = step(failure, allocator::close);
+        // after the slots that consumers still hold: their memory is freed by their release (SlotRing#close)
+        failure = step(failure, () -> plan.whenSlotsFreed(allocator::close));
       }
       if (failure != null) {
         throw failure;

@@ -26,6 +26,8 @@ final class LoaderPlan implements AutoCloseable {
   private List<PlannedPipeline> pipelines;
   private SlotPlan slotPlan;
   private SlotRing ring;
+  /** The ring {@link #close()} closed, whose held slots are freed as their holds are released. */
+  private SlotRing closedRing;
   private ByteBuffer[] scratch;
   private PlanMemory memory;
 
@@ -104,6 +106,15 @@ final class LoaderPlan implements AutoCloseable {
     return ring;
   }
 
+  /** Runs {@code action} once {@link #close()} has freed every slot: at once, or when the last held one is released. */
+  void whenSlotsFreed(Runnable action) {
+    if (closedRing == null) {
+      action.run();
+    } else {
+      closedRing.whenFreed(action);
+    }
+  }
+
   ByteBuffer[] scratch() {
     return scratch;
   }
@@ -117,12 +128,16 @@ final class LoaderPlan implements AutoCloseable {
     return total;
   }
 
-  /** Frees the ring and the stage memory; idempotent. */
+  /**
+   * Frees the ring and the stage memory; idempotent. A slot a consumer still holds is freed by its release
+   * ({@link SlotRing#close()}); {@link #whenSlotsFreed} says when.
+   */
   @Override
   public void close() {
     try {
       if (ring != null) {
         ring.close();
+        closedRing = ring;
       }
     } finally {
       ring = null;

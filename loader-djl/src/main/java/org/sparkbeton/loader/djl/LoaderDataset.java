@@ -42,7 +42,8 @@ import org.sparkbeton.loader.pipeline.PlannedPipeline;
  * whose samples are {@code [1]} (IntDecoder's int64, FloatDecoder's float64) becomes shape {@code (batch)}, DJL's
  * sparse-label convention. Arrays are created on the CPU (wrapping host memory); with {@link Builder#optDevice}
  * DJL copies them to that device, as its own datasets do, and a trainer on other devices splits and copies them
- * itself. The dataset owns the loader: {@link #close()} closes batches still open, then the loader.
+ * itself. The dataset owns the loader: {@link #close()} closes it; a batch still open then stays readable until it
+ * is closed.
  */
 public final class LoaderDataset implements Dataset, AutoCloseable {
   private final Loader loader;
@@ -81,6 +82,9 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
     if (closed) {
       throw new IllegalStateException("This LoaderDataset is closed");
     }
+    // batches of an earlier epoch never closed (a step threw before its close) would hold their slots, and the new
+    // epoch would stop at the first batch that needs one: they are closed here, on the thread that starts it
+    closeOpenBatches();
     if (schedule != null) {
       int side = schedule.size(loader.nextEpoch());
       scheduleTarget.outputSize(side, side);
@@ -114,8 +118,34 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
   }
 
   /**
-   * Closes every DJL batch's slot lease still open (their NDArrays are closed, so later use throws instead of
-   * reading freed memory), then the loader, which frees its memory. Idempotent.
+   * Closes every DJL batch handed out and not yet closed, with the arrays made from them (using one then throws
+   * DJL's "released" error); returns how many. The next epoch does this itself; call it from the thread that
+   * used the batches (DJL's arrays are not for two threads at once).
+   */
+  public synchronized int closeOpenBatches() {
+    List<SlotLease> leases = new ArrayList<>(open);
+    RuntimeException failure = null;
+    for (SlotLease lease : leases) {
+      try {
+        lease.closeBatch();
+      } catch (RuntimeException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+    return leases.size();
+  }
+
+  /**
+   * Closes the loader: no epoch starts or goes on after it. A batch still open stays readable, its slot held, until
+   * it is closed, which frees the slot's memory: a step may be running over its arrays on another thread (Ctrl-C's
+   * shutdown hook, a watchdog), and closing or freeing them under it crashed the JVM. Idempotent.
    */
   @Override
   public synchronized void close() {
@@ -123,13 +153,7 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
       return;
     }
     closed = true;
-    try {
-      for (SlotLease lease : new ArrayList<>(open)) {
-        lease.close();
-      }
-    } finally {
-      loader.close();
-    }
+    loader.close();
   }
 
   /** One epoch of loader batches as DJL batches. */

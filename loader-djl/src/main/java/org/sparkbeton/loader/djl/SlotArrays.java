@@ -50,7 +50,7 @@ final class SlotArrays {
       List<NDArray> views = new ArrayList<>();
       NDList dataArrays = arrays(batch, data, manager, views, false);
       NDList labelArrays = arrays(batch, labels, manager, views, true);
-      lease = new SlotLease(hold, views, closed);
+      lease = new SlotLease(hold, manager, views, closed);
       opened.accept(lease);
       manager.attachInternal("beton-slot-lease-" + LEASES.incrementAndGet(), lease);
       if (device != null && !device.equals(Device.cpu())) {

@@ -8,15 +8,21 @@ import java.nio.ByteBuffer;
  * Regions start on 64-byte boundaries. A slot's generation changes each time it is given to a new
  * batch, so a {@code Batch} view can tell that its slot has been recycled. A consumer may <b>hold</b> a
  * slot ({@link #hold}) to keep its batch past the loader's usual window (a DJL batch keeps the NDArrays
- * that wrap the slot's memory until it is closed): the loader does not recycle a held slot.
+ * that wrap the slot's memory until it is closed): the loader does not recycle a held slot, and closing the ring
+ * does not free it either. Its memory goes with the last release: a consumer may still be reading it on another
+ * thread (a training step in native code, over NDArrays that wrap it), and freeing it under that read crashed the
+ * JVM.
  */
 public final class SlotRing implements AutoCloseable {
   private static final int ALIGN = 64;
   private final OffHeapBuffer[] memory;
   private final long[] generations;
   private final int[] holds;
-  /** What holders asked to run before a held slot's memory is freed ({@link #beforeFree}), by slot. */
-  private final java.util.List<java.util.List<Runnable>> beforeFree;
+  private boolean closed;
+  /** Slots held when the ring closed: their memory is freed by their last release. */
+  private int heldAtClose;
+  /** Runs once the ring is closed and every slot's memory is freed ({@link #whenFreed}). */
+  private Runnable afterFreed;
   private volatile Runnable onRelease = () -> { };
   private final int[] dataOffsets;
   private final int[] lengthOffsets;
@@ -46,10 +52,6 @@ public final class SlotRing implements AutoCloseable {
     this.memory = new OffHeapBuffer[slots];
     this.generations = new long[slots];
     this.holds = new int[slots];
-    this.beforeFree = new java.util.ArrayList<>();
-    for (int s = 0; s < slots; s++) {
-      beforeFree.add(new java.util.ArrayList<>());
-    }
     try {
       for (int s = 0; s < slots; s++) {
         memory[s] = allocator.allocate(slotBytes, "batch slot " + s + " of " + slots);
@@ -112,32 +114,51 @@ public final class SlotRing implements AutoCloseable {
 
   /**
    * Releases one hold taken with {@link #hold} for {@code generation}, then runs the release callback
-   * (outside this ring's lock). A release for an older generation (the ring was closed meanwhile) does
-   * nothing.
+   * (outside this ring's lock). A release for an older generation does nothing. The last release of a slot held
+   * when the ring closed frees the slot's memory, and the last of those runs {@link #whenFreed}'s action.
    */
   public void release(int slot, long generation) {
+    OffHeapBuffer free = null;
+    Runnable freed = null;
     synchronized (this) {
       if (generations[slot] != generation || holds[slot] == 0) {
         return;
       }
-      if (--holds[slot] == 0) {
-        beforeFree.get(slot).clear();
+      if (--holds[slot] == 0 && closed) {
+        generations[slot]++;
+        free = memory[slot];
+        if (--heldAtClose == 0) {
+          freed = afterFreed;
+          afterFreed = null;
+        }
       }
+    }
+    if (free != null) {
+      free.close();
+      if (freed != null) {
+        freed.run();
+      }
+      return;
     }
     onRelease.run();
   }
 
   /**
-   * Runs {@code action} before {@link #close()} frees {@code slot}, if the slot is still held then for the batch
-   * of {@code generation}: a holder whose own views of the memory (NDArrays wrapping it) must be released before
-   * it goes. Returns false, registering nothing, once that batch's slot has been recycled or the ring closed.
+   * Runs {@code action} once the ring is closed and every slot's memory freed: at once when no slot was held at
+   * {@link #close()}, else on the thread of the last release (the owner's allocator closes then, not before).
    */
-  public synchronized boolean beforeFree(int slot, long generation, Runnable action) {
-    if (generations[slot] != generation || holds[slot] == 0) {
-      return false;
+  public void whenFreed(Runnable action) {
+    java.util.Objects.requireNonNull(action, "action");
+    synchronized (this) {
+      if (!closed) {
+        throw new IllegalStateException("The slot ring is not closed");
+      }
+      if (heldAtClose > 0) {
+        afterFreed = action;
+        return;
+      }
     }
-    beforeFree.get(slot).add(java.util.Objects.requireNonNull(action, "action"));
-    return true;
+    action.run();
   }
 
   /** Whether a consumer holds {@code slot}: the loader must not recycle it. */
@@ -166,6 +187,9 @@ public final class SlotRing implements AutoCloseable {
   public long recycle(int slot, boolean poison) {
     long g;
     synchronized (this) {
+      if (closed) {
+        throw new IllegalStateException("The slot ring is closed; slot " + slot + " cannot be recycled");
+      }
       if (holds[slot] > 0) {
         throw new IllegalStateException("Slot " + slot + " is held by a consumer and cannot be recycled");
       }
@@ -181,43 +205,30 @@ public final class SlotRing implements AutoCloseable {
   }
 
   /**
-   * Runs what the holders of held slots asked to run first ({@link #beforeFree}), then invalidates every view,
-   * drops every hold (a later release does nothing) and frees the slots.
+   * Invalidates the views of every slot no one holds and frees its memory. A held slot stays its batch's, valid
+   * and readable, until its last release frees it ({@link #release}); no slot is recycled again. Idempotent.
    */
   @Override
   public void close() {
-    java.util.List<Runnable> first = new java.util.ArrayList<>();
+    java.util.List<OffHeapBuffer> free = new java.util.ArrayList<>();
     synchronized (this) {
-      for (java.util.List<Runnable> actions : beforeFree) {
-        first.addAll(actions);
-        actions.clear();
+      if (closed) {
+        return;
       }
-    }
-    RuntimeException failure = null;
-    for (Runnable action : first) {
-      try {
-        action.run(); // outside the lock: a holder releases its hold from here
-      } catch (RuntimeException e) {
-        if (failure == null) {
-          failure = e;
+      closed = true;
+      for (int s = 0; s < generations.length; s++) {
+        if (holds[s] > 0) {
+          heldAtClose++;
         } else {
-          failure.addSuppressed(e);
+          generations[s]++;
+          if (memory[s] != null) {
+            free.add(memory[s]);
+          }
         }
       }
     }
-    synchronized (this) {
-      for (int s = 0; s < generations.length; s++) {
-        generations[s]++;
-        holds[s] = 0;
-      }
-    }
-    for (OffHeapBuffer b : memory) {
-      if (b != null) {
-        b.close();
-      }
-    }
-    if (failure != null) {
-      throw failure;
+    for (OffHeapBuffer b : free) {
+      b.close();
     }
   }
 }
