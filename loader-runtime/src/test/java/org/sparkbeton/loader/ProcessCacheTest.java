@@ -85,7 +85,9 @@ class ProcessCacheTest {
       assertThatThrownBy(l::iterator)
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessage("PROCESS cache holds 1 page of 2097152 bytes, but batch 0 of epoch 0 needs 2 pages at once;"
-              + " raise the budget or use QUASI_RANDOM");
+              + " raise the budget, or draw each batch from fewer pages: QUASI_RANDOM with a page buffer below the"
+              + " cache's 1 (QuasiRandomOrder.withPageBuffer(n); OrderOption.QUASI_RANDOM's is 2 x batch size = 8"
+              + " pages)");
     }
     assertThatThrownBy(() -> builder(OrderOption.SEQUENTIAL).processCache(1000).build())
         .hasMessage("PROCESS cache budget of 1000 bytes is smaller than one page of 2097152 bytes");

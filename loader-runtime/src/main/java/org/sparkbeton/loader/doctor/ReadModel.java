@@ -43,8 +43,11 @@ final class ReadModel {
       try {
         pageReads(order, cache.processBytes());
       } catch (IllegalArgumentException e) {
+        // the command has no page-buffer flag: with quasi_random already, more budget is the one way
         throw new IllegalArgumentException("--cache " + cache + " with --order " + flag(order) + " and batch " + batch
-            + ": " + e.getMessage() + " (--order quasi_random)");
+            + ": " + e.getMessage() + "; raise the budget" + (order == OrderOption.QUASI_RANDOM
+                ? " (QUASI_RANDOM's page buffer, 2 x batch pages, is more than the cache holds)"
+                : " or use --order quasi_random"));
       }
     }
   }

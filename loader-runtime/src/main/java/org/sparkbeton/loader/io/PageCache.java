@@ -189,7 +189,7 @@ public final class PageCache implements BatchStaging {
     if (widest > slots.length) {
       throw new IllegalArgumentException("PROCESS cache holds " + slots.length + (slots.length == 1 ? " page of " : " pages of ") + pageSize
           + " bytes, but batch " + widestBatch + " of epoch " + epoch + " needs " + widest
-          + " pages at once; raise the budget or use QUASI_RANDOM" + smallShardsHint());
+          + " pages at once; " + fewerPagesHint(slots.length, batchSize) + smallShardsHint());
     }
     for (int p = 0; p < slotOf.length; p++) {
       useCount[p + 1] += useCount[p];
@@ -429,6 +429,17 @@ public final class PageCache implements BatchStaging {
    * Where the shards average less than half a page (a streaming write's micro-batches), each still takes whole pages
    * here, so a budget many times the dataset's bytes can be too small: then says so, with the fix.
    */
+  /**
+   * What to do when a batch needs more pages than a cache of {@code slots} holds: more budget, or an order that
+   * draws a batch from fewer pages. QUASI_RANDOM's own buffer (FFCV's 2 x batch size) may exceed a small cache's
+   * pages, in which case asking for QUASI_RANDOM again does not help; a smaller buffer does.
+   */
+  static String fewerPagesHint(int slots, int batchSize) {
+    return "raise the budget, or draw each batch from fewer pages: QUASI_RANDOM with a page buffer below the"
+        + " cache's " + slots + " (QuasiRandomOrder.withPageBuffer(n); OrderOption.QUASI_RANDOM's is 2 x batch size"
+        + " = " + 2L * batchSize + " pages)";
+  }
+
   private String smallShardsHint() {
     long bytes = 0;
     for (long length : fileLength) {

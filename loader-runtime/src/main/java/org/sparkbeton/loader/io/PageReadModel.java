@@ -67,7 +67,7 @@ public final class PageReadModel {
       }
       if (n - batchStart[b] > slots) {
         throw new IllegalArgumentException("PROCESS cache holds " + slots + (slots == 1 ? " page" : " pages") + ", but batch " + b + " needs "
-            + (n - batchStart[b]) + " pages at once; raise the budget or use QUASI_RANDOM");
+            + (n - batchStart[b]) + " pages at once");
       }
     }
     batchStart[numBatches] = n;

@@ -88,6 +88,6 @@ class DoctorTest {
         .seconds(1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("--cache process:2 MiB with --order random and batch 96: PROCESS cache holds 1 page, but batch 0"
-            + " needs 2 pages at once; raise the budget or use QUASI_RANDOM (--order quasi_random)");
+            + " needs 2 pages at once; raise the budget or use --order quasi_random");
   }
 }

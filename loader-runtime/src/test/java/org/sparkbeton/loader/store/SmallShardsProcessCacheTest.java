@@ -24,7 +24,7 @@ class SmallShardsProcessCacheTest {
       assertThatThrownBy(loader::iterator)
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageStartingWith("PROCESS cache holds 2 pages of 2097152 bytes, but batch 0 of epoch 0 needs 8 pages")
-          .hasMessageMatching(".*raise the budget or use QUASI_RANDOM\\. The dataset's 8 shards average [0-9,]+ bytes,"
+          .hasMessageMatching(".*OrderOption\\.QUASI_RANDOM's is 2 x batch size = [0-9]+ pages\\)\\. The dataset's 8 shards average [0-9,]+ bytes,"
               + " and each takes a page of its own in this cache: compacting the dataset \\(beton compact\\) packs"
               + " them into fewer pages");
     }
