@@ -52,10 +52,18 @@ public final class SlotRing implements AutoCloseable {
     this.memory = new OffHeapBuffer[slots];
     this.generations = new long[slots];
     this.holds = new int[slots];
+    int s = 0;
     try {
-      for (int s = 0; s < slots; s++) {
+      for (; s < slots; s++) {
         memory[s] = allocator.allocate(slotBytes, "batch slot " + s + " of " + slots);
       }
+    } catch (OutOfMemoryError e) {
+      close();
+      // an Error that a caller's catch (Exception) misses, and whose words name no option
+      throw new IllegalStateException(String.format(java.util.Locale.ROOT, "Cannot allocate the loader's %,d batch"
+          + " slots of %,d bytes (%,d bytes in all; slot %d failed: %s): the loader keeps batchesAhead + 2 batches;"
+          + " lower batchesAhead or the batch size, or raise -XX:MaxDirectMemorySize", slots, slotBytes,
+          slots * slotBytes, s, e.getMessage()), e);
     } catch (RuntimeException | Error e) {
       close();
       throw e;

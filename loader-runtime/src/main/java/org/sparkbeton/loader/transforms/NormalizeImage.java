@@ -30,15 +30,22 @@ public final class NormalizeImage implements PixelOperation {
       throw new IllegalArgumentException("NormalizeImage needs 3 means and 3 standard deviations, got "
           + mean.length + " and " + std.length);
     }
+    for (double m : mean) {
+      if (!Double.isFinite(m)) {
+        throw new IllegalArgumentException("NormalizeImage means must be finite numbers, got " + m);
+      }
+    }
     for (double s : std) {
-      if (!(s > 0)) {
-        throw new IllegalArgumentException("NormalizeImage standard deviations must be positive, got " + s);
+      if (!(s > 0) || !Double.isFinite(s)) {
+        throw new IllegalArgumentException("NormalizeImage standard deviations must be positive finite numbers, got "
+            + s);
       }
     }
     checkUnits(mean, std);
     if (type != DType.FLOAT32 && type != DType.FLOAT16) {
       throw new IllegalArgumentException("NormalizeImage outputs FLOAT32 or FLOAT16, not " + type);
     }
+    checkRange(mean, std, type);
     this.mean = mean.clone();
     this.std = std.clone();
     this.type = type;
@@ -56,6 +63,18 @@ public final class NormalizeImage implements PixelOperation {
         + format(std, 1) + ", torchvision's units for images scaled to 0..1; its input is uint8 pixels (0..255),"
         + " so values would reach " + Math.round(largest) + ". Give them in 0..255 units, as FFCV: means "
         + format(mean, 255) + ", standard deviations " + format(std, 255));
+  }
+
+  /** Refuses means and deviations whose outputs for pixels 0 and 255 the output type cannot hold (infinities). */
+  private static void checkRange(double[] mean, double[] std, DType type) {
+    double limit = type == DType.FLOAT16 ? 65504 : Float.MAX_VALUE;
+    for (int c = 0; c < 3; c++) {
+      double largest = Math.max(Math.abs(mean[c]), Math.abs(255 - mean[c])) / std[c];
+      if (!(largest <= limit)) {
+        throw new IllegalArgumentException("NormalizeImage channel " + c + " (mean " + mean[c] + ", standard deviation "
+            + std[c] + ") gives values up to " + largest + ", more than " + type + " holds (" + limit + ")");
+      }
+    }
   }
 
   /** {@code [a, b, c]} of {@code values × scale}, without float noise (0.485 × 255 is 123.675). */

@@ -231,7 +231,26 @@ class TransformReferenceTest {
     assertThatThrownBy(() -> new Cutout(2, 1, 2))
         .hasMessage("Cutout fill needs 3 values (R, G, B), got 2");
     assertThatThrownBy(() -> new NormalizeImage(new double[3], new double[] {1, 0, 1}, DType.FLOAT32))
-        .hasMessage("NormalizeImage standard deviations must be positive, got 0.0");
+        .hasMessage("NormalizeImage standard deviations must be positive finite numbers, got 0.0");
+  }
+
+  /** NaN means gave NaN pixels, an infinite deviation zeros, a tiny one infinities: each refused at build time. */
+  @Test
+  void normalizeRefusesNonFiniteValuesAndOutputsItsTypeCannotHold() {
+    double[] mean = {123.675, 116.28, 103.53};
+    double[] std = {58.395, 57.12, 57.375};
+    assertThatThrownBy(() -> new NormalizeImage(new double[] {123.675, Double.NaN, 103.53}, std, DType.FLOAT32))
+        .hasMessage("NormalizeImage means must be finite numbers, got NaN");
+    assertThatThrownBy(() -> new NormalizeImage(mean, new double[] {58.395, Double.POSITIVE_INFINITY, 57.375},
+        DType.FLOAT32)).hasMessage("NormalizeImage standard deviations must be positive finite numbers, got Infinity");
+    assertThatThrownBy(() -> new NormalizeImage(mean, new double[] {1e-40, 57.12, 57.375}, DType.FLOAT32))
+        .hasMessageStartingWith("NormalizeImage channel 0 (mean 123.675, standard deviation 1.0E-40) gives values up"
+            + " to 1.31325")
+        .hasMessageEndingWith("E42, more than " + DType.FLOAT32 + " holds (3.4028234663852886E38)");
+    assertThatThrownBy(() -> new NormalizeImage(mean, new double[] {0.001, 57.12, 57.375}, DType.FLOAT16))
+        .hasMessageStartingWith("NormalizeImage channel 0 (mean 123.675, standard deviation 0.001) gives values up to"
+            + " 131325");
+    new NormalizeImage(mean, new double[] {0.01, 57.12, 57.375}, DType.FLOAT32); // large, but float32 holds it
   }
 
   @Test
