@@ -366,7 +366,11 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
 
   /**
    * The position to save with a checkpoint: the epoch and batch the loader would hand out next. After
-   * the consumer has taken batch k of epoch e it is (e, k + 1), or (e + 1, 0) after the last batch.
+   * the consumer has taken batch k of epoch e it is (e, k + 1), or (e + 1, 0) after the last batch. The epoch's
+   * iterator can still go on from there, so a loop that breaks out of epoch e after batch k (a step limit per
+   * epoch) still reads (e, k + 1): resuming from it runs the rest of epoch e. A run whose next loop starts epoch
+   * e + 1 instead saves {@code new LoaderState(nextEpoch(), 0)}, or the state after that loop's
+   * {@code iterator()}.
    */
   public synchronized LoaderState state() {
     if (current != null) {
