@@ -7,10 +7,12 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.spark.QueryContext;
 import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.SparkSessionExtensionsProvider;
 import org.apache.spark.sql.catalyst.analysis.ResolvedIdentifier;
+import org.apache.spark.sql.catalyst.catalog.CatalogTable;
 import org.apache.spark.sql.catalyst.plans.logical.CreateTable;
 import org.apache.spark.sql.catalyst.plans.logical.CreateTableAsSelect;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -106,6 +108,46 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
   };
 
   /**
+   * The options of {@code df.write().format("beton").option(...).saveAsTable(t)} and
+   * {@code df.writeTo(t).using("beton").option(...).create()} into Spark's session catalog, made the new table's
+   * {@code OPTIONS}, as Spark records a Parquet table's: Spark 3.5 hands them to a V2 provider's create as the
+   * write's options, which the session catalog's write (through the table's relation, {@link BetonCatalogRelation})
+   * never sees, so every writer option was dropped without a word (an image column stored as plain bytes, nullPolicy
+   * and stringEncoding ignored, a misspelled option accepted). As table options they apply to this write and to the
+   * table's later inserts, and a bad one is refused at the create (the check below).
+   */
+  private static final Rule<LogicalPlan> WRITE_OPTIONS_INTO_TABLE = new Rule<LogicalPlan>() {
+    @Override
+    public LogicalPlan apply(LogicalPlan plan) {
+      if (!(plan instanceof CreateTableAsSelect)) {
+        return plan;
+      }
+      CreateTableAsSelect create = (CreateTableAsSelect) plan;
+      if (create.writeOptions().isEmpty() || !(create.tableSpec() instanceof TableSpec)
+          || !isBeton(create.tableSpec().provider()) || !(create.name() instanceof ResolvedIdentifier)
+          || !CatalogV2Util.isSessionCatalog(((ResolvedIdentifier) create.name()).catalog())) {
+        return plan;
+      }
+      TableSpec spec = (TableSpec) create.tableSpec();
+      Map<String, String> options = new java.util.LinkedHashMap<>(JavaConverters.mapAsJavaMap(spec.options()));
+      for (Map.Entry<String, String> o : JavaConverters.mapAsJavaMap(create.writeOptions()).entrySet()) {
+        if (!o.getKey().equalsIgnoreCase("path")) { // the table's location already
+          options.put(o.getKey(), o.getValue());
+        }
+      }
+      TableSpec withOptions = new TableSpec(spec.properties(), spec.provider(), scalaMap(options), spec.location(),
+          spec.comment(), spec.serde(), spec.external());
+      return new CreateTableAsSelect(create.name(), create.partitioning(), create.query(), withOptions,
+          scalaMap(new HashMap<>()), create.ignoreIfExists(), create.isAnalyzed());
+    }
+  };
+
+  private static scala.collection.immutable.Map<String, String> scalaMap(Map<String, String> map) {
+    return scala.collection.immutable.Map$.MODULE$.<String, String>empty()
+        .$plus$plus(JavaConverters.mapAsScalaMap(map));
+  }
+
+  /**
    * Installs the rules, unless this jar was built for another Scala than Spark runs (their calls into Catalyst fail
    * there with a {@link NoSuchMethodError}, as a beton {@code CREATE TABLE} did): then it logs why, once, and installs
    * nothing.
@@ -121,6 +163,28 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
       @Override
       public Rule<LogicalPlan> apply(SparkSession session) {
         return COLUMNS_FROM_LOCATION;
+      }
+    });
+    extensions.injectResolutionRule(new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+      @Override
+      public Rule<LogicalPlan> apply(SparkSession session) {
+        return WRITE_OPTIONS_INTO_TABLE;
+      }
+    });
+    extensions.injectResolutionRule(new AbstractFunction1<SparkSession, Rule<LogicalPlan>>() {
+      @Override
+      public Rule<LogicalPlan> apply(SparkSession session) {
+        return new Rule<LogicalPlan>() {
+          @Override
+          public LogicalPlan apply(LogicalPlan plan) {
+            try {
+              refuseIgnoredWriteOptions(session, plan);
+            } catch (AnalysisException e) {
+              BetonSessionExtensions.<RuntimeException>rethrow(e);
+            }
+            return plan;
+          }
+        };
       }
     });
     extensions.injectCheckRule(new AbstractFunction1<SparkSession, Function1<LogicalPlan, BoxedUnit>>() {
@@ -202,6 +266,45 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
         + " (PARTITIONED BY, partitionBy): a beton dataset is one directory of shards under one manifest, opened as one by FFCV and the loader."
         + " Keep the columns as fields (filters and groupBy on them are answered from the manifest and the"
         + " metadata), or make a table per value");
+  }
+
+  /**
+   * Options given to a write into an existing beton table of the session catalog ({@code
+   * df.write().option(...).mode("append").saveAsTable(t)}; {@code writeTo(t).append()} Spark refuses for such a
+   * table, "Cannot write into v1 table"): Spark 3.5
+   * writes such a table with the table's own options (as it does a Parquet table's) and dropped these without a
+   * word. Refused where they differ from the table's, naming them and the ways that apply them. Runs at resolution,
+   * before Spark's own rules replace the statement's table with the catalog's.
+   */
+  static void refuseIgnoredWriteOptions(SparkSession session, LogicalPlan plan) throws AnalysisException {
+    CatalogTable table = null;
+    Map<String, String> given = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    if (plan instanceof org.apache.spark.sql.execution.datasources.CreateTable) {
+      org.apache.spark.sql.execution.datasources.CreateTable create =
+          (org.apache.spark.sql.execution.datasources.CreateTable) plan;
+      if (create.mode() != SaveMode.Append || create.query().isEmpty() || !isBeton(create.tableDesc().provider())
+          || !session.sessionState().catalog().tableExists(create.tableDesc().identifier())) {
+        return;
+      }
+      table = session.sessionState().catalog().getTableMetadata(create.tableDesc().identifier());
+      given.putAll(JavaConverters.mapAsJavaMap(create.tableDesc().storage().properties()));
+    }
+    if (table == null || !isBeton(table.provider())) {
+      return;
+    }
+    given.remove("path");
+    Map<String, String> own = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    own.putAll(JavaConverters.mapAsJavaMap(table.storage().properties()));
+    given.entrySet().removeIf(o -> o.getValue().equals(own.get(o.getKey())));
+    if (given.isEmpty()) {
+      return;
+    }
+    String location = table.location().toString();
+    throw analysisException("Table " + table.identifier().unquotedString() + " is written with its own OPTIONS: the"
+        + " options given to this write (" + String.join(", ", given.keySet()) + ") would not apply, so it is"
+        + " refused. Write to its location by path, where they do: df.write().format(\"beton\").option(...)"
+        + ".mode(\"append\").save(\"" + location + "\"); or give a table over the same dataset those OPTIONS"
+        + " (CREATE TABLE ... USING beton OPTIONS (...) LOCATION '" + location + "')");
   }
 
   /**
