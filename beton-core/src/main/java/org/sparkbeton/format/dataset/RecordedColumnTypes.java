@@ -109,6 +109,24 @@ public final class RecordedColumnTypes {
     return out;
   }
 
+  /**
+   * What an Int field's stored numbers count for a column of recorded type {@code type} (null: none recorded, a
+   * bigint): days for a date, microseconds for timestamps (since 1970 in UTC, or in local time without a zone), plain
+   * numbers for integers and booleans. Two types of different units cannot share a field: read back as one type,
+   * the rows of one of them would mean something else.
+   */
+  public static String unit(String type) {
+    if (type == null) {
+      return "numbers";
+    }
+    return switch (type) {
+      case DATE -> "days since 1970-01-01";
+      case TIMESTAMP -> "microseconds since 1970-01-01 UTC";
+      case TIMESTAMP_NTZ -> "microseconds since 1970-01-01 local time";
+      default -> "numbers";
+    };
+  }
+
   /** The type that holds the values of both types, or null (the field's own type) when no recorded one does. */
   static String join(String a, String b) {
     if (a == null || b == null) {
@@ -117,8 +135,29 @@ public final class RecordedColumnTypes {
     if (a.equals(b)) {
       return a;
     }
+    if (isDecimal(a) && isDecimal(b)) {
+      return widerDecimal(a, b);
+    }
     int i = INTEGERS.indexOf(a);
     int j = INTEGERS.indexOf(b);
     return i < 0 || j < 0 ? null : INTEGERS.get(Math.max(i, j));
+  }
+
+  /**
+   * The decimal that holds both: the larger scale, and the more digits before the point. Read back at that scale, a
+   * stored float64 gives each value again while the precision is at most 15 digits ({@link StoredDecimals}); past
+   * that, null (the field reads as double).
+   */
+  private static String widerDecimal(String a, String b) {
+    int[] x = precisionAndScale(a);
+    int[] y = precisionAndScale(b);
+    int scale = Math.max(x[1], y[1]);
+    int precision = Math.max(x[0] - x[1], y[0] - y[1]) + scale;
+    return precision <= 15 ? "DECIMAL(" + precision + "," + scale + ")" : null;
+  }
+
+  private static int[] precisionAndScale(String decimal) {
+    String[] parts = decimal.substring(decimal.indexOf('(') + 1, decimal.indexOf(')')).split(",");
+    return new int[] {Integer.parseInt(parts[0].trim()), Integer.parseInt(parts[1].trim())};
   }
 }

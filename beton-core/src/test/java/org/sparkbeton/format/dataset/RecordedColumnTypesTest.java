@@ -60,6 +60,17 @@ class RecordedColumnTypesTest {
         Map.entry("spark_type.a", "INT"), Map.entry("spark_type.d", "ARRAY<INT>"));
   }
 
+  /** decimal(5,2) rows appended to decimal(10,4) ones read as decimal(10,4), not double; past 15 digits, double. */
+  @Test
+  void anAppendOfDecimalsTakesTheDecimalThatHoldsBoth() {
+    DatasetManifest before = dataset(10, recipe("spark_type.a", "DECIMAL(5,2)", "spark_type.b", "DECIMAL(12,0)"));
+    Map<String, String> written = recipe("spark_type.a", "DECIMAL(10,4)", "spark_type.b", "DECIMAL(10,4)");
+    assertThat(RecordedColumnTypes.afterAppend(written, before)).containsExactly(Map.entry("spark_type.a",
+        "DECIMAL(10,4)")); // b would need DECIMAL(16,4): more digits than a float64 gives back
+    assertThat(RecordedColumnTypes.unit("DATE")).isEqualTo("days since 1970-01-01");
+    assertThat(RecordedColumnTypes.unit("TINYINT")).isEqualTo(RecordedColumnTypes.unit(null));
+  }
+
   @Test
   void anEmptyDatasetConstrainsNothing() {
     Map<String, String> written = recipe("spark_type.a", "INT");

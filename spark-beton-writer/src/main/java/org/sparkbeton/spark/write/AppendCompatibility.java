@@ -35,6 +35,40 @@ final class AppendCompatibility {
   }
 
   /**
+   * Refuses to append rows whose recorded types ({@code written}, this write's recipe entries) count an Int field in
+   * other units than the dataset's rows do: a date beside timestamps, a timestamp beside a timestamp without time zone
+   * or a bigint. Read back as one type (the field's bigint), the days and the microseconds were mixed without a word.
+   */
+  static void requireSameUnits(String dir, DatasetManifest dataset, Map<String, String> written) {
+    if (dataset.totalSamples() == 0) {
+      return;
+    }
+    Map<String, String> before = RecordedColumnTypes.of(dataset.recipe());
+    Map<String, String> after = RecordedColumnTypes.of(written);
+    for (ManifestField f : dataset.fields()) {
+      if (f.typeId() != FieldTypes.INT) {
+        continue;
+      }
+      String was = before.get(f.name());
+      String now = after.get(f.name());
+      if (RecordedColumnTypes.unit(was).equals(RecordedColumnTypes.unit(now))) {
+        continue;
+      }
+      throw new IllegalArgumentException("Cannot append to " + dir + ": column '" + f.name() + "' holds "
+          + name(was) + " values in the dataset (" + RecordedColumnTypes.unit(was) + "), and the DataFrame's "
+          + name(now) + " values (" + RecordedColumnTypes.unit(now) + ") would be stored beside them in its one Int"
+          + " field, read back as one type that means something else for one of them; nothing was written. "
+          + (was != null && !RecordedColumnTypes.unit(was).equals("numbers") ? "Cast the column to "
+              + was.toLowerCase(Locale.ROOT) : "Convert it to the dataset's numbers yourself (unix_date(col) gives"
+              + " a date's days, unix_micros(col) a timestamp's microseconds)") + ". " + instead(dataset));
+    }
+  }
+
+  private static String name(String recorded) {
+    return recorded == null ? "BIGINT" : recorded;
+  }
+
+  /**
    * What to do when the columns are what the user wants: replace the dataset deliberately, or write elsewhere (a
    * streaming query, which has no overwrite, only elsewhere).
    */

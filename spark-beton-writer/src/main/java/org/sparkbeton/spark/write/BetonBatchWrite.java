@@ -106,6 +106,7 @@ final class BetonBatchWrite implements BatchWrite {
     }
     if (existing != null) {
       AppendCompatibility.require(dir, existing, fields.stream().map(ManifestField::of).toList(), sparkTypes);
+      AppendCompatibility.requireSameUnits(dir, existing, columnTypes);
     }
   }
 

@@ -83,4 +83,41 @@ class AppendCompatibilityTest {
     assertThat(differences(ds, ManifestField.of("w", FieldTypes.FLOAT), ID, ManifestField.of("Label", FieldTypes.INT)))
         .isEqualTo("the columns are in another order: select them in the dataset's, id, Label, w");
   }
+
+  /** A dataset of 3 samples whose field 'd' recorded {@code recorded} (null: none, a bigint). */
+  private static DatasetManifest withD(String recorded) {
+    Map<String, String> recipe = recorded == null ? Map.of() : Map.of("spark_type.d", recorded);
+    return new DatasetManifest(List.of(ID, ManifestField.of("d", FieldTypes.INT)),
+        List.of(new org.sparkbeton.format.dataset.ShardEntry("s.beton", 3, 100,
+            new org.sparkbeton.format.dataset.ShardChecksum("crc32c", "00000000"), Map.of())), recipe,
+        SparkBetonVersion.writer());
+  }
+
+  /**
+   * The tester's case: timestamps appended to dates were accepted, and the column read as bigint holding days and
+   * microseconds side by side. Units must match; integers of any width and booleans share plain numbers.
+   */
+  @Test
+  void rowsCountingAnIntFieldInOtherUnitsAreRefused() {
+    assertThatThrownBy(() -> AppendCompatibility.requireSameUnits("/data/ds", withD("DATE"),
+        Map.of("spark_type.d", "TIMESTAMP")))
+        .hasMessageStartingWith("Cannot append to /data/ds: column 'd' holds DATE values in the dataset (days since"
+            + " 1970-01-01), and the DataFrame's TIMESTAMP values (microseconds since 1970-01-01 UTC) would be stored"
+            + " beside them in its one Int field, read back as one type that means something else for one of them;"
+            + " nothing was written. Cast the column to date. If these columns");
+    assertThatThrownBy(() -> AppendCompatibility.requireSameUnits("/data/ds", withD("TIMESTAMP"),
+        Map.of("spark_type.d", "TIMESTAMP_NTZ"))).hasMessageContaining("Cast the column to timestamp.");
+    assertThatThrownBy(() -> AppendCompatibility.requireSameUnits("/data/ds", withD(null),
+        Map.of("spark_type.d", "DATE"))).hasMessageContaining("holds BIGINT values in the dataset (numbers)")
+        .hasMessageContaining("Convert it to the dataset's numbers yourself (unix_date(col) gives a date's days");
+    assertThatThrownBy(() -> AppendCompatibility.requireSameUnits("/data/ds", withD("BOOLEAN"),
+        Map.of("spark_type.d", "DATE"))).hasMessageContaining("holds BOOLEAN values");
+
+    AppendCompatibility.requireSameUnits("/data/ds", withD("DATE"), Map.of("spark_type.d", "DATE"));
+    AppendCompatibility.requireSameUnits("/data/ds", withD("SMALLINT"), Map.of("spark_type.d", "INT"));
+    AppendCompatibility.requireSameUnits("/data/ds", withD(null), Map.of("spark_type.d", "INT"));
+    AppendCompatibility.requireSameUnits("/data/ds", withD("BOOLEAN"), Map.of());
+    AppendCompatibility.requireSameUnits("/data/ds", dataset(Map.of("spark_type.d", "DATE"), ID,
+        ManifestField.of("d", FieldTypes.INT)), Map.of("spark_type.d", "TIMESTAMP")); // no rows yet: no constraint
+  }
 }
