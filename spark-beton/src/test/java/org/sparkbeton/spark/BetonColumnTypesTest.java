@@ -261,6 +261,47 @@ class BetonColumnTypesTest {
         .hasStackTraceContaining("Load it again");
   }
 
+  /** The tester's case: timestamps appended to dates read back as bigint, days and microseconds side by side. */
+  @Test
+  void anAppendThatWouldMixDaysAndMicrosecondsIsRefused() {
+    Path dir = tmp.resolve("append-units");
+    spark.sql("select 0 as id, date'2020-01-01' as d").write().format("beton").save(dir.toString());
+    assertThatThrownBy(() -> spark.sql("select 1 as id, timestamp'2020-01-01 00:00:00' as d").write()
+        .format("beton").mode("append").save(dir.toString()))
+        .hasMessageContaining("column 'd' holds DATE values in the dataset (days since 1970-01-01), and the"
+            + " DataFrame's TIMESTAMP values (microseconds since 1970-01-01 UTC)")
+        .hasMessageContaining("Cast the column to date");
+    assertThat(read(dir).collectAsList()).extracting(Row::toString).containsExactly("[0,2020-01-01]");
+  }
+
+  /**
+   * Datasets read together keep the types they all record (identical ones stayed bigint, dates read as day numbers);
+   * integers widen; days beside microseconds are refused, not mixed.
+   */
+  @Test
+  void datasetsReadTogetherKeepTheTypesThatHoldThemAll() {
+    Path a = tmp.resolve("together-a");
+    Path b = tmp.resolve("together-b");
+    Path c = tmp.resolve("together-c");
+    spark.sql("select cast(1 as int) as id, date'2020-01-01' as d, cast(0.5 as float) as f").write().format("beton")
+        .save(a.toString());
+    spark.sql("select cast(2 as smallint) as id, date'2021-01-01' as d, cast(1.5 as float) as f").write()
+        .format("beton").save(b.toString());
+    spark.sql("select cast(3 as int) as id, timestamp'2020-01-01 00:00:00' as d, cast(2.5 as float) as f").write()
+        .format("beton").save(c.toString());
+
+    Dataset<Row> ab = spark.read().format("beton").load(a.toString(), b.toString());
+    assertThat(ab.schema().simpleString()).isEqualTo("struct<id:int,d:date,f:float>");
+    assertThat(ab.orderBy("id").collectAsList()).extracting(Row::toString)
+        .containsExactly("[1,2020-01-01,0.5]", "[2,2021-01-01,1.5]");
+    assertThat(spark.read().format("beton").load(tmp.resolve("together-[ab]").toString()).schema().simpleString())
+        .isEqualTo("struct<id:int,d:date,f:float>");
+    assertThatThrownBy(() -> spark.read().format("beton").load(a.toString(), c.toString()).collectAsList())
+        .hasMessageContaining("Column 'd' is DATE in " + a.toUri().toString().replaceAll("/$", "").replace("file:///",
+            "file:/"))
+        .hasMessageContaining("Read them apart and cast the column to one type before a union");
+  }
+
   @Test
   void aValueTheRecordedTypeCannotHoldFailsNamingTheField() throws Exception {
     Path dir = tmp.resolve("mismatch");

@@ -110,6 +110,46 @@ public final class RecordedColumnTypes {
   }
 
   /**
+   * The recorded types of datasets read together ({@code recipes}, one per dataset or file, empty for a file; {@code
+   * names} name them in messages), as recipe entries: per field the type that holds every part's values
+   * ({@link #join}), none where one part records none or no recorded type holds them all (the field's own type).
+   * Parts that count an Int field in different units (days beside microseconds) are refused: read as one type, one
+   * part's values would mean something else.
+   */
+  public static Map<String, String> joined(List<Map<String, String>> recipes, List<String> names) {
+    Map<String, String> first = of(recipes.get(0));
+    Map<String, String> out = new LinkedHashMap<>();
+    for (String field : allFields(recipes)) {
+      String type = first.get(field);
+      String typeFrom = names.get(0);
+      for (int i = 0; i < recipes.size(); i++) {
+        String other = of(recipes.get(i)).get(field);
+        if (!unit(first.get(field)).equals(unit(other)) && (isTime(first.get(field)) || isTime(other))) {
+          throw new IllegalArgumentException("Column '" + field + "' is " + (first.get(field) == null ? "BIGINT"
+              : first.get(field)) + " in " + typeFrom + " but " + (other == null ? "BIGINT" : other) + " in "
+              + names.get(i) + ": read as one column, one of them would count " + unit(other) + " as "
+              + unit(first.get(field)) + ". Read them apart and cast the column to one type before a union");
+        }
+        type = i == 0 ? type : join(type, other);
+      }
+      if (type != null) {
+        out.put(key(field), type);
+      }
+    }
+    return out;
+  }
+
+  private static java.util.Set<String> allFields(List<Map<String, String>> recipes) {
+    java.util.Set<String> fields = new java.util.LinkedHashSet<>();
+    recipes.forEach(r -> fields.addAll(of(r).keySet()));
+    return fields;
+  }
+
+  private static boolean isTime(String type) {
+    return DATE.equals(type) || TIMESTAMP.equals(type) || TIMESTAMP_NTZ.equals(type);
+  }
+
+  /**
    * What an Int field's stored numbers count for a column of recorded type {@code type} (null: none recorded, a
    * bigint): days for a date, microseconds for timestamps (since 1970 in UTC, or in local time without a zone), plain
    * numbers for integers and booleans. Two types of different units cannot share a field: read back as one type,

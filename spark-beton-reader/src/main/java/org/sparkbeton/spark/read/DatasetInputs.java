@@ -86,6 +86,8 @@ public final class DatasetInputs {
   private final List<ManifestField> fields;
   private final List<Shard> shards;
   private final DatasetManifest manifest;
+  /** The manifest's recipe; for datasets read together, the column types that hold them all. */
+  private final Map<String, String> recipe;
   /** The paths given to {@link #resolve(List, Configuration)}, resolved again by {@link #current}. */
   private final List<String> pathTexts;
   private final List<FileVersion> versions;
@@ -93,21 +95,22 @@ public final class DatasetInputs {
   /** Inputs resolved from one path or a glob's match; {@link #resolvedFrom} names what a user gave. */
   private DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest,
       List<FileVersion> versions) {
-    this(root, fields, shards, manifest, versions, List.of(root));
+    this(root, fields, shards, manifest, manifest == null ? Map.of() : manifest.recipe(), versions, List.of(root));
   }
 
   private DatasetInputs(String root, List<ManifestField> fields, List<Shard> shards, DatasetManifest manifest,
-      List<FileVersion> versions, List<String> pathTexts) {
+      Map<String, String> recipe, List<FileVersion> versions, List<String> pathTexts) {
     this.root = root;
     this.fields = List.copyOf(fields);
     this.shards = List.copyOf(shards);
     this.manifest = manifest;
+    this.recipe = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(recipe));
     this.versions = List.copyOf(versions);
     this.pathTexts = List.copyOf(pathTexts);
   }
 
   private DatasetInputs resolvedFrom(List<String> texts) {
-    return new DatasetInputs(root, fields, shards, manifest, versions, texts);
+    return new DatasetInputs(root, fields, shards, manifest, recipe, versions, texts);
   }
 
   public String root() { return root; }
@@ -125,9 +128,12 @@ public final class DatasetInputs {
   /** The manifest of a dataset directory, or null for files, globs and several paths. */
   public DatasetManifest manifest() { return manifest; }
 
-  /** The recipe of a dataset directory's manifest; empty for files, globs and several paths. */
+  /**
+   * The recipe of a dataset directory's manifest; for several datasets read together (paths, a glob) the column
+   * types that hold them all ({@link RecordedColumnTypes#joined}); empty for a file.
+   */
   public Map<String, String> recipe() {
-    return manifest == null ? Map.of() : manifest.recipe();
+    return recipe;
   }
 
   /**
@@ -267,7 +273,9 @@ public final class DatasetInputs {
         shards.add(s);
       }
     }
-    return new DatasetInputs(root, first.fields(), shards, null, versions);
+    Map<String, String> types = RecordedColumnTypes.joined(parts.stream().map(DatasetInputs::recipe).toList(),
+        parts.stream().map(DatasetInputs::root).toList());
+    return new DatasetInputs(root, first.fields(), shards, null, types, versions, List.of(root));
   }
 
   private static DatasetInputs fromManifest(FileSystem fs, Path dir, Configuration conf) throws IOException {
