@@ -160,6 +160,10 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("df.write.format(\"beton\") needs a path: .save(\"/data/my-dataset\")");
     }
+    if (mode == SaveMode.Append && java.util.Arrays.stream(data.schema().fields())
+        .anyMatch(f -> f.dataType() instanceof org.apache.spark.sql.types.ArrayType)) {
+      options = withDatasetShapes(options, path, data.schema());
+    }
     // Before the mode is settled: a bad option or column fails even a write that Ignore would skip.
     boolean storesImages = storesImages(data.schema(), options);
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
@@ -300,6 +304,21 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
   private static boolean storesImages(StructType schema, Map<String, String> options) {
     return BetonSchemaMapping.fields(schema, BetonWriteBuilder.plan(schema, options)).stream()
         .anyMatch(f -> f.typeId() == FieldTypes.RGB_IMAGE);
+  }
+
+  /**
+   * The options of an append of array columns to the dataset at {@code path} (if one is there) with the shapes its
+   * NDArray fields have where the options give none ({@link BetonWriteOptions#withArrayShapes}).
+   */
+  private static Map<String, String> withDatasetShapes(Map<String, String> options, String path, StructType columns) {
+    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
+    DatasetManifest stored;
+    try {
+      stored = DatasetPublisher.read(dir.getFileSystem(hadoopConf(options)), dir);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
+    }
+    return stored == null ? options : new HashMap<>(BetonWriteOptions.withArrayShapes(options, stored, columns));
   }
 
   /**

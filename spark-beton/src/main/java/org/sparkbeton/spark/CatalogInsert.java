@@ -37,6 +37,7 @@ record CatalogInsert(List<String> dropColumns, Map<String, String> options) {
     if (stored == null) {
       return new CatalogInsert(drop, options);
     }
+    options = new LinkedHashMap<>(BetonWriteOptions.withArrayShapes(options, stored, columns));
     List<String> images = new ArrayList<>();
     for (ManifestField f : stored.fields()) {
       if (f.typeId() == FieldTypes.RGB_IMAGE) {

@@ -44,7 +44,7 @@ final class ArrayShapes implements Serializable {
         throw new IllegalArgumentException("Option arrayShapes must look like 'emb:3x4;mask:16', got '" + entry + "'");
       }
       String column = kv[0].trim();
-      String[] dims = kv[1].trim().toLowerCase(Locale.ROOT).split("x");
+      String[] dims = kv[1].trim().toLowerCase(Locale.ROOT).split("x", -1); // '2x' has an empty last dimension
       long[] shape = new long[dims.length];
       for (int i = 0; i < dims.length; i++) {
         try {

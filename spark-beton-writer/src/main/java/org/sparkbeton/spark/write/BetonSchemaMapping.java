@@ -306,7 +306,8 @@ public final class BetonSchemaMapping {
       long[] shape = conf.arrayShape(name) != null ? conf.arrayShape(name) : stored.shape();
       if (shape == null) {
         throw new IllegalArgumentException("Column '" + name + "' is an array of " + a.elementType().simpleString()
-            + ": give its shape with option arrayShapes, e.g. '" + name + ":3x4'");
+            + ": give its shape with option arrayShapes, e.g. '" + name + ":3x4', when every row has that many"
+            + " elements; arrays of varying length have no shape: store them as JSON text (to_json(" + name + "))");
       }
       NdArrayField codec = stored.torch() ? NdArrayField.torchTensor(stored.dtype(), shape)
           : NdArrayField.ndarray(stored.dtype(), shape);

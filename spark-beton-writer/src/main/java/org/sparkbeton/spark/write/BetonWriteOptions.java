@@ -219,6 +219,34 @@ public final class BetonWriteOptions {
     return out;
   }
 
+  /**
+   * {@code options} with the shapes of {@code stored}'s NDArray fields added to {@link #ARRAY_SHAPES} for the
+   * columns of {@code columns} it gives none: an append of arrays to a dataset stores them as its fields are, as an
+   * append of images takes the dataset's image settings ({@link #withRecipe}), instead of asking for the shapes the
+   * manifest records.
+   */
+  public static Map<String, String> withArrayShapes(Map<String, String> options,
+      org.sparkbeton.format.dataset.DatasetManifest stored,
+      org.apache.spark.sql.types.StructType columns) {
+    String key = options.keySet().stream().filter(ARRAY_SHAPES::equalsIgnoreCase).findFirst().orElse(ARRAY_SHAPES);
+    String given = options.getOrDefault(key, "");
+    ArrayShapes shapes = ArrayShapes.parse(given);
+    StringBuilder added = new StringBuilder(given);
+    for (org.sparkbeton.format.dataset.ManifestField f : stored.fields()) {
+      boolean column = java.util.Arrays.stream(columns.fieldNames()).anyMatch(f.name()::equalsIgnoreCase);
+      if (f.dtype() != null && column && shapes.of(f.name()) == null) {
+        added.append(added.length() == 0 ? "" : ";").append(f.name()).append(':').append(java.util.Arrays
+            .stream(f.shape()).mapToObj(Long::toString).collect(java.util.stream.Collectors.joining("x")));
+      }
+    }
+    if (added.toString().equals(given)) {
+      return options;
+    }
+    Map<String, String> out = new LinkedHashMap<>(options);
+    out.put(key, added.toString());
+    return out;
+  }
+
   /** The recipe entries of a write's image settings, the ones {@link #withRecipe} takes back as options. */
   static java.util.Set<String> recipeImageEntries() {
     return RECIPE_OPTIONS.keySet();

@@ -95,7 +95,14 @@ final class JsonValues {
       sb.append(v);
     } else if (t instanceof DoubleType || t instanceof FloatType) {
       double d = ((Number) v).doubleValue();
-      sb.append(Double.isFinite(d) ? Double.toString(d) : "null");
+      if (!Double.isFinite(d)) {
+        // JSON has no such number: stored as null, it read back as null without a word
+        throw new IllegalArgumentException("a " + d + " inside a struct, array or map, which is stored as JSON: JSON"
+            + " has no NaN or infinity, and it would read back as null. Replace it first (nanvl(x, ...), or"
+            + " when(isnan(x) || abs(x) = 'Infinity', ...)), or store an array of numbers as an NDArray field"
+            + " (option arrayShapes), which keeps it");
+      }
+      sb.append(Double.toString(d));
     } else if (t instanceof DateType) {
       string(sb, DateTimeUtils.daysToLocalDate((Integer) v).toString());
     } else if (t instanceof TimestampType) {

@@ -85,7 +85,9 @@ class BetonSchemaMappingTest {
         .add("at", DataTypes.TimestampType), none)).extracting(f -> f.typeId()).containsExactly(1, 1);
     assertThatThrownBy(() -> BetonSchemaMapping.fields(
         new StructType().add("emb", DataTypes.createArrayType(DataTypes.DoubleType)), none))
-        .hasMessage("Column 'emb' is an array of double: give its shape with option arrayShapes, e.g. 'emb:3x4'");
+        .hasMessage("Column 'emb' is an array of double: give its shape with option arrayShapes, e.g. 'emb:3x4', when"
+            + " every row has that many elements; arrays of varying length have no shape: store them as JSON text"
+            + " (to_json(emb))");
     BetonWriteConf img = BetonWriteConf.parse(Map.of("imageColumns", "label"));
     assertThatThrownBy(() -> BetonSchemaMapping.fields(new StructType().add("label", DataTypes.IntegerType), img))
         .hasMessage("Cannot write image column 'label': expected binary (encoded images), string (paths of image files)"

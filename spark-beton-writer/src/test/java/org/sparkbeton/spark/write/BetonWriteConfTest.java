@@ -62,6 +62,8 @@ class BetonWriteConfTest {
         .hasMessage("Option badImagePolicy must be fail, skip or quarantine, got 'ignore'");
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("arrayShapes", "emb:3xq")))
         .hasMessage("Option arrayShapes: dimension 'q' of column 'emb' is not a positive integer");
+    assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("arrayShapes", "emb:2x"))) // was taken as emb:2
+        .hasMessage("Option arrayShapes: dimension '' of column 'emb' is not a positive integer");
     // the last of two used to win, whichever the user meant
     assertThatThrownBy(() -> BetonWriteConf.parse(Map.of("arrayShapes", "a:3; A:2")))
         .hasMessage("Option arrayShapes gives column 'A' two shapes ('a:3' and 'A:2'): give each column once");
