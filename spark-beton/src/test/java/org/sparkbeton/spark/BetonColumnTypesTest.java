@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.sparkbeton.format.FieldTypes;
 import org.sparkbeton.format.dataset.DatasetManifest;
 
 /**
@@ -178,7 +179,7 @@ class BetonColumnTypesTest {
   }
 
   @Test
-  void aCopyKeepsTheTypesAndStringsStoredAsBytesReadBackAsStrings() {
+  void aCopyKeepsTheTypesAndStringsStoredAsBytesReadBackAsStrings() throws Exception {
     Path dir = tmp.resolve("bytes");
     Dataset<Row> written = spark.range(0, 4, 1, 1).selectExpr("concat('name-', id) as name", "cast(id as int) as n");
     written.write().format("beton").option("stringEncoding", "bytes").save(dir.toString());
@@ -191,6 +192,13 @@ class BetonColumnTypesTest {
       assertThat(back.schema().apply("n").dataType()).isEqualTo(DataTypes.IntegerType);
       assertThat(back.orderBy("n").collectAsList()).isEqualTo(written.orderBy("n").collectAsList());
     }
+    // stored as it was: Bytes, not JSON, so an append of the copy's rows to the first needs no option either
+    assertThat(BetonWriteTest.manifest(copy).fields().get(0).typeId()).isEqualTo(FieldTypes.BYTES);
+    read(copy).write().format("beton").mode("append").save(dir.toString());
+    assertThat(read(dir).count()).isEqualTo(8);
+    Path asJson = tmp.resolve("bytes-as-json");
+    read(dir).write().format("beton").option("stringEncoding", "json").save(asJson.toString());
+    assertThat(BetonWriteTest.manifest(asJson).fields().get(0).typeId()).isEqualTo(FieldTypes.JSON);
   }
 
   @Test

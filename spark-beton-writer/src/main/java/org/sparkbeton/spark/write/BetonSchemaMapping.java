@@ -317,7 +317,10 @@ public final class BetonSchemaMapping {
     } else if (t instanceof StringType && readFromJsonField(f)) {
       kind = ColumnKind.READ_JSON;
     } else if (t instanceof StringType) {
-      kind = conf.stringEncoding == StringEncoding.JSON ? ColumnKind.STRING_JSON : ColumnKind.STRING_BYTES;
+      // a column a beton read gave from a Bytes field is stored as it was, as the read's other columns are
+      boolean bytes = conf.stringEncodingGiven ? conf.stringEncoding == StringEncoding.BYTES : readFromField(f,
+          FieldTypes.BYTES);
+      kind = bytes ? ColumnKind.STRING_BYTES : ColumnKind.STRING_JSON;
     } else if (t instanceof StructType || t instanceof MapType || t instanceof ArrayType) {
       kind = ColumnKind.JSON;
     } else {
@@ -339,9 +342,13 @@ public final class BetonSchemaMapping {
    * field again, its objects and lists as they were ({@link ColumnKind#READ_JSON}).
    */
   static boolean readFromJsonField(StructField f) {
+    return readFromField(f, FieldTypes.JSON);
+  }
+
+  /** Whether {@code f} is a column a beton read gave from a field of type {@code typeId}. */
+  static boolean readFromField(StructField f, int typeId) {
     Metadata m = f.metadata();
-    return m.contains(ColumnAnnotations.TYPE)
-        && FieldTypes.name(FieldTypes.JSON).equals(m.getString(ColumnAnnotations.TYPE));
+    return m.contains(ColumnAnnotations.TYPE) && FieldTypes.name(typeId).equals(m.getString(ColumnAnnotations.TYPE));
   }
 
   /** Spark's {@code image} data source struct: origin, height, width, nChannels, mode, data. */

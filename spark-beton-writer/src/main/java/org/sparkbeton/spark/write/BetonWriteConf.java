@@ -73,6 +73,8 @@ public final class BetonWriteConf implements Serializable {
   final ArrayShapes arrayShapes;
   /** {@link BetonWriteOptions#STRING_ENCODING} */
   final StringEncoding stringEncoding;
+  /** Whether the options give it: else a string column a beton read gave from a Bytes field stays bytes. */
+  final boolean stringEncodingGiven;
   final String spoolDir;
   /** Bytes of a shard's pages kept in memory before the rest are spooled to a file. */
   final long spoolMemory;
@@ -150,6 +152,7 @@ public final class BetonWriteConf implements Serializable {
     nullPolicy = choiceLowerCase(o, BetonWriteOptions.NULL_POLICY, NullPolicy.FAIL);
     arrayShapes = ArrayShapes.parse(o.getOrDefault(key(BetonWriteOptions.ARRAY_SHAPES), ""));
     stringEncoding = choiceLowerCase(o, BetonWriteOptions.STRING_ENCODING, StringEncoding.JSON);
+    stringEncodingGiven = o.containsKey(key(BetonWriteOptions.STRING_ENCODING));
     spoolDir = o.getOrDefault(key(BetonWriteOptions.SPOOL_DIR), System.getProperty("java.io.tmpdir"));
     spoolMemory = SizeOption.parse(BetonWriteOptions.SPOOL_MEMORY, o.getOrDefault(key(BetonWriteOptions.SPOOL_MEMORY),
         "32M"));
