@@ -21,13 +21,28 @@ import org.sparkbeton.format.io.LocalPaths;
  */
 record ImageFolderRoot(List<String> classes, LeftOutFiles leftOut) {
 
+  /**
+   * Where a path without a scheme was looked for when the default file system is not the local one (fs.defaultFS
+   * of a cluster's configuration, say HDFS): an operator's local folder was said not to exist, without a word of where
+   * it had been looked for.
+   */
+  static String defaultFileSystemHint(FileSystem fs, Path path, String given) {
+    if (path.toUri().getScheme() != null || "file".equals(fs.getUri().getScheme())) {
+      return "";
+    }
+    return " on " + fs.makeQualified(path) + " (a path without a scheme is on the default file system, fs.defaultFS"
+        + " = " + fs.getUri() + "; for a local folder write file://" + (given.startsWith("/") ? given
+            : java.nio.file.Path.of(given).toAbsolutePath()) + ")";
+  }
+
   /** The top level of {@code input}; refuses one that does not exist or holds no class folder. */
   static ImageFolderRoot of(Configuration conf, String input) throws IOException {
     Path root = new Path(input);
     FileSystem fs = root.getFileSystem(conf);
     if (!fs.exists(root)) {
-      throw new IllegalArgumentException("Input " + input + " does not exist" + LocalPaths.tildeHint(input)
-          + (input.startsWith("/") || input.startsWith("file:") ? LocalPaths.nameCharsetHint() : ""));
+      throw new IllegalArgumentException("Input " + input + " does not exist" + defaultFileSystemHint(fs, root, input)
+          + LocalPaths.tildeHint(input) + (input.startsWith("/") || input.startsWith("file:")
+              ? LocalPaths.nameCharsetHint() : ""));
     }
     ImageFolderListing.requireReadableNames(fs, root);
     List<String> classes = new ArrayList<>();

@@ -29,6 +29,20 @@ class ImageFolderRootTest {
         + " (not looked into)");
   }
 
+  /**
+   * Under a cluster's configuration (fs.defaultFS on HDFS) a local folder given without a scheme was said not to
+   * exist, without saying where it was looked for.
+   */
+  @Test
+  void anInputNotFoundOnADefaultFileSystemThatIsNotLocalSaysWhere() {
+    org.apache.hadoop.conf.Configuration conf = StoreWaitNoticeTest.withSlowStore();
+    conf.set("fs.defaultFS", "slowstore://cluster");
+    assertThatThrownBy(() -> ImageFolderRoot.of(conf, "/0/photos/absent"))
+        .hasMessage("Input /0/photos/absent does not exist on slowstore://cluster/0/photos/absent (a path without a"
+            + " scheme is on the default file system, fs.defaultFS = slowstore://cluster; for a local folder write"
+            + " file:///0/photos/absent)");
+  }
+
   @Test
   void aTreeWithoutClassFoldersIsRefusedSayingWhereItsImagesAre() throws Exception {
     Files.writeString(tmp.resolve("a.jpg"), "x");
