@@ -112,7 +112,7 @@ public final class BetonCli implements Runnable {
 
   private static int handleError(Exception e, CommandLine cmd, ParseResult parsed) {
     PrintWriter err = cmd.getErr();
-    err.println("beton: " + userMessage(e));
+    err.println("beton: " + userMessage(e) + HadoopFlags.namenodeHint(userMessage(e)));
     if (isDebug(parsed)) {
       e.printStackTrace(err);
     } else if (!isUserError(e)) {

@@ -70,4 +70,15 @@ final class HadoopFlags {
     }
     return conf;
   }
+
+  /**
+   * What to add to a failure that is Hadoop's "Incomplete HDFS URI, no host": {@code hdfs:///path}, as a cluster's
+   * tools write it, takes the namenode from the configuration, which this command reads from -D, --hadoop-conf and
+   * $HADOOP_CONF_DIR only; empty for any other message.
+   */
+  static String namenodeHint(String message) {
+    return message.contains("Incomplete HDFS URI") ? " (hdfs:///path takes its namenode from fs.defaultFS: give -D"
+        + " fs.defaultFS=hdfs://<namenode>:<port>, --hadoop-conf <core-site.xml> or HADOOP_CONF_DIR, or write"
+        + " hdfs://<namenode>:<port>/path)" : "";
+  }
 }

@@ -88,6 +88,18 @@ class PathArgumentsTest {
         + " hdfs://namenode:8020/datasets/photos`)");
   }
 
+  /** hdfs:/// as a cluster's tools write it: Hadoop's "no host" said nothing of where the namenode comes from. */
+  @ParameterizedTest
+  @ValueSource(strings = {"inspect", "verify", "gc"})
+  void anHdfsPathWithoutItsNamenodeSaysHowToGiveIt(String command) {
+    Cli.Result r = Cli.run(command, "hdfs:///datasets/photos");
+
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines().get(0)).contains("Incomplete HDFS URI, no host").endsWith(" (hdfs:///path takes its"
+        + " namenode from fs.defaultFS: give -D fs.defaultFS=hdfs://<namenode>:<port>, --hadoop-conf <core-site.xml>"
+        + " or HADOOP_CONF_DIR, or write hdfs://<namenode>:<port>/path)");
+  }
+
   @Test
   void aFileUriOfAnotherHostIsRefused() {
     Cli.Result r = Cli.run("rewrite", "file://fileserver" + shard, tmp.resolve("out.beton"));
