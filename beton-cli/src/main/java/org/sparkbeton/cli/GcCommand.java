@@ -73,6 +73,8 @@ final class GcCommand implements Callable<Integer> {
     if (!found.held().isEmpty()) {
       out.printf("%s: %s of running jobs left alone%n", target, Words.plural(found.held().size(), "file"));
     }
+    long now = System.currentTimeMillis();
+    found.liveJobs().forEach((job, beat) -> out.printf("%s: %s%n", target, Orphans.liveJob(job, beat, now)));
     String files = Words.plural(found.orphans().size(), "orphaned file") + ", " + SizeArgs.human(found.orphanBytes());
     if (found.orphans().isEmpty()) {
       out.printf("%s: no orphaned files%n", target);

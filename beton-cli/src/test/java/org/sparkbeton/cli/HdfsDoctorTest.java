@@ -237,7 +237,9 @@ class HdfsDoctorTest {
 
     Cli.Result listed = Cli.run("gc", there);
     assertThat(listed.exitCode()).as(listed.err()).isZero();
-    assertThat(listed.outLines()).isEqualTo(Cli.run("gc", here).out().replace(here.toString(), there).lines().toList())
+    assertThat(GcCommandTest.liveJobs(listed.outLines())).hasSize(1); // its times differ from the local copy's
+    assertThat(GcCommandTest.withoutLiveJobs(listed.outLines())).isEqualTo(GcCommandTest.withoutLiveJobs(
+        Cli.run("gc", here).out().replace(here.toString(), there).lines().toList()))
         .hasSize(5).contains(there + ": 3 orphaned files, 42.0 MiB; run `beton gc " + there + " --delete` to delete"
             + " them");
 
@@ -251,7 +253,8 @@ class HdfsDoctorTest {
     assertThat(left).containsExactlyInAnyOrder("_job-2badc0de.live", DatasetManifest.FILE_NAME, "notes.txt",
         "part-00000-aaaaaaaa-a0-000.beton", "part-00003-2badc0de-a0-000.beton");
     assertThat(fs.exists(new org.apache.hadoop.fs.Path(there + "/_quarantine"))).isFalse();
-    assertThat(Cli.run("gc", there).outLines()).containsExactly(there + ": 2 files of running jobs left alone",
+    assertThat(GcCommandTest.withoutLiveJobs(Cli.run("gc", there).outLines())).containsExactly(there
+        + ": 2 files of running jobs left alone",
         there + ": no orphaned files");
 
     DoctorErrorsTest.fails(Cli.run("gc", there + "/notes.txt"), "beton: " + there + "/notes.txt: not a directory",

@@ -38,9 +38,12 @@ public final class Orphans {
   /**
    * The orphans of a directory, the files of ours left alone because a running job may hold them (those of a
    * job whose marker is fresh, fresh locks, temporary manifests and spools), and the shards a compaction replaced
-   * that its record keeps still, for readers that planned their reads before it ({@link CompactionRecord}).
+   * that its record keeps still, for readers that planned their reads before it ({@link CompactionRecord}); and the
+   * jobs taken as running, each with the time its marker was last rewritten (epoch milliseconds): a job killed
+   * without its cleanup stays "running" until {@link DatasetFiles#STALE_AFTER} has passed since.
    */
-  public record Findings(List<Orphan> orphans, List<String> held, List<String> replaced) {
+  public record Findings(List<Orphan> orphans, List<String> held, List<String> replaced,
+      Map<String, Long> liveJobs) {
     public long orphanBytes() {
       return orphans.stream().mapToLong(Orphan::bytes).sum();
     }
@@ -58,6 +61,7 @@ public final class Orphans {
   public static Findings find(List<FileInfo> files, DatasetManifest manifest, long nowMillis) {
     long stale = DatasetFiles.STALE_AFTER.toMillis();
     Set<String> liveJobs = new HashSet<>();
+    Map<String, Long> heartbeats = new java.util.TreeMap<>(); // a live job's marker, last rewritten (epoch millis)
     Set<String> markedJobs = new HashSet<>();
     boolean publishing = false; // a fresh manifest lock: its holder may be writing a temporary manifest
     for (FileInfo f : files) {
@@ -68,6 +72,7 @@ public final class Orphans {
       if (n != null && !n.checksum() && nowMillis - f.modifiedMillis() <= stale) {
         if (n.kind() == Kind.JOB_MARKER) {
           liveJobs.add(n.job());
+          heartbeats.put(n.job(), f.modifiedMillis());
         } else if (n.kind() == Kind.LOCK) {
           publishing = true;
         }
@@ -167,7 +172,7 @@ public final class Orphans {
     orphans.sort(java.util.Comparator.comparing(Orphan::path));
     held.sort(null);
     replaced.sort(null);
-    return new Findings(List.copyOf(orphans), List.copyOf(held), List.copyOf(replaced));
+    return new Findings(List.copyOf(orphans), List.copyOf(held), List.copyOf(replaced), Map.copyOf(heartbeats));
   }
 
   /**
@@ -286,6 +291,19 @@ public final class Orphans {
       }
     }
     return deleted;
+  }
+
+  /**
+   * What a job taken as running is, for an operator who may know it dead: {@code job 9f66a333 taken as running: its
+   * marker was rewritten 42 s ago; ...}. A driver killed without its cleanup leaves a marker that stays fresh for
+   * {@link DatasetFiles#STALE_AFTER}.
+   */
+  public static String liveJob(String job, long heartbeatMillis, long nowMillis) {
+    long deadAt = heartbeatMillis + DatasetFiles.STALE_AFTER.toMillis();
+    return "job " + job + " taken as running: its marker was rewritten " + age(nowMillis - heartbeatMillis) + " ago; a"
+        + " job whose marker goes " + age(DatasetFiles.STALE_AFTER.toMillis()) + " without a heartbeat (its driver"
+        + " killed) is taken as dead, from " + java.time.Instant.ofEpochMilli(deadAt)
+        .truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + ", and its files are orphans then";
   }
 
   /** {@code 42 s}, {@code 12 min}, {@code 3 h 5 min}, {@code 4 days}. */

@@ -81,6 +81,12 @@ class OrphansTest {
     assertThat(f.held()).containsExactly("_job-" + B + ".live", "_quarantine/part-00001-" + B + "-a0.jsonl",
         "part-00001-" + B + "-a0-000.beton");
     assertThat(f.orphanBytes()).isEqualTo(800);
+    // B's marker was rewritten a minute ago: what gc says of it (a driver killed leaves it fresh for 10 minutes)
+    assertThat(f.liveJobs()).containsOnlyKeys(B);
+    assertThat(Orphans.liveJob(B, f.liveJobs().get(B), NOW)).isEqualTo("job " + B + " taken as running: its marker"
+        + " was rewritten 1 min ago; a job whose marker goes 10 min without a heartbeat (its driver killed) is taken"
+        + " as dead, from " + java.time.Instant.ofEpochMilli(NOW + 9 * 60_000L).truncatedTo(
+            java.time.temporal.ChronoUnit.SECONDS) + ", and its files are orphans then");
   }
 
   @Test
