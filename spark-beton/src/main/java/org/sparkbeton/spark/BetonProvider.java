@@ -311,14 +311,18 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
    * NDArray fields have where the options give none ({@link BetonWriteOptions#withArrayShapes}).
    */
   private static Map<String, String> withDatasetShapes(Map<String, String> options, String path, StructType columns) {
+    DatasetManifest stored = storedManifest(options, path);
+    return stored == null ? options : new HashMap<>(BetonWriteOptions.withArrayShapes(options, stored, columns));
+  }
+
+  /** The manifest of the dataset at {@code path}, or null where there is none. */
+  private static DatasetManifest storedManifest(Map<String, String> options, String path) {
     org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
-    DatasetManifest stored;
     try {
-      stored = DatasetPublisher.read(dir.getFileSystem(hadoopConf(options)), dir);
+      return DatasetPublisher.read(dir.getFileSystem(hadoopConf(options)), dir);
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
     }
-    return stored == null ? options : new HashMap<>(BetonWriteOptions.withArrayShapes(options, stored, columns));
   }
 
   /**
@@ -328,13 +332,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
    * dataset's), instead of by the defaults.
    */
   private static Map<String, String> withDatasetRecipe(Map<String, String> options, String path) {
-    org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(path);
-    DatasetManifest stored;
-    try {
-      stored = DatasetPublisher.read(dir.getFileSystem(hadoopConf(options)), dir);
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(FileSystemMessages.cannotCheck(path, e), e);
-    }
+    DatasetManifest stored = storedManifest(options, path);
     return stored == null ? options : BetonWriteOptions.withRecipe(options, stored.recipe());
   }
 

@@ -40,7 +40,9 @@ class BetonDataSourceOlderJavaTest {
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$1")).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$2")).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$3")).isEqualTo(JAVA_8);
-    assertThat(majorVersion(BetonSessionExtensions.class.getName() + "$4")).isEqualTo(JAVA_8);
+    for (String inner : new String[] {"$4", "$5", "$6", "$6$1", "$7"}) { // the resolution rules and their factories
+      assertThat(majorVersion(BetonSessionExtensions.class.getName() + inner)).isEqualTo(JAVA_8);
+    }
     assertThat(majorVersion(ScalaBinaryCheck.class.getName())).isEqualTo(JAVA_8);
     assertThat(majorVersion(BetonProvider.class.getName())).isEqualTo(JAVA_17);
   }
@@ -56,7 +58,8 @@ class BetonDataSourceOlderJavaTest {
       SparkSessionExtensions extensions = new SparkSessionExtensions();
       p.apply(extensions);
       assertThat(extensions.buildCheckRules(null).size()).isEqualTo(1);
-      assertThat(extensions.buildResolutionRules(null).size()).isEqualTo(1);
+      // a table's columns from its location, write options into a created table, ignored write options refused
+      assertThat(extensions.buildResolutionRules(null).size()).isEqualTo(3);
     }
     assertThat(loaded).containsExactly(BetonSessionExtensions.class.getName());
   }
