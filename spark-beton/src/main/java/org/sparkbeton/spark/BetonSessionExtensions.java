@@ -142,9 +142,12 @@ public final class BetonSessionExtensions extends AbstractFunction1<SparkSession
     }
   };
 
+  @SuppressWarnings("unchecked")
   private static scala.collection.immutable.Map<String, String> scalaMap(Map<String, String> map) {
-    return scala.collection.immutable.Map$.MODULE$.<String, String>empty()
+    // an immutable map on both Scala lines; Java sees 2.13's ++ as returning a scala.collection.Map
+    Object joined = scala.collection.immutable.Map$.MODULE$.<String, String>empty()
         .$plus$plus(JavaConverters.mapAsScalaMap(map));
+    return (scala.collection.immutable.Map<String, String>) joined;
   }
 
   /**
