@@ -73,6 +73,19 @@ final class ArrayShapes implements Serializable {
   }
 
   /**
+   * Refuses an entry naming a column {@code schema} does not have ({@code missing} words the message): checked before
+   * the columns are planned, since a misspelt entry leaves the column it meant without a shape, whose refusal would
+   * otherwise come first and not name the entry.
+   */
+  void requireColumnsExist(StructType schema, java.util.function.Function<String, IllegalArgumentException> missing) {
+    for (Entry e : entries.values()) {
+      if (Arrays.stream(schema.fieldNames()).noneMatch(e.column()::equalsIgnoreCase)) {
+        throw missing.apply(e.column());
+      }
+    }
+  }
+
+  /**
    * Refuses an entry that shapes no column of {@code plans}, the columns of {@code schema} stored: one the DataFrame
    * does not have ({@code missing} words that message), or one not stored as an NDArray field, saying why.
    */

@@ -74,6 +74,7 @@ public final class BetonSchemaMapping {
     StructField[] fields = schema.fields();
     Map<Integer, ColumnPlan.ImageParts> readImages = new HashMap<>();
     Set<Integer> imageParts = readImageParts(schema, conf, readImages);
+    conf.arrayShapes.requireColumnsExist(schema, column -> missingColumn(BetonWriteOptions.ARRAY_SHAPES, column, schema));
     for (int i = 0; i < fields.length; i++) {
       if (i != source && !imageParts.contains(i)) {
         plans.add(planColumn(fields[i], i, conf, readImages.get(i)));

@@ -179,6 +179,9 @@ class BetonSchemaMappingTest {
         .hasMessage("Option arrayShapes names column 'pricez', which the DataFrame does not have; did you mean"
             + " 'prices'? Its columns: a"
             + " array<int>, b int, nested array<array<int>>, prices array<decimal(10,2)>, words array<string>");
+    // an entry for a misspelt column is named first: it left 'a' without a shape, whose refusal named only 'a'
+    assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, shapes("aa:2")))
+        .hasMessageStartingWith("Option arrayShapes names column 'aa', which the DataFrame does not have");
     assertThatThrownBy(() -> BetonSchemaMapping.fields(schema, shapes("a:2;b:3")))
         .hasMessage("Option arrayShapes entry 'b:3' shapes column 'b' (int), which is not stored as an NDArray field:"
             + " it is stored as a Int field, and only arrays of numbers or booleans take a shape; drop the entry");
