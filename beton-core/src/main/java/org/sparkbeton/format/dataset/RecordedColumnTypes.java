@@ -117,20 +117,23 @@ public final class RecordedColumnTypes {
    * part's values would mean something else.
    */
   public static Map<String, String> joined(List<Map<String, String>> recipes, List<String> names) {
-    Map<String, String> first = of(recipes.get(0));
+    List<Map<String, String>> types = recipes.stream().map(RecordedColumnTypes::of).toList();
+    java.util.Set<String> fields = new java.util.LinkedHashSet<>();
+    types.forEach(t -> fields.addAll(t.keySet()));
     Map<String, String> out = new LinkedHashMap<>();
-    for (String field : allFields(recipes)) {
-      String type = first.get(field);
-      String typeFrom = names.get(0);
-      for (int i = 0; i < recipes.size(); i++) {
-        String other = of(recipes.get(i)).get(field);
-        if (!unit(first.get(field)).equals(unit(other)) && (isTime(first.get(field)) || isTime(other))) {
-          throw new IllegalArgumentException("Column '" + field + "' is " + (first.get(field) == null ? "BIGINT"
-              : first.get(field)) + " in " + typeFrom + " but " + (other == null ? "BIGINT" : other) + " in "
-              + names.get(i) + ": read as one column, one of them would count " + unit(other) + " as "
-              + unit(first.get(field)) + ". Read them apart and cast the column to one type before a union");
+    for (String field : fields) {
+      String first = types.get(0).get(field);
+      String type = first;
+      for (int i = 1; i < types.size(); i++) {
+        String other = types.get(i).get(field);
+        // units equal to the first part's are equal to each other's
+        if (!unit(first).equals(unit(other)) && (isTime(first) || isTime(other))) {
+          throw new IllegalArgumentException("Column '" + field + "' is " + sqlName(first) + " in " + names.get(0)
+              + " but " + sqlName(other) + " in " + names.get(i) + ": read as one column, one of them would count "
+              + unit(other) + " as " + unit(first) + ". Read them apart and cast the column to one type before a"
+              + " union");
         }
-        type = i == 0 ? type : join(type, other);
+        type = join(type, other);
       }
       if (type != null) {
         out.put(key(field), type);
@@ -139,13 +142,13 @@ public final class RecordedColumnTypes {
     return out;
   }
 
-  private static java.util.Set<String> allFields(List<Map<String, String>> recipes) {
-    java.util.Set<String> fields = new java.util.LinkedHashSet<>();
-    recipes.forEach(r -> fields.addAll(of(r).keySet()));
-    return fields;
+  /** A recorded type's name for messages: a field without one holds bigints. */
+  public static String sqlName(String recorded) {
+    return recorded == null ? "BIGINT" : recorded;
   }
 
-  private static boolean isTime(String type) {
+  /** Whether {@code type} is a date's or a timestamp's: its numbers count days or microseconds ({@link #unit}). */
+  public static boolean isTime(String type) {
     return DATE.equals(type) || TIMESTAMP.equals(type) || TIMESTAMP_NTZ.equals(type);
   }
 

@@ -55,17 +55,13 @@ final class AppendCompatibility {
         continue;
       }
       throw new IllegalArgumentException("Cannot append to " + dir + ": column '" + f.name() + "' holds "
-          + name(was) + " values in the dataset (" + RecordedColumnTypes.unit(was) + "), and the DataFrame's "
-          + name(now) + " values (" + RecordedColumnTypes.unit(now) + ") would be stored beside them in its one Int"
-          + " field, read back as one type that means something else for one of them; nothing was written. "
-          + (was != null && !RecordedColumnTypes.unit(was).equals("numbers") ? "Cast the column to "
+          + RecordedColumnTypes.sqlName(was) + " values in the dataset (" + RecordedColumnTypes.unit(was) + "), and"
+          + " the DataFrame's " + RecordedColumnTypes.sqlName(now) + " values (" + RecordedColumnTypes.unit(now)
+          + ") would be stored beside them in its one Int field, read back as one type that means something else"
+          + " for one of them; nothing was written. " + (RecordedColumnTypes.isTime(was) ? "Cast the column to "
               + was.toLowerCase(Locale.ROOT) : "Convert it to the dataset's numbers yourself (unix_date(col) gives"
               + " a date's days, unix_micros(col) a timestamp's microseconds)") + ". " + instead(dataset));
     }
-  }
-
-  private static String name(String recorded) {
-    return recorded == null ? "BIGINT" : recorded;
   }
 
   /**

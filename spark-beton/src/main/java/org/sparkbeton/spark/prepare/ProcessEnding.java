@@ -9,16 +9,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ProcessEnding {
   private static final AtomicBoolean ENDING = new AtomicBoolean();
-
-  static {
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> ENDING.set(true), "beton-process-ending"));
-  }
+  private static final AtomicBoolean WATCHED = new AtomicBoolean();
 
   private ProcessEnding() {}
 
-  /** Watches from now on (the hook is added once per JVM). */
+  /** Watches from now on: adds the shutdown hook that sets {@link #ending()}, once per JVM. */
   static void watch() {
-    // the class's initialisation adds the hook
+    if (WATCHED.compareAndSet(false, true)) {
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> ENDING.set(true), "beton-process-ending"));
+    }
   }
 
   static boolean ending() {
