@@ -13,7 +13,9 @@ import org.sparkbeton.loader.pipeline.TensorSpec;
  * Copy what you keep. Every accessor checks the slot's generation and throws
  * {@link IllegalStateException} once the slot has been recycled or the loader closed; buffers
  * already obtained from {@link #data} cannot be checked — in debug mode the loader fills a slot with
- * the byte {@code 0xA5} when it recycles it, so stale reads show up as that pattern.
+ * the byte {@code 0xA5} when it recycles it, so stale reads show up as that pattern. The loader closed from
+ * another thread keeps the memory of these two batches (the latest and the one before) until the consumer's
+ * thread next calls the epoch's iterator, so a consumer reading one when the close comes reads its values.
  *
  * <p>A consumer that must keep a batch longer (an adapter handing the slot's memory to a framework
  * without a copy, as loader-djl does) calls {@link #retain()}: the slot then stays this batch's until
@@ -76,7 +78,20 @@ public final class Batch {
       check(); // recycled between the check and the hold: throws with the usual message
       throw new IllegalStateException("Batch " + index + " of epoch " + epoch + " could not be held");
     }
-    return new Hold(ring, slot, generation, loader);
+    Hold hold = new Hold(ring, slot, generation, loader);
+    if (loader instanceof Loader owner) {
+      owner.core().handedBatches().retained(hold); // the consumer's own hold keeps the slot from now on
+    }
+    return hold;
+  }
+
+  /**
+   * Holds this batch's slot for the consumer ({@link HandedBatches}); null when the slot was recycled or the
+   * loader closed already. The hold does not keep the loader reachable: the loader's cleaner must still find a
+   * loader dropped unclosed, and it gives these holds back.
+   */
+  Hold holdForConsumer() {
+    return ring.hold(slot, generation) ? new Hold(ring, slot, generation, null) : null;
   }
 
   /** A batch's slot held by {@link Batch#retain()}; closing it (once, idempotent) gives the slot back. */
@@ -94,6 +109,11 @@ public final class Batch {
       this.slot = slot;
       this.generation = generation;
       this.loader = loader;
+    }
+
+    /** Whether {@code other} holds the same batch's slot. */
+    boolean sameBatch(Hold other) {
+      return other.ring == ring && other.slot == slot && other.generation == generation;
     }
 
     /** Whether this hold has been closed. */

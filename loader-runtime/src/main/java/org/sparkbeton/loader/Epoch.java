@@ -21,6 +21,8 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
   private int[] order;
   private EpochRun run;
   private LoaderTimings before;
+  /** The slots of the batches the consumer may still read (the loader's one set: one epoch runs at a time). */
+  private final HandedBatches handed;
 
   /** @param order this rank's whole order for the epoch, before truncation to whole batches */
   Epoch(Loader loader, int epoch, int[] order, int firstBatch) {
@@ -30,6 +32,7 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
     this.order = skip ? withoutKnownBad(order) : order;
     int batches = loader.batchesFor(this.order.length);
     this.progressFirst = Math.min(firstBatch, batches);
+    this.handed = loader.core().handedBatches();
     this.run = new EpochRun(loader.core(), epoch, truncated(batches), batches, progressFirst);
   }
 
@@ -58,8 +61,22 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
     return epoch;
   }
 
+  /** Whether a batch is left; the consumer's loop ends when not, so the slots held for it go back. */
   @Override
   public boolean hasNext() {
+    try {
+      boolean more = more();
+      if (!more) {
+        handed.releaseAll();
+      }
+      return more;
+    } catch (RuntimeException e) {
+      handed.releaseAll(); // closed or failed: the consumer's loop ends here
+      throw e;
+    }
+  }
+
+  private boolean more() {
     if (!skip) {
       return run.hasNext();
     }
@@ -74,12 +91,20 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
 
   @Override
   public Batch next() {
-    while (true) {
-      try {
-        return run.next().keptBy(loader);
-      } catch (SkipRestart restart) {
-        restart();
+    handed.beforeNext();
+    try {
+      while (true) {
+        try {
+          Batch batch = run.next().keptBy(loader);
+          handed.handed(batch);
+          return batch;
+        } catch (SkipRestart restart) {
+          restart();
+        }
       }
+    } catch (RuntimeException e) {
+      handed.releaseAll();
+      throw e;
     }
   }
 
@@ -116,8 +141,10 @@ final class Epoch implements Iterator<Batch>, AutoCloseable {
     return before == null ? now : before.plus(now);
   }
 
+  /** Stops the workers and gives back the slots held for the consumer (a new epoch starts: see Loader#iterator). */
   @Override
   public void close() {
     run.close();
+    handed.releaseAll();
   }
 }

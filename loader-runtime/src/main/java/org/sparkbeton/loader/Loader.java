@@ -470,7 +470,7 @@ public final class Loader implements Iterable<Batch>, AutoCloseable {
     }
     closed = true;
     try {
-      core.close();
+      core.close(Thread.currentThread());
     } finally {
       cleanable.clean(); // the cleaner's action finds the core closed and does nothing
     }

@@ -44,6 +44,7 @@ final class LoaderCore {
   private final BadSamples badSamples = new BadSamples();
   private EpochRun running;
   private boolean closed;
+  private final HandedBatches handedBatches = new HandedBatches();
 
   LoaderCore(LoaderBuilder options, Shards shards, BatchStaging staging, BufferAllocator allocator,
       boolean ownsAllocator) {
@@ -76,7 +77,7 @@ final class LoaderCore {
     @Override
     public void run() {
       try {
-        if (core.close()) {
+        if (core.close(null)) {
           warn(null);
         }
       } catch (RuntimeException | Error e) {
@@ -102,7 +103,12 @@ final class LoaderCore {
     plan.close();
   }
 
-  /** The epoch whose workers run now: {@link #close()} stops them. */
+  /** The slots of the batches the consumer may still read; given back as {@link HandedBatches} says. */
+  HandedBatches handedBatches() {
+    return handedBatches;
+  }
+
+  /** The epoch whose workers run now: {@link #close} stops them. */
   synchronized void started(EpochRun run) {
     running = run;
   }
@@ -111,9 +117,10 @@ final class LoaderCore {
    * Stops the running epoch's workers, then frees the plan's buffers, the staging, the files, the decoders and,
    * when owned, the allocator (which throws if anything is still allocated). A batch slot a consumer still holds
    * ({@link Batch#retain()}) is freed when it is released, and an owned allocator closed after it. Returns false
-   * when closed already.
+   * when closed already. The slots held for the consumer ({@link HandedBatches}) go back unless {@code closer}
+   * (null for the cleaner) is another thread than the consumer's, still running.
    */
-  boolean close() {
+  boolean close(Thread closer) {
     EpochRun run;
     synchronized (this) {
       if (closed) {
@@ -139,6 +146,7 @@ final class LoaderCore {
         // after the slots that consumers still hold: their memory is freed by their release (SlotRing#close)
         failure = step(failure, () -> plan.whenSlotsFreed(allocator::close));
       }
+      failure = step(failure, () -> handedBatches.loaderClosedBy(closer)); // frees the slots, after their ring closed
       if (failure != null) {
         throw failure;
       }
