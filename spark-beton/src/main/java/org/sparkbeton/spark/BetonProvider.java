@@ -160,9 +160,10 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
     if (path == null || path.isEmpty()) {
       throw new IllegalArgumentException("df.write.format(\"beton\") needs a path: .save(\"/data/my-dataset\")");
     }
+    StoredManifest stored = new StoredManifest(Map.copyOf(options), path);
     if (mode == SaveMode.Append && java.util.Arrays.stream(data.schema().fields())
         .anyMatch(f -> f.dataType() instanceof org.apache.spark.sql.types.ArrayType)) {
-      options = withDatasetShapes(options, path, data.schema());
+      options = withDatasetShapes(options, stored.get(), data.schema());
     }
     // Before the mode is settled: a bad option or column fails even a write that Ignore would skip.
     boolean storesImages = storesImages(data.schema(), options);
@@ -207,7 +208,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
       }
     }
     if (mode == SaveMode.Append && found.state() == DatasetDirectory.State.DATASET && storesImages) {
-      options = withDatasetRecipe(options, path);
+      options = withDatasetRecipe(options, stored.get());
     }
     if (mode == SaveMode.ErrorIfExists || mode == SaveMode.Ignore) { // and no dataset there: a new one
       options.put(NEW_DATASET, mode == SaveMode.Ignore ? IGNORE : "error");
@@ -256,7 +257,7 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
           found.example(), "a batch write with mode(\"overwrite\")"));
       case DATASET -> {
         if (storesImages) {
-          options = withDatasetRecipe(options, path);
+          options = withDatasetRecipe(options, storedManifest(options, path));
         }
       }
       default -> {
@@ -307,12 +308,34 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
   }
 
   /**
-   * The options of an append of array columns to the dataset at {@code path} (if one is there) with the shapes its
+   * The options of an append of array columns to the dataset {@code stored} (null: none there) with the shapes its
    * NDArray fields have where the options give none ({@link BetonWriteOptions#withArrayShapes}).
    */
-  private static Map<String, String> withDatasetShapes(Map<String, String> options, String path, StructType columns) {
-    DatasetManifest stored = storedManifest(options, path);
+  private static Map<String, String> withDatasetShapes(Map<String, String> options, DatasetManifest stored,
+      StructType columns) {
     return stored == null ? options : new HashMap<>(BetonWriteOptions.withArrayShapes(options, stored, columns));
+  }
+
+  /** The manifest of the dataset at a path, read once when first asked for (an append may need it twice). */
+  private static final class StoredManifest {
+    private final Map<String, String> options;
+    private final String path;
+    private boolean read;
+    private DatasetManifest manifest;
+
+    StoredManifest(Map<String, String> options, String path) {
+      this.options = options;
+      this.path = path;
+    }
+
+    /** The manifest, or null where there is none. */
+    DatasetManifest get() {
+      if (!read) {
+        manifest = storedManifest(options, path);
+        read = true;
+      }
+      return manifest;
+    }
   }
 
   /** The manifest of the dataset at {@code path}, or null where there is none. */
@@ -326,13 +349,12 @@ public final class BetonProvider implements TableProvider, CreatableRelationProv
   }
 
   /**
-   * The options of an append of rows with images to the dataset at {@code path} with the image settings its manifest
+   * The options of an append of rows with images to the dataset {@code stored} with the image settings its manifest
    * records where the options give none, as an {@code INSERT} into a table has them ({@link CatalogInsert}): the new
    * images are resized and encoded as the rest were (and rows a beton read gave take them before their own
    * dataset's), instead of by the defaults.
    */
-  private static Map<String, String> withDatasetRecipe(Map<String, String> options, String path) {
-    DatasetManifest stored = storedManifest(options, path);
+  private static Map<String, String> withDatasetRecipe(Map<String, String> options, DatasetManifest stored) {
     return stored == null ? options : BetonWriteOptions.withRecipe(options, stored.recipe());
   }
 

@@ -33,13 +33,23 @@ public final class JpegCodecs {
     return new JavaJpegCodec(strictness);
   }
 
+  private static final String NATIVE_SUFFIX = " through JNI";
+
+  /**
+   * Whether {@code description}, a {@link #description()} of some JVM (an executor's, sent to the driver), names
+   * the native codec.
+   */
+  public static boolean namesNativeCodec(String description) {
+    return description.endsWith(NATIVE_SUFFIX);
+  }
+
   /**
    * What {@link #fastest()} decodes and encodes with, versions included, for records such as a dataset's
    * recipe: "libjpeg-turbo 2.1.5 (libjpeg API 62) through JNI", or "javax.imageio with TwelveMonkeys 3.x".
    */
   public static String description() {
     if (NativeLibrary.isAvailable()) {
-      return NativeJpegCodec.libraryVersion() + " through JNI";
+      return NativeJpegCodec.libraryVersion() + NATIVE_SUFFIX;
     }
     String version = twelveMonkeysVersion();
     return "javax.imageio with TwelveMonkeys " + (version == null ? "(version unknown)" : version) + ", pure Java";

@@ -15,4 +15,12 @@ class JpegCodecsTest {
       assertThat(d).startsWith("javax.imageio with TwelveMonkeys ").endsWith(", pure Java");
     }
   }
+
+  /** The driver tells the codec an executor used from the description the executor sent. */
+  @Test
+  void tellsTheNativeCodecFromADescription() {
+    assertThat(JpegCodecs.namesNativeCodec(JpegCodecs.description())).isEqualTo(JpegCodecs.nativeAvailable());
+    assertThat(JpegCodecs.namesNativeCodec("libjpeg-turbo 2.1.5 (libjpeg API 62) through JNI")).isTrue();
+    assertThat(JpegCodecs.namesNativeCodec("javax.imageio with TwelveMonkeys 3.12.0, pure Java")).isFalse();
+  }
 }

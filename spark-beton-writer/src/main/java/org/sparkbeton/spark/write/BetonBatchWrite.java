@@ -117,7 +117,8 @@ final class BetonBatchWrite implements BatchWrite {
    */
   private void warnOfJavaCodec(java.util.Set<String> codecs) {
     boolean images = fields.stream().anyMatch(f -> f.typeId() == org.sparkbeton.format.FieldTypes.RGB_IMAGE);
-    java.util.List<String> java = codecs.stream().filter(c -> !c.endsWith(" through JNI")).toList();
+    java.util.List<String> java = codecs.stream()
+        .filter(c -> !org.sparkbeton.codec.jpeg.JpegCodecs.namesNativeCodec(c)).toList();
     if (images && !java.isEmpty()) {
       LOG.warn("beton write {}: {} of its tasks decoded and encoded images with {}, about 3x slower than"
           + " libjpeg-turbo: the native codec did not load on their executors (each executor's log says why: a"
