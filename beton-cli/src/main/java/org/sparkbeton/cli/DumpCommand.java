@@ -31,7 +31,8 @@ final class DumpCommand implements Callable<Integer> {
   @CommandLine.Mixin
   HadoopFlags hadoop;
 
-  @Option(names = "--from", paramLabel = "I", defaultValue = "0", description = "First sample (default 0).")
+  @Option(names = "--from", paramLabel = "I", defaultValue = "0", description = "First sample (default 0); the"
+      + " sample count prints nothing, an empty last page, and more is refused.")
   long from;
 
   @Option(names = "--count", paramLabel = "N", description = "Number of samples (default: to the end).")

@@ -36,7 +36,20 @@ final class LoaderFlags {
     if (n < 1) {
       throw new CliException("--threads must be >= 1, got " + n);
     }
+    int processors = Runtime.getRuntime().availableProcessors();
+    int most = maxThreads(processors);
+    if (n > most) {
+      // each thread takes its scratch and a share of the ring before the first batch: 100,000 reserved 6 GB of
+      // direct memory, then failed with advice to give the JVM more
+      throw new CliException("--threads " + n + " is more than " + most + ", 8 per processor of this machine ("
+          + processors + "): threads beyond the processors only wait for them; the default is one per processor");
+    }
     return n;
+  }
+
+  /** The most loader threads {@code --threads} takes on a machine of {@code processors}: 8 each, at least 16. */
+  static int maxThreads(int processors) {
+    return Math.max(16, 8 * processors);
   }
 
   int batch() {

@@ -22,7 +22,11 @@ final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
   public Path convert(String arg) {
     String scheme = scheme(arg);
     if (scheme == null) {
-      return Path.of(arg);
+      try {
+        return pathOf(arg);
+      } catch (CliException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
     }
     if (!"file".equalsIgnoreCase(scheme)) {
       throw new CommandLine.TypeConversionException(arg + " is not a local path: this command reads and writes"
@@ -43,7 +47,22 @@ final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
    */
   static Path localPath(String arg) {
     String scheme = scheme(arg);
-    return scheme == null ? Path.of(arg) : "file".equalsIgnoreCase(scheme) ? fileUri(arg) : null;
+    return scheme == null ? pathOf(arg) : "file".equalsIgnoreCase(scheme) ? fileUri(arg) : null;
+  }
+
+  /**
+   * {@code name} as a path of this JVM; refused in one line where the JVM cannot hold it: under the POSIX locale
+   * (a container, cron, {@code java -jar} without a UTF-8 locale) a name that is not ASCII, which Java refused as
+   * "Malformed input or input contains unmappable characters" without saying why.
+   */
+  static Path pathOf(String name) {
+    try {
+      return Path.of(name);
+    } catch (java.nio.file.InvalidPathException e) {
+      String hint = LocalPaths.nameCharsetHint();
+      throw new CliException(name + ": not a file name this JVM can use (" + e.getReason() + ")"
+          + (hint.isEmpty() ? "" : hint));
+    }
   }
 
   /** The scheme of {@code arg} when it is a URI ({@code scheme:/...}), else null. */
@@ -61,7 +80,7 @@ final class LocalPathArgument implements CommandLine.ITypeConverter<Path> {
     try {
       uri = new URI(arg);
     } catch (URISyntaxException notEscaped) {
-      return Path.of(unescapedPath(arg));
+      return pathOf(unescapedPath(arg));
     }
     if (uri.getAuthority() == null) {
       return LocalPaths.of(uri);

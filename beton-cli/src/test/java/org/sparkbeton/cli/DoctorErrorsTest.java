@@ -148,6 +148,10 @@ class DoctorErrorsTest {
     assertThat(Cli.run(command, photos, "--cache", "process:lots").errLines().get(0))
         .startsWith("beton: Invalid value for option '--cache': Cache 'process:lots': ");
     fails(Cli.run(command, photos, "--threads", 0), "beton: --threads must be >= 1, got 0", false);
+    int processors = Runtime.getRuntime().availableProcessors();
+    fails(Cli.run(command, photos, "--threads", 100000), "beton: --threads 100000 is more than "
+        + LoaderFlags.maxThreads(processors) + ", 8 per processor of this machine (" + processors + "): threads beyond"
+        + " the processors only wait for them; the default is one per processor", false);
     fails(Cli.run(command, photos, "--batch", -3), "beton: --batch must be >= 1, got -3", false);
     fails(Cli.run(command, photos, "--batch", "many"),
         "beton: Invalid value for option '--batch': 'many' is not an int", true);

@@ -18,6 +18,7 @@ import org.sparkbeton.format.dataset.ShardChecksum;
 import org.sparkbeton.format.dataset.ShardEntry;
 import org.sparkbeton.format.testing.GoldenFiles;
 import org.sparkbeton.format.BetonReader;
+import org.sparkbeton.format.io.LocalPaths;
 
 /**
  * Paths on the command line: non-ASCII names, and {@code file:} URIs in the forms Hadoop and Spark print them (the
@@ -124,6 +125,25 @@ class PathArgumentsTest {
     Cli.Result r = Cli.run("inspect", odd);
 
     assertThat(r.exitCode()).isZero();
+  }
+
+  /**
+   * A name the JVM cannot hold as a path: under the POSIX locale any non-ASCII name ("Malformed input or input
+   * contains unmappable characters", with no word on why), here a NUL, which no locale holds.
+   */
+  @Test
+  void aNameTheJvmCannotHoldIsRefusedInOneLine() {
+    String refused = "bad\0name: not a file name this JVM can use (Nul character not allowed)"
+        + LocalPaths.nameCharsetHint();
+    for (String command : List.of("verify", "inspect", "dump")) {
+      Cli.Result r = Cli.run(command, "bad\0name");
+      assertThat(r.exitCode()).isEqualTo(2);
+      assertThat(r.errLines()).containsExactly("beton: " + refused);
+    }
+    Cli.Result r = Cli.run("rewrite", "bad\0name", tmp.resolve("out.beton"));
+    assertThat(r.exitCode()).isEqualTo(2);
+    assertThat(r.errLines().get(0)).isEqualTo("beton: Invalid value for positional parameter at index 0 (IN): "
+        + refused);
   }
 
   private static String spelled(Path p, String form) {

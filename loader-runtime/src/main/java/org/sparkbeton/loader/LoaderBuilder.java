@@ -140,9 +140,14 @@ public final class LoaderBuilder {
     return this;
   }
 
-  /** Worker threads; default: available processors. */
+  /** The most worker threads a loader takes. */
+  public static final int MAX_THREADS = 4096;
+
+  /** Worker threads; default: available processors; at most {@link #MAX_THREADS}. */
   public LoaderBuilder numThreads(int numThreads) {
     check(numThreads >= 1, "Thread count must be at least 1, got " + numThreads);
+    check(numThreads <= MAX_THREADS, "Thread count must be at most " + MAX_THREADS + ", got " + numThreads
+        + " (each worker takes its scratch buffers before the first batch; more threads than processors only wait)");
     this.numThreads = numThreads;
     return this;
   }

@@ -347,6 +347,16 @@ class LoaderTest {
         .hasMessageStartingWith("indices[1] = 101 is not a sample of ");
   }
 
+  /** 100,000 threads made a loader that reserved gigabytes of scratch before failing; the count is refused at once. */
+  @Test
+  void aThreadCountBeyondTheMostIsRefused() {
+    assertThatThrownBy(() -> Loader.builder(file).numThreads(LoaderBuilder.MAX_THREADS + 1))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("Thread count must be at most 4096, got 4097 (each worker takes its scratch");
+    assertThatThrownBy(() -> Loader.builder(file).numThreads(0)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Thread count must be at least 1, got 0");
+  }
+
   @Test
   void aBatchLargerThanAnEpochIsRefusedWithDropLast() throws IOException {
     assertThatThrownBy(() -> Loader.builder(file).batchSize(102).pipeline("label", new IntDecoder()).build())

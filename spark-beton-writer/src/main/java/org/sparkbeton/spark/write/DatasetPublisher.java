@@ -123,9 +123,9 @@ public final class DatasetPublisher {
         // beside this write's (two prepares of one folder at once: every image twice)
         deleteUnlisted(jobId, Set.of());
         if (mode == CommitMode.NEW) {
-          throw new IllegalStateException("Path " + dir + " holds a beton dataset that another write published while"
-              + " this one ran (there was none when it started), so this write published nothing and deleted its"
-              + " files. Set mode \"append\" to add to it, or \"overwrite\" to replace it");
+          throw new PublishedMeanwhileException(dir.toString(), "Path " + dir + " holds a beton dataset that another"
+              + " write published while this one ran (there was none when it started), so this write published nothing"
+              + " and deleted its files. Set mode \"append\" to add to it, or \"overwrite\" to replace it");
         }
         LOG.warn("beton write {}: another write published a dataset at {} while this one ran; with mode \"ignore\""
             + " this write published nothing and deleted its files", jobId, dir);

@@ -171,7 +171,7 @@ class BetonBatchWriteTest {
           .shards().stream().map(ShardEntry::path).toList();
       if (mode == CommitMode.NEW) {
         assertThatThrownBy(() -> second.commit(new WriterCommitMessage[] {b}))
-            .hasMessageStartingWith("Path ").hasMessageContaining(dir.getFileName().toString())
+            .isInstanceOf(PublishedMeanwhileException.class).hasMessageStartingWith("Path ").hasMessageContaining(dir.getFileName().toString())
             .hasMessageEndingWith(" holds a beton dataset that another write published while this one ran (there was"
                 + " none when it started), so this write published nothing and deleted its files. Set mode \"append\""
                 + " to add to it, or \"overwrite\" to replace it");

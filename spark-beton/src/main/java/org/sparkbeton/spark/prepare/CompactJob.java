@@ -29,7 +29,7 @@ public final class CompactJob {
   private CompactJob() {}
 
   public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
+    System.exit(OutputCheck.exitCode("beton-compact", run(args, System.out, System.err), System.out, System.err));
   }
 
   static int run(String[] args, PrintStream out, PrintStream err) {

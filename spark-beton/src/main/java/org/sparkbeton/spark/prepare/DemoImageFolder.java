@@ -26,9 +26,15 @@ import javax.imageio.stream.ImageOutputStream;
 public final class DemoImageFolder {
   private DemoImageFolder() {}
 
-  /** Writes {@code count} images (classes in turn) unless the folder already holds them; returns the folder. */
+  /**
+   * Writes {@code count} images (classes in turn) unless the folder already holds them; returns the folder. The
+   * mark of a complete folder lies beside it ({@code shapes.complete-2000-42}): inside it, the prepare of the
+   * folder counted it as a hidden file left out, the first line of a newcomer's first summary.
+   */
   public static Path ensure(Path dir, int count, long seed) throws IOException {
-    Path marker = dir.resolve(".complete-" + count + "-" + seed);
+    Path absolute = dir.toAbsolutePath();
+    Path marker = absolute.resolveSibling(absolute.getFileName() + ".complete-" + count + "-" + seed);
+    Files.deleteIfExists(absolute.resolve(".complete-" + count + "-" + seed)); // where earlier versions left it
     if (Files.exists(marker)) {
       return dir;
     }

@@ -39,10 +39,17 @@ record ImageFolderRoot(List<String> classes, LeftOutFiles leftOut) {
   static ImageFolderRoot of(Configuration conf, String input) throws IOException {
     Path root = new Path(input);
     FileSystem fs = root.getFileSystem(conf);
-    if (!fs.exists(root)) {
+    FileStatus top;
+    try {
+      top = fs.getFileStatus(root);
+    } catch (java.io.FileNotFoundException e) {
       throw new IllegalArgumentException("Input " + input + " does not exist" + defaultFileSystemHint(fs, root, input)
           + LocalPaths.tildeHint(input) + (input.startsWith("/") || input.startsWith("file:")
               ? LocalPaths.nameCharsetHint() : ""));
+    }
+    if (!top.isDirectory()) {
+      throw new IllegalArgumentException("Input " + input + " is a file; the input is an ImageFolder, a folder with"
+          + " one folder of images per class (<input>/<class>/<image>), whose names become the labels");
     }
     ImageFolderListing.requireReadableNames(fs, root);
     List<String> classes = new ArrayList<>();

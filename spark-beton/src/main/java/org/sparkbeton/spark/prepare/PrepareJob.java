@@ -14,7 +14,9 @@ import org.sparkbeton.codec.nativeimpl.NativeLibrary;
 import org.sparkbeton.format.io.HadoopJavaSupport;
 import org.sparkbeton.spark.BetonKryoRegistrator;
 import org.sparkbeton.spark.write.BadImageException;
+import org.sparkbeton.spark.write.Causes;
 import org.sparkbeton.spark.write.DatasetDirectory;
+import org.sparkbeton.spark.write.PublishedMeanwhileException;
 
 /**
  * {@code beton-prepare}: the main job. With no arguments it draws a labelled demo set and prepares it
@@ -43,8 +45,7 @@ public final class PrepareJob {
       System.exit(usage(e, System.out, System.err));
       return;
     }
-    int code = run(a, System.out, System.err);
-    System.exit(code);
+    System.exit(OutputCheck.exitCode("beton-prepare", run(a, System.out, System.err), System.out, System.err));
   }
 
   /**
@@ -127,6 +128,11 @@ public final class PrepareJob {
         err.println(ProcessEnding.line("beton-prepare"));
         return fail(e, a, err, 1);
       }
+      PublishedMeanwhileException meanwhile = Causes.first(e, PublishedMeanwhileException.class);
+      if (meanwhile != null) {
+        err.println("beton-prepare: " + publishedMeanwhile(meanwhile));
+        return fail(e, a, err, 2);
+      }
       // a Spark session stopped under the job (a standalone master that gave up on the application) fails every
       // later call with "Cannot call methods on a stopped SparkContext", which does not say that
       String stopped = spark.sparkContext().isStopped() ? "the Spark session on " + spark.sparkContext().master()
@@ -137,6 +143,17 @@ public final class PrepareJob {
     } finally {
       spark.stop();
     }
+  }
+
+  /**
+   * Another write (a second {@code beton prepare} of the same output) published a dataset at the output while this
+   * run wrote: said in the command's flags, as an output found holding a dataset at the start is.
+   */
+  static String publishedMeanwhile(PublishedMeanwhileException e) {
+    return "--output " + e.path() + " holds a dataset that another write (a second beton prepare?) published while"
+        + " this run wrote, so this run published nothing and deleted its files. If that write stored the same"
+        + " input, the dataset is complete (beton verify checks it); otherwise pass --append to add this input to"
+        + " it, or --overwrite to replace it";
   }
 
   private static int fail(Exception e, PrepareArgs a, PrintStream err, int code) {

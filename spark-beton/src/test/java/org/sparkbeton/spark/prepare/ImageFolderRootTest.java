@@ -57,4 +57,14 @@ class ImageFolderRootTest {
     assertThatThrownBy(() -> ImageFolderRoot.of(new Configuration(), tmp.resolve("nope").toString()))
         .hasMessageStartingWith("Input " + tmp.resolve("nope") + " does not exist");
   }
+
+  /** A photo given as the input: "failed: <path>" before, from the listing's NotDirectoryException. */
+  @Test
+  void aFileGivenAsTheInputIsRefusedSayingWhatTheInputIs() throws Exception {
+    Path photo = Files.writeString(tmp.resolve("photo.jpg"), "x");
+    assertThatThrownBy(() -> ImageFolderRoot.of(new Configuration(), photo.toString()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("Input " + photo + " is a file; the input is an ImageFolder, a folder with one folder of images"
+            + " per class (<input>/<class>/<image>), whose names become the labels");
+  }
 }
