@@ -464,7 +464,7 @@ public final class LoaderBuilder {
   private RemoteDataset openRemote() throws IOException {
     DatasetStore store = provider != null ? provider.open(storeUri) : DatasetStores.open(storeUri);
     try {
-      return RemoteDataset.open(store, staging);
+      return RemoteDataset.open(store, staging, verifyChecksums);
     } catch (RuntimeException | IOException | Error e) {
       AfterFailure.close(e, store);
       throw e;

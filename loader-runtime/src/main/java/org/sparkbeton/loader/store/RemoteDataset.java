@@ -58,7 +58,7 @@ public final class RemoteDataset implements BatchStaging {
   private volatile String orderInUse;
 
   private RemoteDataset(DatasetStore store, StagingConfig config, DatasetManifest manifest, ShardCache cache,
-      long budget, ExecutorService pool) throws IOException {
+      long budget, ExecutorService pool, boolean checkPages) throws IOException {
     this.store = store;
     this.config = config;
     this.cache = cache;
@@ -75,7 +75,7 @@ public final class RemoteDataset implements BatchStaging {
     long max = 0;
     for (int i = 0; i < n; i++) {
       keys[i] = ShardCache.key(store.uri(), entries.get(i));
-      staged[i] = new StagedShard(shardName(i));
+      staged[i] = new StagedShard(shardName(i), checkPages ? entries.get(i).pageChecksums() : null);
       total += entries.get(i).bytes();
       max = Math.max(max, entries.get(i).bytes());
     }
@@ -97,6 +97,14 @@ public final class RemoteDataset implements BatchStaging {
    * read or disagrees with the manifest, or when the budget cannot hold the largest shard.
    */
   public static RemoteDataset open(DatasetStore store, StagingConfig config) throws IOException {
+    return open(store, config, true);
+  }
+
+  /**
+   * As {@link #open(DatasetStore, StagingConfig)}; {@code checkPages} false reads the staged copies' pages without
+   * checking them against the manifest's page checksums ({@code LoaderBuilder.verifyChecksums(false)}).
+   */
+  public static RemoteDataset open(DatasetStore store, StagingConfig config, boolean checkPages) throws IOException {
     DatasetManifest manifest = ShardMetadata.readManifest(store);
     ShardCache cache = ShardCache.open(config.dir());
     ExecutorService pool = null;
@@ -110,7 +118,7 @@ public final class RemoteDataset implements BatchStaging {
         throw new IllegalArgumentException(CacheBudgetErrors.tooSmall(store.uri(), config, cache, budget, largest));
       }
       pool = downloadPool(config.downloads());
-      return new RemoteDataset(store, config, manifest, cache, budget, pool);
+      return new RemoteDataset(store, config, manifest, cache, budget, pool, checkPages);
     } catch (IOException | RuntimeException | Error e) {
       if (pool != null) {
         pool.shutdownNow();

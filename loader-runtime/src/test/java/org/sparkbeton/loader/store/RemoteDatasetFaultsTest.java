@@ -68,6 +68,45 @@ class RemoteDatasetFaultsTest {
     }
   }
 
+  /**
+   * A byte of a cached copy changed after its download (a failing disk, a write into the cache directory): the
+   * copy is trusted by its name, and its pages were read unchecked, wrong values without an error.
+   */
+  @Test
+  void aCachedCopyChangedAfterItsDownloadFailsItsPageCheckNamingTheCopy() throws Exception {
+    Path store = dataset(tmp);
+    Path cache = tmp.resolve("cache");
+    try (Loader loader = remote(store, cache).order(OrderOption.SEQUENTIAL).build()) {
+      assertThat(sortedLabels(epoch(loader))).isEqualTo(range(SAMPLES));
+    }
+    String key = DatasetVerifier.manifest(store).shards().get(5).checksum().value();
+    Path copy;
+    try (var files = Files.list(cache)) {
+      copy = files.filter(p -> p.getFileName().toString().startsWith(key) && p.toString().endsWith(".beton"))
+          .findFirst().orElseThrow();
+    }
+    long dataAt;
+    try (BetonReader r = BetonReader.open(copy)) {
+      dataAt = r.metadataEnd() + 100; // a payload byte
+    }
+    try (RandomAccessFile f = new RandomAccessFile(copy.toFile(), "rw")) {
+      f.seek(dataAt);
+      int b = f.read();
+      f.seek(dataAt);
+      f.write(b ^ 0x40);
+    }
+    try (Loader loader = remote(store, cache).order(OrderOption.SEQUENTIAL).build()) {
+      assertThatThrownBy(() -> epoch(loader))
+          .hasMessageContaining(copy + " (this node's cached copy of " + store.toUri() + "part-00005.beton; delete"
+              + " it and the loader downloads the shard again): page ")
+          .hasMessageContaining("the shard changed after it was written");
+    }
+    Files.delete(copy);
+    try (Loader loader = remote(store, cache).order(OrderOption.SEQUENTIAL).build()) {
+      assertThat(sortedLabels(epoch(loader))).isEqualTo(range(SAMPLES));
+    }
+  }
+
   @Test
   void aFailedDownloadKeepsItsBytesAndTheNextLoaderResumesThem() throws Exception {
     Path store = dataset(tmp);
