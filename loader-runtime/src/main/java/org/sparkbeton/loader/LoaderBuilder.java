@@ -428,7 +428,7 @@ public final class LoaderBuilder {
         remote = openRemote();
         shards = remote.shards();
         effective = copy();
-        effective.order = remote.orderFor(order);
+        effective.order = remote.orderFor(order, worldSize);
         staged = remote;
       } else if (cacheBudget < 0) {
         shards = opener == null ? Shards.open(files, sums, true, !debug)

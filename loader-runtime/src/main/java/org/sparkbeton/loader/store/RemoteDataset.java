@@ -246,19 +246,32 @@ public final class RemoteDataset implements BatchStaging {
 
   /**
    * The order to run: RANDOM and QUASI_RANDOM become a {@link ShardWindowOrder} when the dataset does not
-   * fit the budget, with a window of {@code budget / largest shard - 2} shards (at least 1), which leaves
-   * room for the shard a window change adds and one more downloading ahead. Other orders are kept.
+   * fit the budget, with a window of {@code budget / (largest shard * ranks) - 2} shards (at least 1), which
+   * leaves each rank room for the shard a window change adds and one more downloading ahead. {@code ranks} is the
+   * world size of {@code distributed(rank, worldSize)}: ranks on one node share the cache directory and its
+   * budget, and windows taken each from the whole budget held room the others waited for, every rank of the node
+   * stalled at its first epoch (ranks on other nodes leave room unused; a window given explicitly is kept). A
+   * budget under two shards is refused: a batch that spans the boundary of two shards of the window needs both.
+   * Other orders are kept.
    */
-  public TraversalOrder.Factory orderFor(TraversalOrder.Factory requested) {
+  public TraversalOrder.Factory orderFor(TraversalOrder.Factory requested, int ranks) {
     if (fits() || (requested != OrderOption.RANDOM && requested != OrderOption.QUASI_RANDOM)) {
       orderInUse = requested instanceof OrderOption o ? o.name() : null;
       return requested;
     }
-    int window = (int) Math.max(1, Math.min(Integer.MAX_VALUE, budget / maxShardBytes - 2));
+    if (budget < 2 * maxShardBytes) {
+      throw new IllegalArgumentException("Dataset " + store.uri() + " (" + totalBytes + " bytes) does not fit the"
+          + " cache budget of " + budget + " bytes, so " + requested + " reads it through a window of shards, and a"
+          + " batch that spans the boundary of two shards needs both staged at once: raise cacheBytes to at least "
+          + 2 * maxShardBytes + " (two of the largest shard; about three let one download while two are read)");
+    }
+    long share = budget / Math.max(1, ranks);
+    int window = (int) Math.max(1, Math.min(Integer.MAX_VALUE, share / maxShardBytes - 2));
     orderInUse = "ShardWindowOrder.window(" + window + ")";
     LOG.log(System.Logger.Level.INFO, "Dataset " + store.uri() + " (" + totalBytes + " bytes) does not fit the cache"
         + " budget of " + budget + " bytes: " + requested + " reads shards through ShardWindowOrder.window(" + window
-        + ")");
+        + ")" + (ranks > 1 ? " (the budget shared by the " + ranks + " ranks, as on one node; pass"
+        + " order(ShardWindowOrder.window(k)) to size the window for the ranks your nodes hold)" : ""));
     return ShardWindowOrder.window(window);
   }
 

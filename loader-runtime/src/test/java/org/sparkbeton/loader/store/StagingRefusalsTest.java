@@ -96,6 +96,41 @@ class StagingRefusalsTest {
     }
   }
 
+  /**
+   * RANDOM under a budget of one shard took window(1), then refused every epoch (a batch spanning two shards of
+   * the window needs both) advising a smaller window than the smallest there is: refused at build now.
+   */
+  @Test
+  void aWindowedRandomOrderNeedsTwoShardsOfBudgetAndSaysSoAtBuild() throws Exception {
+    Path store = dataset(tmp);
+    long shard = shardBytes(store);
+    assertThatThrownBy(() -> remote(store, tmp.resolve("c1")).order(OrderOption.RANDOM).cacheBytes(2 * shard - 1)
+        .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("so RANDOM reads it through a window of shards, and a batch that spans the boundary of"
+            + " two shards needs both staged at once: raise cacheBytes to at least " + 2 * shard);
+    try (Loader loader = remote(store, tmp.resolve("c2")).order(OrderOption.RANDOM).cacheBytes(2 * shard).build()) {
+      assertThat(sortedLabels(epoch(loader))).isEqualTo(range(SAMPLES));
+    }
+  }
+
+  /**
+   * Two ranks on one node sharing a cache and its budget each took a window from the whole budget, and each held
+   * room the other waited for: both stalled at epoch 0 for ten minutes. The automatic window is a rank's share.
+   */
+  @Test
+  void theAutomaticWindowOfARankIsItsShareOfTheBudget() throws Exception {
+    Path store = dataset(tmp);
+    long shard = shardBytes(store);
+    StagingConfig config = StagingConfig.defaults().withDir(tmp.resolve("c3")).withBytes(8 * shard);
+    try (RemoteDataset d = RemoteDataset.open(new LocalDirectoryStore(store), config)) {
+      d.orderFor(OrderOption.RANDOM, 1);
+      assertThat(d.orderInUse()).isEqualTo("ShardWindowOrder.window(6)");
+      d.orderFor(OrderOption.RANDOM, 2);
+      assertThat(d.orderInUse()).isEqualTo("ShardWindowOrder.window(2)");
+    }
+  }
+
   @Test
   void aCacheDirThatIsAFileIsNamedWhenTheLoaderIsBuilt() throws Exception {
     Path store = dataset(tmp);

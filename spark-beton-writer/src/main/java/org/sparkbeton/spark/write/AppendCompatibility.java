@@ -77,12 +77,13 @@ final class AppendCompatibility {
 
   /**
    * Each difference between {@code dataset}'s fields and {@code planned} with its fix, joined by {@code "; "};
-   * empty when they are the same.
+   * empty when they are the same, or when the dataset holds no sample and has the planned columns by name, in their
+   * order: its fields then become the write's ({@link #takesTheWritesFields}).
    */
   static Optional<String> differences(DatasetManifest dataset, List<ManifestField> planned,
       Map<String, String> columnTypes) {
     List<ManifestField> stored = dataset.fields();
-    if (stored.equals(planned)) {
+    if (stored.equals(planned) || takesTheWritesFields(dataset, planned)) {
       return Optional.empty();
     }
     Map<String, String> recorded = RecordedColumnTypes.of(dataset.recipe());
@@ -114,6 +115,18 @@ final class AppendCompatibility {
   }
 
   /** {@code Int}, {@code NDArray <f4 [3, 4]}. */
+  /**
+   * Whether an append to {@code dataset} publishes the write's fields instead of checking them against the
+   * dataset's: an empty dataset of the same columns, as a create of a table writes before its first rows. A
+   * stream's {@code toTable} into a new table of the path catalog creates it without the stream's write options
+   * (Spark hands none to the create), an image column there as JSON; its first batch, with {@code imageColumns},
+   * was refused, and every restart after it. No sample is stored in the fields that change.
+   */
+  static boolean takesTheWritesFields(DatasetManifest dataset, List<ManifestField> planned) {
+    return dataset.totalSamples() == 0 && dataset.fields().stream().map(ManifestField::name).toList()
+        .equals(planned.stream().map(ManifestField::name).toList());
+  }
+
   private static String type(ManifestField f) {
     return FieldTypes.name(f.typeId()) + (f.dtype() == null ? "" : " " + f.dtype() + " " + Arrays.toString(f.shape()));
   }

@@ -58,7 +58,9 @@ final class BetonStreamingWrite implements StreamingWrite {
 
   @Override
   public void commit(long epochId, WriterCommitMessage[] messages) {
-    take(epochId).commit(messages, new StreamBatch(queryId, epochId));
+    BetonBatchWrite batch = current(epochId);
+    batch.commit(messages, new StreamBatch(queryId, epochId));
+    ended(batch); // not before: a commit that throws is followed by Spark's abort, which deletes the batch's files
     if (conf.compactEvery > 0 && (epochId + 1) % conf.compactEvery == 0) {
       compact(epochId);
     }
@@ -82,17 +84,28 @@ final class BetonStreamingWrite implements StreamingWrite {
 
   @Override
   public void abort(long epochId, WriterCommitMessage[] messages) {
-    take(epochId).abort(messages);
+    BetonBatchWrite batch = current(epochId);
+    ended(batch);
+    batch.abort(messages);
   }
 
-  private synchronized BetonBatchWrite take(long epochId) {
+  /**
+   * The batch Spark ends now. A commit that fails (the manifest's lock not got in time) keeps it for the abort that
+   * follows: taken by the commit, the abort found none and threw, and the batch's shards stayed unlisted.
+   */
+  private synchronized BetonBatchWrite current(long epochId) {
     BetonBatchWrite batch = running;
-    running = null;
     if (batch == null) {
       throw new IllegalStateException("beton streaming write to " + dir + ": batch " + epochId + " ends, but no batch"
           + " of it was started");
     }
     return batch;
+  }
+
+  private synchronized void ended(BetonBatchWrite batch) {
+    if (running == batch) {
+      running = null;
+    }
   }
 
   /** The writers of one micro-batch: the batch write's, whose tasks know their job, not the batch's number. */
