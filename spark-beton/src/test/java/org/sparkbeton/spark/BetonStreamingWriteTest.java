@@ -10,6 +10,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.streaming.StreamingQuery;
+import org.apache.spark.sql.streaming.StreamingQueryException;
 import org.apache.spark.sql.streaming.Trigger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -151,6 +152,31 @@ class BetonStreamingWriteTest {
     Files.deleteIfExists(checkpoint.resolve("commits").resolve(".2.crc"));
     drain(stream(in), out, checkpoint, "append");
     assertThat(manifest(out).totalSamples()).isEqualTo(5);
+  }
+
+  /**
+   * A batch whose publish fails (the manifest's lock held by a job that died) is aborted, and the abort deletes its
+   * shards: the commit had taken the batch, so the abort found none and threw ("batch 1 ends, but no batch of it
+   * was started"), and each failed run left its shards unlisted in the dataset.
+   */
+  @Test
+  void aBatchWhosePublishFailsLeavesNoShardBehind() throws Exception {
+    Path in = tmp.resolve("abort-in");
+    Path out = tmp.resolve("abort-out");
+    Path checkpoint = tmp.resolve("abort-checkpoint");
+    input(in, "a.json", 0, 6);
+    drain(stream(in), out, checkpoint, "append");
+    Files.writeString(out.resolve("_manifest.lock"), "{\"owner\":\"a job that died\"}\n");
+    input(in, "b.json", 6, 4);
+    StreamingQuery query = stream(in).writeStream().format("beton").option("checkpointLocation", checkpoint.toString())
+        .option("manifestLockTimeout", "1").trigger(Trigger.AvailableNow()).start(out.toString());
+    assertThatThrownBy(() -> query.awaitTermination(120_000)).isInstanceOf(StreamingQueryException.class)
+        .hasStackTraceContaining("is locked by another job publishing to it");
+    assertThat(manifest(out).totalSamples()).isEqualTo(6);
+    assertThat(shardFiles(out)).as("the failed batch's shards are deleted").isEqualTo(manifest(out).shards().size());
+    Files.delete(out.resolve("_manifest.lock"));
+    drain(stream(in), out, checkpoint, "append");
+    assertThat(manifest(out).totalSamples()).isEqualTo(10);
   }
 
   @Test
