@@ -261,6 +261,30 @@ class BetonPathCatalogTest {
     assertThat(query.awaitTermination(120_000)).as("the stream ran to the end of its input").isTrue();
   }
 
+  /**
+   * A stream of image paths into a new path table: Spark creates the table before the stream's first batch and
+   * hands the create none of the stream's options, so the empty dataset stored the image column as JSON, and every
+   * batch (with imageColumns) was refused as an append of other fields, on every restart.
+   */
+  @Test
+  void aStreamOfImagesCreatesItsPathTable() throws Exception {
+    Path in = tmp.resolve("image-stream-in");
+    Files.createDirectories(in);
+    StringBuilder lines = new StringBuilder();
+    int label = 0;
+    for (Path photo : org.sparkbeton.codec.testing.TestPhotos.writeFlat(tmp.resolve("image-stream-photos"), 4, 5)) {
+      lines.append("{\"image\": \"").append(photo).append("\", \"label\": ").append(label++).append("}\n");
+    }
+    Files.move(Files.writeString(in.resolve(".a.tmp"), lines), in.resolve("a.json"));
+    Path dir = tmp.resolve("image-stream");
+    drainInto(spark.readStream().schema("image STRING, label INT").json(in.toString()).writeStream().format("beton")
+        .option("imageColumns", "image").option("maxResolution", "64")
+        .option("checkpointLocation", tmp.resolve("image-stream-checkpoint").toString()), table(dir));
+    DatasetManifest written = DatasetManifest.parse(Files.readString(dir.resolve(DatasetManifest.FILE_NAME)));
+    assertThat(written.totalSamples()).isEqualTo(4);
+    assertThat(written.fields().get(0).typeId()).isEqualTo(org.sparkbeton.format.FieldTypes.RGB_IMAGE);
+  }
+
   @Test
   void streamsIntoAndOutOfAPathTableOnceAcrossARestart() throws Exception {
     Path in = tmp.resolve("stream-in");
