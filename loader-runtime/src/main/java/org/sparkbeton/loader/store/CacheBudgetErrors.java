@@ -70,7 +70,10 @@ final class CacheBudgetErrors {
   static String noRoomAfterWaiting(Path dir, String name, long bytes, long budget, Held held, long waitMillis) {
     return noRoom(dir, name, bytes, budget, held, "after " + seconds(waitMillis) + ", loaders still hold "
         + held.total() + " bytes of it (" + held.here() + " in this process, " + held.elsewhere() + " in other"
-        + " processes on this node)");
+        + " processes on this node)" + (held.elsewhere() > 0 ? "; a loader of RANDOM or QUASI_RANDOM over a dataset"
+        + " larger than the budget holds a shard window, taken from the whole budget unless distributed(rank,"
+        + " worldSize) gives it a rank's share or order(ShardWindowOrder.window(k)) sets it, so loaders of several"
+        + " processes that are not ranks of one job need their windows set to share it" : ""));
   }
 
   private static String noRoom(Path dir, String name, long bytes, long budget, Held held, String why) {

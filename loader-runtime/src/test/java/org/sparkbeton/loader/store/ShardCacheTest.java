@@ -60,6 +60,22 @@ class ShardCacheTest {
     }
   }
 
+  /**
+   * Two processes of RANDOM over a dataset larger than their shared budget each took a window from the whole
+   * budget and waited ten minutes for room the other held; the failure told them to give both the same cacheBytes,
+   * which they had. Room held by other processes names the windows.
+   */
+  @Test
+  void roomHeldByOtherProcessesNamesTheirShardWindows() {
+    String here = CacheBudgetErrors.noRoomAfterWaiting(tmp, "s", 10, 100, new CacheBudgetErrors.Held(90, 0), 600_000);
+    assertThat(here).doesNotContain("ShardWindowOrder.window(k)) sets it");
+    String elsewhere = CacheBudgetErrors.noRoomAfterWaiting(tmp, "s", 10, 100, new CacheBudgetErrors.Held(40, 50),
+        600_000);
+    assertThat(elsewhere).contains("(40 in this process, 50 in other processes on this node); a loader of RANDOM or"
+        + " QUASI_RANDOM over a dataset larger than the budget holds a shard window, taken from the whole budget unless"
+        + " distributed(rank, worldSize) gives it a rank's share or order(ShardWindowOrder.window(k)) sets it");
+  }
+
   @Test
   void pinnedFilesStayAndAFullCacheFailsAfterWaitingThenWorksOnceOneIsReleased() throws Exception {
     try (ShardCache cache = ShardCache.open(tmp.resolve("c"))) {
