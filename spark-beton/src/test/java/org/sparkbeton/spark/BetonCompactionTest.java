@@ -198,6 +198,35 @@ class BetonCompactionTest {
   }
 
   /**
+   * A byte changed in the data of a shard late in a run: the merge had written the run's earlier shards into its
+   * merged file when the page check refused, and that part-written file stayed in the dataset (the job's failure
+   * reaches the driver past its cleanup) until a later write or gc.
+   */
+  @Test
+  void aMergeRefusedMidWayLeavesNoPartWrittenShard() throws Exception {
+    Path dir = smallAppends("failing-late");
+    DatasetManifest before = manifest(dir);
+    String published = Files.readString(dir.resolve(DatasetManifest.FILE_NAME));
+    List<String> files = shardFiles(dir);
+    Path late = dir.resolve(before.shards().get(before.shards().size() - 1).path());
+    long dataAt;
+    try (org.sparkbeton.format.BetonReader r = org.sparkbeton.format.BetonReader.open(late)) {
+      dataAt = r.metadataEnd() + 1;
+    }
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(late.toFile(), "rw")) {
+      f.seek(dataAt);
+      int b = f.read();
+      f.seek(dataAt);
+      f.write(b ^ 0x40);
+    }
+    assertThatThrownBy(() -> BetonCompaction.compact(spark, dir.toString()))
+        .hasStackTraceContaining(before.shards().get(before.shards().size() - 1).path() + ": page ")
+        .hasStackTraceContaining("so nothing is merged");
+    assertThat(Files.readString(dir.resolve(DatasetManifest.FILE_NAME))).isEqualTo(published);
+    assertThat(shardFiles(dir)).isEqualTo(files);
+  }
+
+  /**
    * Appends from another thread while compactions run, and a stream that reads the dataset between them: every row
    * lands once in the dataset and once in the stream's copy.
    */
