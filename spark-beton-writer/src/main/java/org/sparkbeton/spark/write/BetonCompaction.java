@@ -197,7 +197,7 @@ public final class BetonCompaction {
       }
       published = mergedGroups.isEmpty() ? List.of()
           : publisher.commitCompaction(jobId, datasetId, mergedGroups, merged, keepMillis);
-    } catch (IOException | RuntimeException e) {
+    } catch (Exception e) { // a failed task's SparkException included (checked, undeclared); rethrown as it came
       // the marker is gone: the cleanup takes this job's merged shards that no manifest lists, and none that one does
       try {
         publisher.deleteOrphans(jobId);

@@ -76,7 +76,7 @@ final class ShardWriter implements AutoCloseable {
     currentName = String.format(Locale.ROOT, "%s-%03d.beton", prefix, finished.size()); // ASCII digits, as prefix's
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(dir, currentName);
     created.add(path);
-    currentOut = new HashingOutputStream(RawFileSystems.create(fs, path, false), recordSize);
+    currentOut = new HashingOutputStream(new CreateOnFirstWrite(fs, path), recordSize);
     current = BetonWriter.builder(fields).pageSize(conf.pageSize).pageLayout(PageLayout.COMPACT)
         .spoolMemory(conf.spoolMemory).open(currentOut, Path.of(conf.spoolDir));
     currentSamples = 0;

@@ -111,6 +111,27 @@ class ShardWriterTest {
     }
   }
 
+  /**
+   * A shard's file appears when the shard is complete: created when the shard started, it sat in the dataset
+   * directory empty for the whole task, seen by globs of *.beton, and left so by a driver killed meanwhile.
+   */
+  @Test
+  void aShardsFileAppearsOnlyWhenTheShardIsComplete() throws Exception {
+    FileSystem fs = FileSystem.getLocal(new Configuration());
+    Path out = Files.createDirectory(tmp.resolve("out"));
+    try (ShardWriter w = new ShardWriter(fs, new org.apache.hadoop.fs.Path(out.toUri()), "part-00003-job-a4", FIELDS,
+        BetonWriteConf.parse(Map.of("pageSize", "2M", "spoolDir", tmp.toString())))) {
+      for (int i = 0; i < 30; i++) {
+        w.write(new Object[] {new byte[100_000], 1L, 1.0});
+      }
+      try (var files = Files.list(out)) {
+        assertThat(files.toList()).as("no file while the shard is written").isEmpty();
+      }
+      ShardEntry done = w.finish().get(0);
+      assertThat(out.resolve(done.path())).hasSize(done.bytes());
+    }
+  }
+
   @Test
   void abortDeletesEveryFileOfTheAttempt() throws Exception {
     FileSystem fs = FileSystem.getLocal(new Configuration());
