@@ -68,7 +68,8 @@ final class GcCommand implements Callable<Integer> {
     }
     if (!found.replaced().isEmpty()) {
       out.printf("%s: %s a compaction replaced left alone for the readers that planned them (until its"
-          + " keepReplacedFor has passed)%n", target, Words.plural(found.replaced().size(), "shard"));
+          + " keepReplacedFor has passed: %s)%n", target, Words.plural(found.replaced().size(), "shard"),
+          java.time.Instant.ofEpochMilli(found.replacedKeptUntilMillis()));
     }
     if (!found.held().isEmpty()) {
       out.printf("%s: %s of running jobs left alone%n", target, Words.plural(found.held().size(), "file"));

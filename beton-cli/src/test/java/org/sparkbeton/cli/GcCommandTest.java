@@ -131,8 +131,9 @@ class GcCommandTest {
     String old = "part-00000-aaaaaaaa-a0-000.beton";
     Files.write(dir.resolve(merged), new byte[3]);
     Files.write(dir.resolve(old), new byte[2]);
+    long keptUntil = System.currentTimeMillis() + 3_600_000;
     org.sparkbeton.format.dataset.CompactionRecord record = new org.sparkbeton.format.dataset.CompactionRecord(
-        "0c0c0c0c", System.currentTimeMillis() - 60_000, System.currentTimeMillis() + 3_600_000, List.of(old));
+        "0c0c0c0c", System.currentTimeMillis() - 60_000, keptUntil, List.of(old));
     List<org.sparkbeton.format.BetonField> fields = List.of(new org.sparkbeton.format.BetonField("x",
         IntField.INSTANCE));
     Files.writeString(dir.resolve(DatasetManifest.FILE_NAME), new DatasetManifest(
@@ -142,7 +143,8 @@ class GcCommandTest {
 
     Cli.Result r = Cli.run("gc", dir, "--delete");
     assertThat(r.outLines()).containsExactly(dir + ": 1 shard a compaction replaced left alone for the readers that"
-        + " planned them (until its keepReplacedFor has passed)", dir + ": no orphaned files");
+        + " planned them (until its keepReplacedFor has passed: " + java.time.Instant.ofEpochMilli(keptUntil) + ")",
+        dir + ": no orphaned files");
     assertThat(names(dir)).contains(old);
   }
 

@@ -42,7 +42,7 @@ public final class Orphans {
    * jobs taken as running, each with the time its marker was last rewritten (epoch milliseconds): a job killed
    * without its cleanup stays "running" until {@link DatasetFiles#STALE_AFTER} has passed since.
    */
-  public record Findings(List<Orphan> orphans, List<String> held, List<String> replaced,
+  public record Findings(List<Orphan> orphans, List<String> held, List<String> replaced, long replacedKeptUntilMillis,
       Map<String, Long> liveJobs) {
     public long orphanBytes() {
       return orphans.stream().mapToLong(Orphan::bytes).sum();
@@ -84,9 +84,13 @@ public final class Orphans {
     Set<String> quarantineJobs = null;
     Set<String> recentlyReplaced = new HashSet<>();
     Set<String> replacedPastTheirKeep = new HashSet<>();
+    long keptUntil = 0; // the last time a replaced shard left alone becomes deletable
     if (manifest != null) {
       for (CompactionRecord r : CompactionRecord.of(manifest.recipe())) {
         (r.fresh(nowMillis) ? recentlyReplaced : replacedPastTheirKeep).addAll(r.replaced());
+        if (r.fresh(nowMillis)) {
+          keptUntil = Math.max(keptUntil, r.keepUntilMillis());
+        }
       }
       for (ShardEntry s : manifest.shards()) {
         listed.add(s.path());
@@ -172,7 +176,8 @@ public final class Orphans {
     orphans.sort(java.util.Comparator.comparing(Orphan::path));
     held.sort(null);
     replaced.sort(null);
-    return new Findings(List.copyOf(orphans), List.copyOf(held), List.copyOf(replaced), Map.copyOf(heartbeats));
+    return new Findings(List.copyOf(orphans), List.copyOf(held), List.copyOf(replaced),
+        replaced.isEmpty() ? 0 : keptUntil, Map.copyOf(heartbeats));
   }
 
   /**

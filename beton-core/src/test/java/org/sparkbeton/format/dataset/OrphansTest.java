@@ -239,6 +239,7 @@ class OrphansTest {
 
     Findings fresh = Orphans.find(files, manifest(Map.of("compacted." + D, record.json()), merged), NOW);
     assertThat(fresh.replaced()).containsExactly(a, c);
+    assertThat(fresh.replacedKeptUntilMillis()).isEqualTo(NOW + 5 * MIN); // when gc may take them
     assertThat(paths(fresh)).containsExactly("part-00002-" + C + "-a0-000.beton");
 
     Findings later = Orphans.find(files, manifest(Map.of("compacted." + D, record.json()), merged), NOW + 8 * MIN);

@@ -139,7 +139,8 @@ public final class CompactJob {
   static String describe(BetonCompaction.Result r) {
     if (r.groupsMerged() == 0) {
       return "beton compaction of " + r.path() + ": " + Counts.of(r.shardsBefore(), "shard") + ", none to merge"
-          + (r.groupsLeftAsTheyWere() > 0 ? " (" + changedUnderIt(r) + ": run it again)" : "");
+          + (r.groupsLeftAsTheyWere() > 0 ? " (" + changedUnderIt(r) + ", most often merged by another compaction"
+          + " meanwhile, which leaves nothing to do; a dry run says what is left to merge)" : "");
     }
     return String.format(java.util.Locale.ROOT, "beton compaction of %s: %d shards into %d (%s merged, %s, %.1f MiB"
         + " moved)%s", r.path(), r.shardsBefore(), r.shardsAfter(), Counts.of(r.groupsMerged(), "run"),

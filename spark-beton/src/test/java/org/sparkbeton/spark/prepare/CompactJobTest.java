@@ -95,7 +95,8 @@ class CompactJobTest {
     assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 3, 3, 0, 0, 0, 0)))
         .isEqualTo("beton compaction of /d: 3 shards, none to merge");
     assertThat(CompactJob.describe(new BetonCompaction.Result("/d", 5, 5, 0, 1, 0, 0)))
-        .isEqualTo("beton compaction of /d: 5 shards, none to merge (1 run changed under it: run it again)");
+        .isEqualTo("beton compaction of /d: 5 shards, none to merge (1 run changed under it, most often merged by"
+            + " another compaction meanwhile, which leaves nothing to do; a dry run says what is left to merge)");
   }
 
   /** Counts of one are singular: "1 run merged", "1 sample". */
