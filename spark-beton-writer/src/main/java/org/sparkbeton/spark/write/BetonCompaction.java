@@ -199,6 +199,8 @@ public final class BetonCompaction {
           : publisher.commitCompaction(jobId, datasetId, mergedGroups, merged, keepMillis);
     } catch (Exception e) { // a failed task's SparkException included (checked, undeclared); rethrown as it came
       // the marker is gone: the cleanup takes this job's merged shards that no manifest lists, and none that one does
+      // (a merge a damaged page refused mid-way left its part-written shard, until a later write or gc, while this
+      // caught no SparkException)
       try {
         publisher.deleteOrphans(jobId);
       } catch (IOException | RuntimeException cleanup) {
@@ -282,15 +284,9 @@ public final class BetonCompaction {
         for (ShardEntry shard : group.shards()) {
           files.add(localFs.pathToFile(new Path(datasetDir, shard.path())).toPath());
         }
-        java.nio.file.Path out = localFs.pathToFile(new Path(datasetDir, name)).toPath();
-        try {
-          return message(index, attempt, ShardCompaction.merge(group, files, out, name));
-        } catch (IOException | RuntimeException e) {
-          // a merge refused mid-way (a damaged page of the run): its part-written shard is this attempt's to delete;
-          // the job's failure reaches the driver as a SparkException, past the cleanup there
-          deleteQuietly(out, e);
-          throw e;
-        }
+        ShardEntry entry = ShardCompaction.merge(group, files, localFs.pathToFile(new Path(datasetDir, name)).toPath(),
+            name);
+        return message(index, attempt, entry);
       }
       java.nio.file.Path local = Files.createTempDirectory("beton-compaction-");
       try {
@@ -307,16 +303,9 @@ public final class BetonCompaction {
         for (java.nio.file.Path f : files) {
           Files.delete(f); // the run's copies before the upload: local disk holds one run and its merge at most
         }
-        Path uploaded = new Path(datasetDir, name);
-        try (OutputStream o = RawFileSystems.create(RawFileSystems.withoutChecksums(fs), uploaded, true)) {
+        try (OutputStream o = RawFileSystems.create(RawFileSystems.withoutChecksums(fs), new Path(datasetDir, name),
+            true)) {
           Files.copy(out, o);
-        } catch (IOException | RuntimeException e) {
-          try {
-            fs.delete(uploaded, false); // the part of the upload that was written
-          } catch (IOException | RuntimeException cleanup) {
-            e.addSuppressed(cleanup);
-          }
-          throw e;
         }
         return message(index, attempt, entry);
       } finally {
@@ -326,15 +315,6 @@ public final class BetonCompaction {
 
     private static BetonCommitMessage message(int index, int attempt, ShardEntry entry) {
       return new BetonCommitMessage(index, attempt, List.of(entry), entry.samples(), 0, 0, null, 0, null);
-    }
-
-    /** Deletes {@code file}; a failure to is added to {@code failure}, which the caller throws. */
-    private static void deleteQuietly(java.nio.file.Path file, Exception failure) {
-      try {
-        Files.deleteIfExists(file);
-      } catch (IOException | RuntimeException cleanup) {
-        failure.addSuppressed(cleanup);
-      }
     }
 
     /** Best effort: a failure here must not hide the task's own. */
