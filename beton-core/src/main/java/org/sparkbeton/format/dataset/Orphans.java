@@ -87,9 +87,11 @@ public final class Orphans {
     long keptUntil = 0; // the last time a replaced shard left alone becomes deletable
     if (manifest != null) {
       for (CompactionRecord r : CompactionRecord.of(manifest.recipe())) {
-        (r.fresh(nowMillis) ? recentlyReplaced : replacedPastTheirKeep).addAll(r.replaced());
         if (r.fresh(nowMillis)) {
+          recentlyReplaced.addAll(r.replaced());
           keptUntil = Math.max(keptUntil, r.keepUntilMillis());
+        } else {
+          replacedPastTheirKeep.addAll(r.replaced());
         }
       }
       for (ShardEntry s : manifest.shards()) {
